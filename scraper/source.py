@@ -1,0 +1,141 @@
+"""Where CR documents come from: a file, a folder of files, or a URL (with an HTTP cache)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ScrapeError
+
+DEFAULT_URL = "https://rules.nullsignal.games/"
+DEFAULT_TIMEOUT = 20.0
+MAX_BYTES = 20 * 1024 * 1024  # no CR is anywhere near this; refuse absurd downloads
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str  # path or URL, used in every message
+    data: bytes
+    note: str | None = None  # e.g. "offline: using the cached copy from ..."
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "nrrules" / "http"
+
+
+def is_url(spec: str) -> bool:
+    return spec.startswith(("http://", "https://"))
+
+
+def resolve(spec: str | None, cache_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> list[Source]:
+    """Turn a --source argument into the documents it names (a folder gives several)."""
+    spec = spec or DEFAULT_URL
+    if is_url(spec):
+        return [fetch_url(spec, cache_dir or default_cache_dir(), timeout)]
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".html", ".htm") and p.is_file())
+        if not files:
+            raise ScrapeError(str(path), "the folder contains no .html files")
+        return [_read_file(p) for p in files]
+    if not path.exists():
+        raise ScrapeError(str(path), "no such file or folder")
+    return [_read_file(path)]
+
+
+def _read_file(path: Path) -> Source:
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise ScrapeError(str(path), f"the file is {size} bytes, far larger than any CR document")
+        return Source(name=str(path), data=path.read_bytes())
+    except PermissionError:
+        raise ScrapeError(str(path), "permission denied") from None
+    except IsADirectoryError:
+        raise ScrapeError(str(path), "is a folder, not a file") from None
+    except OSError as exc:
+        raise ScrapeError(str(path), f"cannot be read ({exc.strerror or exc})") from None
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def fetch_url(url: str, cache_dir: Path, timeout: float = DEFAULT_TIMEOUT) -> Source:
+    """GET a URL, revalidating a cached copy with ETag / Last-Modified."""
+    import requests  # imported here: only URL builds need it
+
+    key = hashlib.sha256(url.encode()).hexdigest()[:24]
+    body_path = cache_dir / f"{key}.body"
+    meta_path = cache_dir / f"{key}.json"
+    meta: dict = {}
+    if body_path.exists() and meta_path.exists():
+        try:
+            meta = json.loads(meta_path.read_text())
+        except (OSError, ValueError):
+            meta = {}
+    headers = {"User-Agent": "nrrules (Netrunner rules tool)"}
+    if meta.get("etag"):
+        headers["If-None-Match"] = meta["etag"]
+    if meta.get("last_modified"):
+        headers["If-Modified-Since"] = meta["last_modified"]
+    try:
+        resp = requests.get(url, headers=headers, timeout=timeout, stream=True)
+    except requests.exceptions.Timeout:
+        return _offline(url, body_path, f"no answer within {timeout:g} s")
+    except requests.exceptions.RequestException as exc:
+        reason = type(exc).__name__
+        return _offline(url, body_path, f"cannot connect ({reason})")
+    with resp:
+        if resp.status_code == 304 and body_path.exists():
+            return Source(name=url, data=body_path.read_bytes(), note="not modified since last fetch (cached)")
+        if resp.status_code >= 400:
+            raise ScrapeError(url, f"the server answered HTTP {resp.status_code} {resp.reason or ''}".rstrip())
+        chunks, total = [], 0
+        for chunk in resp.iter_content(65536):
+            total += len(chunk)
+            if total > MAX_BYTES:
+                raise ScrapeError(url, "the response is far larger than any CR document")
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        atomic_write(body_path, data)
+        atomic_write(
+            meta_path,
+            json.dumps(
+                {
+                    "url": url,
+                    "etag": resp.headers.get("ETag"),
+                    "last_modified": resp.headers.get("Last-Modified"),
+                }
+            ).encode(),
+        )
+        return Source(name=url, data=data)
+
+
+def _offline(url: str, body_path: Path, reason: str) -> Source:
+    if body_path.exists():
+        return Source(
+            name=url,
+            data=body_path.read_bytes(),
+            note=f"offline ({reason}): using the copy cached at {body_path}",
+        )
+    raise ScrapeError(
+        url,
+        f"{reason}: you appear to be offline and there is no cached copy. "
+        "Use a local file instead, e.g. `nrrules build --source ./cr-26.03.html` "
+        "(or a folder of CR files).",
+    )
