@@ -44,3 +44,51 @@ def documents(cr_dir) -> dict[str, Document]:
 @pytest.fixture(scope="session")
 def doc_latest(cr_dir) -> Document:
     return load_doc(LATEST)
+
+
+@pytest.fixture(scope="session")
+def build_dir(tmp_path_factory, cr_dir) -> Path:
+    """A real build directory with all six versions built (documents + Whoosh indexes)."""
+    from rules_index.store import build
+
+    path = tmp_path_factory.mktemp("build")
+    build(str(cr_dir), path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def library(build_dir):
+    from rules_index.store import Library
+
+    return Library.open(build_dir)
+
+
+@pytest.fixture(scope="session")
+def http_server(tmp_path_factory, cr_dir):
+    """A real HTTP server on loopback serving a folder (copies of CR files and odd pages).
+
+    Yields (base_url, folder)."""
+    import functools
+    import http.server
+    import shutil
+    import threading
+
+    root = tmp_path_factory.mktemp("www")
+    shutil.copy(cr_dir / "cr-26.03.html", root / "index.html")
+    shutil.copy(cr_dir / "cr-22.12.html", root / "cr-22.12.html")
+    (root / "other.html").write_text(
+        "<!DOCTYPE html><html><head><title>Cooking blog</title></head><body><h1>Soup</h1>"
+        "<ol><li>Boil water.</li></ol></body></html>"
+    )
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Handler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", root
+    server.shutdown()
+    server.server_close()

@@ -1,0 +1,35 @@
+# Everyday commands. `make run` installs and serves; `make test` runs the whole test suite.
+PY ?= python3
+VENV ?= .venv
+SOURCE ?=
+PORT ?= 8000
+BIN = $(VENV)/bin
+
+.PHONY: install run build test lint bench
+
+$(BIN)/nrrules: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(BIN)/nrrules
+
+install: $(BIN)/nrrules
+
+build: install
+	$(BIN)/nrrules build $(if $(SOURCE),--source $(SOURCE))
+
+run: build
+	$(BIN)/nrrules serve --port $(PORT)
+
+test: install
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check .
+
+bench: install
+	$(BIN)/python bench/build.py
+	$(BIN)/python bench/search.py
+	$(BIN)/python bench/relevance.py
+	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/http.py

@@ -1,0 +1,102 @@
+"""Benchmark: scraper stage and whole build, per CR version.
+
+    python bench/build.py [--cr-dir ../shared/cr] [--repeat 5]
+
+Each version is measured in a fresh child process so peak memory (max RSS) is per version.
+Prints seconds (best of --repeat) and peak memory for parse+extract (the scraper stage) and
+for the whole build (parse, verify, write JSON, build the search index). Target for the
+scraper stage: <= 0.6 s per version on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def measure_one(path: Path, repeat: int) -> dict:
+    from rules_index.store import build
+    from scraper import parse_html
+
+    data = path.read_bytes()
+    parse_times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        doc = parse_html(data, str(path))
+        parse_times.append(time.perf_counter() - t0)
+    tracemalloc.start()
+    parse_html(data, str(path))
+    _, parse_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss_after_parse = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    build_times = []
+    for _ in range(max(1, repeat // 2)):
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            build(str(path), Path(tmp), force=True)
+            build_times.append(time.perf_counter() - t0)
+    rss_after_build = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return {
+        "version": doc.version,
+        "bytes": len(data),
+        "nodes": len(doc.nodes),
+        "parse_s": min(parse_times),
+        "parse_peak_traced": parse_peak,
+        "parse_rss": rss_after_parse,
+        "build_s": min(build_times),
+        "build_rss": rss_after_build,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cr-dir", default=str(ROOT.parent / "shared" / "cr"))
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(measure_one(Path(args.one), args.repeat)))
+        return
+    files = sorted(Path(args.cr_dir).glob("cr-*.html"))
+    if not files:
+        sys.exit(f"no cr-*.html files in {args.cr_dir}")
+    rows = []
+    for f in files:
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", str(f), "--repeat", str(args.repeat)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    mb = 1024 * 1024
+    print(f"{'version':8} {'size':>8} {'nodes':>6} {'parse+extract':>14} {'traced peak':>12} "
+          f"{'RSS':>8} {'whole build':>12} {'RSS':>8}")
+    for r in rows:
+        print(
+            f"{r['version']:8} {r['bytes'] / mb:7.2f}M {r['nodes']:6d} {r['parse_s']:13.3f}s "
+            f"{r['parse_peak_traced'] / mb:11.1f}M {r['parse_rss'] / mb:7.0f}M {r['build_s']:11.3f}s "
+            f"{r['build_rss'] / mb:7.0f}M"
+        )
+    worst = max(r["parse_s"] for r in rows)
+    print(f"slowest scraper stage: {worst:.3f} s (target <= 0.600 s): {'OK' if worst <= 0.6 else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()
