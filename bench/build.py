@@ -86,8 +86,10 @@ def main() -> None:
         print(json.dumps(rows, indent=1))
         return
     mb = 1024 * 1024
-    print(f"{'version':8} {'size':>8} {'nodes':>6} {'parse+extract':>14} {'traced peak':>12} "
-          f"{'RSS':>8} {'whole build':>12} {'RSS':>8}")
+    print(
+        f"{'version':8} {'size':>8} {'nodes':>6} {'parse+extract':>14} {'traced peak':>12} "
+        f"{'RSS':>8} {'whole build':>12} {'RSS':>8}"
+    )
     for r in rows:
         print(
             f"{r['version']:8} {r['bytes'] / mb:7.2f}M {r['nodes']:6d} {r['parse_s']:13.3f}s "

@@ -116,9 +116,7 @@ def _fill_card_codes(docs: list[Document], known: dict[str, str]) -> None:
     for doc in docs:
         for n in doc.nodes:
             if any(c.code is None for c in n.cards):
-                n.cards = [
-                    CardMention(c.name, c.code or known.get(c.name.lower())) for c in n.cards
-                ]
+                n.cards = [CardMention(c.name, c.code or known.get(c.name.lower())) for c in n.cards]
 
 
 def _known_codes(build_dir: Path) -> dict[str, str]:
@@ -220,7 +218,9 @@ def build(
             v = built[h]
             meta = _read_meta(build_dir / v) or {}
             results.append(
-                BuildResult(v, "unchanged", src.name, meta.get("node_count", 0), time.perf_counter() - t0, src.note)
+                BuildResult(
+                    v, "unchanged", src.name, meta.get("node_count", 0), time.perf_counter() - t0, src.note
+                )
             )
             seen_versions[v] = src.name
             continue
@@ -245,7 +245,14 @@ def build(
             t0 = time.perf_counter()
             _write_version(doc, build_dir)
             results.append(
-                BuildResult(doc.version, "built", src.name, len(doc.nodes), parse_s + time.perf_counter() - t0, src.note)
+                BuildResult(
+                    doc.version,
+                    "built",
+                    src.name,
+                    len(doc.nodes),
+                    parse_s + time.perf_counter() - t0,
+                    src.note,
+                )
             )
         try:
             atomic_write(build_dir / ".cards.json", json.dumps(known, sort_keys=True).encode())

@@ -7,8 +7,9 @@ Everything here is plain data that round-trips through JSON exactly
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 # Node kinds, outermost first.
 CHAPTER = "chapter"

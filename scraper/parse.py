@@ -377,42 +377,32 @@ _NUM_PREFIX = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s*")
 
 
 def _heading_title(el: lxml.etree._Element) -> tuple[str, str | None, _Inline]:
-    """Title text of an h1/h2 without its printed number, plus that number and inline data."""
-    out = _Inline()
-    printed = None
-    # The printed number sits at the start of the RuleLink anchor; the rest of the heading may
-    # be split across sibling anchors by the parser's repair of nested <a> elements.
-    parts: list[lxml.etree._Element] = []
-    out_text = el.text or ""
-    for child in el:
-        parts.append(child)
+    """Title of an h1/h2 without its printed number; the printed number (or None); inline data.
+
+    In the printed layout the number starts the heading's RuleLink anchor. Headings that nest
+    a cross reference inside that anchor are repaired by the parser into sibling anchors, so
+    the heading is read as a whole rather than from the RuleLink alone."""
     inline = _Inline()
-    inline.add_text(out_text)
-    for child in parts:
-        cls = _classes(child)
-        if child.tag == "a" and "RuleLink" in cls:
-            inner = _Inline()
-            _walk_inline(child, inner)
-            for s in inner.text:
-                inline.text.append(s)
-            inline.html.extend(inner.html)
-            inline.refs.extend(inner.refs)
-        elif "RuleLinkSymbol" in cls or not isinstance(child.tag, str):
+    inline.add_text(el.text)
+    for child in el:
+        if not isinstance(child.tag, str) or "RuleLinkSymbol" in _classes(child):
             pass
+        elif child.tag == "a" and "RuleLink" in _classes(child):
+            _walk_inline(child, inline)
         else:
             _emit(child, inline)
         inline.add_text(child.tail)
     text = _clean("".join(inline.text))
-    m = _NUM_PREFIX.match(text)
-    if m and (el.find(".//a[@class='RuleLink']") is not None or re.match(r"^\d", text)):
+    printed = None
+    has_rule_link = any("RuleLink" in _classes(a) for a in el.iter("a"))
+    m = _NUM_PREFIX.match(text) if has_rule_link else None
+    if m:
         printed = m.group(1)
         text = text[m.end() :]
-        # strip the same prefix from the html
-        html_joined = "".join(inline.html)
-        hm = re.match(r"^\s*\d+(?:\.\d+)*\.?\s*", html_joined)
-        inline.html = [html_joined[hm.end() :] if hm else html_joined]
-    out = inline
-    return text, printed, out
+        joined = "".join(inline.html)
+        hm = _NUM_PREFIX.match(joined)
+        inline.html = [joined[hm.end() :] if hm else joined]
+    return text, printed, inline
 
 
 def parse_html(

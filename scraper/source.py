@@ -32,7 +32,9 @@ def is_url(spec: str) -> bool:
     return spec.startswith(("http://", "https://"))
 
 
-def resolve(spec: str | None, cache_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> list[Source]:
+def resolve(
+    spec: str | None, cache_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT
+) -> list[Source]:
     """Turn a --source argument into the documents it names (a folder gives several)."""
     spec = spec or DEFAULT_URL
     if is_url(spec):
@@ -102,9 +104,13 @@ def fetch_url(url: str, cache_dir: Path, timeout: float = DEFAULT_TIMEOUT) -> So
         return _offline(url, body_path, f"cannot connect ({reason})")
     with resp:
         if resp.status_code == 304 and body_path.exists():
-            return Source(name=url, data=body_path.read_bytes(), note="not modified since last fetch (cached)")
+            return Source(
+                name=url, data=body_path.read_bytes(), note="not modified since last fetch (cached)"
+            )
         if resp.status_code >= 400:
-            raise ScrapeError(url, f"the server answered HTTP {resp.status_code} {resp.reason or ''}".rstrip())
+            raise ScrapeError(
+                url, f"the server answered HTTP {resp.status_code} {resp.reason or ''}".rstrip()
+            )
         chunks, total = [], 0
         for chunk in resp.iter_content(65536):
             total += len(chunk)

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import cr_path
+
 from rules_index.store import Library, build
 from scraper import ScrapeError, parse_html
 from scraper.source import fetch_url

@@ -45,7 +45,9 @@ build_dir_option = click.option(
     envvar="NRRULES_BUILD_DIR",
     help=f"Where built versions live (default {default_build_dir()}; env NRRULES_BUILD_DIR).",
 )
-version_option = click.option("--version", "-v", "version", default=None, help="CR version, e.g. 24.03 (default: latest built).")
+version_option = click.option(
+    "--version", "-v", "version", default=None, help="CR version, e.g. 24.03 (default: latest built)."
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -60,7 +62,9 @@ def main() -> None:
     default=None,
     help="A CR HTML file, a folder of them, or a URL (default: the official site).",
 )
-@click.option("--version", "version", default=None, help="Version of a file that does not state it (22.12, 23.08).")
+@click.option(
+    "--version", "version", default=None, help="Version of a file that does not state it (22.12, 23.08)."
+)
 @click.option("--force", is_flag=True, help="Rebuild even if the source has not changed.")
 @build_dir_option
 @user_errors
@@ -86,7 +90,9 @@ def versions_cmd(as_json: bool, build_dir: Path | None) -> None:
         return
     for i in infos:
         latest = "  (latest)" if i.version == lib.latest else ""
-        click.echo(f"{i.version}  effective {i.effective_date or 'not stated':<12} {i.node_count:5d} nodes{latest}")
+        click.echo(
+            f"{i.version}  effective {i.effective_date or 'not stated':<12} {i.node_count:5d} nodes{latest}"
+        )
 
 
 def node_payload(lib: Library, version: str, node_id: str) -> dict:
@@ -112,7 +118,9 @@ def node_payload(lib: Library, version: str, node_id: str) -> dict:
 @click.option("--json", "as_json", is_flag=True)
 @build_dir_option
 @user_errors
-def rule_cmd(query: tuple[str, ...], version: str | None, children: bool, as_json: bool, build_dir: Path | None) -> None:
+def rule_cmd(
+    query: tuple[str, ...], version: str | None, children: bool, as_json: bool, build_dir: Path | None
+) -> None:
     """Print a rule by number or stable id: 6.9.4c, "rule 1.2.1", step_jack_out_choice, 6.9+"""
     lib = Library.open(build_dir)
     text = " ".join(query)
