@@ -1,0 +1,127 @@
+"""Judge and player jargon, expanded to the words the Comprehensive Rules use.
+
+Each entry lists what people type (lowercase; matched as whole words, longest first), the CR
+words a query should also look for, and the stable id of the rule that answers a bare query for
+it (``tests/test_search_jargon.py`` checks that every entry finds its rule).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["Jargon", "JARGON", "expand", "find_jargon"]
+
+
+@dataclass(frozen=True)
+class Jargon:
+    phrases: tuple[str, ...]  # what people type
+    expansion: str  # the CR's words for it
+    rule: str  # stable id of the rule a bare query should find first
+
+
+JARGON: tuple[Jargon, ...] = (
+    Jargon(("paw", "paws", "paid window"), "paid ability window", "rule_paid_ability_window"),
+    Jargon(("etr", "end-the-run"), "end the run", "rule_end_the_run"),
+    Jargon(("bp", "bad pub"), "bad publicity", "rule_bad_publicity"),
+    Jargon(("mu", "memory units", "memory"), "memory unit", "rule_memory_unit"),
+    Jargon(("hq", "headquarters", "corp hand"), "hq name for the corp's hand", "rule_hq_name"),
+    Jargon(
+        ("r&d", "rnd", "r and d", "r & d", "research and development", "corp deck"),
+        "r&d name for the corp's deck",
+        "rule_rnd_name",
+    ),
+    Jargon(("brain damage", "brain dmg", "core dmg"), "core damage", "rule_core_damage"),
+    Jargon(
+        ("multi-access", "multiaccess", "multi access", "extra accesses", "access extra cards"),
+        "access additional cards random access limit",
+        "rule_increasing_random_access_limit",
+    ),
+    Jargon(
+        ("deck out", "decked out", "decking", "deck-out", "decked"),
+        "draw a card from r&d but cannot because r&d is empty",
+        "rule_empty_rnd",
+    ),
+    Jargon(("flatline", "flatlining", "flatlines"), "flatlined", "rule_flatline"),
+    Jargon(("subs", "sub"), "subroutine", "rule_subroutine"),
+    Jargon(
+        ("breaker", "breakers", "ice breaker", "ice breakers"),
+        "icebreaker interface",
+        "rule_icebreaker_interface",
+    ),
+    Jargon(
+        ("pump", "pumping", "pumped"),
+        "icebreaker strength increase",
+        "rule_icebreaker_strength_increase_implicit",
+    ),
+    Jargon(("oof", "out of faction", "splash"), "out-of-faction influence", "rule_influence_limit"),
+    Jargon(("inf",), "influence", "rule_influence_limit"),
+    Jargon(("ap", "aps", "points"), "agenda points score", "rule_score"),
+    Jargon(("adv", "advancement tokens"), "advancement counters", "rule_type_advancement_counter"),
+    Jargon(("creds", "cred", "bucks", "money"), "credit", "rule_credit"),
+    Jargon(("dmg",), "damage", "rule_suffer_or_take_damage"),
+    Jargon(("rfg", "removed from game", "exile"), "removed-from-game zone", "rule_removed_from_game_zone"),
+    Jargon(("i.c.e.", "ices"), "ice", "sec_ice"),
+    Jargon(("id",), "identity", "rule_identity"),
+    Jargon(("mull", "redraw", "redraw opening hand"), "mulligan", "rule_mulligan"),
+    Jargon(("grip",), "grip name for the runner's hand", "rule_grip_name"),
+    Jargon(("heap",), "heap name for the runner's discard pile", "rule_heap_name"),
+    Jargon(("stack",), "stack name for the runner's deck", "rule_stack_name"),
+    Jargon(("psi",), "psi game", "rule_psi_game"),
+    Jargon(("max hand size", "hand limit"), "maximum hand size", "rule_maximum_hand_size"),
+    Jargon(("tag me", "tagme", "tagged up"), "tagged", "rule_tagged"),
+    Jargon(("dead", "lose by damage"), "flatlined", "rule_flatline"),
+    Jargon(("virus purge", "purging"), "purge virus counters", "rule_purge"),
+    Jargon(("infinite combo", "loop", "loops"), "infinite loop", "rule_mandatory_infinite_loop"),
+    Jargon(("trash it", "pay to trash"), "basic trash ability", "rule_basic_trash_ability"),
+    Jargon(("forced encounter", "force encounter"), "forced encounter", "rule_forced_encounter"),
+    Jargon(("jack", "jacking", "jack out", "jacked out"), "jacking out jack out", "rule_jacking_out"),
+    Jargon(
+        ("7 points", "seven points", "win the game"),
+        "score of 7 or more wins the game",
+        "rule_win_agenda_points",
+    ),
+)
+
+
+def _phrase_index() -> list[tuple[str, Jargon]]:
+    pairs = [(p.lower(), j) for j in JARGON for p in j.phrases]
+    pairs.sort(key=lambda pj: -len(pj[0]))
+    return pairs
+
+
+@lru_cache(maxsize=1)
+def _matcher() -> tuple[re.Pattern, dict[str, Jargon]]:
+    pairs = _phrase_index()
+    table = {p: j for p, j in pairs}
+    alternatives = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p, _ in pairs)
+    return re.compile(rf"(?<![\w&])(?:{alternatives})(?![\w&])", re.IGNORECASE), table
+
+
+def find_jargon(text: str) -> list[tuple[str, Jargon]]:
+    """The jargon phrases in a query, longest match first, as (matched text, entry)."""
+    pattern, table = _matcher()
+    out = []
+    for m in pattern.finditer(text):
+        key = " ".join(m.group(0).lower().split())
+        entry = table.get(key)
+        if entry is not None:
+            out.append((m.group(0), entry))
+    return out
+
+
+def expand(text: str) -> tuple[str, list[Jargon]]:
+    """The query with jargon phrases removed, and the entries found (their expansions are added
+    to the query as alternatives by the searcher)."""
+    pattern, table = _matcher()
+    found: list[Jargon] = []
+
+    def repl(m: re.Match) -> str:
+        entry = table.get(" ".join(m.group(0).lower().split()))
+        if entry is not None and entry not in found:
+            found.append(entry)
+        return " "
+
+    rest = pattern.sub(repl, text)
+    return rest, found

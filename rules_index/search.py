@@ -1,0 +1,475 @@
+"""Full-text search over one CR version (Whoosh), behind one search box.
+
+* Number- and id-looking queries (``6.9.4c``, ``step_jack_out_choice``, deep links) go to
+  `rules_index.lookup` first: the exact rule is ranked first, followed by the rules citing it.
+* Everything else is full text: BM25F over a schema declared once (`SCHEMA`), with stemming,
+  field boosts, a boost for phrase matches, judge jargon expanded to the CR's words
+  (`rules_index.jargon`), typo correction against the document's own vocabulary, and card
+  names (a card mentioned in a rule or its examples finds that rule).
+* Examples are folded into their rule: their text is indexed in the rule's ``examples`` field and
+  example nodes are never hits.
+
+The index is written once per Document by `build_index` and opened read-only by `Searcher`;
+each thread (and each process) gets its own Whoosh searcher, so searching is safe from many
+threads and processes at once. Any query string returns a list (possibly empty), never raises.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import os
+import re
+import threading
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from whoosh import highlight
+from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis.filters import STOP_WORDS
+from whoosh.fields import ID, NUMERIC, TEXT, Schema
+from whoosh.filedb.filestore import FileStorage
+from whoosh.query import Or, Phrase, Term
+from whoosh.support.charset import accent_map
+
+from scraper import Document, Node
+
+from .jargon import find_jargon
+from .lookup import lookup, parse_query
+
+__all__ = ["SCHEMA", "SearchHit", "Searcher", "build_index", "index_is_current", "ANALYZER", "MAX_QUERY"]
+
+log = logging.getLogger(__name__)
+
+MAX_QUERY = 200  # characters of a query that are looked at
+MAX_LIMIT = 100
+INDEX_META = "nrrules-index.json"
+INDEX_FORMAT = 1
+
+# Words: letters/digits, keeping "R&D" whole. Accents folded so "Melies" finds "Méliès".
+_TOKEN = r"[^\W_]+(?:&[^\W_]+)?"
+_STOP = frozenset(
+    STOP_WORDS | {"s", "t", "rule", "rules", "cr", "happens", "what", "when", "does", "do", "how"}
+)
+ANALYZER = (
+    RegexTokenizer(_TOKEN)
+    | LowercaseFilter()
+    | CharsetFilter(accent_map)
+    | StopFilter(stoplist=_STOP, minsize=1)
+    | StemFilter()
+)
+NAME_ANALYZER = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
+
+# Declared once. Boosts: a title or a defined term is strong evidence, the section path and the
+# examples are weak evidence; card names are exact.
+SCHEMA = Schema(
+    id=ID(stored=True, unique=True),
+    number=ID(stored=True),
+    kind=ID(stored=True),
+    order=NUMERIC(stored=True),
+    title=TEXT(analyzer=ANALYZER, field_boost=2.0),
+    text=TEXT(analyzer=ANALYZER),
+    examples=TEXT(analyzer=ANALYZER, field_boost=0.5),
+    terms=TEXT(analyzer=ANALYZER, field_boost=2.5),
+    cards=TEXT(analyzer=NAME_ANALYZER, field_boost=1.5),
+    path=TEXT(analyzer=ANALYZER, field_boost=0.3),
+)
+TEXT_FIELDS = ("title", "text", "examples", "terms", "path")
+PHRASE_FIELDS = (("text", 2.0), ("title", 3.0), ("terms", 3.0), ("examples", 1.0))
+
+
+# ----------------------------------------------------------------------------------------------
+# Building
+# ----------------------------------------------------------------------------------------------
+
+
+def _searchable(doc: Document) -> list[Node]:
+    return [n for n in doc.nodes if n.kind != "example"]
+
+
+def _path_titles(doc: Document, node: Node) -> str:
+    return " ".join(a.title for a in doc.ancestors(node.id) if a.title)
+
+
+def build_index(doc: Document, path: Path) -> None:
+    """Write the Whoosh index for ``doc`` into ``path`` (an existing, empty directory)."""
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    storage = FileStorage(str(path))
+    ix = storage.create_index(SCHEMA)
+    writer = ix.writer(procs=1, limitmb=256, multisegment=False)
+    try:
+        for order, node in enumerate(_searchable(doc)):
+            examples = [doc.node(e) for e in node.examples]
+            examples = [e for e in examples if e is not None]
+            cards = {c.name for c in node.cards} | {c.name for e in examples for c in e.cards}
+            writer.add_document(
+                id=node.id,
+                number=node.number or "",
+                kind=node.kind,
+                order=order,
+                title=node.title or "",
+                text=node.text,
+                examples="\n".join(e.text for e in examples),
+                terms="\n".join(node.terms),
+                cards="\n".join(sorted(cards)),
+                path=_path_titles(doc, node),
+            )
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    meta = {"format": INDEX_FORMAT, "version": doc.version, "source_hash": doc.source_hash}
+    (path / INDEX_META).write_text(json.dumps(meta), encoding="utf-8")
+
+
+def index_is_current(doc: Document, path: Path) -> bool:
+    """True if ``path`` holds a complete index built from this Document."""
+    try:
+        meta = json.loads((Path(path) / INDEX_META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return meta.get("format") == INDEX_FORMAT and meta.get("source_hash") == doc.source_hash
+
+
+# ----------------------------------------------------------------------------------------------
+# Results
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SearchHit:
+    id: str
+    number: str | None
+    title: str | None
+    kind: str
+    snippet: str  # safe HTML: escaped text with <mark> around matched words
+    breadcrumb: list[dict] = field(default_factory=list)  # [{"id","number","title"}], outermost first
+    score: float = 0.0
+    match: str = "text"  # "exact" (number/id lookup), "cites" (cites the exact hit) or "text"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class _MarkFormatter(highlight.Formatter):
+    """Escapes everything and wraps matched words in <mark>."""
+
+    between = " … "
+
+    def _text(self, text: str) -> str:
+        return html.escape(text, quote=False)
+
+    def format_token(self, text, token, replace=False):
+        return "<mark>" + html.escape(highlight.get_text(text, token, replace), quote=False) + "</mark>"
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+
+
+def clean_query(query: object) -> str:
+    """The part of a query that is looked at: a string, control characters removed, capped."""
+    if not isinstance(query, str):
+        return ""
+    return " ".join(_CONTROL.sub(" ", query[: MAX_QUERY * 4]).split())[:MAX_QUERY]
+
+
+# ----------------------------------------------------------------------------------------------
+# Typo correction against the document's own words
+# ----------------------------------------------------------------------------------------------
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance (Levenshtein with transpositions), capped at limit+1."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+class _Speller:
+    """Corrects a word that is not in the document to the most frequent word within edit
+    distance 1 (2 for words of 8+ letters), using a deletion index built once."""
+
+    def __init__(self, words: Counter) -> None:
+        self.freq = words
+        self.by_delete: dict[str, list[str]] = {}
+        for word in words:
+            if len(word) >= 4:
+                for d in _deletes(word):
+                    self.by_delete.setdefault(d, []).append(word)
+
+    def correct(self, word: str) -> str | None:
+        if word in self.freq or len(word) < 4 or not word.isalpha():
+            return None
+        limit = 2 if len(word) >= 8 else 1
+        keys = {word} | _deletes(word)
+        if limit == 2:
+            keys |= {d2 for d in _deletes(word) for d2 in _deletes(d)}
+        candidates = set(self.by_delete.get(word, ()))
+        for key in keys:
+            if key in self.freq:
+                candidates.add(key)
+            candidates.update(self.by_delete.get(key, ()))
+        best = None
+        for cand in candidates:
+            dist = _distance(word, cand, limit)
+            if dist <= limit:
+                rank = (dist, -self.freq[cand], cand)
+                if best is None or rank < best:
+                    best = rank
+        return best[2] if best else None
+
+
+# ----------------------------------------------------------------------------------------------
+# Searching
+# ----------------------------------------------------------------------------------------------
+
+
+class Searcher:
+    """Searches one built index. Opens it read-only; safe to share between threads."""
+
+    def __init__(self, index_path: Path, doc: Document) -> None:
+        self.index_path = Path(index_path)
+        self.doc = doc
+        storage = FileStorage(str(self.index_path), readonly=True)
+        self._ix = storage.open_index(schema=SCHEMA)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._speller: _Speller | None = None
+        self._cards: list[tuple[re.Pattern, str]] | None = None
+        self._cited_by: dict[str, list[str]] | None = None
+        self._fragmenter = highlight.ContextFragmenter(maxchars=220, surround=70)
+        self._formatter = _MarkFormatter()
+
+    # ----- resources shared lazily ----------------------------------------------------------
+    def _searcher(self):
+        """This thread's Whoosh searcher (reopened after a fork)."""
+        pid = os.getpid()
+        cached = getattr(self._local, "searcher", None)
+        if cached is None or cached[0] != pid:
+            self._local.searcher = (pid, self._ix.searcher())
+        return self._local.searcher[1]
+
+    def close(self) -> None:
+        cached = getattr(self._local, "searcher", None)
+        if cached is not None:
+            cached[1].close()
+            self._local.searcher = None
+
+    def _words(self) -> _Speller:
+        if self._speller is None:
+            with self._lock:
+                if self._speller is None:
+                    counts: Counter = Counter()
+                    tokenize = re.compile(_TOKEN).findall
+                    for node in self.doc.nodes:
+                        counts.update(w.lower() for w in tokenize(f"{node.title or ''} {node.text}"))
+                        for card in node.cards:
+                            counts.update(w.lower() for w in tokenize(card.name))
+                    self._speller = _Speller(counts)
+        return self._speller
+
+    def _card_patterns(self) -> list[tuple[re.Pattern, str]]:
+        if self._cards is None:
+            names = sorted({c.name for n in self.doc.nodes for c in n.cards}, key=len, reverse=True)
+            self._cards = [
+                (re.compile(r"(?<!\w)" + re.escape(name).replace(r"\ ", r"\s+") + r"(?!\w)", re.I), name)
+                for name in names
+                if len(name) >= 3
+            ]
+        return self._cards
+
+    def _backlinks(self) -> dict[str, list[str]]:
+        if self._cited_by is None:
+            back: dict[str, list[str]] = {}
+            for node in self.doc.nodes:
+                owner = node
+                while owner.kind == "example" and owner.parent and self.doc.node(owner.parent):
+                    owner = self.doc.node(owner.parent)
+                for ref in node.refs:
+                    sources = back.setdefault(ref.target, [])
+                    if owner.id not in sources and owner.id != ref.target:
+                        sources.append(owner.id)
+            self._cited_by = back
+        return self._cited_by
+
+    # ----- query building -------------------------------------------------------------------
+    @staticmethod
+    def _stems(text: str) -> list[str]:
+        return [t.text for t in ANALYZER(text)]
+
+    def analyze(self, query: str) -> dict:
+        """How a query is read: the words kept, typo corrections, jargon and cards found."""
+        text = clean_query(query)
+        phrases = re.findall(r'"([^"]+)"', text)
+        text_no_quotes = text.replace('"', " ")
+        jargon = find_jargon(text_no_quotes)
+        speller = self._words()
+        corrected: dict[str, str] = {}
+        words = []
+        for raw in re.findall(_TOKEN, text_no_quotes):
+            low = raw.lower()
+            fix = speller.correct(low) if low not in _STOP else None
+            if fix:
+                corrected[low] = fix
+            words.append(fix or low)
+        cards = []
+        joined = " ".join(words)
+        for pattern, name in self._card_patterns():
+            if pattern.search(text_no_quotes) or pattern.search(joined):
+                cards.append(name)
+                if len(cards) >= 5:
+                    break
+        return {
+            "query": text,
+            "words": words,
+            "phrases": phrases,
+            "corrections": corrected,
+            "jargon": [{"text": t, "expansion": j.expansion, "rule": j.rule} for t, j in jargon],
+            "cards": cards,
+        }
+
+    def build_query(self, query: str):
+        """The Whoosh query for a free-text search (None if nothing searchable is left)."""
+        info = self.analyze(query)
+        stems = self._stems(" ".join(info["words"]))
+        clauses = []
+        seen: set[str] = set()
+        for stem in stems:
+            if stem in seen:
+                continue
+            seen.add(stem)
+            clauses.append(Or([Term(f, stem) for f in TEXT_FIELDS]))
+        should = []
+        if clauses:
+            should.append(Or(clauses, scale=0.9) if len(clauses) > 1 else clauses[0])
+        # Phrase bonus: the words in order (quoted phrases get extra weight).
+        phrase_sources = [(stems, 1.0)] + [(self._stems(p), 2.0) for p in info["phrases"]]
+        for words, weight in phrase_sources:
+            if len(words) >= 2:
+                for fname, boost in PHRASE_FIELDS:
+                    should.append(Phrase(fname, words, slop=1, boost=boost * weight))
+        # Jargon: the CR's words for it, as a strong alternative.
+        for item in info["jargon"]:
+            exp = self._stems(item["expansion"])
+            if not exp:
+                continue
+            if len(exp) == 1:
+                should.append(Or([Term(f, exp[0]) for f in TEXT_FIELDS], boost=2.0))
+            else:
+                should.append(Or([Term(f, s) for f in TEXT_FIELDS for s in exp], boost=0.6))
+                for fname, boost in PHRASE_FIELDS:
+                    should.append(Phrase(fname, exp, slop=1, boost=boost * 2.0))
+        # Card names: a rule mentioning the card (or whose examples do) is what the judge wants.
+        for name in info["cards"]:
+            tokens = [t.text for t in NAME_ANALYZER(name)]
+            if len(tokens) == 1:
+                should.append(Term("cards", tokens[0], boost=6.0))
+            elif tokens:
+                should.append(Phrase("cards", tokens, boost=6.0))
+        if not should:
+            return None
+        return Or(should) if len(should) > 1 else should[0]
+
+    # ----- public API -----------------------------------------------------------------------
+    def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        """Hits for a query, best first. Never raises for any query string."""
+        try:
+            return self._search(query, limit)
+        except Exception:  # a search box must not fail; log it and answer with nothing
+            log.exception("search failed for %r", query[:MAX_QUERY] if isinstance(query, str) else query)
+            return []
+
+    def _search(self, query: str, limit: int) -> list[SearchHit]:
+        text = clean_query(query)
+        try:
+            limit = max(1, min(int(limit), MAX_LIMIT))
+        except (TypeError, ValueError):
+            limit = 10
+        if not text:
+            return []
+        ref = parse_query(text)
+        if ref is not None:
+            found = lookup(self.doc, text)
+            if found.node is not None:
+                return self._exact_hits(found.node, text, limit)
+        q = self.build_query(text)
+        if q is None:
+            return []
+        highlight_terms = self._highlight_terms(text)
+        hits: list[SearchHit] = []
+        results = self._searcher().search(q, limit=limit)
+        for hit in results:
+            node = self.doc.node(hit["id"])
+            if node is None:
+                continue
+            hits.append(self._hit(node, round(float(hit.score), 4), highlight_terms, "text"))
+        return hits
+
+    def _exact_hits(self, node: Node, text: str, limit: int) -> list[SearchHit]:
+        hits = [self._hit(node, 1000.0, frozenset(), "exact")]
+        for source_id in self._backlinks().get(node.id, []):
+            if len(hits) >= limit:
+                break
+            source = self.doc.node(source_id)
+            if source is not None:
+                hits.append(self._hit(source, 0.0, frozenset(), "cites"))
+        return hits[:limit]
+
+    def _highlight_terms(self, text: str) -> frozenset[str]:
+        info = self.analyze(text)
+        terms = set(self._stems(" ".join(info["words"])))
+        for item in info["jargon"]:
+            terms.update(self._stems(item["expansion"]))
+        for name in info["cards"]:
+            terms.update(self._stems(name))
+        return frozenset(terms)
+
+    def _hit(self, node: Node, score: float, terms: frozenset[str], match: str) -> SearchHit:
+        return SearchHit(
+            id=node.id,
+            number=node.number,
+            title=node.title,
+            kind=node.kind,
+            snippet=self.snippet(node, terms),
+            breadcrumb=[
+                {"id": a.id, "number": a.number, "title": a.title} for a in self.doc.ancestors(node.id)
+            ],
+            score=score,
+            match=match,
+        )
+
+    def snippet(self, node: Node, terms: frozenset[str]) -> str:
+        """Escaped text of the rule (or its examples) with matched words in <mark>."""
+        sources = [node.text] + [e.text for e in (self.doc.node(x) for x in node.examples) if e is not None]
+        if terms:
+            for source in sources:
+                if not source:
+                    continue
+                out = highlight.highlight(
+                    source, terms, ANALYZER, self._fragmenter, self._formatter, top=2, minscore=1
+                )
+                if out:
+                    return out
+        base = next((s for s in sources if s), node.title or "")
+        if len(base) > 220:
+            base = base[:217].rsplit(" ", 1)[0] + "…"
+        return html.escape(base, quote=False)
