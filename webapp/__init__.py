@@ -1,0 +1,63 @@
+"""The nrrules web app: rule pages, search, board editor, stepper and a JSON API.
+
+Flask application factory in the style of Flask's tutorial (flaskr)::
+
+    from webapp import create_app
+    app = create_app()                      # config from the environment
+    app = create_app({"BUILD_DIR": path})   # tests
+
+Configuration (environment variables, overridable by ``test_config``):
+
+``NRRULES_BUILD_DIR``  the build directory written by ``nrrules build`` (default: the
+                       rules_index default, ``~/.cache/nrrules/build``).
+``SECRET_KEY``         signs engine session tokens. Every worker and machine behind one load
+                       balancer must share it, or links made on one will not open on another.
+
+The app keeps no per-user state: engine sessions travel in signed URL tokens, and the only
+in-process caches are bounded (rendered rule pages, static file hashes).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any
+
+from flask import Flask
+
+from .httputil import install_http_policies
+from .library import LibraryHolder
+
+DEV_SECRET = "nrrules-dev-secret-change-me"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=False)
+    app.config.from_mapping(
+        SECRET_KEY=os.environ.get("SECRET_KEY") or os.environ.get("NRRULES_SECRET_KEY") or DEV_SECRET,
+        BUILD_DIR=os.environ.get("NRRULES_BUILD_DIR") or None,
+        MAX_CONTENT_LENGTH=256 * 1024,  # boards are a few KB; refuse anything large
+        PAGE_CACHE_SIZE=int(os.environ.get("NRRULES_PAGE_CACHE", "2048")),
+        JSON_SORT_KEYS=False,
+        # Stepper sessions: at most this many decisions are replayed from a token.
+        MAX_DECISIONS=400,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    if app.config["SECRET_KEY"] == DEV_SECRET and not app.testing and not app.debug:
+        warnings.warn(
+            "SECRET_KEY is not set: using the development key; set SECRET_KEY in production",
+            stacklevel=2,
+        )
+    app.json.sort_keys = False
+    app.json.compact = True
+
+    app.extensions["nrrules.library"] = LibraryHolder(app.config.get("LIBRARY"), app.config["BUILD_DIR"])
+
+    from .views import api, engine_views, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(engine_views.bp)
+    install_http_policies(app)
+    return app

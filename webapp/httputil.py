@@ -1,0 +1,215 @@
+"""HTTP policies shared by every view: security headers, CORS for GET API calls, gzip, caching
+headers, error pages, a bounded cache for rendered pages and content-hashed static URLs."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from .library import WebError
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+COMPRESSIBLE = ("text/", "application/json", "application/javascript", "application/yaml", "image/svg+xml")
+GZIP_MIN = 1024
+STATIC_MAX_AGE = 365 * 24 * 3600
+PAGE_MAX_AGE = 300
+
+
+class LRU:
+    """A small thread-safe least-recently-used mapping with a fixed number of entries."""
+
+    def __init__(self, size: int):
+        self.size = max(1, size)
+        self._data: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def json_error(status: int, message: str, **extra: Any) -> Response:
+    body = {"error": message, "status": status}
+    body.update(extra)
+    resp = jsonify(body)
+    resp.status_code = status
+    return resp
+
+
+def _static_hash(app: Flask, filename: str) -> str:
+    cache: dict[str, str] = app.extensions.setdefault("nrrules.static_hashes", {})
+    h = cache.get(filename)
+    if h is None:
+        path = Path(app.static_folder or "") / filename
+        try:
+            h = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+        except OSError:
+            h = "missing"
+        cache[filename] = h
+    return h
+
+
+def static_url(filename: str) -> str:
+    """URL of a static file with its content hash, so it can be cached for a year."""
+    return url_for("static", filename=filename, h=_static_hash(current_app, filename))
+
+
+def asset_revision(app: Flask) -> str:
+    """Changes whenever a template or static file changes (part of every page ETag)."""
+    rev = app.extensions.get("nrrules.asset_rev")
+    if rev is None:
+        h = hashlib.sha256()
+        for folder in (Path(app.root_path) / "templates", Path(app.static_folder or "")):
+            for path in sorted(folder.rglob("*")):
+                if path.is_file() and "vendor" not in path.parts:
+                    h.update(path.name.encode())
+                    h.update(path.read_bytes())
+        rev = h.hexdigest()[:12]
+        app.extensions["nrrules.asset_rev"] = rev
+    return rev
+
+
+_GZ_CACHE = LRU(256)
+
+
+def gzip_bytes(data: bytes, key: Any = None) -> bytes:
+    if key is not None:
+        hit = _GZ_CACHE.get(key)
+        if hit is not None:
+            return hit
+    out = gzip.compress(data, compresslevel=6, mtime=0)
+    if key is not None:
+        _GZ_CACHE.put(key, out)
+    return out
+
+
+def accepts_gzip() -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
+def cached_response(body: bytes, gz: bytes | None, etag: str, mimetype: str, max_age: int) -> Response:
+    """A response for pre-rendered bytes: 304 on a matching If-None-Match, gzip when accepted."""
+    resp = Response(mimetype=mimetype)
+    resp.set_etag(etag)
+    resp.headers["Cache-Control"] = f"public, max-age={max_age}"
+    resp.vary.add("Accept-Encoding")
+    if request.if_none_match.contains(etag):
+        resp.status_code = 304
+        return resp
+    if gz is not None and accepts_gzip():
+        resp.set_data(gz)
+        resp.headers["Content-Encoding"] = "gzip"
+    else:
+        resp.set_data(body)
+    return resp
+
+
+def install_http_policies(app: Flask) -> None:
+    app.jinja_env.globals["static_url"] = static_url
+
+    @app.errorhandler(WebError)
+    def _web_error(exc: WebError):
+        if wants_json():
+            return json_error(exc.status, exc.message, **exc.extra)
+        return (
+            render_template("error.html", status=exc.status, message=exc.message, extra=exc.extra),
+            exc.status,
+        )
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        message = exc.description or exc.name
+        if exc.code == 413:
+            message = f"request body too large (limit {app.config['MAX_CONTENT_LENGTH']} bytes)"
+        if wants_json():
+            resp = json_error(exc.code or 500, message)
+        else:
+            resp = Response(
+                render_template("error.html", status=exc.code, message=message, extra={}),
+                status=exc.code,
+                mimetype="text/html",
+            )
+        if exc.code == 405:
+            resp.headers["Allow"] = ", ".join(exc.valid_methods or [])  # type: ignore[attr-defined]
+        return resp
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        if isinstance(exc, HTTPException):
+            return _http_error(exc)
+        app.logger.exception("unhandled error on %s", request.path)
+        if wants_json():
+            return json_error(500, "internal error")
+        return render_template("error.html", status=500, message="internal error", extra={}), 500
+
+    @app.after_request
+    def _policies(resp: Response) -> Response:
+        h = resp.headers
+        h.setdefault("X-Content-Type-Options", "nosniff")
+        h.setdefault("X-Frame-Options", "DENY")
+        h.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
+        if resp.mimetype == "text/html":
+            h.setdefault("Content-Security-Policy", CSP)
+        if request.path.startswith("/api/"):
+            if request.method in ("GET", "HEAD", "OPTIONS"):
+                h["Access-Control-Allow-Origin"] = "*"
+            h.setdefault("Cache-Control", "no-store" if request.method == "POST" else "public, max-age=300")
+            if request.method == "GET" and resp.status_code == 200 and "ETag" not in h:
+                resp.add_etag()
+                resp.make_conditional(request)
+        if request.endpoint == "static":
+            if request.args.get("h"):
+                h["Cache-Control"] = f"public, max-age={STATIC_MAX_AGE}, immutable"
+            else:
+                h["Cache-Control"] = "public, max-age=3600"
+        _maybe_gzip(resp)
+        return resp
+
+
+def _maybe_gzip(resp: Response) -> None:
+    if (
+        resp.status_code != 200
+        or "Content-Encoding" in resp.headers
+        or not accepts_gzip()
+        or not (resp.mimetype or "").startswith(COMPRESSIBLE)
+    ):
+        return
+    if resp.is_streamed and not resp.direct_passthrough:
+        return
+    resp.direct_passthrough = False
+    data = resp.get_data()
+    if len(data) < GZIP_MIN:
+        return
+    key = None
+    if request.endpoint == "static":
+        key = ("static", request.path, resp.headers.get("ETag"))
+    resp.set_data(gzip_bytes(data, key))
+    resp.headers["Content-Encoding"] = "gzip"
+    resp.vary.add("Accept-Encoding")
