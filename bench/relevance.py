@@ -1,0 +1,139 @@
+"""Relevance of rules_index search on the evaluation set, against a plain BM25 baseline.
+
+    .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v]
+
+Prints recall@5 (share of queries with a correct rule in the top 5) and MRR@10 (mean reciprocal
+rank of the first correct rule in the top 10) for:
+
+* ``nrrules``: `rules_index.search.Searcher` (lookup first, jargon, typos, card names, boosts);
+* ``bm25``: plain Whoosh BM25 over each rule's text, standard analyzer, OR of the query words.
+
+Both run on a real on-disk index built in a temporary directory from the real CR file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from whoosh import index as windex  # noqa: E402
+from whoosh.analysis import StandardAnalyzer  # noqa: E402
+from whoosh.fields import ID, TEXT, Schema  # noqa: E402
+from whoosh.qparser import OrGroup, QueryParser  # noqa: E402
+
+from rules_index.search import Searcher, build_index, clean_query  # noqa: E402
+from scraper import Document, parse_html  # noqa: E402
+
+SET_PATH = Path(__file__).with_name("relevance_set.json")
+DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
+
+
+def load_set(path: Path = SET_PATH) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["queries"]
+
+
+def load_doc(version: str, cr_dir: Path = DEFAULT_CR_DIR) -> Document:
+    path = cr_dir / f"cr-{version}.html"
+    return parse_html(path.read_bytes(), str(path))
+
+
+class BM25Baseline:
+    """Plain BM25 over each non-example node's text (no boosts, jargon, typos or lookup)."""
+
+    def __init__(self, doc: Document, path: Path) -> None:
+        schema = Schema(id=ID(stored=True), text=TEXT(analyzer=StandardAnalyzer()))
+        ix = windex.create_in(str(path), schema)
+        writer = ix.writer(procs=1, limitmb=256, multisegment=False)
+        for node in doc.nodes:
+            if node.kind != "example":
+                writer.add_document(id=node.id, text=f"{node.title or ''} {node.text}")
+        writer.commit()
+        self.ix = ix
+        self.parser = QueryParser("text", schema, group=OrGroup)
+
+    def search(self, query: str, limit: int = 10) -> list[str]:
+        text = clean_query(query)
+        try:
+            q = self.parser.parse(text)
+        except Exception:
+            return []
+        with self.ix.searcher() as s:
+            return [hit["id"] for hit in s.search(q, limit=limit)]
+
+
+def evaluate(ranked: dict[str, list[str]], queries: list[dict]) -> dict:
+    recall5 = 0
+    rr = 0.0
+    by_type: dict[str, list[float]] = defaultdict(list)
+    misses = []
+    for item in queries:
+        ids = ranked[item["q"]]
+        answers = set(item["answers"])
+        rank = next((i + 1 for i, rid in enumerate(ids[:10]) if rid in answers), None)
+        if rank is not None and rank <= 5:
+            recall5 += 1
+        rr_q = 1.0 / rank if rank else 0.0
+        rr += rr_q
+        by_type[item.get("type", "?")].append(rr_q)
+        if rank != 1:
+            misses.append((item["q"], rank, ids[:3]))
+    n = len(queries)
+    return {
+        "n": n,
+        "recall@5": recall5 / n,
+        "mrr@10": rr / n,
+        "mrr_by_type": {t: sum(v) / len(v) for t, v in sorted(by_type.items())},
+        "not_first": misses,
+    }
+
+
+def run(version: str, cr_dir: Path, verbose: bool = False) -> dict:
+    queries = load_set()
+    doc = load_doc(version, cr_dir)
+    with tempfile.TemporaryDirectory() as tmp:
+        ours_dir = Path(tmp) / "search"
+        ours_dir.mkdir()
+        build_index(doc, ours_dir)
+        searcher = Searcher(ours_dir, doc)
+        base_dir = Path(tmp) / "bm25"
+        base_dir.mkdir()
+        baseline = BM25Baseline(doc, base_dir)
+        ours = {q["q"]: [h.id for h in searcher.search(q["q"], limit=10)] for q in queries}
+        base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
+        searcher.close()
+    results = {"nrrules": evaluate(ours, queries), "bm25": evaluate(base, queries)}
+    print(f"CR {version}: {len(queries)} queries")
+    print(f"{'':10} {'recall@5':>9} {'MRR@10':>8}   MRR by query type")
+    for name, r in results.items():
+        types = "  ".join(f"{t} {v:.2f}" for t, v in r["mrr_by_type"].items())
+        print(f"{name:10} {r['recall@5']:9.3f} {r['mrr@10']:8.3f}   {types}")
+    if verbose:
+        print("\nnrrules, queries whose first hit is not an answer (query, rank of first answer, top 3):")
+        for q, rank, top in results["nrrules"]["not_first"]:
+            print(f"  {q!r}: rank {rank}  {top}")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--version", default="26.03")
+    ap.add_argument("--cr-dir", type=Path, default=DEFAULT_CR_DIR)
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = ap.parse_args(argv)
+    results = run(args.version, args.cr_dir, args.verbose)
+    if args.json:
+        print(json.dumps({k: {m: v[m] for m in ("recall@5", "mrr@10")} for k, v in results.items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

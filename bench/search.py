@@ -1,0 +1,107 @@
+"""Search performance: index build time per version, cold open, query latency.
+
+    .venv/bin/python bench/search.py [--versions 22.12,26.03] [--repeat 5] [--cr-dir ../shared/cr]
+
+Prints, for each CR version: the time `build_index` takes (best and median of --builds runs;
+target at most 1.0 s), the cold open of the built index (new `Searcher` plus its first query,
+median of several opens; target at most 100 ms) and in-process query latency over the
+evaluation set (bench/relevance_set.json), p50 and p99 (targets 3 ms and 15 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rules_index.search import Searcher, build_index  # noqa: E402
+from scraper import parse_html  # noqa: E402
+
+VERSIONS = ["22.12", "23.08", "24.03", "25.04", "25.08", "26.03"]
+DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
+SET_PATH = Path(__file__).with_name("relevance_set.json")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def bench_version(version: str, cr_dir: Path, queries: list[str], repeat: int, builds: int) -> dict:
+    path = cr_dir / f"cr-{version}.html"
+    doc = parse_html(path.read_bytes(), str(path))
+    with tempfile.TemporaryDirectory() as tmp:
+        build_times = []
+        index_dir = None
+        for i in range(builds):
+            index_dir = Path(tmp) / f"search{i}"
+            index_dir.mkdir()
+            t = time.perf_counter()
+            build_index(doc, index_dir)
+            build_times.append(time.perf_counter() - t)
+        opens = []
+        for _ in range(5):
+            t = time.perf_counter()
+            searcher = Searcher(index_dir, doc)
+            searcher.search("jack out", limit=10)
+            opens.append(time.perf_counter() - t)
+            searcher.close()
+        searcher = Searcher(index_dir, doc)
+        for q in queries:  # warm-up: first use of each word list, caches
+            searcher.search(q, limit=10)
+        latencies = []
+        for _ in range(repeat):
+            for q in queries:
+                t = time.perf_counter()
+                searcher.search(q, limit=10)
+                latencies.append(time.perf_counter() - t)
+        searcher.close()
+    size = sum(f.stat().st_size for f in index_dir.iterdir()) if index_dir and index_dir.exists() else None
+    return {
+        "version": version,
+        "nodes": len(doc.nodes),
+        "build_s_best": min(build_times),
+        "build_s_median": statistics.median(build_times),
+        "open_ms_median": statistics.median(opens) * 1000,
+        "query_ms_p50": percentile(latencies, 50) * 1000,
+        "query_ms_p99": percentile(latencies, 99) * 1000,
+        "queries": len(latencies),
+        "index_bytes": size,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--versions", default=",".join(VERSIONS))
+    ap.add_argument("--cr-dir", type=Path, default=DEFAULT_CR_DIR)
+    ap.add_argument("--repeat", type=int, default=5, help="passes over the query set")
+    ap.add_argument("--builds", type=int, default=3, help="index builds per version")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    queries = [q["q"] for q in json.loads(SET_PATH.read_text(encoding="utf-8"))["queries"]]
+    rows = []
+    print(f"{'version':8} {'nodes':>6} {'build best/med s':>17} {'open ms':>8} {'p50 ms':>7} {'p99 ms':>7}")
+    for version in args.versions.split(","):
+        r = bench_version(version.strip(), args.cr_dir, queries, args.repeat, args.builds)
+        rows.append(r)
+        print(
+            f"{r['version']:8} {r['nodes']:6} {r['build_s_best']:8.3f}/{r['build_s_median']:.3f} "
+            f"{r['open_ms_median']:8.1f} {r['query_ms_p50']:7.2f} {r['query_ms_p99']:7.2f}"
+        )
+    print("targets: build <= 1.0 s, open <= 100 ms, p50 <= 3 ms, p99 <= 15 ms")
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
