@@ -1,0 +1,62 @@
+"""nrrules engine: step a Netrunner board state through the CR's timing structures.
+
+Pure and deterministic: a board plus a decision gives a new board plus the events that fired, each
+naming the CR step and rules it applied by stable id. Which steps exist, and their order, comes
+from the loaded `scraper.Document`; numbers are resolved from the document only for display.
+
+Public API (python-chess style)::
+
+    structures(doc) -> list[dict]
+        Structures startable in this CR version: {"id", "title", "section_id", "params"}.
+        ids: corp_turn, runner_turn, run, breach, access, subroutine, trace, checkpoint, draw.
+    validate_board(data) -> list[str]
+        Every problem with a board, field-path prefixed ("servers.remote1.ice[0].rez_cost: must be
+        a non-negative integer"); [] when valid. Format: docs/board-format.md,
+        engine/board.schema.json.
+    start(board, structure, doc, params=None, seed=0) -> Session
+        Raises BoardError (with .problems) on a bad board, structure or params.
+    legal_decisions(session) -> list[dict]
+        [{"id": "pass" | "rez" | "rez:remote1.root.0" | "score:remote1" | "break:0" | "jack_out" |
+          "continue" | "access:hq" | "access:root.0" | "pay_trash" | "no_trash" | "steal" |
+          "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:2" | "advance:remote1" |
+          "remove_tag" | "discard:4", "label": plain English, "player": "corp" | "runner"}]
+    apply(session, decision_id) -> (Session, list[Event])
+        Pure: the input session is never mutated. Raises IllegalDecision (with .legal) when the
+        decision is not legal now.
+    Session: .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
+        + decisions; replayed on load), .board (current state dict), .current_step (stable id or
+        None when finished), .finished, .outcome (dict), .trace (list[Event]), .decisions.
+    Event: dataclass(step, rules, text, changes); .to_dict().
+    describe_event(event, doc) -> dict   adds "step_number", "step_text", "rule_numbers",
+        "rule_texts" from doc.
+    coverage(doc, walked_step_ids) -> dict   share of the version's timing steps walked.
+    scenario_coverage(doc) -> dict   coverage of the built-in scenario suite (engine.scenarios).
+
+Errors: EngineError (base), BoardError(problems), IllegalDecision(decision, legal, step).
+"""
+
+from .board import FORMAT, FORMAT_VERSION, normalise_board, validate_board
+from .coverage import coverage, scenario_coverage
+from .describe import describe_event
+from .errors import BoardError, EngineError, IllegalDecision
+from .session import Event, Session, apply, legal_decisions, start
+from .structures import structures
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "BoardError",
+    "EngineError",
+    "Event",
+    "IllegalDecision",
+    "Session",
+    "apply",
+    "coverage",
+    "describe_event",
+    "legal_decisions",
+    "normalise_board",
+    "scenario_coverage",
+    "start",
+    "structures",
+    "validate_board",
+]

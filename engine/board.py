@@ -1,0 +1,449 @@
+"""Board state format (version 1): validation and normalisation.
+
+The documented format is in docs/board-format.md and engine/board.schema.json. `validate_board`
+returns every problem (field-path prefixed); `normalise_board` turns a valid board into the
+canonical form the engine works on (counts expanded into placeholder cards, defaults filled in).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+FORMAT = "nrrules-board"
+FORMAT_VERSION = 1
+
+MAX_CREDITS = 999
+MAX_SMALL = 99  # clicks, tags, damage, agenda points, hand size, link, amounts...
+MAX_ZONE = 200  # cards in one zone
+MAX_ICE = 30  # ice protecting one server
+MAX_SUBS = 20  # subroutines on one ice
+MAX_REMOTES = 30
+MAX_EFFECTS = 10  # instructions in one effect list
+MAX_NAME = 100
+MAX_TRACE_DEPTH = 3
+
+CENTRAL = ("hq", "rd", "archives")
+REMOTE_RE = re.compile(r"^remote([1-9][0-9]?)$")
+PLAYERS = ("corp", "runner")
+
+CORP_TYPES = ("agenda", "asset", "upgrade", "ice", "operation")
+RUNNER_TYPES = ("event", "program", "hardware", "resource")
+
+# Effect vocabulary: name -> (parameters, which controller may use it)
+EFFECTS: dict[str, dict[str, Any]] = {
+    "end_the_run": {"params": (), "corp_only": True, "text": "End the run."},
+    "lose_clicks": {
+        "params": ("amount",),
+        "corp_only": False,
+        "text": "The opponent loses {amount} [click].",
+    },
+    "gain_credits": {"params": ("amount",), "corp_only": False, "text": "Gain {amount}[credit]."},
+    "lose_credits": {
+        "params": ("amount",),
+        "corp_only": False,
+        "text": "The opponent loses {amount}[credit].",
+    },
+    "net_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} net damage."},
+    "meat_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} meat damage."},
+    "core_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} core damage."},
+    "give_tags": {"params": ("amount",), "corp_only": True, "text": "Give the Runner {amount} tag(s)."},
+    "trace": {"params": ("strength",), "corp_only": True, "text": "Trace {strength}."},
+}
+
+_CARD_FIELDS_CORP = {
+    "name",
+    "type",
+    "rezzed",
+    "rez_cost",
+    "trash_cost",
+    "agenda_points",
+    "advancement_requirement",
+    "advancements",
+    "steal_cost",
+    "subroutines",
+    "break_cost",
+    "on_access",
+    "play_cost",
+    "effects",
+    "faceup",
+}
+_CARD_FIELDS_RUNNER = {"name", "type", "play_cost", "effects"}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def add(self, path: str, msg: str) -> None:
+        self.problems.append(f"{path}: {msg}")
+
+    def int_field(self, obj: dict, key: str, path: str, hi: int = MAX_SMALL, required: bool = False) -> None:
+        if key not in obj:
+            if required:
+                self.add(f"{path}.{key}", "is required")
+            return
+        v = obj[key]
+        if not _is_int(v) or v < 0:
+            self.add(f"{path}.{key}", "must be a non-negative integer")
+        elif v > hi:
+            self.add(f"{path}.{key}", f"must be at most {hi}")
+
+    def bool_field(self, obj: dict, key: str, path: str) -> None:
+        if key in obj and not isinstance(obj[key], bool):
+            self.add(f"{path}.{key}", "must be true or false")
+
+    def unknown(self, obj: dict, allowed: set[str], path: str) -> None:
+        for k in obj:
+            if k not in allowed:
+                self.add(f"{path}.{k}" if path else str(k), "unknown field")
+
+    # ----- effects -----------------------------------------------------------------------------
+    def effect(self, e: Any, path: str, controller: str, depth: int = 0) -> None:
+        if isinstance(e, str):
+            e = {"effect": e}
+        if not isinstance(e, dict):
+            self.add(path, "must be an effect name or an object with an 'effect' field")
+            return
+        name = e.get("effect")
+        if not isinstance(name, str) or name not in EFFECTS:
+            self.add(
+                f"{path}.effect",
+                f"unknown effect {name!r} (known: {', '.join(EFFECTS)})",
+            )
+            return
+        spec = EFFECTS[name]
+        if spec["corp_only"] and controller != "corp":
+            self.add(f"{path}.effect", f"{name!r} can only be used on Corp cards")
+        allowed = {"effect", *spec["params"]}
+        if name == "trace":
+            allowed |= {"on_success", "on_failure"}
+        self.unknown(e, allowed, path)
+        for p in spec["params"]:
+            self.int_field(e, p, path, required=True)
+        if name == "trace":
+            if depth >= MAX_TRACE_DEPTH:
+                self.add(path, f"traces nest at most {MAX_TRACE_DEPTH} deep")
+                return
+            for key in ("on_success", "on_failure"):
+                if key in e:
+                    self.effect_list(e[key], f"{path}.{key}", controller, depth + 1)
+
+    def effect_list(self, v: Any, path: str, controller: str, depth: int = 0) -> None:
+        if isinstance(v, (str, dict)):
+            v = [v]
+        if not isinstance(v, list):
+            self.add(path, "must be a list of effects")
+            return
+        if len(v) > MAX_EFFECTS:
+            self.add(path, f"at most {MAX_EFFECTS} effects")
+            return
+        for i, e in enumerate(v):
+            self.effect(e, f"{path}[{i}]", controller, depth)
+
+    # ----- cards -------------------------------------------------------------------------------
+    def card(self, c: Any, path: str, side: str, where: str) -> None:
+        if isinstance(c, str):
+            if not c or len(c) > MAX_NAME:
+                self.add(path, f"card name must be 1-{MAX_NAME} characters")
+            return
+        if not isinstance(c, dict):
+            self.add(path, "must be a card name or a card object")
+            return
+        allowed = _CARD_FIELDS_CORP if side == "corp" else _CARD_FIELDS_RUNNER
+        self.unknown(c, allowed, path)
+        name = c.get("name")
+        if not isinstance(name, str) or not name or len(name) > MAX_NAME:
+            self.add(f"{path}.name", f"is required: a string of 1-{MAX_NAME} characters")
+        types = CORP_TYPES if side == "corp" else RUNNER_TYPES
+        ctype = c.get("type")
+        if ctype is not None and ctype not in types:
+            self.add(f"{path}.type", f"must be one of {', '.join(types)}")
+        if where == "ice" and ctype not in (None, "ice"):
+            self.add(f"{path}.type", "a card protecting a server must be ice")
+        if where == "root" and ctype not in ("upgrade",):
+            self.add(f"{path}.type", "cards in a server's root must be upgrades (type 'upgrade')")
+        if where == "content" and ctype not in ("agenda", "asset"):
+            self.add(f"{path}.type", "a remote server's installed card must be an agenda or an asset")
+        for key in ("rez_cost", "trash_cost", "play_cost", "steal_cost", "break_cost"):
+            self.int_field(c, key, path, hi=MAX_CREDITS)
+        for key in ("agenda_points", "advancement_requirement", "advancements"):
+            self.int_field(c, key, path)
+        if c.get("trash_cost", 0) is None:
+            pass
+        self.bool_field(c, "rezzed", path)
+        self.bool_field(c, "faceup", path)
+        if "subroutines" in c:
+            subs = c["subroutines"]
+            if not isinstance(subs, list):
+                self.add(f"{path}.subroutines", "must be a list")
+            elif len(subs) > MAX_SUBS:
+                self.add(f"{path}.subroutines", f"at most {MAX_SUBS} subroutines")
+            else:
+                for i, s in enumerate(subs):
+                    if isinstance(s, list):
+                        self.effect_list(s, f"{path}.subroutines[{i}]", "corp")
+                    else:
+                        self.effect(s, f"{path}.subroutines[{i}]", "corp")
+        if "on_access" in c:
+            self.effect_list(c["on_access"], f"{path}.on_access", "corp")
+        if "effects" in c:
+            self.effect_list(c["effects"], f"{path}.effects", side)
+        if "steal_cost" in c and ctype != "agenda":
+            self.add(f"{path}.steal_cost", "only agendas have a cost to steal")
+        if "agenda_points" in c and ctype != "agenda":
+            self.add(f"{path}.agenda_points", "only agendas have agenda points")
+
+    def zone(self, v: Any, path: str, side: str, where: str = "zone", max_len: int = MAX_ZONE) -> None:
+        if _is_int(v):
+            if v < 0:
+                self.add(path, "must be a non-negative integer or a list of cards")
+            elif v > max_len:
+                self.add(path, f"at most {max_len} cards")
+            return
+        if not isinstance(v, list):
+            self.add(path, "must be a card count or a list of cards")
+            return
+        if len(v) > max_len:
+            self.add(path, f"at most {max_len} cards (got {len(v)})")
+            return
+        for i, c in enumerate(v):
+            self.card(c, f"{path}[{i}]", side, where)
+
+
+_PLAYER_FIELDS = {
+    "corp": {
+        "credits",
+        "clicks",
+        "allotted_clicks",
+        "hand",
+        "deck",
+        "discard",
+        "score_area",
+        "bad_publicity",
+        "max_hand_size",
+        "set_aside",
+    },
+    "runner": {
+        "credits",
+        "clicks",
+        "allotted_clicks",
+        "hand",
+        "deck",
+        "discard",
+        "score_area",
+        "tags",
+        "core_damage",
+        "max_hand_size",
+        "link",
+        "bad_publicity_fund",
+        "set_aside",
+    },
+}
+
+
+def validate_board(data: Any) -> list[str]:
+    """Every problem with a board, each prefixed by its field path; [] when the board is valid."""
+    ck = _Checker()
+    if not isinstance(data, dict):
+        return ["board: must be a JSON object"]
+    ck.unknown(data, {"format", "version", "turn", "corp", "runner", "servers"}, "")
+    if data.get("format", FORMAT) != FORMAT:
+        ck.add("format", f"must be {FORMAT!r}")
+    if "version" not in data:
+        ck.add("version", f"is required (current board format version is {FORMAT_VERSION})")
+    elif data["version"] != FORMAT_VERSION:
+        ck.add(
+            "version", f"unsupported board format version {data['version']!r} (supported: {FORMAT_VERSION})"
+        )
+    if data.get("turn", "runner") not in PLAYERS:
+        ck.add("turn", "must be 'corp' or 'runner'")
+    for side in PLAYERS:
+        p = data.get(side, {})
+        if not isinstance(p, dict):
+            ck.add(side, "must be an object")
+            continue
+        ck.unknown(p, _PLAYER_FIELDS[side], side)
+        ck.int_field(p, "credits", side, hi=MAX_CREDITS)
+        for key in ("clicks", "allotted_clicks", "max_hand_size"):
+            ck.int_field(p, key, side)
+        if side == "corp":
+            ck.int_field(p, "bad_publicity", side)
+        else:
+            for key in ("tags", "core_damage", "link"):
+                ck.int_field(p, key, side)
+            ck.int_field(p, "bad_publicity_fund", side)
+        for zone in ("hand", "deck", "discard", "score_area", "set_aside"):
+            if zone in p:
+                ck.zone(p[zone], f"{side}.{zone}", side if zone != "score_area" else "corp")
+        if isinstance(p.get("score_area"), list):
+            for i, c in enumerate(p["score_area"]):
+                if isinstance(c, dict) and c.get("type", "agenda") != "agenda":
+                    ck.add(f"{side}.score_area[{i}].type", "only agendas can be in a score area")
+    servers = data.get("servers", {})
+    if not isinstance(servers, dict):
+        ck.add("servers", "must be an object mapping server names to servers")
+        return ck.problems
+    remotes = [k for k in servers if REMOTE_RE.match(str(k))]
+    if len(remotes) > MAX_REMOTES:
+        ck.add("servers", f"at most {MAX_REMOTES} remote servers")
+    for name, srv in servers.items():
+        path = f"servers.{name}"
+        if name not in CENTRAL and not REMOTE_RE.match(str(name)):
+            ck.add(path, "unknown server (expected hq, rd, archives or remote1..remote99)")
+            continue
+        if not isinstance(srv, dict):
+            ck.add(path, "must be an object")
+            continue
+        allowed = {"ice", "root"} | ({"content"} if name not in CENTRAL else set())
+        ck.unknown(srv, allowed, path)
+        ice = srv.get("ice", [])
+        if not isinstance(ice, list):
+            ck.add(f"{path}.ice", "must be a list of ice, outermost first")
+        elif len(ice) > MAX_ICE:
+            ck.add(f"{path}.ice", f"at most {MAX_ICE} pieces of ice (got {len(ice)})")
+        else:
+            for i, c in enumerate(ice):
+                ck.card(c, f"{path}.ice[{i}]", "corp", "ice")
+        root = srv.get("root", [])
+        if not isinstance(root, list):
+            ck.add(f"{path}.root", "must be a list of upgrades")
+        elif len(root) > 10:
+            ck.add(f"{path}.root", "at most 10 upgrades")
+        else:
+            for i, c in enumerate(root):
+                ck.card(c, f"{path}.root[{i}]", "corp", "root")
+        content = srv.get("content")
+        if content is not None:
+            ck.card(content, f"{path}.content", "corp", "content")
+        if name not in CENTRAL and not ice and not root and content is None and isinstance(ice, list):
+            ck.add(path, "a remote server with no cards does not exist (10.3.1h); remove it")
+    return ck.problems
+
+
+# ----- normalisation -------------------------------------------------------------------------------
+
+
+def _card(c: Any, default_type: str | None = None) -> dict:
+    card = {"name": c} if isinstance(c, str) else dict(c)
+    if default_type and "type" not in card:
+        card["type"] = default_type
+    for key in ("subroutines", "on_access", "effects"):
+        if key in card:
+            card[key] = (
+                [_norm_instructions(s) for s in card[key]]
+                if key == "subroutines"
+                else _norm_effects(card[key])
+            )
+    return card
+
+
+def _norm_effect(e: Any) -> dict:
+    e = {"effect": e} if isinstance(e, str) else dict(e)
+    for key in ("on_success", "on_failure"):
+        if key in e:
+            e[key] = _norm_effects(e[key])
+    return e
+
+
+def _norm_effects(v: Any) -> list[dict]:
+    if isinstance(v, (str, dict)):
+        v = [v]
+    return [_norm_effect(e) for e in v]
+
+
+def _norm_instructions(s: Any) -> list[dict]:
+    """A subroutine is a list of instructions (usually one)."""
+    return _norm_effects(s)
+
+
+def _zone(v: Any, label: str, default_type: str | None = None, faceup: bool | None = None) -> list[dict]:
+    if _is_int(v):
+        cards = [{"name": f"{label} {i + 1}"} for i in range(v)]
+    else:
+        cards = [_card(c, default_type) for c in v]
+    if faceup is not None:
+        for c in cards:
+            c.setdefault("faceup", faceup)
+    return cards
+
+
+def normalise_board(data: dict) -> dict:
+    """The canonical board for a valid `data` (call `validate_board` first). Returns a new dict."""
+    corp_in = data.get("corp", {})
+    runner_in = data.get("runner", {})
+    corp = {
+        "credits": corp_in.get("credits", 5),
+        "clicks": corp_in.get("clicks", 0),
+        "allotted_clicks": corp_in.get("allotted_clicks", 3),
+        "bad_publicity": corp_in.get("bad_publicity", 0),
+        "max_hand_size": corp_in.get("max_hand_size", 5),
+        "hand": _zone(corp_in.get("hand", 5), "HQ card"),
+        "deck": _zone(corp_in.get("deck", 30), "R&D card"),
+        "discard": _zone(corp_in.get("discard", []), "Archives card", faceup=False),
+        "score_area": _zone(corp_in.get("score_area", []), "Agenda", "agenda"),
+        "set_aside": _zone(corp_in.get("set_aside", []), "Set-aside card"),
+    }
+    runner = {
+        "credits": runner_in.get("credits", 5),
+        "clicks": runner_in.get("clicks", 0),
+        "allotted_clicks": runner_in.get("allotted_clicks", 4),
+        "tags": runner_in.get("tags", 0),
+        "core_damage": runner_in.get("core_damage", 0),
+        "max_hand_size": runner_in.get("max_hand_size", 5),
+        "link": runner_in.get("link", 0),
+        "bad_publicity_fund": runner_in.get("bad_publicity_fund", 0),
+        "hand": _zone(runner_in.get("hand", 5), "Grip card"),
+        "deck": _zone(runner_in.get("deck", 30), "Stack card"),
+        "discard": _zone(runner_in.get("discard", []), "Heap card"),
+        "score_area": _zone(runner_in.get("score_area", []), "Agenda", "agenda"),
+        "set_aside": _zone(runner_in.get("set_aside", []), "Set-aside card"),
+    }
+    for c in corp["score_area"] + runner["score_area"]:
+        c.setdefault("agenda_points", 0)
+    servers_in = data.get("servers", {})
+    servers: dict[str, dict] = {}
+    names = list(CENTRAL) + sorted(
+        (k for k in servers_in if k not in CENTRAL), key=lambda k: int(REMOTE_RE.match(k).group(1))
+    )
+    for name in names:
+        srv = servers_in.get(name, {})
+        s: dict[str, Any] = {
+            "ice": [_card(c, "ice") for c in srv.get("ice", [])],
+            "root": [_card(c, "upgrade") for c in srv.get("root", [])],
+        }
+        for ice in s["ice"]:
+            ice.setdefault("rezzed", False)
+            ice.setdefault("rez_cost", 0)
+            ice.setdefault("subroutines", [])
+        for up in s["root"]:
+            up.setdefault("rezzed", False)
+        if name not in CENTRAL:
+            content = srv.get("content")
+            s["content"] = _card(content) if content is not None else None
+            if s["content"] is not None:
+                s["content"].setdefault("rezzed", False)
+        servers[name] = s
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "turn": data.get("turn", "runner"),
+        "corp": corp,
+        "runner": runner,
+        "servers": servers,
+    }
+
+
+def count_cards(board: dict) -> int:
+    """Every card on the board (used by the conservation property tests)."""
+    n = 0
+    for side in PLAYERS:
+        p = board[side]
+        n += sum(len(p[z]) for z in ("hand", "deck", "discard", "score_area", "set_aside"))
+    for srv in board["servers"].values():
+        n += len(srv["ice"]) + len(srv["root"]) + (1 if srv.get("content") else 0)
+    return n

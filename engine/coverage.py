@@ -1,0 +1,66 @@
+"""Coverage: which of a CR version's timing steps the engine models and a set of walks visits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from scraper import Document
+
+from .steps import modeled
+from .structures import STRUCTURES, structure_steps
+
+# Sections the issue requires walked completely.
+REQUIRED_FULL = ("corp_turn", "runner_turn", "run", "access", "breach")
+
+
+def _pct(k: int, n: int) -> float:
+    return round(100.0 * k / n, 1) if n else 100.0
+
+
+def coverage(doc: Document, walked_step_ids: Iterable[str]) -> dict[str, Any]:
+    """Per structure and overall: how many of `doc`'s steps were walked.
+
+    "All steps" are the document's nodes of kind "step" (the checkpoint list, which is made of
+    sub-rules before 24.03, is reported under its structure but only counts there)."""
+    walked = set(walked_step_ids)
+    sections: dict[str, Any] = {}
+    for s in STRUCTURES:
+        ids = structure_steps(doc, s.id)
+        if not ids:
+            continue
+        sec = doc.node(s.section_id)
+        hit = [i for i in ids if i in walked]
+        sections[s.id] = {
+            "section_id": s.section_id,
+            "number": sec.number if sec else None,
+            "title": s.title,
+            "steps": len(ids),
+            "walked": len(hit),
+            "percent": _pct(len(hit), len(ids)),
+            "not_walked": [i for i in ids if i not in walked],
+            "not_modeled": [i for i in ids if not modeled(i)],
+        }
+    all_steps = [n.id for n in doc.nodes if n.kind == "step"]
+    hit_all = [i for i in all_steps if i in walked]
+    return {
+        "version": doc.version,
+        "sections": sections,
+        "all_steps": {
+            "steps": len(all_steps),
+            "walked": len(hit_all),
+            "percent": _pct(len(hit_all), len(all_steps)),
+            "not_walked": [i for i in all_steps if i not in walked],
+            "not_modeled": [i for i in all_steps if not modeled(i)],
+        },
+        "required_full": {k: sections[k]["percent"] for k in REQUIRED_FULL if k in sections},
+    }
+
+
+def scenario_coverage(doc: Document) -> dict[str, Any]:
+    """Coverage of the built-in scenario suite (engine.scenarios) on this version."""
+    from .scenarios import SCENARIOS, walked_steps
+
+    report = coverage(doc, walked_steps(doc))
+    report["scenarios"] = len(SCENARIOS)
+    return report

@@ -1,0 +1,314 @@
+"""Session, Event and the public stepping API (start / legal_decisions / apply)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from scraper import Document
+
+from . import steps as _steps
+from .board import normalise_board, validate_board
+from .errors import BoardError, IllegalDecision
+from .structures import BY_ID, step_table
+
+SESSION_FORMAT = 1
+
+
+@dataclass(slots=True)
+class Event:
+    """One thing the engine did at one CR step."""
+
+    step: str  # stable id of the CR step (or checkpoint sub-rule) walked
+    rules: list[str]  # stable ids of the rules applied (all present in the loaded document)
+    text: str  # one-line plain English
+    changes: dict[str, Any] = field(default_factory=dict)  # e.g. {"runner.credits": [5, 3]}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "rules": list(self.rules),
+            "text": self.text,
+            "changes": dict(self.changes),
+        }
+
+
+def _copy(o: Any) -> Any:
+    """Fast deep copy of JSON-like data (dict / list / scalars)."""
+    if isinstance(o, dict):
+        return {k: _copy(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_copy(v) for v in o]
+    return o
+
+
+class Session:
+    """A board stepping through one timing structure. Treat as immutable: `apply` returns a new one.
+
+    Serialises as the initial board + structure + params + seed + decisions taken; loading
+    replays the decisions, so a session resumes exactly (including seeded randomness).
+    """
+
+    __slots__ = (
+        "doc",
+        "initial",
+        "structure",
+        "params",
+        "seed",
+        "decisions",
+        "board",
+        "frames",
+        "pending",
+        "finished",
+        "result",
+        "rng_n",
+        "trace",
+        "steps",
+        "next_of",
+    )
+
+    def __init__(self) -> None:
+        self.doc: Document
+        self.initial: dict = {}
+        self.structure = ""
+        self.params: dict = {}
+        self.seed = 0
+        self.decisions: list[str] = []
+        self.board: dict = {}
+        self.frames: list[dict] = []
+        self.pending: list[dict] = []
+        self.finished = False
+        self.result: dict = {}
+        self.rng_n = 0
+        self.trace: list[Event] = []
+        self.steps: dict[str, list[str]] = {}
+        self.next_of: dict[str, dict[str, str | None]] = {}
+
+    # ----- read-only views ---------------------------------------------------------------------
+    @property
+    def current_step(self) -> str | None:
+        if self.finished or not self.frames:
+            return None
+        return self.frames[-1]["at"]
+
+    @property
+    def outcome(self) -> dict[str, Any]:
+        r = self.result
+        corp, runner = self.board["corp"], self.board["runner"]
+        last = r["runs"][-1] if r["runs"] else None
+        return {
+            "run": last["result"] if last else None,
+            "runs": [dict(x) for x in r["runs"]],
+            "accessed": list(r["accessed"]),
+            "stolen": list(r["stolen"]),
+            "trashed": list(r["trashed"]),
+            "scored": list(r["scored"]),
+            "winner": r["winner"],
+            "win_reason": r["win_reason"],
+            "corp": {
+                "credits": corp["credits"],
+                "clicks": corp["clicks"],
+                "score": sum(c.get("agenda_points", 0) for c in corp["score_area"]),
+                "hand": len(corp["hand"]),
+                "bad_publicity": corp["bad_publicity"],
+            },
+            "runner": {
+                "credits": runner["credits"],
+                "clicks": runner["clicks"],
+                "tags": runner["tags"],
+                "core_damage": runner["core_damage"],
+                "score": sum(c.get("agenda_points", 0) for c in runner["score_area"]),
+                "hand": len(runner["hand"]),
+            },
+        }
+
+    # ----- serialisation -----------------------------------------------------------------------
+    def to_json(self) -> str:
+        data = {
+            "f": SESSION_FORMAT,
+            "cr": self.doc.version,
+            "b": self.initial,
+            "s": self.structure,
+            "p": self.params,
+            "r": self.seed,
+            "d": self.decisions,
+        }
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, doc: Document) -> Session:
+        """Rebuild a session by replaying its decisions. Raises BoardError / IllegalDecision."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as e:
+            raise BoardError([f"session: not valid JSON ({e})"]) from None
+        if not isinstance(data, dict):
+            raise BoardError(["session: must be a JSON object"])
+        problems = []
+        if data.get("f") != SESSION_FORMAT:
+            problems.append(
+                f"session.f: unsupported session format {data.get('f')!r} (supported: {SESSION_FORMAT})"
+            )
+        for key, typ in (("b", dict), ("s", str), ("p", dict), ("d", list)):
+            if not isinstance(data.get(key), typ):
+                problems.append(f"session.{key}: missing or wrong type")
+        seed = data.get("r", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            problems.append("session.r: seed must be an integer")
+        if isinstance(data.get("d"), list) and not all(isinstance(x, str) for x in data["d"]):
+            problems.append("session.d: decisions must be strings")
+        if problems:
+            raise BoardError(problems)
+        s = start(data["b"], data["s"], doc, data["p"], seed)
+        for d in data["d"]:
+            s, _ = apply(s, d)
+        return s
+
+    def _clone(self) -> Session:
+        n = Session.__new__(Session)
+        n.doc = self.doc
+        n.initial = self.initial
+        n.structure = self.structure
+        n.params = self.params
+        n.seed = self.seed
+        n.decisions = list(self.decisions)
+        n.board = _copy(self.board)
+        n.frames = _copy(self.frames)
+        n.pending = self.pending
+        n.finished = self.finished
+        n.result = _copy(self.result)
+        n.rng_n = self.rng_n
+        n.trace = list(self.trace)
+        n.steps = self.steps
+        n.next_of = self.next_of
+        return n
+
+    def __repr__(self) -> str:
+        return (
+            f"<Session {self.structure} cr={self.doc.version} at={self.current_step} "
+            f"decisions={len(self.decisions)} finished={self.finished}>"
+        )
+
+
+# ----- public API -----------------------------------------------------------------------------
+
+
+def _check_effects(v: Any, path: str) -> list[str]:
+    from .board import _Checker
+
+    ck = _Checker()
+    ck.effect_list(v, path, "corp")
+    return ck.problems
+
+
+def _validate_params(structure: str, params: dict, board: dict, doc: Document) -> list[str]:
+    problems: list[str] = []
+    s = BY_ID.get(structure)
+    if s is None or not s.startable:
+        startable = [x.id for x in BY_ID.values() if x.startable]
+        return [f"structure: unknown structure {structure!r} (known: {', '.join(startable)})"]
+    if not isinstance(params, dict):
+        return ["params: must be an object"]
+    for k in params:
+        if k not in s.params:
+            problems.append(
+                f"params.{k}: unknown parameter for {structure!r} (known: {', '.join(s.params) or 'none'})"
+            )
+    servers = board["servers"]
+    if structure in ("run", "breach", "access"):
+        srv = params.get("server")
+        if srv is None:
+            problems.append(f"params.server: required for {structure!r}")
+        elif srv not in servers:
+            problems.append(f"params.server: unknown server {srv!r} (servers: {', '.join(servers)})")
+        elif structure == "access":
+            cands = [c[0] for c in _steps.candidates(board, srv, random_left=True)]
+            if not cands:
+                problems.append(f"params.server: {srv!r} has no card to access")
+            elif "card" in params and params["card"] not in cands:
+                problems.append(
+                    f"params.card: {params['card']!r} is not a card in {srv} (choose from {', '.join(cands)})"
+                )
+    elif structure == "trace":
+        st = params.get("strength")
+        if not isinstance(st, int) or isinstance(st, bool) or st < 0 or st > 99:
+            problems.append("params.strength: required: an integer from 0 to 99")
+        for key in ("on_success", "on_failure"):
+            if key in params:
+                problems += _check_effects(params[key], f"params.{key}")
+    elif structure == "subroutine":
+        if "subroutine" not in params:
+            problems.append("params.subroutine: required: an effect or list of effects")
+        else:
+            problems += _check_effects(params["subroutine"], "params.subroutine")
+    elif structure == "draw":
+        if params.get("player", board["turn"]) not in ("corp", "runner"):
+            problems.append("params.player: must be 'corp' or 'runner'")
+        c = params.get("count", 1)
+        if not isinstance(c, int) or isinstance(c, bool) or c < 0 or c > 99:
+            problems.append("params.count: must be an integer from 0 to 99")
+    return problems
+
+
+def start(board: dict, structure: str, doc: Document, params: dict | None = None, seed: int = 0) -> Session:
+    """Start walking `structure` on `board` under the CR version `doc`. Raises BoardError."""
+    problems = validate_board(board)
+    if problems:
+        raise BoardError(problems)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BoardError(["seed: must be an integer"])
+    params = {} if params is None else params
+    norm = normalise_board(board)
+    problems = _validate_params(structure, params, norm, doc)
+    if problems:
+        raise BoardError(problems)
+    table = step_table(doc)
+    if not table.get(structure):
+        raise BoardError([f"structure: {structure!r} has no steps in CR {doc.version}"])
+    missing = [sid for sid, steps in table.items() if not steps]
+    if missing:
+        raise BoardError([f"document: CR {doc.version} lacks the timing structures {', '.join(missing)}"])
+    s = Session()
+    s.doc = doc
+    s.initial = _copy(board)
+    s.structure = structure
+    s.params = _copy(params)
+    s.seed = seed
+    s.board = norm
+    s.steps = table
+    s.next_of = {
+        k: {v[i]: (v[i + 1] if i + 1 < len(v) else None) for i in range(len(v))} for k, v in table.items()
+    }
+    s.result = {
+        "runs": [],
+        "accessed": [],
+        "stolen": [],
+        "trashed": [],
+        "scored": [],
+        "winner": None,
+        "win_reason": None,
+    }
+    s.frames = [_steps.initial_frame(structure, _copy(params), norm, table[structure][0])]
+    _steps.advance(s, None)
+    return s
+
+
+def legal_decisions(session: Session) -> list[dict]:
+    """The decisions legal now: [{"id", "label", "player"}]; [] once finished."""
+    if session.finished:
+        return []
+    return [dict(d) for d in session.pending]
+
+
+def apply(session: Session, decision_id: str) -> tuple[Session, list[Event]]:
+    """Take a decision; returns (new session, events fired). Never mutates `session`."""
+    legal = [d["id"] for d in session.pending] if not session.finished else []
+    if not isinstance(decision_id, str) or decision_id not in legal:
+        reason = _steps.why_illegal(session, decision_id) if isinstance(decision_id, str) else "not a string"
+        raise IllegalDecision(str(decision_id), legal, session.current_step, reason)
+    new = session._clone()
+    new.decisions.append(decision_id)
+    before = len(new.trace)
+    _steps.advance(new, decision_id)
+    return new, new.trace[before:]

@@ -1,0 +1,114 @@
+"""The CR timing structures the engine walks, as data.
+
+Each structure is keyed by a short id and names the stable id of the CR section whose steps it
+walks. Which steps exist, and in which order, always comes from the loaded `Document`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scraper import Document
+
+
+@dataclass(frozen=True)
+class Structure:
+    id: str
+    title: str
+    section_id: str
+    params: dict[str, str] = field(default_factory=dict)  # name -> description
+    startable: bool = True
+
+
+STRUCTURES: tuple[Structure, ...] = (
+    Structure("corp_turn", "The Corp's turn", "sec_steps_corp_turn"),
+    Structure("runner_turn", "The Runner's turn", "sec_steps_runner_turn"),
+    Structure(
+        "run",
+        "A run",
+        "sec_steps_of_a_run",
+        {"server": "required: the attacked server (hq, rd, archives or remoteN)"},
+    ),
+    Structure(
+        "breach",
+        "Breaching a server",
+        "sec_breaching_steps",
+        {"server": "required: the breached server (hq, rd, archives or remoteN)"},
+    ),
+    Structure(
+        "access",
+        "Accessing a card",
+        "sec_steps_accessing_card",
+        {
+            "server": "required: the server holding the card (hq, rd, archives or remoteN)",
+            "card": "optional: which card: 'content', 'root.N', 'archives.N', 'hq' (random) or 'rd' "
+            "(top card); default: the first candidate",
+        },
+    ),
+    Structure(
+        "subroutine",
+        "Resolving a subroutine (outside an encounter)",
+        "sec_steps_of_resolving_a_subroutine",
+        {"subroutine": "required: an effect or list of effects from the board vocabulary"},
+    ),
+    Structure(
+        "trace",
+        "A trace",
+        "rule_steps_of_resolving_trace_attempt",
+        {
+            "strength": "required: base trace strength (non-negative integer)",
+            "on_success": "optional: effects if successful",
+            "on_failure": "optional: effects if unsuccessful",
+        },
+    ),
+    Structure("checkpoint", "A checkpoint", "rule_checkpoints"),
+    Structure(
+        "draw",
+        "Drawing cards",
+        "sec_steps_of_drawing_n_cards",
+        {
+            "player": "optional: 'corp' or 'runner' (default: the player whose turn it is)",
+            "count": "optional: N (default 1)",
+        },
+    ),
+    Structure("paid_ability", "Using a paid ability", "sec_steps_of_using_a_paid_ability", startable=False),
+    Structure(
+        "conditional_ability",
+        "Triggering and resolving a conditional ability",
+        "sec_steps_of_triggering_and_resolving_a_conditional_ability",
+        startable=False,
+    ),
+    Structure(
+        "play_ability", "Resolving a play ability", "sec_steps_of_resolving_a_play_ability", startable=False
+    ),
+)
+
+BY_ID: dict[str, Structure] = {s.id: s for s in STRUCTURES}
+
+# Kinds of node that count as steps of a structure. The checkpoint list was made of sub-rules
+# (rule_checkpoint_*) before 24.03 and of steps (step_checkpoint_*) since.
+STEP_KINDS = ("step",)
+CHECKPOINT_KINDS = ("step", "subrule")
+
+
+def structure_steps(doc: Document, structure_id: str) -> list[str]:
+    """Stable ids of the steps of a structure in `doc`, in document order ([] if absent)."""
+    s = BY_ID[structure_id]
+    if doc.node(s.section_id) is None:
+        return []
+    kinds = CHECKPOINT_KINDS if structure_id == "checkpoint" else STEP_KINDS
+    return [n.id for n in doc.descendants(s.section_id) if n.kind in kinds]
+
+
+def step_table(doc: Document) -> dict[str, list[str]]:
+    return {s.id: structure_steps(doc, s.id) for s in STRUCTURES}
+
+
+def structures(doc: Document) -> list[dict]:
+    """The structures startable in this version of the CR."""
+    out = []
+    for s in STRUCTURES:
+        if not s.startable or not structure_steps(doc, s.id):
+            continue
+        out.append({"id": s.id, "title": s.title, "section_id": s.section_id, "params": dict(s.params)})
+    return out
