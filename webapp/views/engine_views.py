@@ -1,12 +1,380 @@
-"""Board editor, stepper and the engine JSON API (placeholder until the engine lands)."""
+"""Board editor, stepper and the engine JSON API.
+
+Sessions are never stored: a signed token (see tokens.py) carries the board, the structure and
+the decisions so far, and each request replays them through the deterministic engine.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+
+from .. import library as lib
+from ..library import WebError
+from ..tokens import SessionSpec, decode, encode
 
 bp = Blueprint("engine", __name__)
+
+_PATH_PREFIX = re.compile(r"^([A-Za-z0-9_.\[\]]+): (.*)$", re.S)
+MAX_SEED = 2**31 - 1
+
+
+# ----- helpers ---------------------------------------------------------------------------------
+
+
+def _engine():
+    import engine
+
+    return engine
+
+
+def split_problem(problem: str) -> dict[str, str]:
+    """ "servers.hq.ice[0].rez_cost: must be ..." -> {"path": ..., "message": ...}."""
+    m = _PATH_PREFIX.match(problem)
+    if m:
+        return {"path": m.group(1), "message": m.group(2)}
+    return {"path": "", "message": problem}
+
+
+def _board_problems(board: Any) -> list[dict[str, str]]:
+    return [split_problem(p) for p in _engine().validate_board(board)]
+
+
+def examples() -> list[dict[str, Any]]:
+    """Example boards: the web app's own, then the engine's (by file name)."""
+    out: dict[str, dict[str, Any]] = {}
+    folders = [Path(current_app.root_path) / "examples"]
+    try:
+        import engine
+
+        folders.append(Path(engine.__file__).parent / "examples")
+    except ImportError:
+        pass
+    for folder in folders:
+        for path in sorted(folder.glob("*.json")):
+            name = path.stem
+            if name in out:
+                continue
+            try:
+                board = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if not isinstance(board, dict) or "servers" not in board:
+                continue
+            title = board.pop("_title", None) if isinstance(board.get("_title"), str) else None
+            out[name] = {
+                "name": name,
+                "title": title or name.split("-", 1)[-1].replace("-", " "),
+                "board": board,
+            }
+    return list(out.values())
+
+
+def _structures(version: str) -> list[dict[str, Any]]:
+    return _engine().structures(lib.library().document(version))
+
+
+def _json_body() -> dict[str, Any]:
+    if request.mimetype != "application/json":
+        raise WebError(415, "send the request body as JSON (Content-Type: application/json)")
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise WebError(400, "the request body must be a JSON object")
+    return data
+
+
+def _check_spec(spec: SessionSpec) -> None:
+    eng = _engine()
+    if not isinstance(spec.board, dict):
+        raise WebError(
+            400, "board must be a JSON object", problems=[{"path": "board", "message": "must be an object"}]
+        )
+    problems = _board_problems(spec.board)
+    if problems:
+        raise WebError(400, f"the board has {len(problems)} problem(s)", problems=problems)
+    known = [s["id"] for s in _structures(spec.version)]
+    if spec.structure not in known:
+        raise WebError(
+            400,
+            f"unknown structure {spec.structure!r} for CR {spec.version}; known: {', '.join(known)}",
+            structures=known,
+        )
+    if not isinstance(spec.params, dict):
+        raise WebError(400, "params must be a JSON object")
+    if not isinstance(spec.seed, int) or not 0 <= spec.seed <= MAX_SEED:
+        raise WebError(400, f"seed must be an integer from 0 to {MAX_SEED}")
+    del eng
+
+
+def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
+    """Rebuild the session from its spec: (session, document, events of the last decision)."""
+    eng = _engine()
+    version = lib.resolve_version(spec.version)
+    doc = lib.library().document(version)
+    if len(spec.decisions) > current_app.config["MAX_DECISIONS"]:
+        raise WebError(
+            400, f"too many decisions in one session (at most {current_app.config['MAX_DECISIONS']})"
+        )
+    try:
+        session = eng.start(spec.board, spec.structure, doc, params=spec.params or None, seed=spec.seed)
+    except eng.BoardError as exc:
+        raise WebError(
+            400, f"cannot start: {'; '.join(exc.problems)}", problems=[split_problem(p) for p in exc.problems]
+        ) from None
+    except eng.EngineError as exc:
+        raise WebError(400, f"cannot start: {exc}") from None
+    last: list[Any] = []
+    for i, decision in enumerate(spec.decisions):
+        try:
+            session, last = eng.apply(session, decision)
+        except eng.IllegalDecision as exc:
+            if i == len(spec.decisions) - 1:
+                raise WebError(409, str(exc), legal=list(exc.legal)) from None
+            raise WebError(400, f"session token no longer replays (decision {i + 1}): {exc}") from None
+        except eng.EngineError as exc:
+            raise WebError(400, f"decision {decision!r} failed: {exc}") from None
+    return session, doc, list(last or [])
+
+
+def _step_info(doc: Any, step_id: str | None, version: str) -> dict[str, Any] | None:
+    if not step_id:
+        return None
+    node = doc.node(step_id)
+    url = f"/id/{step_id}" + ("" if lib.is_latest(version) else f"?v={version}")
+    if node is None:
+        return {"id": step_id, "number": None, "title": None, "text": "", "url": url}
+    title = node.title or next((a.title for a in reversed(doc.ancestors(node.id)) if a.title), None)
+    return {"id": node.id, "number": node.number, "title": title, "text": node.text, "url": url}
+
+
+def _event_json(event: Any, doc: Any, version: str) -> dict[str, Any]:
+    eng = _engine()
+    data = dict(eng.describe_event(event, doc))
+    suffix = "" if lib.is_latest(version) else f"?v={version}"
+    rules = []
+    ids = list(data.get("rules") or getattr(event, "rules", []) or [])
+    numbers = list(data.get("rule_numbers") or [])
+    for i, rid in enumerate(ids):
+        node = doc.node(rid)
+        number = numbers[i] if i < len(numbers) else (node.number if node else None)
+        rules.append({"id": rid, "number": number or rid, "url": f"/id/{rid}{suffix}"})
+    data["rule_links"] = rules
+    step = data.get("step") or getattr(event, "step", None)
+    if step:
+        data["step_url"] = f"/id/{step}{suffix}"
+        if not data.get("step_number"):
+            node = doc.node(step)
+            data["step_number"] = node.number if node else None
+    return data
+
+
+def state_json(spec: SessionSpec, session: Any, doc: Any, events: list[Any] | None = None) -> dict[str, Any]:
+    eng = _engine()
+    version = lib.resolve_version(spec.version)
+    token = encode(spec)
+    undo = encode(spec.with_decisions(spec.decisions[:-1])) if spec.decisions else None
+    decisions = [] if session.finished else list(eng.legal_decisions(session))
+    current = getattr(session, "current_step", None)
+    if current is not None and not isinstance(current, str):
+        current = getattr(current, "id", str(current))
+    return {
+        "token": token,
+        "url": url_for("engine.stepper", s=token),
+        "undo_token": undo,
+        "undo_url": url_for("engine.stepper", s=undo) if undo else None,
+        "version": version,
+        "structure": spec.structure,
+        "params": spec.params,
+        "seed": spec.seed,
+        "decisions_taken": list(spec.decisions),
+        "current_step": None if session.finished else _step_info(doc, current, version),
+        "decisions": decisions,
+        "finished": bool(session.finished),
+        "outcome": _plain(session.outcome),
+        "trace": [_event_json(e, doc, version) for e in session.trace],
+        "events": [_event_json(e, doc, version) for e in (events or [])],
+        "board": _plain(session.board),
+    }
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    return value
+
+
+def _spec_from_request(data: dict[str, Any]) -> SessionSpec:
+    board = data.get("board")
+    if board is None:
+        raise WebError(400, "board is required (the JSON board format)")
+    structure = data.get("structure")
+    if not isinstance(structure, str) or not structure:
+        raise WebError(400, "structure is required: see GET /api/engine/structures")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise WebError(400, f"seed must be an integer from 0 to {MAX_SEED}")
+    spec = SessionSpec(
+        version=lib.resolve_version(data.get("v") or data.get("version")),
+        structure=structure,
+        board=board,
+        params=data.get("params") or {},
+        seed=seed,
+    )
+    _check_spec(spec)
+    return spec
+
+
+# ----- JSON API --------------------------------------------------------------------------------
+
+
+@bp.get("/api/engine/structures")
+def api_structures():
+    v = lib.resolve_version(request.args.get("v"))
+    return jsonify(version=v, structures=_structures(v))
+
+
+@bp.get("/api/engine/examples")
+def api_examples():
+    return jsonify(examples=examples())
+
+
+@bp.post("/api/engine/validate")
+def api_validate():
+    data = _json_body()
+    board = data.get("board", data)
+    problems = _board_problems(board)
+    return jsonify(valid=not problems, problems=problems)
+
+
+@bp.post("/api/engine/sessions")
+def api_start():
+    spec = _spec_from_request(_json_body())
+    session, doc, _ = replay(spec)
+    resp = jsonify(state_json(spec, session, doc, list(session.trace)))
+    resp.status_code = 201
+    resp.headers["Location"] = url_for("engine.api_session", token=encode(spec))
+    return resp
+
+
+@bp.get("/api/engine/sessions/<token>")
+def api_session(token: str):
+    spec = decode(token)
+    session, doc, events = replay(spec)
+    return jsonify(state_json(spec, session, doc, events))
+
+
+@bp.post("/api/engine/sessions/<token>/decisions")
+def api_decide(token: str):
+    spec = decode(token)
+    data = _json_body()
+    decision = data.get("decision")
+    if not isinstance(decision, str) or not decision:
+        raise WebError(400, "decision is required: one of the ids in the session's decisions list")
+    new = spec.with_decisions([*spec.decisions, decision])
+    session, doc, events = replay(new)
+    return jsonify(state_json(new, session, doc, events))
+
+
+# ----- HTML ------------------------------------------------------------------------------------
 
 
 @bp.get("/editor")
 def editor():
-    return render_template("error.html", status=503, message="the engine is not available yet", extra={})
+    v = lib.resolve_version(request.args.get("v"))
+    board: Any = None
+    token = request.args.get("s")
+    name = request.args.get("example")
+    if token:
+        spec = decode(token)
+        board = spec.board
+    elif name:
+        match = [ex for ex in examples() if ex["name"] == name]
+        if not match:
+            raise WebError(
+                404, f"no example board {name!r}; examples: {', '.join(e['name'] for e in examples())}"
+            )
+        board = match[0]["board"]
+    return _editor_page(v, board, [], 200)
+
+
+def _editor_page(
+    v: str, board: Any, problems: list[dict[str, str]], status: int, board_text: str | None = None
+):
+    exs = examples()
+    if board is None and board_text is None:
+        board = exs[0]["board"] if exs else {"format": "nrrules-board", "version": 1, "servers": {}}
+    text = board_text if board_text is not None else json.dumps(board, indent=1)
+    structures = _structures(v)
+    return (
+        render_template(
+            "editor.html",
+            version=v,
+            is_latest=lib.is_latest(v),
+            vq={} if lib.is_latest(v) else {"v": v},
+            board_text=text,
+            examples=exs,
+            structures=structures,
+            problems=problems,
+        ),
+        status,
+    )
+
+
+@bp.post("/editor")
+def editor_submit():
+    """The editor without JavaScript: the JSON board in a textarea, validated here."""
+    v = lib.resolve_version(request.form.get("v"))
+    text = request.form.get("board", "")
+    try:
+        board = json.loads(text)
+    except ValueError as exc:
+        return _editor_page(
+            v, None, [{"path": "", "message": f"the board is not valid JSON: {exc}"}], 400, text
+        )
+    structure = request.form.get("structure") or "run"
+    params: dict[str, Any] = {}
+    server = (request.form.get("server") or "").strip()
+    if server:
+        params["server"] = server
+    try:
+        spec = SessionSpec(version=v, structure=structure, board=board, params=params)
+        _check_spec(spec)
+        replay(spec)
+    except WebError as exc:
+        problems = exc.extra.get("problems") or [{"path": "", "message": exc.message}]
+        return _editor_page(v, None, problems, 400, text)
+    return redirect(url_for("engine.stepper", s=encode(spec)), code=303)
+
+
+@bp.get("/step")
+def stepper():
+    token = request.args.get("s", "")
+    if not token:
+        return redirect(url_for("engine.editor"))
+    spec = decode(token)
+    session, doc, events = replay(spec)
+    state = state_json(spec, session, doc, events)
+    return render_template(
+        "stepper.html",
+        state=state,
+        version=state["version"],
+        is_latest=lib.is_latest(state["version"]),
+        vq={} if lib.is_latest(state["version"]) else {"v": state["version"]},
+        share_url=url_for("engine.stepper", s=token, _external=True),
+    )
+
+
+@bp.post("/step")
+def stepper_decide():
+    """A decision button (works without JavaScript): apply it and redirect to the new URL."""
+    spec = decode(request.form.get("s", ""))
+    decision = request.form.get("decision", "")
+    if not decision:
+        raise WebError(400, "no decision chosen")
+    new = spec.with_decisions([*spec.decisions, decision])
+    replay(new)
+    return redirect(url_for("engine.stepper", s=encode(new)), code=303)

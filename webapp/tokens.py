@@ -1,0 +1,81 @@
+"""Engine sessions as signed, compressed URL tokens, so the server keeps no session state.
+
+A token carries what is needed to rebuild a session exactly: the CR version, the structure and
+its parameters, the seed, the board as the user gave it, and the decisions taken so far. The
+engine is deterministic, so replaying the decisions reproduces the session (and undo is simply
+the same token without its last decision). Tokens are signed with SECRET_KEY (itsdangerous,
+zlib-compressed when that is shorter), so a server never replays a board it did not validate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app
+from itsdangerous import BadData, URLSafeSerializer
+
+from .library import WebError
+
+SALT = "nrrules.engine.session.v1"
+MAX_TOKEN = 12000  # characters; a typical board is well under 2000
+
+
+@dataclass
+class SessionSpec:
+    version: str
+    structure: str
+    board: dict[str, Any]
+    params: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    decisions: list[str] = field(default_factory=list)
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "v": self.version,
+            "s": self.structure,
+            "p": self.params,
+            "r": self.seed,
+            "b": self.board,
+            "d": self.decisions,
+        }
+
+    @classmethod
+    def from_payload(cls, data: Any) -> SessionSpec:
+        if not isinstance(data, dict) or not {"v", "s", "b", "d"} <= set(data):
+            raise WebError(400, "session token does not hold an engine session")
+        return cls(
+            version=data["v"],
+            structure=data["s"],
+            board=data["b"],
+            params=data.get("p") or {},
+            seed=int(data.get("r") or 0),
+            decisions=list(data["d"]),
+        )
+
+    def with_decisions(self, decisions: list[str]) -> SessionSpec:
+        return SessionSpec(self.version, self.structure, self.board, self.params, self.seed, list(decisions))
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+
+
+def encode(spec: SessionSpec) -> str:
+    return _serializer().dumps(spec.to_payload())
+
+
+def decode(token: str) -> SessionSpec:
+    if not token:
+        raise WebError(400, "no session token given")
+    if len(token) > MAX_TOKEN:
+        raise WebError(400, f"session token is too long ({len(token)} characters, at most {MAX_TOKEN})")
+    try:
+        data = _serializer().loads(token)
+    except BadData:
+        raise WebError(
+            400,
+            "session token is invalid: it was damaged (copied only in part?) or signed by a server "
+            "with a different SECRET_KEY",
+        ) from None
+    return SessionSpec.from_payload(data)
