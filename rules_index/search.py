@@ -32,11 +32,12 @@ from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.query import Or, Phrase, Term
+from whoosh.scoring import BM25F
 from whoosh.support.charset import accent_map
 
 from scraper import Document, Node
 
-from .jargon import find_jargon
+from .jargon import expand, find_jargon
 from .lookup import lookup, parse_query
 
 __all__ = ["SCHEMA", "SearchHit", "Searcher", "build_index", "index_is_current", "ANALYZER", "MAX_QUERY"]
@@ -74,11 +75,20 @@ SCHEMA = Schema(
     examples=TEXT(analyzer=ANALYZER, field_boost=0.5, phrase=False),
     terms=TEXT(analyzer=ANALYZER, field_boost=2.5),
     cards=TEXT(analyzer=NAME_ANALYZER, field_boost=1.5),
+    # Titles of the enclosing chapter, section and rule: "start" finds 1.6.4 in "Starting the Game".
+    section=TEXT(analyzer=ANALYZER, field_boost=0.4, phrase=False),
     # Section path: the ids and numbers of the node's ancestors, for "search within 6.9".
     path=KEYWORD(commas=True, lowercase=False, scorable=False),
 )
-TEXT_FIELDS = ("title", "text", "examples", "terms")
+TEXT_FIELDS = ("title", "text", "examples", "terms", "section")
+WEIGHTING = BM25F(B=0.75, K1=1.2)
 PHRASE_FIELDS = (("text", 2.0), ("title", 3.0))
+BIGRAM_BOOST = 0.0
+# Kind priors: the chapter 11 appendix restates the timing structures of sections 5.6, 6.9, 7.2
+# and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
+PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
+COORD = 1.0  # exponent of the share of distinct query words a hit matches
+RERANK_DEPTH = 20
 
 
 # ----------------------------------------------------------------------------------------------
@@ -117,6 +127,7 @@ def build_index(doc: Document, path: Path) -> None:
                 examples="\n".join(e.text for e in examples),
                 terms="\n".join(node.terms),
                 cards="\n".join(sorted(cards)),
+                section=" ".join(a.title for a in doc.ancestors(node.id) if a.title),
                 path=_path(doc, node),
             )
     except BaseException:
@@ -150,7 +161,9 @@ class SearchHit:
     snippet: str  # safe HTML: escaped text with <mark> around matched words
     breadcrumb: list[dict] = field(default_factory=list)  # [{"id","number","title"}], outermost first
     score: float = 0.0
-    match: str = "text"  # "exact" (number/id lookup), "cites" (cites the exact hit) or "text"
+    # "exact" (number/id lookup), "cites" (cites the exact hit), "jargon" (the curated table's
+    # rule for a query that is only jargon) or "text" (full text)
+    match: str = "text"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -237,7 +250,13 @@ class _Speller:
                 rank = (dist, -self.freq[cand], cand)
                 if best is None or rank < best:
                     best = rank
-        return best[2] if best else None
+        if best:
+            return best[2]
+        # A truncated or over-long word ("uniquenes"): the longest known word it starts with.
+        for end in range(len(word) - 1, 4, -1):
+            if word[:end] in self.freq:
+                return word[:end]
+        return None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -267,7 +286,7 @@ class Searcher:
         pid = os.getpid()
         cached = getattr(self._local, "searcher", None)
         if cached is None or cached[0] != pid:
-            self._local.searcher = (pid, self._ix.searcher())
+            self._local.searcher = (pid, self._ix.searcher(weighting=WEIGHTING))
         return self._local.searcher[1]
 
     def close(self) -> None:
@@ -340,8 +359,10 @@ class Searcher:
                 cards.append(name)
                 if len(cards) >= 5:
                     break
+        rest, _ = expand(text_no_quotes)
         return {
             "query": text,
+            "only_jargon": bool(jargon) and not self._stems(rest),
             "words": words,
             "phrases": phrases,
             "corrections": corrected,
@@ -353,7 +374,7 @@ class Searcher:
         """The Whoosh query for a free-text search (None if nothing searchable is left)."""
         return self._plan(query)[0]
 
-    def _plan(self, query: str) -> tuple[object | None, frozenset[str]]:
+    def _plan(self, query: str) -> tuple[object | None, frozenset[str], dict]:
         """(Whoosh query, stems to highlight). One flat Or of weighted terms and phrases: a flat
         union is several times faster in Whoosh than nested per-word groups."""
         info = self.analyze(query)
@@ -372,6 +393,10 @@ class Searcher:
         for words, weight in [(stems, 1.0)] + [(self._stems(p), 2.0) for p in info["phrases"]]:
             if len(words) >= 2:
                 phrases.extend(Phrase(f, words, slop=1, boost=b * weight) for f, b in PHRASE_FIELDS)
+        # Proximity: each pair of adjacent query words found together in the rule text.
+        if len(stems) >= 3 and BIGRAM_BOOST > 0:
+            pairs = {(a, b) for a, b in zip(stems, stems[1:]) if a != b}
+            phrases.extend(Phrase("text", list(pair), slop=1, boost=BIGRAM_BOOST) for pair in sorted(pairs))
         # Jargon: the CR's words for it, as a strong alternative.
         highlight_terms = set(stems)
         for item in info["jargon"]:
@@ -382,6 +407,10 @@ class Searcher:
                     add(fname, stem, 2.0 if len(exp) == 1 else 0.6)
             if len(exp) >= 2:
                 phrases.extend(Phrase(f, exp, slop=1, boost=b * 2.0) for f, b in PHRASE_FIELDS)
+                # The rule that defines the expanded term is the one a judge means.
+                phrases.append(Phrase("terms", exp, slop=0, boost=6.0))
+            else:
+                add("terms", exp[0], 6.0)
         # Card names: a rule mentioning the card (or whose examples do) is what the judge wants.
         for name in info["cards"]:
             tokens = [t.text for t in NAME_ANALYZER(name)]
@@ -392,8 +421,8 @@ class Searcher:
                 phrases.append(Phrase("cards", tokens, boost=6.0))
         clauses = [Term(f, s, boost=b) for (f, s), b in weights.items()] + phrases
         if not clauses:
-            return None, frozenset()
-        return (Or(clauses) if len(clauses) > 1 else clauses[0]), frozenset(highlight_terms)
+            return None, frozenset(), info
+        return (Or(clauses) if len(clauses) > 1 else clauses[0]), frozenset(highlight_terms), info
 
     # ----- public API -----------------------------------------------------------------------
     def search(self, query: str, limit: int = 10) -> list[SearchHit]:
@@ -417,18 +446,42 @@ class Searcher:
             found = lookup(self.doc, text)
             if found.node is not None:
                 return self._exact_hits(found.node, text, limit)
-        q, highlight_terms = self._plan(text)
+        q, highlight_terms, info = self._plan(text)
         if q is None:
             return []
         hits: list[SearchHit] = []
+        if info["only_jargon"]:
+            # The query is nothing but jargon ("PAW"): the curated table names the rule meant.
+            for item in info["jargon"]:
+                node = self.doc.node(item["rule"])
+                if node is not None and all(h.id != node.id for h in hits):
+                    hits.append(self._hit(node, 500.0, highlight_terms, "jargon"))
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
-        results = self._searcher().search(q, limit=limit, optimize=False)
-        for hit in results:
-            node = self.doc.node(hit["id"])
-            if node is None:
+        query_stems = {s for s in self._stems(" ".join(info["words"]))}
+        ranked = self._rank(q, query_stems, limit)
+        for node_id, score in ranked:
+            node = self.doc.node(node_id)
+            if node is None or any(h.id == node.id for h in hits):
                 continue
-            hits.append(self._hit(node, round(float(hit.score), 4), highlight_terms, "text"))
-        return hits
+            hits.append(self._hit(node, round(score, 4), highlight_terms, "text"))
+        return hits[:limit]
+
+    def _rank(self, q, query_stems: set[str], limit: int) -> list[tuple[str, float]]:
+        """BM25F hits, re-ranked by coordination: among the top candidates, a rule matching
+        more of the distinct query words beats one matching a single word many times."""
+        searcher = self._searcher()
+        coord = len(query_stems) >= 2 and COORD > 0
+        results = searcher.search(q, limit=max(limit, RERANK_DEPTH), optimize=False, terms=coord)
+        out = []
+        for hit in results:
+            fields = hit.fields()
+            score = float(hit.score) * PRIORS.get(fields.get("kind"), 1.0)
+            if coord:
+                matched = {t.decode("utf-8") if isinstance(t, bytes) else t for _, t in hit.matched_terms()}
+                score *= (len(matched & query_stems) / len(query_stems)) ** COORD
+            out.append((fields["id"], score))
+        out.sort(key=lambda pair: -pair[1])
+        return out[:limit]
 
     def _exact_hits(self, node: Node, text: str, limit: int) -> list[SearchHit]:
         hits = [self._hit(node, 1000.0, frozenset(), "exact")]
