@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import marshal
 from typing import Any
 
 from scraper import Document
@@ -11,36 +11,15 @@ from scraper import Document
 from . import steps as _steps
 from .board import normalise_board, validate_board
 from .errors import BoardError, IllegalDecision
-from .structures import BY_ID, step_table
+from .events import Event
+from .structures import BY_ID, Tables, tables
 
 SESSION_FORMAT = 1
 
 
-@dataclass(slots=True)
-class Event:
-    """One thing the engine did at one CR step."""
-
-    step: str  # stable id of the CR step (or checkpoint sub-rule) walked
-    rules: list[str]  # stable ids of the rules applied (all present in the loaded document)
-    text: str  # one-line plain English
-    changes: dict[str, Any] = field(default_factory=dict)  # e.g. {"runner.credits": [5, 3]}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "step": self.step,
-            "rules": list(self.rules),
-            "text": self.text,
-            "changes": dict(self.changes),
-        }
-
-
 def _copy(o: Any) -> Any:
-    """Fast deep copy of JSON-like data (dict / list / scalars)."""
-    if isinstance(o, dict):
-        return {k: _copy(v) for k, v in o.items()}
-    if isinstance(o, list):
-        return [_copy(v) for v in o]
-    return o
+    """Fast deep copy of JSON-like data (dict / list / str / int / bool / None)."""
+    return marshal.loads(marshal.dumps(o))
 
 
 class Session:
@@ -66,6 +45,7 @@ class Session:
         "trace",
         "steps",
         "next_of",
+        "tables",
     )
 
     def __init__(self) -> None:
@@ -84,6 +64,7 @@ class Session:
         self.trace: list[Event] = []
         self.steps: dict[str, list[str]] = {}
         self.next_of: dict[str, dict[str, str | None]] = {}
+        self.tables: Tables
 
     # ----- read-only views ---------------------------------------------------------------------
     @property
@@ -182,6 +163,7 @@ class Session:
         n.trace = list(self.trace)
         n.steps = self.steps
         n.next_of = self.next_of
+        n.tables = self.tables
         return n
 
     def __repr__(self) -> str:
@@ -263,7 +245,8 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
     problems = _validate_params(structure, params, norm, doc)
     if problems:
         raise BoardError(problems)
-    table = step_table(doc)
+    t = tables(doc)
+    table = t.steps
     if not table.get(structure):
         raise BoardError([f"structure: {structure!r} has no steps in CR {doc.version}"])
     missing = [sid for sid, steps in table.items() if not steps]
@@ -276,10 +259,9 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
     s.params = _copy(params)
     s.seed = seed
     s.board = norm
+    s.tables = t
     s.steps = table
-    s.next_of = {
-        k: {v[i]: (v[i + 1] if i + 1 < len(v) else None) for i in range(len(v))} for k, v in table.items()
-    }
+    s.next_of = t.next_of
     s.result = {
         "runs": [],
         "accessed": [],

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .board import EFFECTS
+from .events import Event
 
 if TYPE_CHECKING:
     from .session import Session
@@ -65,25 +66,30 @@ def modeled(step_id: str) -> bool:
 
 
 class Ctx:
-    __slots__ = ("s", "doc", "board", "step")
+    __slots__ = ("s", "doc", "board", "step", "cites")
 
     def __init__(self, s: Session):
         self.s = s
         self.doc = s.doc
         self.board = s.board
         self.step = ""
+        self.cites = s.tables.cites
 
     def cite(self, *ids: str) -> list[str]:
-        doc = self.doc
-        return [i for i in ids if doc.node(i) is not None]
+        return list(self._present(ids))
+
+    def _present(self, ids: tuple[str, ...]) -> list[str]:
+        hit = self.cites.get(ids)
+        if hit is None:
+            doc = self.doc
+            hit = self.cites[ids] = [i for i in ids if doc.node(i) is not None]
+        return hit
 
     def has(self, step_id: str) -> bool:
         return self.doc.node(step_id) is not None
 
     def ev(self, text: str, rules: tuple[str, ...] | list[str] = (), changes: dict | None = None) -> None:
-        from .session import Event
-
-        self.s.trace.append(Event(self.step, self.cite(*rules), text, changes or {}))
+        self.s.trace.append(Event(self.step, list(self._present(tuple(rules))), text, changes or {}))
 
     def rand(self, n: int) -> int:
         """A seeded random integer in [0, n); the draw number is part of the state."""
@@ -439,7 +445,7 @@ def resolve_effect(ctx: Ctx, e: dict, controller: str, source: str) -> Any:
         setv(b[opp], opp, "clicks", max(0, b[opp]["clicks"] - amt), ch)
         ctx.ev(
             f"{source}: the {opp.capitalize()} loses {amt} [click] (as many as they have).",
-            ("rule_clicks",),
+            ("rule_gain_spend_lose_clicks",),
             ch,
         )
     elif name == "give_tags":
@@ -516,13 +522,13 @@ def paw(
         if not opts:
             ctx.ev(
                 "Paid ability window: no modeled paid ability, rez or score is available; it closes.",
-                ("rule_paid_ability_windows",),
+                ("rule_paid_ability_window",),
             )
             return None
         active = b["turn"]
         return wait([*opts, dec("pass", "All players pass; the paid ability window closes", active)])
     if d == "pass":
-        ctx.ev("All players pass priority; the paid ability window closes.", ("rule_paid_ability_windows",))
+        ctx.ev("All players pass priority; the paid ability window closes.", ("rule_paid_ability_window",))
         return None
     ch: dict = {}
     if d == "rez":
@@ -531,7 +537,7 @@ def paw(
         ch["ice.rezzed"] = [False, True]
         ctx.ev(
             f"The Corp rezzes {ice['name']}, paying {ice.get('rez_cost', 0)} credits.",
-            ("rule_rez", "rule_rez_cost"),
+            ("sec_rez", "rule_rez_cost"),
             ch,
         )
         return STAY
@@ -544,7 +550,7 @@ def paw(
         ch[f"servers.{server}.{where}.rezzed"] = [False, True]
         ctx.ev(
             f"The Corp rezzes {card['name']}, paying {card['rez_cost']} credits.",
-            ("rule_rez", "rule_rez_cost"),
+            ("sec_rez", "rule_rez_cost"),
             ch,
         )
         return STAY
@@ -665,7 +671,7 @@ def _draw_set_aside(ctx: Ctx, f: dict, d: str | None) -> Any:
     deck = "R&D" if side == "corp" else "the stack"
     ctx.ev(
         f"The {side.capitalize()} sets aside {k} card(s) from the top of {deck} (drawing {n}).",
-        ("rule_draw",),
+        ("rule_draw_procedure",),
         ch,
     )
     if side == "corp" and k < n:
@@ -697,7 +703,9 @@ def _draw_add(ctx: Ctx, f: dict, d: str | None) -> Any:
     p["hand"].extend(p["set_aside"])
     p["set_aside"].clear()
     hand = "HQ" if side == "corp" else "the grip"
-    ctx.ev(f"The {side.capitalize()} adds {len(names)} drawn card(s) to {hand}.", ("rule_draw",), ch)
+    ctx.ev(
+        f"The {side.capitalize()} adds {len(names)} drawn card(s) to {hand}.", ("rule_draw_procedure",), ch
+    )
     return None
 
 
@@ -723,7 +731,7 @@ def _announce_targets(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 def _interrupt_window(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev("Interrupt window: no interrupt in the board vocabulary applies.", ("rule_interrupts",))
+    ctx.ev("Interrupt window: no interrupt in the board vocabulary applies.", ("rule_interrupt_definition",))
     return None
 
 
@@ -796,7 +804,7 @@ def _cond_announce(ctx: Ctx, f: dict, d: str | None) -> Any:
     v = f["v"]
     ctx.ev(
         f"The {v['controller'].capitalize()} triggers the pending ability of {v['source']} ({v['why']}).",
-        ("rule_conditional_abilities",),
+        ("rule_conditional_ability",),
     )
     return None
 
@@ -820,7 +828,7 @@ def _play_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
 @handles("step_paid_ability_announce")
 def _pa_announce(ctx: Ctx, f: dict, d: str | None) -> Any:
     v = f["v"]
-    ctx.ev(f"The {v['player'].capitalize()} announces: {v['label']}.", ("rule_paid_abilities",))
+    ctx.ev(f"The {v['player'].capitalize()} announces: {v['label']}.", ("rule_paid_ability",))
     return None
 
 
@@ -831,7 +839,7 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
     side = v["player"]
     p = b[side]
     ch: dict = {}
-    rules: list[str] = ["rule_costs"]
+    rules: list[str] = ["rule_cost"]
     act = v["action"]
     cost = 0
     if v["kind"] == "action":
@@ -1682,7 +1690,9 @@ def _gain_clicks(side: str) -> Handler:
             ctx.board["turn"] = side
         setv(p, side, "clicks", p["clicks"] + p["allotted_clicks"], ch)
         ctx.ev(
-            f"The {side.capitalize()} gains {p['allotted_clicks']} allotted [click].", ("rule_clicks",), ch
+            f"The {side.capitalize()} gains {p['allotted_clicks']} allotted [click].",
+            ("rule_allotted_clicks",),
+            ch,
         )
         return None
 
@@ -1705,32 +1715,36 @@ handles(
     "step_runner_turn_discard_phase_paw",
 )(_paw_rez_nonice)
 handles("step_corp_turn_recurring_credits_refill", "step_runner_turn_recurring_credits_refill")(
-    _noop("No recurring credits are modeled; nothing refills.", "rule_recurring_credits")
+    _noop("No recurring credits are modeled; nothing refills.", "rule_sec_recurring")
 )
-handles("step_corp_turn_turn_formal_begin")(_noop("The Corp's turn formally begins.", "rule_turn_general"))
+handles("step_corp_turn_turn_formal_begin")(
+    _noop("The Corp's turn formally begins.", "rule_begin_end_turn_step")
+)
 handles("step_runner_turn_recurring_formal_begin")(
-    _noop("The Runner's turn formally begins.", "rule_turn_general")
+    _noop("The Runner's turn formally begins.", "rule_begin_end_turn_step")
 )
-handles("step_corp_turn_draw_phase_complete")(_noop("The Corp's draw phase is complete.", "rule_draw_phase"))
+handles("step_corp_turn_draw_phase_complete")(
+    _noop("The Corp's draw phase is complete.", "rule_mandatory_draw")
+)
 handles("step_corp_turn_action_phase_end")(
-    _noop("The Corp's action phase formally ends.", "rule_action_phase")
+    _noop("The Corp's action phase formally ends.", "rule_action_phase_duration")
 )
 handles("step_runner_turn_action_phase_end")(
-    _noop("The Runner's action phase formally ends.", "rule_action_phase")
+    _noop("The Runner's action phase formally ends.", "rule_action_phase_duration")
 )
 handles("step_corp_turn_action_phase_complete")(
-    _noop("The Corp's action phase is complete.", "rule_action_phase")
+    _noop("The Corp's action phase is complete.", "rule_action_phase_duration")
 )
 handles("step_runner_turn_action_phase_complete")(
-    _noop("The Runner's action phase is complete.", "rule_action_phase")
+    _noop("The Runner's action phase is complete.", "rule_action_phase_duration")
 )
-handles("step_corp_turn_formal_end")(_noop("The Corp's turn formally ends.", "rule_turn_general"))
-handles("step_runner_turn_formal_end")(_noop("The Runner's turn formally ends.", "rule_turn_general"))
+handles("step_corp_turn_formal_end")(_noop("The Corp's turn formally ends.", "rule_begin_end_turn_step"))
+handles("step_runner_turn_formal_end")(_noop("The Runner's turn formally ends.", "rule_begin_end_turn_step"))
 
 
 @handles("step_corp_turn_mandatory_draw")
 def _mandatory_draw(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev("The Corp performs their mandatory draw.", ("rule_draw_phase",))
+    ctx.ev("The Corp performs their mandatory draw.", ("rule_mandatory_draw",))
     return call("draw", {"player": "corp", "count": 1})
 
 
@@ -1768,7 +1782,7 @@ def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:
         if p["clicks"] <= 0:
             ctx.ev(
                 f"The {side.capitalize()} has no unspent [click]: the action phase moves on.",
-                ("rule_action_phase",),
+                ("rule_action_phase_duration",),
             )
             return goto(*end_ids)
         opts = _actions(ctx, side)
@@ -1823,7 +1837,7 @@ def _discard(side: str) -> Handler:
             ch = {f"{side}.hand": [len(p["hand"]) + 1, len(p["hand"])]}
             ctx.ev(
                 f"The {side.capitalize()} discards {card['name']}.",
-                ("rule_maximum_hand_size", "rule_discard_phase"),
+                ("rule_maximum_hand_size", "rule_discard_phase_discarding"),
                 ch,
             )
             return STAY
@@ -1852,7 +1866,7 @@ def _lose_clicks(side: str) -> Handler:
             f"The {side.capitalize()} loses {n} unspent [click]."
             if n
             else f"The {side.capitalize()} has no unspent [click].",
-            ("rule_clicks",),
+            ("rule_gain_spend_lose_clicks",),
             ch,
         )
         return None
@@ -1871,7 +1885,7 @@ def _turn_complete(side: str) -> Handler:
         ctx.board["turn"] = other
         ctx.ev(
             f"The {side.capitalize()}'s turn is complete; play proceeds to the {other.capitalize()}'s turn.",
-            ("rule_turn_general",),
+            ("rule_begin_end_turn_step",),
             ch,
         )
         return END

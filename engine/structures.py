@@ -104,6 +104,37 @@ def step_table(doc: Document) -> dict[str, list[str]]:
     return {s.id: structure_steps(doc, s.id) for s in STRUCTURES}
 
 
+class Tables:
+    """Per-document lookup tables derived from the document alone (never game state): the step
+    lists, each step's successor, and a memo of which cited rule ids the document contains."""
+
+    __slots__ = ("version", "source_hash", "steps", "next_of", "cites")
+
+    def __init__(self, doc: Document):
+        self.version = doc.version
+        self.source_hash = doc.source_hash
+        self.steps = step_table(doc)
+        self.next_of = {
+            k: {v[i]: (v[i + 1] if i + 1 < len(v) else None) for i in range(len(v))}
+            for k, v in self.steps.items()
+        }
+        self.cites: dict[tuple[str, ...], list[str]] = {}
+
+
+_TABLES: dict[int, tuple[Document, Tables]] = {}  # memo of derived, immutable data; bounded
+
+
+def tables(doc: Document) -> Tables:
+    hit = _TABLES.get(id(doc))
+    if hit is not None and hit[0] is doc:
+        return hit[1]
+    t = Tables(doc)
+    if len(_TABLES) > 32:
+        _TABLES.clear()
+    _TABLES[id(doc)] = (doc, t)
+    return t
+
+
 def structures(doc: Document) -> list[dict]:
     """The structures startable in this version of the CR."""
     out = []

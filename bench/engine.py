@@ -1,0 +1,89 @@
+"""Engine benchmark: a complete run through five ice with a breach.
+
+Prints the time for one complete run (target: at most 5 ms) and complete runs per second (target:
+at least 1,000). Each run starts a session, takes every decision through the public `apply`
+(which copies the state: sessions are immutable), breaks every subroutine and breaches R&D.
+
+    .venv/bin/python bench/engine.py [--version 26.03] [--runs 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from scraper import parse_html  # noqa: E402
+
+CR_DIR = ROOT.parent / "shared" / "cr"
+
+
+def board() -> dict:
+    ice = [
+        {
+            "name": f"Ice {i + 1}",
+            "rezzed": True,
+            "rez_cost": 2,
+            "subroutines": ["end_the_run", {"effect": "net_damage", "amount": 1}],
+        }
+        for i in range(5)
+    ]
+    return {
+        "format": "nrrules-board",
+        "version": 1,
+        "turn": "runner",
+        "corp": {
+            "credits": 5,
+            "hand": 5,
+            "deck": [{"name": "Hostile Takeover", "type": "agenda", "agenda_points": 2}, "Hedge Fund"],
+        },
+        "runner": {"credits": 30, "clicks": 3, "hand": 5},
+        "servers": {"rd": {"ice": ice}},
+    }
+
+
+def one_run(doc, b: dict) -> engine.Session:
+    s = engine.start(b, "run", doc, {"server": "rd"})
+    while not s.finished:
+        ds = engine.legal_decisions(s)
+        ids = [d["id"] for d in ds]
+        pick = next((i for i in ids if i.startswith("break:")), None) or (
+            "continue" if "continue" in ids else ids[0]
+        )
+        s, _ = engine.apply(s, pick)
+    return s
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--version", default="26.03")
+    ap.add_argument("--runs", type=int, default=500)
+    args = ap.parse_args()
+    path = CR_DIR / f"cr-{args.version}.html"
+    doc = parse_html(path.read_bytes(), str(path))
+    b = board()
+    s = one_run(doc, b)
+    assert s.outcome["run"] == "successful" and s.outcome["stolen"] == ["Hostile Takeover"], s.outcome
+    times = []
+    for _ in range(args.runs):
+        t0 = time.perf_counter()
+        one_run(doc, b)
+        times.append(time.perf_counter() - t0)
+    med = statistics.median(times) * 1000
+    p95 = sorted(times)[int(len(times) * 0.95)] * 1000
+    total = sum(times)
+    print(f"CR {args.version}: complete run through 5 ice (10 subroutines broken) + R&D breach")
+    print(f"  decisions per run: {len(s.decisions)}, events per run: {len(s.trace)}")
+    print(f"  time per complete run: median {med:.2f} ms, p95 {p95:.2f} ms   (target <= 5 ms)")
+    print(f"  complete runs per second: {args.runs / total:,.0f}   (target >= 1,000)")
+    print(f"  session token: {len(s.to_json())} bytes of JSON")
+
+
+if __name__ == "__main__":
+    main()
