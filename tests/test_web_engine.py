@@ -1,0 +1,334 @@
+"""Flask test-client tests for the board editor, the stepper and the engine JSON API."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from webapp import create_app
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "webapp" / "examples"
+
+
+@pytest.fixture(scope="module")
+def app(build_dir):
+    return create_app({"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "engine-test-key"})
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture()
+def board():
+    return json.loads((EXAMPLES / "01-hq-ice-wall.json").read_text())
+
+
+def start(client, board, structure="run", params=None, **extra):
+    body = {"board": board, "structure": structure, "params": {"server": "hq"} if params is None else params}
+    body.update(extra)
+    return client.post("/api/engine/sessions", json=body)
+
+
+def decide(client, token, decision):
+    return client.post(f"/api/engine/sessions/{token}/decisions", json={"decision": decision})
+
+
+def token_of(url: str) -> str:
+    return parse_qs(urlsplit(url).query)["s"][0]
+
+
+# ----- structures, examples, validation ---------------------------------------------------------
+
+
+def test_structures(client):
+    data = client.get("/api/engine/structures").get_json()
+    by_id = {s["id"]: s for s in data["structures"]}
+    assert {"run", "corp_turn", "runner_turn"} <= set(by_id)
+    assert "server" in by_id["run"]["params"]
+    assert client.get("/api/engine/structures?v=22.12").status_code == 200
+    bad = client.get("/api/engine/structures?v=0.1")
+    assert bad.status_code == 404 and "not available" in bad.get_json()["error"]
+
+
+def test_examples_are_valid_and_startable(client):
+    data = client.get("/api/engine/examples").get_json()
+    assert len(data["examples"]) >= 3
+    for ex in data["examples"]:
+        v = client.post("/api/engine/validate", json={"board": ex["board"]}).get_json()
+        assert v == {"valid": True, "problems": []}, ex["name"]
+        server = next(iter(ex["board"]["servers"]))
+        resp = start(client, ex["board"], params={"server": server})
+        assert resp.status_code == 201, (ex["name"], resp.get_json())
+
+
+def test_validate_reports_field_paths(client, board):
+    bad = copy.deepcopy(board)
+    bad["servers"]["hq"]["ice"][0]["rez_cost"] = -2
+    bad["runner"]["credits"] = "lots"
+    bad["servers"]["remote1"] = {"ice": [], "content": {"name": "X", "type": "operation"}}
+    data = client.post("/api/engine/validate", json={"board": bad}).get_json()
+    assert data["valid"] is False
+    paths = {p["path"] for p in data["problems"]}
+    assert {"servers.hq.ice[0].rez_cost", "runner.credits", "servers.remote1.content.type"} <= paths
+    assert all(p["message"] and ":" not in p["path"] for p in data["problems"])
+
+
+def test_validate_bad_bodies(client):
+    not_json = client.post("/api/engine/validate", data="board", content_type="text/plain")
+    assert not_json.status_code == 415 and "JSON" in not_json.get_json()["error"]
+    broken = client.post("/api/engine/validate", data="{not json", content_type="application/json")
+    assert broken.status_code == 400 and "JSON object" in broken.get_json()["error"]
+    listy = client.post("/api/engine/validate", json=[1, 2])
+    assert listy.status_code == 400
+    huge = client.post(
+        "/api/engine/validate", data='{"board": "' + "x" * 400_000 + '"}', content_type="application/json"
+    )
+    assert huge.status_code == 413
+    assert "too large" in huge.get_json()["error"]
+
+
+# ----- sessions ----------------------------------------------------------------------------------
+
+
+def test_start_run(client, board):
+    resp = start(client, board)
+    assert resp.status_code == 201
+    data = resp.get_json()
+    assert resp.headers["Location"].startswith("/api/engine/sessions/")
+    assert resp.headers["Cache-Control"] == "no-store"
+    assert data["structure"] == "run" and data["params"] == {"server": "hq"}
+    assert data["finished"] is False
+    assert data["current_step"]["number"] and data["current_step"]["text"]
+    assert data["current_step"]["url"] == "/id/" + data["current_step"]["id"]
+    assert data["decisions"] and all({"id", "label", "player"} <= set(d) for d in data["decisions"])
+    first = data["trace"][0]
+    assert first["step"] == "step_initiation_announce"
+    assert first["step_number"] and first["rule_links"][0]["url"].startswith("/id/")
+    assert data["undo_token"] is None
+    again = client.get(resp.headers["Location"]).get_json()
+    assert again["token"] == data["token"] and again["trace"] == data["trace"]
+
+
+def run_to_end(client, data, choose, limit=200):
+    seen = [data]
+    for _ in range(limit):
+        if data["finished"]:
+            return seen
+        resp = decide(client, data["token"], choose(data["decisions"]))
+        assert resp.status_code == 200, resp.get_json()
+        data = resp.get_json()
+        seen.append(data)
+    raise AssertionError("session did not finish")
+
+
+def test_step_run_to_its_end(client, board):
+    data = start(client, board).get_json()
+
+    def choose(decisions):  # break every subroutine when possible, then keep going
+        ids = [d["id"] for d in decisions]
+        return next(
+            (i for i in ids if i.startswith("break:")), next((i for i in ids if i != "jack_out"), ids[0])
+        )
+
+    states = run_to_end(client, data, choose)
+    final = states[-1]
+    assert final["finished"] is True
+    assert final["decisions"] == [] and final["current_step"] is None
+    assert final["outcome"]["runs"][0]["server"] == "hq"
+    assert final["outcome"]["run"] == "successful"
+    lengths = [len(s["trace"]) for s in states]
+    assert lengths == sorted(lengths) and lengths[-1] > lengths[0]
+    # every fired step is a real rule with a number in this version
+    assert all(e["step_number"] for e in final["trace"] if e.get("step"))
+    # a finished session takes no decisions
+    late = decide(client, final["token"], "pass")
+    assert late.status_code == 409
+
+
+def test_end_the_run_subroutine_ends_the_run(client, board):
+    data = start(client, board).get_json()
+    states = run_to_end(
+        client, data, lambda ds: "pass" if any(d["id"] == "pass" for d in ds) else ds[0]["id"]
+    )
+    assert states[-1]["outcome"]["run"] == "unsuccessful"
+    fired = [e for e in states[-1]["trace"] if "rule_end_the_run" in e["rules"]]
+    assert fired and fired[0]["step"] == "step_subroutine_resolution"
+    assert fired[0]["rule_links"] == [
+        {"id": "rule_end_the_run", "number": fired[0]["rule_numbers"][0], "url": "/id/rule_end_the_run"}
+    ]
+
+
+def test_undo_returns_to_previous_state(client, board):
+    first = start(client, board).get_json()
+    second = decide(client, first["token"], first["decisions"][0]["id"]).get_json()
+    assert second["undo_token"] == first["token"]
+    undone = client.get(f"/api/engine/sessions/{second['undo_token']}").get_json()
+    assert undone["trace"] == first["trace"] and undone["decisions"] == first["decisions"]
+
+
+def test_illegal_decision(client, board):
+    data = start(client, board).get_json()
+    resp = decide(client, data["token"], "steal")
+    assert resp.status_code == 409
+    body = resp.get_json()
+    assert "not legal" in body["error"]
+    assert set(body["legal"]) == {d["id"] for d in data["decisions"]}
+    missing = client.post(f"/api/engine/sessions/{data['token']}/decisions", json={})
+    assert missing.status_code == 400 and "decision is required" in missing.get_json()["error"]
+
+
+def test_bad_tokens(client, app, board):
+    data = start(client, board).get_json()
+    token = data["token"]
+    flipped = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
+    for bad in (flipped, "garbage", "x" * 20000):
+        resp = client.get(f"/api/engine/sessions/{bad}")
+        assert resp.status_code == 400, bad[:20]
+        assert "token" in resp.get_json()["error"]
+    other = create_app({"TESTING": True, "BUILD_DIR": app.config["BUILD_DIR"], "SECRET_KEY": "another-key"})
+    resp = other.test_client().get(f"/api/engine/sessions/{token}")
+    assert resp.status_code == 400 and "SECRET_KEY" in resp.get_json()["error"]
+
+
+def test_token_works_on_any_worker_with_the_same_key(app, client, board):
+    data = start(client, board).get_json()
+    twin = create_app(
+        {"TESTING": True, "BUILD_DIR": app.config["BUILD_DIR"], "SECRET_KEY": "engine-test-key"}
+    )
+    other = twin.test_client().get(f"/api/engine/sessions/{data['token']}").get_json()
+    assert other["trace"] == data["trace"] and other["decisions"] == data["decisions"]
+
+
+@pytest.mark.parametrize(
+    "body, needle",
+    [
+        ({"structure": "run", "params": {"server": "hq"}}, "board is required"),
+        ({"board": "nope", "structure": "run"}, "board"),
+        (
+            {"board": {"version": 1, "servers": {"hq": {"ice": [{"rez_cost": -1}]}}}, "structure": "run"},
+            "problem",
+        ),
+        ({"board": "BOARD", "structure": "dance"}, "unknown structure 'dance'"),
+        ({"board": "BOARD"}, "structure is required"),
+        ({"board": "BOARD", "structure": "run", "params": {}}, "server"),
+        ({"board": "BOARD", "structure": "run", "params": {"server": "remote7"}}, "remote7"),
+        ({"board": "BOARD", "structure": "run", "params": {"server": "hq"}, "seed": "x"}, "seed"),
+        ({"board": "BOARD", "structure": "run", "params": {"server": "hq"}, "v": "3.1"}, "not available"),
+    ],
+)
+def test_start_bad_requests(client, board, body, needle):
+    body = {k: (board if v == "BOARD" else v) for k, v in body.items()}
+    resp = client.post("/api/engine/sessions", json=body)
+    assert 400 <= resp.status_code < 500
+    data = resp.get_json()
+    assert needle.lower() in data["error"].lower(), data
+
+
+def test_malformed_board_problems_have_paths(client, board):
+    bad = copy.deepcopy(board)
+    bad["servers"]["hq"]["ice"][0]["subroutines"] = [{"effect": "explode"}]
+    resp = start(client, bad)
+    assert resp.status_code == 400
+    problems = resp.get_json()["problems"]
+    assert problems[0]["path"] == "servers.hq.ice[0].subroutines[0].effect"
+    assert "explode" in problems[0]["message"]
+
+
+def test_whole_turn(client, board):
+    resp = start(client, board, structure="runner_turn", params={})
+    assert resp.status_code == 201, resp.get_json()
+    data = resp.get_json()
+    ids = [d["id"] for d in data["decisions"]]
+    assert "run:hq" in ids or data["current_step"] is not None
+
+
+def test_session_in_older_version(client, board, documents):
+    data = start(client, board, v="24.03").get_json()
+    assert data["version"] == "24.03"
+    step = data["current_step"]
+    assert step["number"] == documents["24.03"].node(step["id"]).number
+    assert step["url"].endswith("?v=24.03")
+
+
+# ----- HTML: editor and stepper -----------------------------------------------------------------
+
+
+def test_editor_page(client):
+    resp = client.get("/editor")
+    assert resp.status_code == 200
+    html = resp.get_data(as_text=True)
+    assert 'id="boardjson"' in html and 'name="structure"' in html
+    assert 'data-example="02-remote-agenda"' in html
+    assert re.search(r'<script src="/static/editor\.js\?h=[0-9a-f]+" defer></script>', html)
+    remote = client.get("/editor?example=02-remote-agenda").get_data(as_text=True)
+    assert "Send a Message" in remote
+    assert client.get("/editor?example=nope").status_code == 404
+
+
+def test_editor_form_without_javascript(client, board):
+    ok = client.post("/editor", data={"board": json.dumps(board), "structure": "run", "server": "hq"})
+    assert ok.status_code == 303 and ok.headers["Location"].startswith("/step?s=")
+    broken = client.post("/editor", data={"board": "{oops", "structure": "run", "server": "hq"})
+    assert broken.status_code == 400 and "not valid JSON" in broken.get_data(as_text=True)
+    bad = copy.deepcopy(board)
+    bad["corp"]["credits"] = -5
+    resp = client.post("/editor", data={"board": json.dumps(bad), "structure": "run", "server": "hq"})
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 400
+    assert '<li data-path="corp.credits"><code>corp.credits</code>: must be a non-negative integer' in html
+    # the user's text is kept so it can be fixed
+    assert "&#34;credits&#34;: -5" in html or "&quot;credits&quot;: -5" in html or '"credits": -5' in html
+
+
+def test_editor_loads_board_from_session(client, board):
+    board["corp"]["credits"] = 17
+    data = start(client, board).get_json()
+    html = client.get(f"/editor?s={data['token']}").get_data(as_text=True)
+    assert "17" in html
+
+
+def test_stepper_page_and_form_decisions(client, board):
+    data = start(client, board).get_json()
+    resp = client.get(data["url"])
+    assert resp.status_code == 200
+    html = resp.get_data(as_text=True)
+    assert f">{data['current_step']['number']}</a>" in html
+    for d in data["decisions"]:
+        assert f'value="{d["id"]}"' in html
+    assert html.count("<li>") >= len(data["trace"])
+    assert 'class="ref fired"' in html
+    # press a button without JavaScript: POST, then a redirect to the new position
+    resp = client.post("/step", data={"s": data["token"], "decision": data["decisions"][0]["id"]})
+    assert resp.status_code == 303
+    new_token = token_of(resp.headers["Location"])
+    after = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert 'id="undo"' in after
+    assert f'href="/step?s={data["token"]}"' in after
+    # reloading the same URL gives exactly the same page
+    assert client.get(f"/step?s={new_token}").data == client.get(f"/step?s={new_token}").data
+
+
+def test_stepper_finished_page(client, board):
+    data = start(client, board).get_json()
+    final = run_to_end(client, data, lambda ds: ds[0]["id"])[-1]
+    html = client.get(final["url"]).get_data(as_text=True)
+    assert 'id="finished"' in html and "Run on hq" in html
+    assert 'id="decisions"' not in html
+
+
+def test_stepper_bad_input(client, board):
+    assert client.get("/step").status_code == 302
+    bad = client.get("/step?s=not-a-token")
+    assert bad.status_code == 400 and "token is invalid" in bad.get_data(as_text=True)
+    data = start(client, board).get_json()
+    illegal = client.post("/step", data={"s": data["token"], "decision": "steal"})
+    assert illegal.status_code == 409 and "not legal" in illegal.get_data(as_text=True)
+    none = client.post("/step", data={"s": data["token"]})
+    assert none.status_code == 400
