@@ -52,6 +52,7 @@ EFFECTS: dict[str, dict[str, Any]] = {
 }
 
 _CARD_FIELDS_CORP = {
+    "accessed",  # engine-managed during a breach
     "name",
     "type",
     "rezzed",
@@ -173,10 +174,9 @@ class _Checker:
             self.int_field(c, key, path, hi=MAX_CREDITS)
         for key in ("agenda_points", "advancement_requirement", "advancements"):
             self.int_field(c, key, path)
-        if c.get("trash_cost", 0) is None:
-            pass
         self.bool_field(c, "rezzed", path)
         self.bool_field(c, "faceup", path)
+        self.bool_field(c, "accessed", path)
         if "subroutines" in c:
             subs = c["subroutines"]
             if not isinstance(subs, list):
