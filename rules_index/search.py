@@ -83,12 +83,12 @@ SCHEMA = Schema(
 TEXT_FIELDS = ("title", "text", "examples", "terms", "section")
 WEIGHTING = BM25F(B=0.75, K1=1.2)
 PHRASE_FIELDS = (("text", 2.0), ("title", 3.0))
-BIGRAM_BOOST = 0.0
 # Kind priors: the chapter 11 appendix restates the timing structures of sections 5.6, 6.9, 7.2
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
 RERANK_DEPTH = 20
+COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -277,7 +277,9 @@ class Searcher:
         self._speller: _Speller | None = None
         self._cards: list[tuple[re.Pattern, str]] | None = None
         self._cited_by: dict[str, list[str]] | None = None
+        self._stem_docs: dict[str, frozenset[int]] = {}
         self._fragmenter = highlight.ContextFragmenter(maxchars=220, surround=70)
+        self._whole = highlight.WholeFragmenter()
         self._formatter = _MarkFormatter()
 
     # ----- resources shared lazily ----------------------------------------------------------
@@ -385,7 +387,11 @@ class Searcher:
             key = (field_name, stem)
             weights[key] = max(weights.get(key, 0.0), boost)
 
-        for stem in stems:
+        # Very common words ("card", "runner") only rank, they do not select: BM25 gives them
+        # little weight, scoring their long posting lists is most of the cost of a query, and
+        # the coordination re-rank still counts them. Kept when the query has nothing else.
+        rare = [stem for stem in stems if not self._is_common(stem)]
+        for stem in rare or stems:
             for fname in TEXT_FIELDS:
                 add(fname, stem, 1.0)
         phrases: list[Phrase] = []
@@ -393,10 +399,6 @@ class Searcher:
         for words, weight in [(stems, 1.0)] + [(self._stems(p), 2.0) for p in info["phrases"]]:
             if len(words) >= 2:
                 phrases.extend(Phrase(f, words, slop=1, boost=b * weight) for f, b in PHRASE_FIELDS)
-        # Proximity: each pair of adjacent query words found together in the rule text.
-        if len(stems) >= 3 and BIGRAM_BOOST > 0:
-            pairs = {(a, b) for a, b in zip(stems, stems[1:]) if a != b}
-            phrases.extend(Phrase("text", list(pair), slop=1, boost=BIGRAM_BOOST) for pair in sorted(pairs))
         # Jargon: the CR's words for it, as a strong alternative.
         highlight_terms = set(stems)
         for item in info["jargon"]:
@@ -419,7 +421,9 @@ class Searcher:
                 add("cards", tokens[0], 6.0)
             elif tokens:
                 phrases.append(Phrase("cards", tokens, boost=6.0))
-        clauses = [Term(f, s, boost=b) for (f, s), b in weights.items()] + phrases
+        # Only terms the index holds: a matcher for an absent term still costs its set-up.
+        reader = self._searcher().reader()
+        clauses = [Term(f, s, boost=b) for (f, s), b in weights.items() if (f, s) in reader] + phrases
         if not clauses:
             return None, frozenset(), info
         return (Or(clauses) if len(clauses) > 1 else clauses[0]), frozenset(highlight_terms), info
@@ -467,21 +471,43 @@ class Searcher:
         return hits[:limit]
 
     def _rank(self, q, query_stems: set[str], limit: int) -> list[tuple[str, float]]:
-        """BM25F hits, re-ranked by coordination: among the top candidates, a rule matching
-        more of the distinct query words beats one matching a single word many times."""
+        """BM25F hits, re-ranked: among the top candidates, a rule matching more of the distinct
+        query words beats one matching a single word many times (coordination), and kind
+        priors apply."""
         searcher = self._searcher()
         coord = len(query_stems) >= 2 and COORD > 0
-        results = searcher.search(q, limit=max(limit, RERANK_DEPTH), optimize=False, terms=coord)
+        results = searcher.search(q, limit=max(limit, RERANK_DEPTH), optimize=False)
+        having = [self._docs_with(searcher, stem) for stem in query_stems] if coord else []
         out = []
         for hit in results:
             fields = hit.fields()
             score = float(hit.score) * PRIORS.get(fields.get("kind"), 1.0)
             if coord:
-                matched = {t.decode("utf-8") if isinstance(t, bytes) else t for _, t in hit.matched_terms()}
-                score *= (len(matched & query_stems) / len(query_stems)) ** COORD
+                share = sum(1 for docs in having if hit.docnum in docs) / len(having)
+                score *= share**COORD
             out.append((fields["id"], score))
         out.sort(key=lambda pair: -pair[1])
         return out[:limit]
+
+    def _is_common(self, stem: str) -> bool:
+        reader = self._searcher().reader()
+        return reader.doc_frequency("text", stem) > COMMON_SHARE * max(1, reader.doc_count())
+
+    def _docs_with(self, searcher, stem: str) -> frozenset[int]:
+        """Document numbers containing a stem in any searched field (cached: the index is
+        read-only, so document numbers never change)."""
+        docs = self._stem_docs.get(stem)
+        if docs is None:
+            found: set[int] = set()
+            reader = searcher.reader()
+            for fname in TEXT_FIELDS:
+                if (fname, stem) in reader:
+                    found.update(reader.postings(fname, stem).all_ids())
+            docs = frozenset(found)
+            if len(self._stem_docs) > 20000:
+                self._stem_docs.clear()
+            self._stem_docs[stem] = docs
+        return docs
 
     def _exact_hits(self, node: Node, text: str, limit: int) -> list[SearchHit]:
         hits = [self._hit(node, 1000.0, frozenset(), "exact")]
@@ -514,8 +540,9 @@ class Searcher:
             for source in sources:
                 if not source:
                     continue
+                fragmenter = self._whole if len(source) <= 260 else self._fragmenter
                 out = highlight.highlight(
-                    source, terms, ANALYZER, self._fragmenter, self._formatter, top=2, minscore=1
+                    source, terms, ANALYZER, fragmenter, self._formatter, top=2, minscore=1
                 )
                 if out:
                     return out
