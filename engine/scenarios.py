@@ -15,6 +15,7 @@ from typing import Any
 
 from scraper import Document
 
+from .errors import EngineError
 from .session import Session, apply, legal_decisions, start
 
 MAX_AUTO = 2000
@@ -358,9 +359,15 @@ def run_scenario(sc: Scenario, doc: Document) -> Session:
     raise RuntimeError(f"scenario {sc.name} did not finish")  # pragma: no cover
 
 
-def walked_steps(doc: Document) -> set[str]:
+def walked_steps(doc: Document) -> tuple[set[str], dict[str, str]]:
+    """Step ids walked by the suite on `doc`, and {scenario: error} for scenarios that failed."""
     walked: set[str] = set()
+    failed: dict[str, str] = {}
     for sc in SCENARIOS:
-        s = run_scenario(sc, doc)
+        try:
+            s = run_scenario(sc, doc)
+        except (EngineError, RuntimeError) as exc:
+            failed[sc.name] = str(exc)
+            continue
         walked.update(e.step for e in s.trace)
-    return walked
+    return walked, failed

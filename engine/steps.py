@@ -336,11 +336,12 @@ def clear_access_marks(board: dict) -> None:
 # ----- effects ----------------------------------------------------------------------------------
 
 
-def describe_effect(e: dict) -> str:
+def describe_effect(e: dict, controller: str = "corp") -> str:
     spec = EFFECTS.get(e.get("effect", ""), None)
     if spec is None:
         return str(e)
     text = spec["text"].format(**{k: e.get(k, 0) for k in spec["params"]})
+    text = text.replace("The opponent", "The Runner" if controller == "corp" else "The Corp")
     if e["effect"] == "trace":
         if e.get("on_success"):
             text += " If successful: " + " ".join(describe_effect(x) for x in e["on_success"])
@@ -588,22 +589,14 @@ def _noop(text: str, *rules: str) -> Handler:
 
 
 handles("step_checkpoint_conditional_abilities")(
-    _noop("No conditional ability in the board vocabulary waits on this checkpoint.", "rule_checkpoints")
+    _noop("No conditional ability in the board vocabulary waits on this checkpoint.")
 )
-handles("step_checkpoint_duration_abilities")(
-    _noop("No lingering effect with a duration is in play.", "rule_checkpoints")
-)
-handles("step_checkpoint_uniqueness")(_noop("No two active unique cards share a name.", "rule_checkpoints"))
-handles("step_checkpoint_card_restrictions")(
-    _noop("No object breaks a restriction of the rules.", "rule_checkpoints")
-)
-handles("step_checkpoint_hosted_on_agenda")(
-    _noop("No hosted objects on agendas to trash.", "rule_checkpoints")
-)
-handles("step_checkpoint_hosted_on_installed_cards")(
-    _noop("No hosted objects on uninstalled cards.", "rule_checkpoints")
-)
-handles("step_checkpoint_vacant_position")(_noop("No vacant ice position to remove.", "rule_checkpoints"))
+handles("step_checkpoint_duration_abilities")(_noop("No lingering effect with a duration is in play."))
+handles("step_checkpoint_uniqueness")(_noop("No two active unique cards share a name."))
+handles("step_checkpoint_card_restrictions")(_noop("No object breaks a restriction of the rules."))
+handles("step_checkpoint_hosted_on_agenda")(_noop("No hosted objects on agendas to trash."))
+handles("step_checkpoint_hosted_on_installed_cards")(_noop("No hosted objects on uninstalled cards."))
+handles("step_checkpoint_vacant_position")(_noop("No vacant ice position to remove."))
 handles("step_checkpoint_card_entering_root_during_breach")(
     _noop(
         "No card entered the root of the breached server.",
@@ -611,10 +604,8 @@ handles("step_checkpoint_card_entering_root_during_breach")(
         "rule_candidates_entering_root",
     )
 )
-handles("step_checkpoint_discard_pile_cards")(
-    _noop("No converted cards in a discard pile.", "rule_checkpoints")
-)
-handles("step_checkpoint_discard_pile_counters")(_noop("No counters in a discard pile.", "rule_checkpoints"))
+handles("step_checkpoint_discard_pile_cards")(_noop("No converted cards in a discard pile."))
+handles("step_checkpoint_discard_pile_counters")(_noop("No counters in a discard pile."))
 
 
 @handles("step_checkpoint_agenda_points")
@@ -725,7 +716,7 @@ def _announce_targets(ctx: Ctx, f: dict, d: str | None) -> Any:
         ctx.ev(f"{v['source']}: no instructions to resolve.")
         return None
     ctx.ev(
-        f"{v['source']}: instruction {v['i'] + 1} of {len(ins)} becomes imminent: {describe_effect(_instr(f))}"
+        f"{v['source']}: instruction {v['i'] + 1} of {len(ins)} becomes imminent: {describe_effect(_instr(f), v.get('controller', 'corp'))}"
     )
     return None
 
@@ -747,7 +738,9 @@ def _loop(back_to: str) -> Handler:
         v = f["v"]
         if v["i"] + 1 < len(v["instructions"]):
             v["i"] += 1
-            ctx.ev(f"{v['source']}: instruction {v['i'] + 1} becomes imminent: {describe_effect(_instr(f))}")
+            ctx.ev(
+                f"{v['source']}: instruction {v['i'] + 1} becomes imminent: {describe_effect(_instr(f), v.get('controller', 'corp'))}"
+            )
             return goto(back_to)
         ctx.ev(f"{v['source']}: no more instructions to resolve.")
         return None

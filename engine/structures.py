@@ -47,7 +47,7 @@ STRUCTURES: tuple[Structure, ...] = (
     ),
     Structure(
         "subroutine",
-        "Resolving a subroutine (outside an encounter)",
+        "Resolving a subroutine",
         "sec_steps_of_resolving_a_subroutine",
         {"subroutine": "required: an effect or list of effects from the board vocabulary"},
     ),

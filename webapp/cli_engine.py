@@ -1,0 +1,273 @@
+"""`nrrules step` and `nrrules engine-coverage`: the timing-structure engine on the command line.
+
+    nrrules step board.json --structure run --server hq [--decide ID ...] [--json]
+    nrrules engine-coverage [--version V] [--json]
+
+Without --decide, `step` takes the first legal decision at every stop until the structure
+finishes; with --decide it takes those decisions in order and, if the structure is not finished,
+lists the decisions available next. Bad input gives one `error: ...` line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from scraper import Document
+
+EXIT_BAD_INPUT = 2
+MAX_AUTO_DECISIONS = 5000
+
+DocLoader = Callable[[str | None, Path | None], Document]
+
+
+def _default_loader(version: str | None, build_dir: Path | None) -> Document:
+    from rules_index.store import load_document
+
+    return load_document(version, build_dir)
+
+
+class CliError(Exception):
+    pass
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+def _load(loader: DocLoader, version: str | None, build_dir: Path | None) -> Document:
+    try:
+        return loader(version, build_dir)
+    except Exception as exc:  # the store's own errors (not built, unknown version) carry the message
+        raise CliError(f"cannot load CR {version or '(latest)'}: {exc}") from None
+
+
+def read_board(path: str) -> dict:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read board file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"board file {path} is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CliError(f"board file {path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise CliError(f"board file {path} must hold a JSON object")
+    return data
+
+
+def step_session(
+    board: dict,
+    doc: Document,
+    structure: str,
+    params: dict,
+    decisions: list[str],
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Walk a structure; returns {"session", "chunks": [(decision | None, player, events)], "auto"}."""
+    import engine
+
+    try:
+        s = engine.start(board, structure, doc, params, seed)
+    except engine.BoardError as exc:
+        raise CliError("invalid board or parameters:\n  " + "\n  ".join(exc.problems)) from None
+    chunks: list[tuple[str | None, str | None, list]] = [(None, None, list(s.trace))]
+    auto = not decisions
+    todo = list(decisions)
+    for _ in range(MAX_AUTO_DECISIONS):
+        if s.finished or (not auto and not todo):
+            break
+        legal = engine.legal_decisions(s)
+        d = todo.pop(0) if todo else legal[0]["id"]
+        player = next((x["player"] for x in legal if x["id"] == d), None)
+        try:
+            s, events = engine.apply(s, d)
+        except engine.IllegalDecision as exc:
+            raise CliError(str(exc)) from None
+        chunks.append((d, player, events))
+    return {"session": s, "chunks": chunks, "auto": auto}
+
+
+def _rule_line(doc: Document, rid: str) -> str:
+    n = doc.node(rid)
+    if n is None:
+        return rid
+    text = n.text if len(n.text) <= 110 else n.text[:107].rstrip() + "..."
+    return f"{n.number or rid} {text}".strip()
+
+
+def format_step(result: dict[str, Any], doc: Document, rule_text: bool = True) -> str:
+    import engine
+
+    s = result["session"]
+    lines = [
+        f"CR {doc.version}: {s.structure}"
+        + (f" {json.dumps(s.params)}" if s.params else "")
+        + f" (seed {s.seed})"
+    ]
+    for decision, player, events in result["chunks"]:
+        if decision is not None:
+            lines.append(f">> {player or '?'} decides: {decision}")
+        for e in events:
+            d = engine.describe_event(e, doc)
+            lines.append(f"{d['step_number'] or e.step:<9} {e.text}")
+            if rule_text:
+                for rid in e.rules:
+                    lines.append(f"{'':9}   {_rule_line(doc, rid)}")
+    o = s.outcome
+    lines.append("")
+    if s.finished:
+        parts = []
+        if o["run"]:
+            parts.append(f"run {o['run']}")
+        for key in ("accessed", "stolen", "trashed", "scored"):
+            if o[key]:
+                parts.append(f"{key}: {', '.join(o[key])}")
+        if o["winner"]:
+            parts.append(f"winner: {o['winner']} ({o['win_reason']})")
+        r, c = o["runner"], o["corp"]
+        parts.append(
+            f"Runner {r['credits']} credits, {r['clicks']} clicks, {r['tags']} tags, {r['hand']} cards, "
+            f"{r['score']} points; Corp {c['credits']} credits, {c['score']} points"
+        )
+        lines.append("Finished: " + "; ".join(parts))
+    else:
+        node = doc.node(s.current_step)
+        num = node.number if node else s.current_step
+        lines.append(f"Waiting at {num} [{s.current_step}]: {node.text if node else ''}")
+        lines.append("Legal decisions (pass them with --decide, after those already taken):")
+        for d in engine.legal_decisions(s):
+            lines.append(f"  {d['id']:<20} {d['player']:<6} {d['label']}")
+    return "\n".join(lines)
+
+
+def step_json(result: dict[str, Any], doc: Document) -> dict[str, Any]:
+    import engine
+
+    s = result["session"]
+    return {
+        "version": doc.version,
+        "structure": s.structure,
+        "params": s.params,
+        "seed": s.seed,
+        "decisions": s.decisions,
+        "finished": s.finished,
+        "current_step": s.current_step,
+        "legal_decisions": engine.legal_decisions(s),
+        "outcome": s.outcome,
+        "trace": [engine.describe_event(e, doc) for e in s.trace],
+        "session": s.to_json(),
+    }
+
+
+def format_coverage(report: dict[str, Any]) -> str:
+    lines = [
+        f"Engine coverage of CR {report['version']} timing steps ({report.get('scenarios', '?')} scenarios)"
+    ]
+    for sec in report["sections"].values():
+        lines.append(
+            f"  {sec['number'] or '?':<8} {sec['title']:<48} {sec['walked']:>3}/{sec['steps']:<3} {sec['percent']:5.1f} %"
+        )
+        if sec["not_walked"]:
+            lines.append(f"           not walked: {', '.join(sec['not_walked'])}")
+        if sec["not_modeled"]:
+            lines.append(f"           not modeled: {', '.join(sec['not_modeled'])}")
+    a = report["all_steps"]
+    lines.append(f"  all step ids: {a['walked']}/{a['steps']} walked = {a['percent']:.1f} %")
+    if a["not_modeled"]:
+        lines.append(f"  steps the engine does not model: {', '.join(a['not_modeled'])}")
+    return "\n".join(lines)
+
+
+def register(group: click.Group, loader: DocLoader | None = None) -> None:
+    """Add `step` and `engine-coverage` to the `nrrules` command group. `loader(version, build_dir)`
+    returns a Document (default: rules_index.store.load_document)."""
+    load = loader or _default_loader
+    build_dir_opt = click.option(
+        "--build-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        envvar="NRRULES_BUILD_DIR",
+        help="Where built versions live (env NRRULES_BUILD_DIR).",
+    )
+
+    @group.command("step")
+    @click.argument("board_json")
+    @click.option(
+        "--version", "-v", "version", default=None, help="CR version, e.g. 24.03 (default: latest built)."
+    )
+    @click.option("--structure", "-s", default="run", show_default=True, help="Timing structure to walk.")
+    @click.option(
+        "--server", default=None, help="Server for run, breach and access (hq, rd, archives, remoteN)."
+    )
+    @click.option(
+        "--params", "params_json", default=None, help="Other parameters as JSON, e.g. '{\"strength\": 3}'."
+    )
+    @click.option(
+        "--decide", "-d", "decisions", multiple=True, help="A decision id; repeat for several, in order."
+    )
+    @click.option(
+        "--seed", default=0, show_default=True, type=int, help="Seed for random choices (HQ access, damage)."
+    )
+    @click.option(
+        "--json", "as_json", is_flag=True, help="Print JSON (trace, outcome, legal decisions, session)."
+    )
+    @click.option(
+        "--no-rule-text", is_flag=True, help="Do not print the text of the rules each event applied."
+    )
+    @build_dir_opt
+    def step(
+        board_json, version, structure, server, params_json, decisions, seed, as_json, no_rule_text, build_dir
+    ):
+        """Step BOARD_JSON (a file, or - for stdin) through a CR timing structure and print the
+        trace with step numbers and the rules applied."""
+        try:
+            board = read_board(board_json)
+            params: dict = {}
+            if params_json:
+                try:
+                    params = json.loads(params_json)
+                except ValueError as exc:
+                    raise CliError(f"--params is not valid JSON: {exc}") from None
+                if not isinstance(params, dict):
+                    raise CliError("--params must be a JSON object")
+            if server is not None:
+                params["server"] = server
+            doc = _load(load, version, build_dir)
+            result = step_session(board, doc, structure, params, list(decisions), seed)
+        except CliError as exc:
+            _fail(str(exc))
+            return
+        if as_json:
+            click.echo(json.dumps(step_json(result, doc), indent=2, ensure_ascii=False))
+        else:
+            click.echo(format_step(result, doc, rule_text=not no_rule_text))
+
+    @group.command("engine-coverage")
+    @click.option(
+        "--version", "-v", "version", default=None, help="CR version, e.g. 24.03 (default: latest built)."
+    )
+    @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+    @build_dir_opt
+    def engine_coverage(version, as_json, build_dir):
+        """Share of the version's timing steps walked by the engine's scenario suite."""
+        import engine
+
+        try:
+            doc = _load(load, version, build_dir)
+        except CliError as exc:
+            _fail(str(exc))
+            return
+        report = engine.scenario_coverage(doc)
+        if as_json:
+            click.echo(json.dumps(report, indent=2))
+        else:
+            click.echo(format_coverage(report))
