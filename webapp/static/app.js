@@ -181,7 +181,6 @@
         cy = window.cytoscape({
           container: document.getElementById("cy"),
           elements: els,
-          wheelSensitivity: 0.3,
           style: [
             { selector: "node", style: { label: "data(label)", "font-size": 10, "background-color": "#0b63c5", width: 14, height: 14, color: "#1b1e23" } },
             { selector: "node[type = 'card']", style: { "background-color": "#c27c0e", shape: "round-rectangle" } },

@@ -68,7 +68,7 @@ def examples() -> list[dict[str, Any]]:
             title = board.pop("_title", None) if isinstance(board.get("_title"), str) else None
             out[name] = {
                 "name": name,
-                "title": title or name.split("-", 1)[-1].replace("-", " "),
+                "title": title or re.sub(r"^\d+-", "", name).replace("-", " "),
                 "board": board,
             }
     return list(out.values())

@@ -1,0 +1,274 @@
+"""Browser tests: headless Chromium (Debian's `chromium`, driven by Playwright with
+`executable_path`; never `playwright install`) against a real gunicorn server process.
+
+Screenshots are saved under test-artifacts/browser/. Skipped when Chromium or Playwright is
+missing (CI installs Chromium with apt in .ci/run).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+CHROMIUM = os.environ.get("NRRULES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(build_dir):
+    port = free_port()
+    env = dict(os.environ, NRRULES_BUILD_DIR=str(build_dir), SECRET_KEY="browser-test-key")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = (ARTIFACTS / "gunicorn.log").open("w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            "2",
+            "--threads",
+            "4",
+            "webapp:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/api/versions", timeout=2) as resp:
+                if resp.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"server did not start (see {log.name})")
+        time.sleep(0.2)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+            args=CHROMIUM_ARGS,
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, request):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    problems: list[str] = []
+    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: problems.append(str(e)))
+    yield pg
+    pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}-end.png"), full_page=True)
+    context.close()
+    # No script errors and no Content-Security-Policy violations on any page a test visited.
+    assert not problems, problems
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+def test_search_as_you_type_and_open_rule(page, server):
+    page.goto(server + "/")
+    page.fill(".q", "jack out")
+    page.wait_for_selector(".suggest li a")
+    items = page.locator(".suggest li a")
+    assert items.count() >= 3
+    assert page.locator(".suggest mark").count() > 0
+    shot(page, "search-suggestions")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.locator('.suggest li[aria-selected="true"]').count() == 1
+    expected = page.locator('.suggest li[aria-selected="true"] .num').inner_text()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/id/**")
+    assert page.locator("article.rule h1 .num").inner_text() == expected
+    # a number jumps straight to its rule
+    page.fill(".q", "6.9.4c")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/id/step_jack_out_choice")
+    assert "choose to jack out" in page.locator("article.rule .text").inner_text()
+
+
+def test_follow_cross_reference_with_preview_and_come_back(page, server):
+    page.goto(server + "/r/6.9.4c")
+    link = page.locator('article.rule .text a.ref[data-id="rule_sec_run_run_ends_phase"]')
+    link.hover()
+    preview = page.wait_for_selector(".preview")
+    assert "6.9.6" in preview.inner_text()
+    shot(page, "hover-preview")
+    link.click()
+    page.wait_for_url("**/id/rule_sec_run_run_ends_phase")
+    assert page.locator("article.rule h1 .num").inner_text() == "6.9.6"
+    page.go_back()
+    page.wait_for_url("**/r/6.9.4c")
+    assert page.locator("article.rule h1 .num").inner_text() == "6.9.4c"
+
+
+def test_switch_version(page, server, documents):
+    page.goto(server + "/id/step_jack_out_choice")
+    page.locator('#versions a[data-version="22.12"]').click()
+    page.wait_for_url("**/id/step_jack_out_choice?v=22.12")
+    assert (
+        page.locator("article.rule h1 .num").inner_text()
+        == documents["22.12"].node("step_jack_out_choice").number
+    )
+    assert "CR 22.12" in page.locator(".crumbs").inner_text()
+    # search from an old version stays in that version
+    page.fill(".q", "jack out")
+    page.wait_for_selector(".suggest li a")
+    assert page.locator(".suggest li a").first.get_attribute("href").endswith("?v=22.12")
+
+
+def test_graph_drawn_from_vendored_library(page, server):
+    page.goto(server + "/r/6.9.4c")
+    page.click("#graph summary")
+    page.wait_for_selector("#graph[data-drawn='1']")
+    assert page.locator("#cy canvas").count() > 0
+    assert "nodes" in page.locator("#graph .gstat").inner_text()
+    page.click("#graph button[data-k='2']")
+    page.wait_for_selector("#graph[data-drawn='2']")
+    shot(page, "rule-graph")
+    copy = page.locator("button.copy")
+    assert copy.is_visible()
+
+
+def test_rule_page_readable_without_javascript(browser, server):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    pg = context.new_page()
+    pg.goto(server + "/r/6.9")
+    assert "Steps of a Run" in pg.locator("article.rule h1").inner_text()
+    assert pg.locator("#step_jack_out_choice").is_visible()
+    assert not pg.locator("button.copy").is_visible()
+    pg.screenshot(path=str(ARTIFACTS / "no-js-section.png"), full_page=False)
+    context.close()
+
+
+def test_build_board_in_editor_and_step_run_to_end(page, server):
+    page.goto(server + "/editor")
+    page.wait_for_selector("#formroot .server[data-server='hq']")
+    page.click("text=Add remote server")
+    remote = page.locator(".server[data-server='remote1']")
+    remote.wait_for()
+    # add a piece of ice to the remote, then give it a bad rez cost: the error sits by the field
+    remote.locator("text=Add ice").click()
+    rez = page.locator('[data-path="servers.remote1.ice[0].rez_cost"]')
+    rez.fill("-3")
+    err = page.locator('.ferr[data-for="servers.remote1.ice[0].rez_cost"]')
+    expect(err).to_contain_text("non-negative")
+    expect(page.locator(".field.bad")).to_have_count(1)
+    shot(page, "editor-field-error")
+    rez.fill("2")
+    expect(page.locator("#valid-status")).to_have_text("Board is valid.")
+    expect(err).to_have_text("")
+    page.fill('[data-path="runner.credits"]', "9")
+    assert '"credits": 9' in page.locator("#boardjson").input_value()
+    page.select_option("#structure", "run")
+    page.fill("#server", "remote1")
+    page.click("#start")
+    page.wait_for_url("**/step?s=**")
+    assert "on remote1" in page.locator("h1").inner_text()
+    shot(page, "stepper-start")
+    for _ in range(80):
+        if page.locator("#finished").count():
+            break
+        buttons = page.locator("#decisions button")
+        labels = [b.get_attribute("data-decision") for b in buttons.all()]
+        choice = next((i for i, d in enumerate(labels) if d.startswith("break:")), 0)
+        if labels[choice] == "jack_out" and len(labels) > 1:
+            choice = 1
+        with page.expect_navigation():
+            buttons.nth(choice).click()
+    assert page.locator("#finished").count() == 1
+    trace = page.locator("#trace li")
+    assert trace.count() > 10
+    shot(page, "stepper-finished")
+    # a fired rule links to its rule page, with a preview on hover
+    fired = page.locator("#trace a.ref.fired").first
+    number = fired.inner_text()
+    fired.hover()
+    page.wait_for_selector(".preview")
+    fired.click()
+    page.wait_for_url("**/id/**")
+    assert page.locator("article.rule h1 .num").inner_text() == number
+
+
+def test_reload_and_share_stepper_url(page, browser, server):
+    page.goto(server + "/editor?example=02-remote-agenda")
+    page.wait_for_selector("#formroot .server[data-server='remote1']")
+    page.fill("#server", "remote1")
+    page.click("#start")
+    page.wait_for_url("**/step?s=**")
+    for _ in range(3):
+        with page.expect_navigation():
+            page.locator("#decisions button").first.click()
+    url = page.url
+    trace = page.locator("#trace").inner_text()
+    current = page.locator("#current").inner_text() if page.locator("#current").count() else ""
+    page.reload()
+    assert page.locator("#trace").inner_text() == trace
+    # a fresh browser (someone the link was shared with) sees exactly the same position
+    other = browser.new_context()
+    pg = other.new_page()
+    pg.goto(url)
+    assert pg.locator("#trace").inner_text() == trace
+    assert (pg.locator("#current").inner_text() if pg.locator("#current").count() else "") == current
+    pg.screenshot(path=str(ARTIFACTS / "shared-stepper.png"))
+    # undo goes back exactly one decision
+    pg.click("#undo")
+    pg.wait_for_load_state()
+    assert pg.locator("#trace li").count() < page.locator("#trace li").count()
+    other.close()
