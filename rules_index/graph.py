@@ -203,12 +203,17 @@ class RuleGraph:
         ]
         return {"nodes": nodes, "links": links}
 
-    def shortest_path(self, a: str, b: str) -> list[str] | None:
-        """Shortest chain of citations from rule a to rule b (ids), or None if there is none."""
+    def shortest_path(self, a: str, b: str, kinds: Iterable[str] = ("cites", "contains")) -> list[str] | None:
+        """Shortest chain from rule a to rule b (stable ids), following edges forward.
+
+        By default a chain follows citations and, because most citations name a whole section
+        ("see section 10.4"), descends from a cited section or rule into its parts. Pass
+        ``kinds=("cites",)`` for citations only. None if there is no such chain."""
         source, target = self.resolve(a), self.resolve(b)
         if source is None or target is None:
             return None
-        view = nx.subgraph_view(self.g, filter_edge=lambda u, v, key: key == "cites")
+        allowed = set(kinds)
+        view = nx.subgraph_view(self.g, filter_edge=lambda u, v, key: key in allowed)
         try:
             return nx.shortest_path(view, source, target)
         except nx.NetworkXNoPath:
