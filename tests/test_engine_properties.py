@@ -1,0 +1,250 @@
+"""Property-based tests: from random valid boards, random legal decision sequences always
+terminate, never raise, keep the board valid, and never create or lose cards or credits outside
+what the rules move (every credit change is recorded by an event at a step that moves credits)."""
+
+from __future__ import annotations
+
+from conftest import load_doc
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.board import count_cards, normalise_board
+
+MAX_DECISIONS = 400
+
+amount = st.integers(0, 3)
+simple_effect = st.one_of(
+    st.just("end_the_run"),
+    st.builds(
+        lambda e, a: {"effect": e, "amount": a},
+        st.sampled_from(
+            [
+                "lose_clicks",
+                "gain_credits",
+                "lose_credits",
+                "net_damage",
+                "meat_damage",
+                "core_damage",
+                "give_tags",
+            ]
+        ),
+        amount,
+    ),
+)
+effect = st.one_of(
+    simple_effect,
+    st.builds(
+        lambda s, ok, ko: {"effect": "trace", "strength": s, "on_success": ok, "on_failure": ko},
+        st.integers(0, 4),
+        st.lists(simple_effect, max_size=2),
+        st.lists(simple_effect, max_size=1),
+    ),
+)
+ice = st.builds(
+    lambda n, rez, cost, brk, subs: {
+        "name": f"Ice {n}",
+        "rezzed": rez,
+        "rez_cost": cost,
+        "break_cost": brk,
+        "subroutines": subs,
+    },
+    st.integers(1, 99),
+    st.booleans(),
+    st.integers(0, 5),
+    st.integers(0, 3),
+    st.lists(effect, max_size=3),
+)
+agenda = st.builds(
+    lambda pts, req, adv, steal: {
+        "name": "Agenda",
+        "type": "agenda",
+        "agenda_points": pts,
+        "advancement_requirement": req,
+        "advancements": adv,
+        **({"steal_cost": steal} if steal else {}),
+    },
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.integers(0, 2),
+)
+asset = st.builds(
+    lambda rez, cost, trash, acc: {
+        "name": "Asset",
+        "type": "asset",
+        "rezzed": rez,
+        "rez_cost": cost,
+        "trash_cost": trash,
+        **({"on_access": acc} if acc else {}),
+    },
+    st.booleans(),
+    st.integers(0, 4),
+    st.integers(0, 5),
+    st.lists(simple_effect, max_size=2),
+)
+upgrade = st.builds(
+    lambda rez, cost, trash: {
+        "name": "Upgrade",
+        "type": "upgrade",
+        "rezzed": rez,
+        "rez_cost": cost,
+        "trash_cost": trash,
+    },
+    st.booleans(),
+    st.integers(0, 4),
+    st.integers(0, 5),
+)
+operation = st.builds(
+    lambda cost, eff: {"name": "Op", "type": "operation", "play_cost": cost, "effects": eff},
+    st.integers(0, 3),
+    st.lists(st.builds(lambda a: {"effect": "gain_credits", "amount": a}, amount), min_size=1, max_size=2),
+)
+corp_card = st.one_of(st.just("Card"), agenda, asset, operation)
+central = st.builds(
+    lambda i, r: {"ice": i, "root": r}, st.lists(ice, max_size=2), st.lists(upgrade, max_size=1)
+)
+remote = st.builds(
+    lambda i, r, c: {"ice": i, "root": r, "content": c},
+    st.lists(ice, max_size=2),
+    st.lists(upgrade, max_size=1),
+    st.one_of(agenda, asset),
+)
+
+
+@st.composite
+def boards(draw):
+    servers = {"hq": draw(central), "rd": draw(central), "archives": draw(central)}
+    for i in range(draw(st.integers(0, 2))):
+        servers[f"remote{i + 1}"] = draw(remote)
+    return {
+        "version": 1,
+        "turn": draw(st.sampled_from(["corp", "runner"])),
+        "corp": {
+            "credits": draw(st.integers(0, 12)),
+            "clicks": draw(st.integers(0, 1)),
+            "allotted_clicks": draw(st.integers(0, 3)),
+            "bad_publicity": draw(st.integers(0, 3)),
+            "hand": draw(st.one_of(st.integers(0, 7), st.lists(corp_card, max_size=7))),
+            "deck": draw(st.one_of(st.integers(0, 4), st.lists(corp_card, max_size=4))),
+            "discard": draw(st.lists(st.one_of(agenda, asset, st.just("Old")), max_size=3)),
+            "score_area": draw(st.lists(agenda, max_size=2)),
+        },
+        "runner": {
+            "credits": draw(st.integers(0, 12)),
+            "clicks": draw(st.integers(0, 2)),
+            "allotted_clicks": draw(st.integers(0, 3)),
+            "hand": draw(st.integers(0, 7)),
+            "deck": draw(st.integers(0, 3)),
+            "tags": draw(st.integers(0, 2)),
+            "core_damage": draw(st.integers(0, 6)),
+            "link": draw(st.integers(0, 2)),
+            "score_area": draw(st.lists(agenda, max_size=2)),
+        },
+        "servers": servers,
+    }
+
+
+@st.composite
+def starts(draw):
+    b = draw(boards())
+    structure = draw(
+        st.sampled_from(["run", "run", "run", "runner_turn", "corp_turn", "breach", "trace", "draw"])
+    )
+    params: dict = {}
+    if structure in ("run", "breach"):
+        params["server"] = draw(st.sampled_from(sorted(b["servers"])))
+    elif structure == "trace":
+        params = {
+            "strength": draw(st.integers(0, 5)),
+            "on_success": draw(st.lists(simple_effect, max_size=2)),
+        }
+    elif structure == "draw":
+        params = {"player": draw(st.sampled_from(["corp", "runner"])), "count": draw(st.integers(0, 3))}
+    return b, structure, params
+
+
+# Steps where a player's credit pool may grow (a credit gained) and where the fund fills.
+GAIN_STEPS = {
+    "step_paid_ability_resolution",  # [click]: gain 1 credit
+    "step_subroutine_resolution",  # gain_credits (Corp)
+    "step_conditional_ability_resolution",
+    "step_play_ability_interrupt_resolution",
+}
+
+
+def _credits(board: dict) -> tuple[int, int, int]:
+    return board["corp"]["credits"], board["runner"]["credits"], board["runner"]["bad_publicity_fund"]
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+@given(start=starts(), data=st.data(), version=st.sampled_from(["22.12", "24.03", "26.03"]))
+def test_random_legal_play_terminates_and_conserves(start, data, version):
+    doc = load_doc(version)
+    board, structure, params = start
+    assert engine.validate_board(board) == []
+    s = engine.start(board, structure, doc, params, seed=data.draw(st.integers(0, 5)))
+    cards = count_cards(s.board)
+    initial = _credits(normalise_board(board))  # before the first event
+    for _ in range(MAX_DECISIONS):
+        assert count_cards(s.board) == cards
+        assert min(_credits(s.board)) >= 0
+        assert s.board["runner"]["clicks"] >= 0 and s.board["corp"]["clicks"] >= 0
+        if s.finished:
+            break
+        legal = engine.legal_decisions(s)
+        assert legal, "an unfinished session must offer a decision"
+        choice = data.draw(st.sampled_from([d["id"] for d in legal]))
+        s, _ = engine.apply(s, choice)
+    else:
+        raise AssertionError("did not terminate")
+    assert s.current_step is None
+    assert engine.validate_board(s.board) == []
+    # every credit that moved was recorded by an event; gains only at steps that gain credits
+    totals = {"corp.credits": 0, "runner.credits": 0, "runner.bad_publicity_fund": 0}
+    for e in s.trace:
+        for key in totals:
+            if key in e.changes:
+                old, new = e.changes[key]
+                totals[key] += new - old
+                if new > old and key != "runner.bad_publicity_fund":
+                    assert e.step in GAIN_STEPS, (e.step, e.text)
+                if new > old and key == "runner.bad_publicity_fund":
+                    assert e.step == "step_initiation_bad_publicity"
+    final = _credits(s.board)
+    assert (final[0] - initial[0], final[1] - initial[1], final[2] - initial[2]) == tuple(totals.values())
+    # the bad publicity fund never outlives a run
+    if structure == "run" and s.outcome["winner"] is None:
+        assert s.board["runner"]["bad_publicity_fund"] == 0
+    # and the whole session resumes exactly from its JSON
+    back = engine.Session.from_json(s.to_json(), doc)
+    assert back.board == s.board and back.outcome == s.outcome
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    board=st.one_of(
+        st.none(),
+        st.integers(),
+        st.text(max_size=5),
+        st.dictionaries(
+            st.sampled_from(["version", "corp", "runner", "servers", "turn", "x"]),
+            st.one_of(
+                st.integers(-2, 2),
+                st.text(max_size=3),
+                st.lists(st.integers(), max_size=2),
+                st.dictionaries(st.text(max_size=6), st.integers(-1, 1), max_size=3),
+            ),
+            max_size=5,
+        ),
+    )
+)
+def test_garbage_boards_give_problems_not_exceptions(board):
+    problems = engine.validate_board(board)
+    assert isinstance(problems, list)
+    try:
+        engine.start(board, "run", load_doc("26.03"), {"server": "hq"})
+    except engine.BoardError as exc:
+        assert exc.problems and all(isinstance(p, str) and ": " in p for p in exc.problems)
