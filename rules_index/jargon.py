@@ -61,7 +61,7 @@ JARGON: tuple[Jargon, ...] = (
     Jargon(("adv", "advancement tokens"), "advancement counters", "rule_type_advancement_counter"),
     Jargon(("creds", "cred", "bucks", "money"), "credit", "rule_credit"),
     Jargon(("dmg",), "damage", "rule_suffer_or_take_damage"),
-    Jargon(("rfg", "removed from game", "exile"), "removed-from-game zone", "rule_removed_from_game_zone"),
+    Jargon(("rfg", "removed from game"), "removed-from-game zone", "rule_removed_from_game_zone"),
     Jargon(("i.c.e.", "ices"), "ice", "sec_ice"),
     Jargon(("id",), "identity", "rule_identity"),
     Jargon(("mull", "redraw", "redraw opening hand"), "mulligan", "rule_mulligan"),

@@ -275,7 +275,7 @@ class Searcher:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._speller: _Speller | None = None
-        self._cards: list[tuple[re.Pattern, str]] | None = None
+        self._cards: tuple[re.Pattern, dict[str, str]] | None = None
         self._cited_by: dict[str, list[str]] | None = None
         self._stem_docs: dict[str, frozenset[int]] = {}
         self._fragmenter = highlight.ContextFragmenter(maxchars=220, surround=70)
@@ -310,14 +310,19 @@ class Searcher:
                     self._speller = _Speller(counts)
         return self._speller
 
-    def _card_patterns(self) -> list[tuple[re.Pattern, str]]:
+    def _card_matcher(self) -> tuple[re.Pattern, dict[str, str]]:
+        """One regex over every card name the document mentions (and each name without a
+        leading "The"), longest first, and the lowercased alias -> name table."""
         if self._cards is None:
-            names = sorted({c.name for n in self.doc.nodes for c in n.cards}, key=len, reverse=True)
-            self._cards = [
-                (re.compile(r"(?<!\w)" + re.escape(name).replace(r"\ ", r"\s+") + r"(?!\w)", re.I), name)
-                for name in names
-                if len(name) >= 3
-            ]
+            names = {c.name for n in self.doc.nodes for c in n.cards}
+            aliases: dict[str, str] = {}
+            for name in names:
+                aliases.setdefault(" ".join(name.lower().split()), name)
+                if name.lower().startswith("the ") and len(name) > 7:
+                    aliases.setdefault(" ".join(name[4:].lower().split()), name)
+            keys = sorted((a for a in aliases if len(a) >= 3), key=len, reverse=True)
+            body = "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in keys) or r"(?!x)x"
+            self._cards = (re.compile(rf"(?<!\w)(?:{body})(?!\w)", re.IGNORECASE), aliases)
         return self._cards
 
     def _backlinks(self) -> dict[str, list[str]]:
@@ -354,17 +359,18 @@ class Searcher:
             if fix:
                 corrected[low] = fix
             words.append(fix or low)
-        cards = []
-        joined = " ".join(words)
-        for pattern, name in self._card_patterns():
-            if pattern.search(text_no_quotes) or pattern.search(joined):
-                cards.append(name)
-                if len(cards) >= 5:
-                    break
+        cards: list[str] = []
+        pattern, aliases = self._card_matcher()
+        for source in (text_no_quotes, " ".join(words)):
+            for m in pattern.finditer(source):
+                name = aliases.get(" ".join(m.group(0).lower().split()))
+                if name and name not in cards and len(cards) < 5:
+                    cards.append(name)
         rest, _ = expand(text_no_quotes)
         return {
             "query": text,
-            "only_jargon": bool(jargon) and not self._stems(rest),
+            # A card name is never jargon: "Exile" is a card, "RFG" is not.
+            "only_jargon": bool(jargon) and not cards and not self._stems(rest),
             "words": words,
             "phrases": phrases,
             "corrections": corrected,
