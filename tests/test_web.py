@@ -469,3 +469,21 @@ def test_stateless_no_unbounded_cache(app, client):
         assert get(c, f"/r/{number}").status_code == 200
     assert len(small.extensions["nrrules.page_cache"]) == 3
     assert cache_size >= 100
+
+
+def test_search_cache_is_bounded_and_transparent(app, client):
+    first = get(client, "/api/search?q=trash%20cost&limit=5").get_json()
+    again = get(client, "/api/search?q=trash%20cost&limit=5").get_json()
+    assert first == again
+    nocache = create_app({"TESTING": True, "BUILD_DIR": app.config["BUILD_DIR"], "SEARCH_CACHE_SIZE": 0})
+    assert get(nocache.test_client(), "/api/search?q=trash%20cost&limit=5").get_json() == first
+    small = create_app({"TESTING": True, "BUILD_DIR": app.config["BUILD_DIR"], "SEARCH_CACHE_SIZE": 2})
+    c = small.test_client()
+    for q in ("rez", "tag", "advance", "trash"):
+        assert get(c, f"/api/search?q={q}").status_code == 200
+    assert len(small.extensions["nrrules.search_cache"]) == 2
+
+
+def test_no_session_cookie(client):
+    resp = get(client, "/r/6.9.4c")
+    assert "Set-Cookie" not in resp.headers

@@ -24,11 +24,22 @@ import warnings
 from typing import Any
 
 from flask import Flask
+from flask.sessions import SessionInterface
 
 from .httputil import install_http_policies
 from .library import LibraryHolder
 
 DEV_SECRET = "nrrules-dev-secret-change-me"
+
+
+class NoCookieSession(SessionInterface):
+    """The app is stateless: never read or write a session cookie."""
+
+    def open_session(self, app, request):
+        return None  # Flask falls back to a read-only null session
+
+    def save_session(self, app, session, response):
+        return None
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -38,6 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BUILD_DIR=os.environ.get("NRRULES_BUILD_DIR") or None,
         MAX_CONTENT_LENGTH=256 * 1024,  # boards are a few KB; refuse anything large
         PAGE_CACHE_SIZE=int(os.environ.get("NRRULES_PAGE_CACHE", "2048")),
+        SEARCH_CACHE_SIZE=int(os.environ.get("NRRULES_SEARCH_CACHE", "4096")),
         JSON_SORT_KEYS=False,
         # Stepper sessions: at most this many decisions are replayed from a token.
         MAX_DECISIONS=400,
@@ -49,6 +61,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "SECRET_KEY is not set: using the development key; set SECRET_KEY in production",
             stacklevel=2,
         )
+    app.session_interface = NoCookieSession()  # nothing is kept per user: no session cookie
     app.json.sort_keys = False
     app.json.compact = True
 

@@ -6,11 +6,13 @@ endpoints send ``Access-Control-Allow-Origin: *``, an ETag and Cache-Control (se
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from .. import library as lib
+from ..httputil import LRU
 from ..library import WebError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -114,6 +116,21 @@ def search():
         raise WebError(400, f"q is too long ({len(q)} characters, at most {MAX_QUERY})")
     limit = _int_arg("limit", 10, 1, MAX_LIMIT)
     v = lib.resolve_version(request.args.get("v"))
+    results = search_results(v, q, limit)
+    return jsonify(query=q, version=v, results=results)
+
+
+def search_results(v: str, q: str, limit: int) -> list[dict]:
+    """Ranked results for a query (a number or id names its rule first), through a bounded cache:
+    as-you-type traffic from many judges repeats the same prefixes."""
+    cache = current_app.extensions.get("nrrules.search_cache")
+    if cache is None:
+        cache = current_app.extensions["nrrules.search_cache"] = LRU(current_app.config["SEARCH_CACHE_SIZE"])
+    key = (lib.build_id(), v, q, limit)
+    if current_app.config["SEARCH_CACHE_SIZE"] > 0:
+        hit = cache.get(key)
+        if hit is not None:
+            return copy.deepcopy(hit)
     library = lib.library()
     results = []
     exact = library.lookup(q, v)
@@ -143,7 +160,9 @@ def search():
     results = results[:limit]
     for r in results:
         r["url"] = f"/id/{r['id']}" + ("" if lib.is_latest(v) else f"?v={v}")
-    return jsonify(query=q, version=v, results=results)
+    if current_app.config["SEARCH_CACHE_SIZE"] > 0:
+        cache.put(key, copy.deepcopy(results))
+    return results
 
 
 def _escape(text: str) -> str:

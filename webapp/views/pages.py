@@ -215,9 +215,10 @@ def search_page():
     found = lib.library().lookup(q, v)
     if found.nodes:
         return redirect(rule_url(found.nodes[0].id, v))
-    hits = [h.to_dict() for h in lib.library().searcher(v).search(q, limit=25)]
+    from .api import search_results
+
+    hits = search_results(v, q, 25)
     for h in hits:
-        h["url"] = rule_url(h["id"], v)
         h["snippet"] = Markup(h.get("snippet") or "")  # noqa: S704 - search escapes and adds <mark>
     return render_template("search.html", q=q, version=v, is_latest=lib.is_latest(v), hits=hits, vq=vq(v))
 
