@@ -154,11 +154,9 @@ class Session:
         n.params = self.params
         n.seed = self.seed
         n.decisions = list(self.decisions)
-        n.board = _copy(self.board)
-        n.frames = _copy(self.frames)
+        n.board, n.frames, n.result = marshal.loads(marshal.dumps((self.board, self.frames, self.result)))
         n.pending = self.pending
         n.finished = self.finished
-        n.result = _copy(self.result)
         n.rng_n = self.rng_n
         n.trace = list(self.trace)
         n.steps = self.steps

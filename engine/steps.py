@@ -241,11 +241,28 @@ def advance(s: Session, decision: str | None) -> None:
                     f["at"] = s.next_of[f["s"]].get(at)
                 else:
                     f["at"] = then if then in s.next_of[f["s"]] else s.next_of[f["s"]].get(at)
+                if structure == "checkpoint":
+                    # A checkpoint never waits for a decision: walk its steps inline (same events).
+                    checkpoint(ctx)
+                    continue
                 steps = s.steps[structure]
                 s.frames.append({"s": structure, "at": steps[0] if steps else None, "v": v})
             else:  # pragma: no cover - programming error
                 raise AssertionError(f"bad handler result {res!r}")
     raise AssertionError("engine did not settle")  # pragma: no cover
+
+
+def checkpoint(ctx: Ctx) -> None:
+    """Walk the document's checkpoint steps (10.3.1) in order; stops early if the game ends."""
+    s = ctx.s
+    for step_id in s.steps["checkpoint"]:
+        ctx.step = step_id
+        h = handler_for(step_id)
+        if h is None:
+            ctx.ev("This step is not modeled by the engine; it has no effect here.")
+            continue
+        if h(ctx, {"s": "checkpoint", "at": step_id, "v": {}}, None) is UNWOUND or s.finished:
+            return
 
 
 def why_illegal(s: Session, decision: str) -> str:
