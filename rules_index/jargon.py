@@ -96,7 +96,7 @@ def _matcher() -> tuple[re.Pattern, dict[str, Jargon]]:
     pairs = _phrase_index()
     table = {p: j for p, j in pairs}
     alternatives = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p, _ in pairs)
-    return re.compile(rf"(?<![\w&])(?:{alternatives})(?![\w&])", re.IGNORECASE), table
+    return re.compile(rf"(?<![\w&-])(?:{alternatives})(?![\w&-])", re.IGNORECASE), table
 
 
 def find_jargon(text: str) -> list[tuple[str, Jargon]]:

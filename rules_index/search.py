@@ -50,7 +50,7 @@ INDEX_META = "nrrules-index.json"
 INDEX_FORMAT = 1
 
 # Words: letters/digits, keeping "R&D" whole. Accents folded so "Melies" finds "Méliès".
-_TOKEN = r"[^\W_]+(?:&[^\W_]+)?"
+_TOKEN = r"(?:[Nn][Oo][Nn]-)?[^\W_]+(?:&[^\W_]+)?"
 _STOP = frozenset(
     STOP_WORDS | {"s", "t", "rule", "rules", "cr", "happens", "what", "when", "does", "do", "how"}
 )
