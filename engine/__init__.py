@@ -23,6 +23,9 @@ Public API (python-chess style)::
     apply(session, decision_id) -> (Session, list[Event])
         Pure: the input session is never mutated. Raises IllegalDecision (with .legal) when the
         decision is not legal now.
+    replay(board, structure, doc, params=None, seed=0, decisions=()) -> Session
+        start + the decisions in order, without copying intermediate sessions (rebuilding a
+        session from a token); same result as repeated apply.
     Session: .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
         + decisions; replayed on load), .board (current state dict), .current_step (stable id or
         None when finished), .finished, .outcome (dict), .trace (list[Event]), .decisions.
@@ -39,7 +42,8 @@ from .board import FORMAT, FORMAT_VERSION, normalise_board, validate_board
 from .coverage import coverage, scenario_coverage
 from .describe import describe_event
 from .errors import BoardError, EngineError, IllegalDecision
-from .session import Event, Session, apply, legal_decisions, start
+from .events import Event
+from .session import Session, apply, legal_decisions, replay, start
 from .structures import structures
 
 __all__ = [
@@ -55,6 +59,7 @@ __all__ = [
     "describe_event",
     "legal_decisions",
     "normalise_board",
+    "replay",
     "scenario_coverage",
     "start",
     "structures",

@@ -141,10 +141,7 @@ class Session:
             problems.append("session.d: decisions must be strings")
         if problems:
             raise BoardError(problems)
-        s = start(data["b"], data["s"], doc, data["p"], seed)
-        for d in data["d"]:
-            s, _ = apply(s, d)
-        return s
+        return replay(data["b"], data["s"], doc, data["p"], seed, data["d"])
 
     def _clone(self) -> Session:
         n = Session.__new__(Session)
@@ -281,14 +278,37 @@ def legal_decisions(session: Session) -> list[dict]:
     return [dict(d) for d in session.pending]
 
 
-def apply(session: Session, decision_id: str) -> tuple[Session, list[Event]]:
-    """Take a decision; returns (new session, events fired). Never mutates `session`."""
+def _check_legal(session: Session, decision_id: str) -> None:
     legal = [d["id"] for d in session.pending] if not session.finished else []
     if not isinstance(decision_id, str) or decision_id not in legal:
         reason = _steps.why_illegal(session, decision_id) if isinstance(decision_id, str) else "not a string"
         raise IllegalDecision(str(decision_id), legal, session.current_step, reason)
+
+
+def apply(session: Session, decision_id: str) -> tuple[Session, list[Event]]:
+    """Take a decision; returns (new session, events fired). Never mutates `session`."""
+    _check_legal(session, decision_id)
     new = session._clone()
     new.decisions.append(decision_id)
     before = len(new.trace)
     _steps.advance(new, decision_id)
     return new, new.trace[before:]
+
+
+def replay(
+    board: dict,
+    structure: str,
+    doc: Document,
+    params: dict | None = None,
+    seed: int = 0,
+    decisions: list[str] | tuple[str, ...] = (),
+) -> Session:
+    """`start` then take `decisions` in order; the same result as repeated `apply`, without
+    copying the intermediate sessions (how a session is rebuilt from its JSON or a URL token).
+    Raises BoardError or IllegalDecision."""
+    s = start(board, structure, doc, params, seed)
+    for d in decisions:
+        _check_legal(s, d)
+        s.decisions.append(d)
+        _steps.advance(s, d)
+    return s

@@ -89,7 +89,8 @@ class Ctx:
         return self.doc.node(step_id) is not None
 
     def ev(self, text: str, rules: tuple[str, ...] | list[str] = (), changes: dict | None = None) -> None:
-        self.s.trace.append(Event(self.step, list(self._present(tuple(rules))), text, changes or {}))
+        key = rules if type(rules) is tuple else tuple(rules)
+        self.s.trace.append(Event(self.step, list(self._present(key)), text, changes or {}))
 
     def rand(self, n: int) -> int:
         """A seeded random integer in [0, n); the draw number is part of the state."""
@@ -1427,38 +1428,41 @@ def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
             )
         return None
     cost = ice.get("break_cost", 1)
-    opts = []
-    if ctx.spendable("runner") >= cost:
-        for i, sub in enumerate(ice["subroutines"]):
-            if not enc["broken"][i]:
-                text = " ".join(describe_effect(e) for e in sub)
-                opts.append(
-                    dec(f"break:{i}", f"Break subroutine {i + 1} ({text}) for {cost} credit(s)", "runner")
-                )
-    if d is None:
-        if not opts:
-            why = (
-                "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot pay to break more"
-            )
-            ctx.ev(f"Paid ability window: {why}; the window closes.", ("rule_encounter_break_paw",))
-            return None
-        return wait([*opts, dec("pass", "Stop breaking; unbroken subroutines will resolve", "runner")])
     if d == "pass":
         ctx.ev("The Runner breaks no more subroutines; the window closes.", ("rule_encounter_break_paw",))
         return None
-    label = next(o["label"] for o in opts if o["id"] == d)
-    return call(
-        "paid_ability",
-        {
-            "kind": "break",
-            "player": "runner",
-            "action": d,
-            "label": label,
-            "server": v["server"],
-            "pos": v["pos"],
-        },
-        "stay",
-    )
+    if d is not None:  # break:i (legality was checked against the listed decisions)
+        i = int(d[6:])
+        return call(
+            "paid_ability",
+            {
+                "kind": "break",
+                "player": "runner",
+                "action": d,
+                "label": _break_label(ice, i, cost),
+                "server": v["server"],
+                "pos": v["pos"],
+            },
+            "stay",
+        )
+    opts = []
+    if ctx.spendable("runner") >= cost:
+        broken = enc["broken"]
+        opts = [
+            dec(f"break:{i}", _break_label(ice, i, cost), "runner")
+            for i in range(len(ice["subroutines"]))
+            if not broken[i]
+        ]
+    if not opts:
+        why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot pay to break more"
+        ctx.ev(f"Paid ability window: {why}; the window closes.", ("rule_encounter_break_paw",))
+        return None
+    return wait([*opts, dec("pass", "Stop breaking; unbroken subroutines will resolve", "runner")])
+
+
+def _break_label(ice: dict, i: int, cost: int) -> str:
+    text = " ".join(describe_effect(e) for e in ice["subroutines"][i])
+    return f"Break subroutine {i + 1} ({text}) for {cost} credit(s)"
 
 
 @handles("step_resolve_subroutine")

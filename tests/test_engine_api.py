@@ -259,3 +259,13 @@ def test_all_rule_ids_in_the_engine_exist_in_some_version():
     missing = sorted(i for i in cited if not any(d.node(i) is not None for d in docs))
     assert missing == []
     assert len(cited) > 60
+
+
+def test_replay_equals_repeated_apply(doc_latest):
+    for sc in SCENARIOS:
+        s = run_scenario(sc, doc_latest)
+        r = engine.replay(sc.board, sc.structure, doc_latest, sc.params, sc.seed, s.decisions)
+        assert r.board == s.board and r.decisions == s.decisions and r.finished
+        assert [e.to_dict() for e in r.trace] == [e.to_dict() for e in s.trace]
+    with pytest.raises(engine.IllegalDecision):
+        engine.replay(BOARD, "run", doc_latest, {"server": "hq"}, 0, ["rez", "rez"])
