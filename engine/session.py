@@ -181,7 +181,7 @@ def _check_effects(v: Any, path: str) -> list[str]:
 
 def _validate_params(structure: str, params: dict, board: dict, doc: Document) -> list[str]:
     problems: list[str] = []
-    s = BY_ID.get(structure)
+    s = BY_ID.get(structure) if isinstance(structure, str) else None
     if s is None or not s.startable:
         startable = [x.id for x in BY_ID.values() if x.startable]
         return [f"structure: unknown structure {structure!r} (known: {', '.join(startable)})"]
@@ -197,6 +197,8 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
         srv = params.get("server")
         if srv is None:
             problems.append(f"params.server: required for {structure!r}")
+        elif not isinstance(srv, str):
+            problems.append("params.server: must be a server name (hq, rd, archives or remoteN)")
         elif srv not in servers:
             problems.append(f"params.server: unknown server {srv!r} (servers: {', '.join(servers)})")
         elif structure == "access":

@@ -248,3 +248,35 @@ def test_garbage_boards_give_problems_not_exceptions(board):
         engine.start(board, "run", load_doc("26.03"), {"server": "hq"})
     except engine.BoardError as exc:
         assert exc.problems and all(isinstance(p, str) and ": " in p for p in exc.problems)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    structure=st.one_of(
+        st.sampled_from(["run", "breach", "access", "trace", "draw", "subroutine", "checkpoint", "x"]),
+        st.integers(),
+        st.lists(st.integers(), max_size=1),
+    ),
+    params=st.dictionaries(
+        st.sampled_from(
+            ["server", "card", "strength", "on_success", "on_failure", "player", "count", "subroutine", "zz"]
+        ),
+        st.one_of(
+            st.none(),
+            st.integers(-3, 200),
+            st.text(max_size=8),
+            st.sampled_from(["hq", "rd", "archives", "remote1"]),
+            st.lists(st.integers(), max_size=2),
+            st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+        ),
+        max_size=4,
+    ),
+)
+def test_garbage_params_give_board_errors(structure, params):
+    board = {"version": 1, "servers": {"remote1": {"content": {"name": "PAD", "type": "asset"}}}}
+    try:
+        s = engine.start(board, structure, load_doc("26.03"), params)
+    except engine.BoardError as exc:
+        assert exc.problems
+    else:
+        assert s.current_step is not None or s.finished
