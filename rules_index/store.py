@@ -35,6 +35,22 @@ if TYPE_CHECKING:
     from .search import Searcher
 
 BUILD_FORMAT = 1
+# Builds are also keyed on the code that made them: a changed parser or index schema makes
+# every existing build stale, so `build` redoes it instead of serving old output.
+_FINGERPRINT_FILES = ("scraper", "rules_index/search.py", "rules_index/jargon.py", "rules_index/store.py")
+
+
+def code_fingerprint() -> str:
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for rel in _FINGERPRINT_FILES:
+        p = root / rel
+        files = sorted(p.rglob("*.py")) if p.is_dir() else [p]
+        for f in files:
+            if f.exists():
+                h.update(f.name.encode())
+                h.update(f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 class LibraryError(Exception):
@@ -97,11 +113,12 @@ def _built_hashes(build_dir: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     if not build_dir.is_dir():
         return out
+    fingerprint = code_fingerprint()
     for entry in build_dir.iterdir():
         if entry.name.startswith(".") or not entry.is_dir():
             continue
         meta = _read_meta(entry)
-        if meta and meta.get("format") == BUILD_FORMAT:
+        if meta and meta.get("format") == BUILD_FORMAT and meta.get("code") == fingerprint:
             out[meta["source_hash"]] = meta["version"]
     return out
 
@@ -143,6 +160,7 @@ def _write_version(doc: Document, build_dir: Path) -> None:
         build_index(doc, search_dir)
         meta = {
             "format": BUILD_FORMAT,
+            "code": code_fingerprint(),
             "version": doc.version,
             "effective_date": doc.effective_date,
             "source": doc.source,

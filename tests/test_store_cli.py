@@ -112,3 +112,14 @@ def test_cli_build_reports_each_version(tmp_path):
     assert "22.12: built" in proc.stdout
     proc = run_cli("build", "--source", str(cr_path("22.12")), "--build-dir", str(tmp_path / "b"))
     assert "22.12: unchanged" in proc.stdout
+
+
+def test_builds_made_by_other_code_are_redone(tmp_path):
+    bdir = tmp_path / "b"
+    build(str(cr_path("22.12")), bdir)
+    assert build(str(cr_path("22.12")), bdir)[0].status == "unchanged"
+    meta_path = bdir / "22.12" / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["code"] = "an-older-parser"
+    meta_path.write_text(json.dumps(meta))
+    assert build(str(cr_path("22.12")), bdir)[0].status == "built"
