@@ -332,3 +332,26 @@ def test_stepper_bad_input(client, board):
     assert illegal.status_code == 409 and "not legal" in illegal.get_data(as_text=True)
     none = client.post("/step", data={"s": data["token"]})
     assert none.status_code == 400
+
+
+def test_session_cache_is_transparent(app, client, board):
+    plain = create_app(
+        {
+            "TESTING": True,
+            "BUILD_DIR": app.config["BUILD_DIR"],
+            "SECRET_KEY": "engine-test-key",
+            "SESSION_CACHE_SIZE": 0,
+        }
+    )
+    pc = plain.test_client()
+    a = start(client, board).get_json()
+    b = start(pc, board).get_json()
+    for _ in range(6):
+        assert a == b
+        if a["finished"]:
+            break
+        choice = a["decisions"][0]["id"]
+        a = decide(client, a["token"], choice).get_json()
+        b = decide(pc, b["token"], choice).get_json()
+    assert len(app.extensions["nrrules.session_cache"]) <= app.config["SESSION_CACHE_SIZE"]
+    assert "nrrules.session_cache" not in plain.extensions

@@ -50,6 +50,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,  # boards are a few KB; refuse anything large
         PAGE_CACHE_SIZE=int(os.environ.get("NRRULES_PAGE_CACHE", "2048")),
         SEARCH_CACHE_SIZE=int(os.environ.get("NRRULES_SEARCH_CACHE", "4096")),
+        SESSION_CACHE_SIZE=int(os.environ.get("NRRULES_SESSION_CACHE", "256")),
+        PRELOAD=os.environ.get("NRRULES_PRELOAD", "") in ("1", "true", "yes"),
         JSON_SORT_KEYS=False,
         # Stepper sessions: at most this many decisions are replayed from a token.
         MAX_DECISIONS=400,
@@ -73,4 +75,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(engine_views.bp)
     install_http_policies(app)
+    if app.config["PRELOAD"]:
+        app.extensions["nrrules.library"].warm()
     return app

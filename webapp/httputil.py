@@ -99,12 +99,13 @@ def asset_revision(app: Flask) -> str:
 _GZ_CACHE = LRU(256)
 
 
-def gzip_bytes(data: bytes, key: Any = None) -> bytes:
+def gzip_bytes(data: bytes, key: Any = None, level: int = 6) -> bytes:
+    """gzip; level 6 for bodies compressed once and cached, lower for per-request bodies."""
     if key is not None:
         hit = _GZ_CACHE.get(key)
         if hit is not None:
             return hit
-    out = gzip.compress(data, compresslevel=6, mtime=0)
+    out = gzip.compress(data, compresslevel=level, mtime=0)
     if key is not None:
         _GZ_CACHE.put(key, out)
     return out
@@ -210,6 +211,6 @@ def _maybe_gzip(resp: Response) -> None:
     key = None
     if request.endpoint == "static":
         key = ("static", request.path, resp.headers.get("ETag"))
-    resp.set_data(gzip_bytes(data, key))
+    resp.set_data(gzip_bytes(data, key, level=6 if key is not None else 4))
     resp.headers["Content-Encoding"] = "gzip"
     resp.vary.add("Accept-Encoding")

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
 from .. import library as lib
+from ..httputil import LRU
 from ..library import WebError
 from ..tokens import SessionSpec, decode, encode
 
@@ -110,8 +111,32 @@ def _check_spec(spec: SessionSpec) -> None:
     del eng
 
 
+def _session_cache() -> LRU:
+    cache = current_app.extensions.get("nrrules.session_cache")
+    if cache is None:
+        cache = current_app.extensions["nrrules.session_cache"] = LRU(
+            current_app.config["SESSION_CACHE_SIZE"]
+        )
+    return cache
+
+
+def _spec_key(spec: SessionSpec, decisions: list[str]) -> tuple:
+    return (
+        lib.build_id(),
+        spec.version,
+        spec.structure,
+        json.dumps(spec.params, sort_keys=True),
+        spec.seed,
+        json.dumps(spec.board, sort_keys=True),
+        tuple(decisions),
+    )
+
+
 def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
-    """Rebuild the session from its spec: (session, document, events of the last decision)."""
+    """Rebuild the session from its spec: (session, document, events of the last decision).
+
+    The engine is pure (apply never mutates its input), so sessions already rebuilt are kept in
+    a small bounded cache: a decision on a known position costs one engine step, not a replay."""
     eng = _engine()
     version = lib.resolve_version(spec.version)
     doc = lib.library().document(version)
@@ -119,16 +144,31 @@ def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
         raise WebError(
             400, f"too many decisions in one session (at most {current_app.config['MAX_DECISIONS']})"
         )
-    try:
-        session = eng.start(spec.board, spec.structure, doc, params=spec.params or None, seed=spec.seed)
-    except eng.BoardError as exc:
-        raise WebError(
-            400, f"cannot start: {'; '.join(exc.problems)}", problems=[split_problem(p) for p in exc.problems]
-        ) from None
-    except eng.EngineError as exc:
-        raise WebError(400, f"cannot start: {exc}") from None
-    last: list[Any] = []
-    for i, decision in enumerate(spec.decisions):
+    cache = _session_cache() if current_app.config["SESSION_CACHE_SIZE"] > 0 else None
+    if cache is not None:
+        hit = cache.get(_spec_key(spec, spec.decisions))
+        if hit is not None:
+            return hit[0], doc, list(hit[1])
+    session = None
+    done = 0
+    if cache is not None and spec.decisions:
+        parent = cache.get(_spec_key(spec, spec.decisions[:-1]))
+        if parent is not None:
+            session, done = parent[0], len(spec.decisions) - 1
+    if session is None:
+        try:
+            session = eng.start(spec.board, spec.structure, doc, params=spec.params or None, seed=spec.seed)
+        except eng.BoardError as exc:
+            raise WebError(
+                400,
+                f"cannot start: {'; '.join(exc.problems)}",
+                problems=[split_problem(p) for p in exc.problems],
+            ) from None
+        except eng.EngineError as exc:
+            raise WebError(400, f"cannot start: {exc}") from None
+    last: list[Any] = list(session.trace) if not spec.decisions else []
+    for i in range(done, len(spec.decisions)):
+        decision = spec.decisions[i]
         try:
             session, last = eng.apply(session, decision)
         except eng.IllegalDecision as exc:
@@ -137,6 +177,10 @@ def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
             raise WebError(400, f"session token no longer replays (decision {i + 1}): {exc}") from None
         except eng.EngineError as exc:
             raise WebError(400, f"decision {decision!r} failed: {exc}") from None
+        if cache is not None and i >= len(spec.decisions) - 2:
+            cache.put(_spec_key(spec, spec.decisions[: i + 1]), (session, list(last or [])))
+    if cache is not None and not spec.decisions:
+        cache.put(_spec_key(spec, []), (session, last))
     return session, doc, list(last or [])
 
 
@@ -253,8 +297,8 @@ def api_validate():
 @bp.post("/api/engine/sessions")
 def api_start():
     spec = _spec_from_request(_json_body())
-    session, doc, _ = replay(spec)
-    resp = jsonify(state_json(spec, session, doc, list(session.trace)))
+    session, doc, events = replay(spec)
+    resp = jsonify(state_json(spec, session, doc, events))
     resp.status_code = 201
     resp.headers["Location"] = url_for("engine.api_session", token=encode(spec))
     return resp
