@@ -349,24 +349,34 @@ class Searcher:
         text = clean_query(query)
         phrases = re.findall(r'"([^"]+)"', text)
         text_no_quotes = text.replace('"', " ")
-        jargon = find_jargon(text_no_quotes)
+        # Card names first: words inside a card name ("Archives Interface") are not jargon.
+        pattern, aliases = self._card_matcher()
+        jargon = find_jargon(pattern.sub(" | ", text_no_quotes))
         speller = self._words()
         corrected: dict[str, str] = {}
         words = []
+        # Words of recognised jargon ("paws") and card names are not typos.
+        known = {w.lower() for t, _ in jargon for w in re.findall(_TOKEN, t)}
+        known |= {w.lower() for m in pattern.finditer(text_no_quotes) for w in re.findall(_TOKEN, m.group(0))}
         for raw in re.findall(_TOKEN, text_no_quotes):
             low = raw.lower()
-            fix = speller.correct(low) if low not in _STOP else None
+            fix = speller.correct(low) if low not in _STOP and low not in known else None
             if fix:
                 corrected[low] = fix
             words.append(fix or low)
         cards: list[str] = []
-        pattern, aliases = self._card_matcher()
         for source in (text_no_quotes, " ".join(words)):
             for m in pattern.finditer(source):
                 name = aliases.get(" ".join(m.group(0).lower().split()))
                 if name and name not in cards and len(cards) < 5:
                     cards.append(name)
-        rest, _ = expand(text_no_quotes)
+        if corrected:
+            # Jargon typed with a typo ("forced encouter") is still jargon.
+            seen = {entry for _, entry in jargon}
+            jargon += [(t, e) for t, e in find_jargon(pattern.sub(" | ", " ".join(words))) if e not in seen]
+            rest, _ = expand(" ".join(words))
+        else:
+            rest, _ = expand(text_no_quotes)
         return {
             "query": text,
             # A card name is never jargon: "Exile" is a card, "RFG" is not.
