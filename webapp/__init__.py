@@ -12,6 +12,12 @@ Configuration (environment variables, overridable by ``test_config``):
                        rules_index default, ``~/.cache/nrrules/build``).
 ``SECRET_KEY``         signs engine session tokens. Every worker and machine behind one load
                        balancer must share it, or links made on one will not open on another.
+``NRRULES_PRELOAD=1``  load every version when a worker starts, not on its first requests.
+``NRRULES_PROXY_FIX=1`` trust one proxy's X-Forwarded-Proto/Host for canonical (shared) links.
+``NRRULES_PAGE_CACHE``, ``NRRULES_SEARCH_CACHE``, ``NRRULES_SESSION_CACHE``: entries in the
+                       bounded in-process caches (0 disables the search and session caches).
+
+See docs/deploy.md.
 
 The app keeps no per-user state: engine sessions travel in signed URL tokens, and the only
 in-process caches are bounded (rendered rule pages, static file hashes).
@@ -52,6 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SEARCH_CACHE_SIZE=int(os.environ.get("NRRULES_SEARCH_CACHE", "4096")),
         SESSION_CACHE_SIZE=int(os.environ.get("NRRULES_SESSION_CACHE", "256")),
         PRELOAD=os.environ.get("NRRULES_PRELOAD", "") in ("1", "true", "yes"),
+        PROXY_FIX=os.environ.get("NRRULES_PROXY_FIX", "") in ("1", "true", "yes"),
         JSON_SORT_KEYS=False,
         # Stepper sessions: at most this many decisions are replayed from a token.
         MAX_DECISIONS=400,
@@ -75,6 +82,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(engine_views.bp)
     install_http_policies(app)
+    if app.config["PROXY_FIX"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        # Behind one trusted proxy: take scheme and host from X-Forwarded-* for canonical links.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if app.config["PRELOAD"]:
         app.extensions["nrrules.library"].warm()
     return app
