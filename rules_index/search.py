@@ -40,14 +40,23 @@ from scraper import Document, Node
 from .jargon import expand, find_jargon
 from .lookup import lookup, parse_query
 
-__all__ = ["SCHEMA", "SearchHit", "Searcher", "build_index", "index_is_current", "ANALYZER", "MAX_QUERY"]
+__all__ = [
+    "StaleIndexError",
+    "SCHEMA",
+    "SearchHit",
+    "Searcher",
+    "build_index",
+    "index_is_current",
+    "ANALYZER",
+    "MAX_QUERY",
+]
 
 log = logging.getLogger(__name__)
 
 MAX_QUERY = 200  # characters of a query that are looked at
 MAX_LIMIT = 100
 INDEX_META = "nrrules-index.json"
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 
 # Words: letters/digits, keeping "R&D" whole. Accents folded so "Melies" finds "Méliès".
 _TOKEN = r"(?:[Nn][Oo][Nn]-)?[^\W_]+(?:&[^\W_]+)?"
@@ -264,12 +273,22 @@ class _Speller:
 # ----------------------------------------------------------------------------------------------
 
 
+class StaleIndexError(ValueError):
+    """The index on disk was not built from this Document (or by this index format)."""
+
+
 class Searcher:
     """Searches one built index. Opens it read-only; safe to share between threads."""
 
     def __init__(self, index_path: Path, doc: Document) -> None:
         self.index_path = Path(index_path)
         self.doc = doc
+        meta_path = self.index_path / INDEX_META
+        if meta_path.exists() and not index_is_current(doc, self.index_path):
+            raise StaleIndexError(
+                f"the search index at {self.index_path} was not built from CR {doc.version} "
+                f"({doc.source_hash[:12]}) by this version of nrrules; rebuild it (nrrules build --force)"
+            )
         storage = FileStorage(str(self.index_path), readonly=True)
         self._ix = storage.open_index(schema=SCHEMA)
         self._local = threading.local()

@@ -325,3 +325,10 @@ def test_version_selection(searchers, documents, version):
         "rule_symbol_credits" if version in ("22.12", "23.08") else doc.node(s.search("1.3.3")[0].id).id
     )
     assert s.search("1.3.3")[0].id == expected_133
+
+
+def test_an_index_of_another_document_is_refused(documents, index_dirs):
+    from rules_index.search import StaleIndexError
+
+    with pytest.raises(StaleIndexError, match="rebuild"):
+        Searcher(index_dirs["26.03"], documents["22.12"])
