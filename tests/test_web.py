@@ -487,3 +487,13 @@ def test_search_cache_is_bounded_and_transparent(app, client):
 def test_no_session_cookie(client):
     resp = get(client, "/r/6.9.4c")
     assert "Set-Cookie" not in resp.headers
+
+
+def test_canonical_links_behind_a_proxy(app):
+    proxied = create_app({"TESTING": True, "BUILD_DIR": app.config["BUILD_DIR"], "PROXY_FIX": True})
+    c = proxied.test_client()
+    headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "rules.example.org", "Accept-Encoding": "identity"}
+    html = c.get("/r/6.9.4c", headers=headers).get_data(as_text=True)
+    assert '<meta property="og:url" content="https://rules.example.org/id/step_jack_out_choice">' in html
+    plain = c.get("/r/6.9.4c", headers={"Accept-Encoding": "identity"}).get_data(as_text=True)
+    assert 'content="http://localhost/id/step_jack_out_choice"' in plain

@@ -105,7 +105,7 @@ def _across(node_id: str) -> list[dict[str, Any]]:
 
 
 def _rule_etag(found: Found) -> str:
-    raw = f"{lib.build_id()}|{asset_revision(current_app)}|{found.version}|{found.node.id}|{request.host}"
+    raw = f"{lib.build_id()}|{asset_revision(current_app)}|{found.version}|{found.node.id}|{request.host_url}"
     return hashlib.sha256(raw.encode()).hexdigest()[:24]
 
 
@@ -162,7 +162,7 @@ def _render_rule(found: Found) -> str:
 def _rule_response(found: Found) -> Response:
     etag = _rule_etag(found)
     cache = _page_cache()
-    key = (found.version, found.node.id, request.host)
+    key = (found.version, found.node.id, request.host_url)
     entry = cache.get(key)
     if entry is None or entry[0] != etag:
         if request.if_none_match.contains(etag):
