@@ -29,7 +29,7 @@ from pathlib import Path
 from whoosh import highlight
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.analysis.filters import STOP_WORDS
-from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
+from whoosh.fields import STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.query import Or, Phrase, Term
 from whoosh.scoring import BM25F
@@ -56,7 +56,7 @@ log = logging.getLogger(__name__)
 MAX_QUERY = 200  # characters of a query that are looked at
 MAX_LIMIT = 100
 INDEX_META = "nrrules-index.json"
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 
 # Words: letters/digits, keeping "R&D" whole. Accents folded so "Melies" finds "Méliès".
 _TOKEN = r"(?:[Nn][Oo][Nn]-)?[^\W_]+(?:&[^\W_]+)?"
@@ -66,28 +66,26 @@ _STOP = frozenset(
 ANALYZER = (
     RegexTokenizer(_TOKEN)
     | LowercaseFilter()
+    | StopFilter(stoplist=_STOP, minsize=1)  # before folding: fewer tokens to fold
     | CharsetFilter(accent_map)
-    | StopFilter(stoplist=_STOP, minsize=1)
-    | StemFilter()
+    | StemFilter(cachesize=-1)
 )
 NAME_ANALYZER = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 # Declared once. Boosts: a title or a defined term is strong evidence, the section path and the
 # examples are weak evidence; card names are exact.
 SCHEMA = Schema(
-    id=ID(stored=True, unique=True),
-    number=ID(stored=True),
-    kind=ID(stored=True),
-    order=NUMERIC(stored=True),
+    id=STORED(),  # the index is written once and never updated, so ids need no postings
+    number=STORED(),  # numbers are found by lookup, not by full text
+    kind=STORED(),
     title=TEXT(analyzer=ANALYZER, field_boost=2.0),
     text=TEXT(analyzer=ANALYZER),
     examples=TEXT(analyzer=ANALYZER, field_boost=0.5, phrase=False),
     terms=TEXT(analyzer=ANALYZER, field_boost=2.5),
     cards=TEXT(analyzer=NAME_ANALYZER, field_boost=1.5),
-    # Titles of the enclosing chapter, section and rule: "start" finds 1.6.4 in "Starting the Game".
+    # The section path, as the titles of the enclosing chapter, section and rule: "start" finds
+    # 1.6.4 under "Starting the Game".
     section=TEXT(analyzer=ANALYZER, field_boost=0.4, phrase=False),
-    # Section path: the ids and numbers of the node's ancestors, for "search within 6.9".
-    path=KEYWORD(commas=True, lowercase=False, scorable=False),
 )
 TEXT_FIELDS = ("title", "text", "examples", "terms", "section")
 WEIGHTING = BM25F(B=0.75, K1=1.2)
@@ -109,11 +107,6 @@ def _searchable(doc: Document) -> list[Node]:
     return [n for n in doc.nodes if n.kind != "example"]
 
 
-def _path(doc: Document, node: Node) -> str:
-    ancestors = doc.ancestors(node.id)
-    return ",".join([a.id for a in ancestors] + [a.number for a in ancestors if a.number])
-
-
 def build_index(doc: Document, path: Path) -> None:
     """Write the Whoosh index for ``doc`` into ``path`` (an existing, empty directory)."""
     path = Path(path)
@@ -122,23 +115,23 @@ def build_index(doc: Document, path: Path) -> None:
     ix = storage.create_index(SCHEMA)
     writer = ix.writer(procs=1, limitmb=256, multisegment=False)
     try:
-        for order, node in enumerate(_searchable(doc)):
+        for node in _searchable(doc):
             examples = [doc.node(e) for e in node.examples]
             examples = [e for e in examples if e is not None]
             cards = {c.name for c in node.cards} | {c.name for e in examples for c in e.cards}
-            writer.add_document(
-                id=node.id,
-                number=node.number or "",
-                kind=node.kind,
-                order=order,
-                title=node.title or "",
-                text=node.text,
-                examples="\n".join(e.text for e in examples),
-                terms="\n".join(node.terms),
-                cards="\n".join(sorted(cards)),
-                section=" ".join(a.title for a in doc.ancestors(node.id) if a.title),
-                path=_path(doc, node),
-            )
+            fields = {
+                "id": node.id,
+                "number": node.number or "",
+                "kind": node.kind,
+                "title": node.title or "",
+                "text": node.text,
+                "examples": "\n".join(e.text for e in examples),
+                "terms": "\n".join(node.terms),
+                "cards": "\n".join(sorted(cards)),
+                "section": " ".join(a.title for a in doc.ancestors(node.id) if a.title),
+            }
+            # Empty fields are left out: each field of each document has a fixed cost.
+            writer.add_document(**{k: v for k, v in fields.items() if v or k in ("number", "kind")})
     except BaseException:
         writer.cancel()
         raise
