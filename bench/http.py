@@ -131,6 +131,7 @@ def start_server(
         str(threads),
         "--log-level",
         "warning",
+        "--no-control-socket",
         "webapp:create_app()",
     ]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env)

@@ -106,9 +106,19 @@ def browser():
 def page(browser, request):
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
     pg = context.new_page()
-    pg.set_default_timeout(10_000)
+    pg.set_default_timeout(15_000)
     problems: list[str] = []
-    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+
+    def on_console(m) -> None:
+        if m.type == "error":
+            problems.append(f"{m.text} at {m.location.get('url')}")
+
+    def on_response(r) -> None:
+        if r.status >= 400:
+            problems.append(f"HTTP {r.status} for {r.url}")
+
+    pg.on("console", on_console)
+    pg.on("response", on_response)
     pg.on("pageerror", lambda e: problems.append(str(e)))
     yield pg
     pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}-end.png"), full_page=True)
