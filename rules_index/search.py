@@ -16,7 +16,6 @@ threads and processes at once. Any query string returns a list (possibly empty),
 
 from __future__ import annotations
 
-import html
 import json
 import logging
 import os
@@ -24,9 +23,9 @@ import re
 import threading
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
-from whoosh import highlight
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import STORED, TEXT, Schema
@@ -92,6 +91,7 @@ WEIGHTING = BM25F(B=0.75, K1=1.2)
 PHRASE_FIELDS = (("text", 2.0), ("title", 3.0))
 # Kind priors: the chapter 11 appendix restates the timing structures of sections 5.6, 6.9, 7.2
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
+MAX_PHRASE_WORDS = 4
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
 RERANK_DEPTH = 20
@@ -171,16 +171,7 @@ class SearchHit:
         return asdict(self)
 
 
-class _MarkFormatter(highlight.Formatter):
-    """Escapes everything and wraps matched words in <mark>."""
-
-    between = " … "
-
-    def _text(self, text: str) -> str:
-        return html.escape(text, quote=False)
-
-    def format_token(self, text, token, replace=False):
-        return "<mark>" + html.escape(highlight.get_text(text, token, replace), quote=False) + "</mark>"
+_ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
@@ -290,9 +281,7 @@ class Searcher:
         self._cards: tuple[re.Pattern, dict[str, str]] | None = None
         self._cited_by: dict[str, list[str]] | None = None
         self._stem_docs: dict[str, frozenset[int]] = {}
-        self._fragmenter = highlight.ContextFragmenter(maxchars=220, surround=70)
-        self._whole = highlight.WholeFragmenter()
-        self._formatter = _MarkFormatter()
+        self._docnums: list[tuple[str, str]] | None = None
 
     # ----- resources shared lazily ----------------------------------------------------------
     def _searcher(self):
@@ -421,11 +410,14 @@ class Searcher:
         rare = [stem for stem in stems if not self._is_common(stem)]
         for stem in rare or stems:
             for fname in TEXT_FIELDS:
-                add(fname, stem, 1.0)
+                # Per field too: "run" is in the section titles of every rule of chapter 6.
+                if fname == "text" or not self._is_common(stem, fname):
+                    add(fname, stem, 1.0)
         phrases: list[Phrase] = []
         # Phrase bonus: the words in order (quoted phrases get extra weight).
+        # Whole-query phrases only for short queries: a long question is never verbatim.
         for words, weight in [(stems, 1.0)] + [(self._stems(p), 2.0) for p in info["phrases"]]:
-            if len(words) >= 2:
+            if 2 <= len(words) <= MAX_PHRASE_WORDS or (weight > 1 and len(words) >= 2):
                 phrases.extend(Phrase(f, words, slop=1, boost=b * weight) for f, b in PHRASE_FIELDS)
         # Jargon: the CR's words for it, as a strong alternative.
         highlight_terms = set(stems)
@@ -506,20 +498,37 @@ class Searcher:
         coord = len(query_stems) >= 2 and COORD > 0
         results = searcher.search(q, limit=max(limit, RERANK_DEPTH), optimize=False)
         having = [self._docs_with(searcher, stem) for stem in query_stems] if coord else []
+        by_docnum = self._by_docnum(searcher)
         out = []
-        for hit in results:
-            fields = hit.fields()
-            score = float(hit.score) * PRIORS.get(fields.get("kind"), 1.0)
+        for docnum, raw_score in results.items():
+            if by_docnum is not None:
+                node_id, kind = by_docnum[docnum]
+            else:
+                fields = searcher.stored_fields(docnum)
+                node_id, kind = fields["id"], fields.get("kind")
+            score = float(raw_score) * PRIORS.get(kind, 1.0)
             if coord:
-                share = sum(1 for docs in having if hit.docnum in docs) / len(having)
+                share = sum(1 for docs in having if docnum in docs) / len(having)
                 score *= share**COORD
-            out.append((fields["id"], score))
+            out.append((node_id, score))
         out.sort(key=lambda pair: -pair[1])
         return out[:limit]
 
-    def _is_common(self, stem: str) -> bool:
+    def _by_docnum(self, searcher) -> list[tuple[str, str]] | None:
+        """(id, kind) by document number, without reading stored fields: `build_index` adds
+        the searchable nodes in document order in one segment. None if that does not hold."""
+        if self._docnums is None:
+            nodes = _searchable(self.doc)
+            reader = searcher.reader()
+            ok = reader.doc_count_all() == len(nodes) and all(
+                reader.stored_fields(i)["id"] == nodes[i].id for i in (0, len(nodes) // 2, len(nodes) - 1)
+            )
+            self._docnums = [(n.id, n.kind) for n in nodes] if ok else []
+        return self._docnums or None
+
+    def _is_common(self, stem: str, field_name: str = "text") -> bool:
         reader = self._searcher().reader()
-        return reader.doc_frequency("text", stem) > COMMON_SHARE * max(1, reader.doc_count())
+        return reader.doc_frequency(field_name, stem) > COMMON_SHARE * max(1, reader.doc_count())
 
     def _docs_with(self, searcher, stem: str) -> frozenset[int]:
         """Document numbers containing a stem in any searched field (cached: the index is
@@ -562,19 +571,52 @@ class Searcher:
         )
 
     def snippet(self, node: Node, terms: frozenset[str]) -> str:
-        """Escaped text of the rule (or its examples) with matched words in <mark>."""
+        """Escaped text of the rule (or of its first example with a match), with the words
+        whose stems were searched for in <mark>; long texts are cut to a window around the
+        first match."""
         sources = [node.text] + [e.text for e in (self.doc.node(x) for x in node.examples) if e is not None]
         if terms:
             for source in sources:
-                if not source:
-                    continue
-                fragmenter = self._whole if len(source) <= 260 else self._fragmenter
-                out = highlight.highlight(
-                    source, terms, ANALYZER, fragmenter, self._formatter, top=2, minscore=1
-                )
-                if out:
-                    return out
+                spans = [m.span() for m in _WORD.finditer(source) if _stem_of(m.group(0)) in terms]
+                if spans:
+                    return _mark(source, spans)
         base = next((s for s in sources if s), node.title or "")
-        if len(base) > 220:
-            base = base[:217].rsplit(" ", 1)[0] + "…"
-        return html.escape(base, quote=False)
+        return _mark(base, [])
+
+
+_WORD = re.compile(_TOKEN)
+SNIPPET_CHARS = 260
+
+
+@lru_cache(maxsize=65536)
+def _stem_of(word: str) -> str | None:
+    """The indexed form of one word (None for a stop word), as the analyzer makes it."""
+    tokens = [t.text for t in ANALYZER(word)]
+    return tokens[0] if len(tokens) == 1 else None
+
+
+def _mark(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` HTML-escaped, cut to SNIPPET_CHARS around the first span, spans in <mark>."""
+    start, end = 0, len(text)
+    if len(text) > SNIPPET_CHARS:
+        first = spans[0][0] if spans else 0
+        start = max(0, first - 70)
+        if start:
+            space = text.find(" ", start)
+            start = space + 1 if 0 <= space < first else start
+        end = min(len(text), start + SNIPPET_CHARS)
+        if end < len(text):
+            space = text.rfind(" ", start, end)
+            end = space if space > start else end
+    out = ["… " if start else ""]
+    pos = start
+    for a, b in spans:
+        if a < pos or b > end:
+            continue
+        out.append(text[pos:a].translate(_ESCAPE))
+        out.append("<mark>" + text[a:b].translate(_ESCAPE) + "</mark>")
+        pos = b
+    out.append(text[pos:end].translate(_ESCAPE))
+    if end < len(text):
+        out.append(" …")
+    return "".join(out)
