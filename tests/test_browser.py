@@ -61,6 +61,7 @@ def server(build_dir):
             "2",
             "--threads",
             "4",
+            "--no-control-socket",  # other gunicorns on this machine may hold the default socket
             "webapp:create_app()",
         ],
         cwd=ROOT,
