@@ -492,8 +492,73 @@ def test_no_session_cookie(client):
 def test_canonical_links_behind_a_proxy(app):
     proxied = create_app({"TESTING": True, "BUILD_DIR": app.config["BUILD_DIR"], "PROXY_FIX": True})
     c = proxied.test_client()
-    headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "rules.example.org", "Accept-Encoding": "identity"}
+    headers = {
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Host": "rules.example.org",
+        "Accept-Encoding": "identity",
+    }
     html = c.get("/r/6.9.4c", headers=headers).get_data(as_text=True)
     assert '<meta property="og:url" content="https://rules.example.org/id/step_jack_out_choice">' in html
     plain = c.get("/r/6.9.4c", headers={"Accept-Encoding": "identity"}).get_data(as_text=True)
     assert 'content="http://localhost/id/step_jack_out_choice"' in plain
+
+
+def test_sample_of_every_kind_renders_in_every_version(client, documents):
+    for v, doc in documents.items():
+        seen_kinds: set[str] = set()
+        suffix = "" if v == LATEST else f"?v={v}"
+        for i, n in enumerate(doc.nodes):
+            if n.kind in seen_kinds and i % 40:
+                continue
+            seen_kinds.add(n.kind)
+            resp = get(client, f"/id/{n.id}{suffix}")
+            assert resp.status_code == 200, (v, n.id)
+            assert f'data-id="{n.id}"' in page_text(resp)
+
+
+def test_serve_command_is_registered_and_fails_cleanly(tmp_path):
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+
+    runner = CliRunner()
+    help_result = runner.invoke(main, ["serve", "--help"])
+    assert help_result.exit_code == 0
+    assert "--port" in help_result.output and "--build-dir" in help_result.output
+    empty = tmp_path / "nothing-built"
+    empty.mkdir()
+    result = runner.invoke(main, ["serve", "--build-dir", str(empty)])
+    assert result.exit_code != 0
+    assert "no CR versions are built" in result.output
+
+
+def test_serve_command_serves(build_dir):
+    import json
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    code = "from webapp.cli import main; main()"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "serve", "--port", str(port), "--build-dir", str(build_dir)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/versions", timeout=2) as resp:
+                    assert json.load(resp)["latest"] == LATEST
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "nrrules serve did not start"
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
