@@ -194,6 +194,7 @@ def home():
         changes=doc.changes,
         rule_url=lambda nid: rule_url(nid, v),
         q="",
+        autofocus=True,
         vq=vq(v),
     )
 
