@@ -95,6 +95,8 @@ MAX_PHRASE_WORDS = 4
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
 RERANK_DEPTH = 20
+# Examples are scenarios full of everyday rules words; only their distinctive words select.
+FIELD_COMMON_SHARE = {"examples": 0.01}
 COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
 
 
@@ -528,7 +530,8 @@ class Searcher:
 
     def _is_common(self, stem: str, field_name: str = "text") -> bool:
         reader = self._searcher().reader()
-        return reader.doc_frequency(field_name, stem) > COMMON_SHARE * max(1, reader.doc_count())
+        share = FIELD_COMMON_SHARE.get(field_name, COMMON_SHARE)
+        return reader.doc_frequency(field_name, stem) > share * max(1, reader.doc_count())
 
     def _docs_with(self, searcher, stem: str) -> frozenset[int]:
         """Document numbers containing a stem in any searched field (cached: the index is
