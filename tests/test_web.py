@@ -562,3 +562,10 @@ def test_serve_command_serves(build_dir):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("value", ["//evil.com", "https://evil.com/x", "a/b", "x" * 300])
+def test_official_deep_link_only_takes_ids(client, value):
+    resp = get(client, "/?r=" + value)
+    assert resp.status_code == 404
+    assert "Location" not in resp.headers

@@ -17,6 +17,7 @@ from ..library import Found, WebError
 
 bp = Blueprint("pages", __name__)
 
+_STABLE_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.+&-]{0,199}$")
 _HREF_ID = re.compile(r'href="/id/([^"?#]+)"')
 MAX_QUERY = 200
 
@@ -180,6 +181,8 @@ def _rule_response(found: Found) -> Response:
 def home():
     official = request.args.get("r")
     if official:  # the official site's deep-link form: /?r=<stable id>
+        if not _STABLE_ID.match(official.strip()):
+            raise WebError(404, f"{official[:100]!r} is not a CR stable id (like step_jack_out_choice)")
         return redirect(url_for("pages.by_id", node_id=official.strip(), **_v_arg()), code=302)
     if request.args.get("q"):
         return search_page()
