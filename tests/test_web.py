@@ -569,3 +569,12 @@ def test_official_deep_link_only_takes_ids(client, value):
     resp = get(client, "/?r=" + value)
     assert resp.status_code == 404
     assert "Location" not in resp.headers
+
+
+def test_nothing_built_is_a_clear_503(tmp_path):
+    empty = create_app({"TESTING": True, "BUILD_DIR": str(tmp_path)})
+    c = empty.test_client()
+    page = get(c, "/r/6.9.4c")
+    assert page.status_code == 503 and "nrrules build" in page_text(page)
+    api = get(c, "/api/versions")
+    assert api.status_code == 503 and "no CR versions are built" in api.get_json()["error"]

@@ -144,6 +144,21 @@ def install_http_policies(app: Flask) -> None:
             exc.status,
         )
 
+    def _unavailable(exc: Exception):
+        # The build directory cannot answer (nothing built, stale or damaged index): say so.
+        app.logger.error("build problem: %s", exc)
+        return _web_error(WebError(503, str(exc)))
+
+    try:
+        from rules_index.store import LibraryError
+
+        app.register_error_handler(LibraryError, _unavailable)
+        from rules_index.search import StaleIndexError
+
+        app.register_error_handler(StaleIndexError, _unavailable)
+    except ImportError:  # pragma: no cover - an older rules_index
+        pass
+
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         message = exc.description or exc.name
