@@ -88,7 +88,10 @@ SCHEMA = Schema(
 )
 TEXT_FIELDS = ("title", "text", "examples", "terms", "section")
 WEIGHTING = BM25F(B=0.75, K1=1.2)
-PHRASE_FIELDS = (("text", 2.0), ("title", 3.0))
+# Phrases matched by Whoosh (short fields); phrases in the rule text are checked in the re-rank,
+# which is far cheaper than Whoosh's positional matching over common words.
+PHRASE_FIELDS = (("title", 3.0),)
+TEXT_PHRASE_BONUS = 1.0  # score x (1 + bonus x weight) when the rule text has the phrase
 # Kind priors: the chapter 11 appendix restates the timing structures of sections 5.6, 6.9, 7.2
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
 MAX_PHRASE_WORDS = 4
@@ -284,6 +287,7 @@ class Searcher:
         self._cited_by: dict[str, list[str]] | None = None
         self._stem_docs: dict[str, frozenset[int]] = {}
         self._docnums: list[tuple[str, str]] | None = None
+        self._stem_seqs: dict[str, tuple[str, ...]] = {}
 
     # ----- resources shared lazily ----------------------------------------------------------
     def _searcher(self):
@@ -416,11 +420,13 @@ class Searcher:
                 if fname == "text" or not self._is_common(stem, fname):
                     add(fname, stem, 1.0)
         phrases: list[Phrase] = []
+        text_phrases: list[tuple[tuple[str, ...], float]] = []
         # Phrase bonus: the words in order (quoted phrases get extra weight).
         # Whole-query phrases only for short queries: a long question is never verbatim.
         for words, weight in [(stems, 1.0)] + [(self._stems(p), 2.0) for p in info["phrases"]]:
             if 2 <= len(words) <= MAX_PHRASE_WORDS or (weight > 1 and len(words) >= 2):
                 phrases.extend(Phrase(f, words, slop=1, boost=b * weight) for f, b in PHRASE_FIELDS)
+                text_phrases.append((tuple(words), weight))
         # Jargon: the CR's words for it, as a strong alternative.
         highlight_terms = set(stems)
         for item in info["jargon"]:
@@ -428,9 +434,12 @@ class Searcher:
             highlight_terms.update(exp)
             for stem in exp:
                 for fname in TEXT_FIELDS:
-                    add(fname, stem, 2.0 if len(exp) == 1 else 0.6)
+                    # Common words of a longer expansion count through its phrase only.
+                    if len(exp) == 1 or not self._is_common(stem, fname):
+                        add(fname, stem, 2.0 if len(exp) == 1 else 0.6)
             if len(exp) >= 2:
                 phrases.extend(Phrase(f, exp, slop=1, boost=b * 2.0) for f, b in PHRASE_FIELDS)
+                text_phrases.append((tuple(exp), 2.0))
                 # The rule that defines the expanded term is the one a judge means.
                 phrases.append(Phrase("terms", exp, slop=0, boost=6.0))
             else:
@@ -443,6 +452,7 @@ class Searcher:
                 add("cards", tokens[0], 6.0)
             elif tokens:
                 phrases.append(Phrase("cards", tokens, boost=6.0))
+        info["text_phrases"] = text_phrases
         # Only terms the index holds: a matcher for an absent term still costs its set-up.
         reader = self._searcher().reader()
         clauses = [Term(f, s, boost=b) for (f, s), b in weights.items() if (f, s) in reader] + phrases
@@ -484,7 +494,7 @@ class Searcher:
                     hits.append(self._hit(node, 500.0, highlight_terms, "jargon"))
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
         query_stems = {s for s in self._stems(" ".join(info["words"]))}
-        ranked = self._rank(q, query_stems, limit)
+        ranked = self._rank(q, query_stems, limit, info["text_phrases"])
         for node_id, score in ranked:
             node = self.doc.node(node_id)
             if node is None or any(h.id == node.id for h in hits):
@@ -492,10 +502,12 @@ class Searcher:
             hits.append(self._hit(node, round(score, 4), highlight_terms, "text"))
         return hits[:limit]
 
-    def _rank(self, q, query_stems: set[str], limit: int) -> list[tuple[str, float]]:
+    def _rank(
+        self, q, query_stems: set[str], limit: int, text_phrases: list[tuple[tuple[str, ...], float]] = ()
+    ) -> list[tuple[str, float]]:
         """BM25F hits, re-ranked: among the top candidates, a rule matching more of the distinct
-        query words beats one matching a single word many times (coordination), and kind
-        priors apply."""
+        query words beats one matching a single word many times (coordination), a rule whose
+        text has the query's words in order gets a phrase bonus, and kind priors apply."""
         searcher = self._searcher()
         coord = len(query_stems) >= 2 and COORD > 0
         results = searcher.search(q, limit=max(limit, RERANK_DEPTH), optimize=False)
@@ -512,9 +524,22 @@ class Searcher:
             if coord:
                 share = sum(1 for docs in having if docnum in docs) / len(having)
                 score *= share**COORD
+            if text_phrases:
+                seq = self._text_stems(node_id)
+                bonus = sum(w for phrase, w in text_phrases if _contains(seq, phrase))
+                score *= 1.0 + TEXT_PHRASE_BONUS * bonus
             out.append((node_id, score))
         out.sort(key=lambda pair: -pair[1])
         return out[:limit]
+
+    def _text_stems(self, node_id: str) -> tuple[str, ...]:
+        """The analysed words of a rule's text, in order (cached)."""
+        seq = self._stem_seqs.get(node_id)
+        if seq is None:
+            node = self.doc.node(node_id)
+            seq = tuple(self._stems(node.text)) if node is not None else ()
+            self._stem_seqs[node_id] = seq
+        return seq
 
     def _by_docnum(self, searcher) -> list[tuple[str, str]] | None:
         """(id, kind) by document number, without reading stored fields: `build_index` adds
@@ -585,6 +610,16 @@ class Searcher:
                     return _mark(source, spans)
         base = next((s for s in sources if s), node.title or "")
         return _mark(base, [])
+
+
+def _contains(seq: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    """True if ``phrase`` occurs in ``seq`` as consecutive items."""
+    n = len(phrase)
+    first = phrase[0]
+    for i in range(len(seq) - n + 1):
+        if seq[i] == first and seq[i : i + n] == phrase:
+            return True
+    return False
 
 
 _WORD = re.compile(_TOKEN)
