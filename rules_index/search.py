@@ -3,9 +3,12 @@
 * Number- and id-looking queries (``6.9.4c``, ``step_jack_out_choice``, deep links) go to
   `rules_index.lookup` first: the exact rule is ranked first, followed by the rules citing it.
 * Everything else is full text: BM25F over a schema declared once (`SCHEMA`), with stemming,
-  field boosts, a boost for phrase matches, judge jargon expanded to the CR's words
-  (`rules_index.jargon`), typo correction against the document's own vocabulary, and card
-  names (a card mentioned in a rule or its examples finds that rule).
+  field boosts, judge jargon expanded to the CR's words (`rules_index.jargon`; a query that is
+  only jargon puts the table's rule first), typo correction against the document's own
+  vocabulary, and card names (a card mentioned in a rule or its examples finds that rule).
+  The top BM25F candidates are re-ranked: coordination (share of the distinct query words a
+  rule has), a bonus when the rule text has the query's words in order (phrase match), and a
+  lower prior for the chapter 11 summaries.
 * Examples are folded into their rule: their text is indexed in the rule's ``examples`` field and
   example nodes are never hits.
 
@@ -92,9 +95,9 @@ WEIGHTING = BM25F(B=0.75, K1=1.2)
 # which is far cheaper than Whoosh's positional matching over common words.
 PHRASE_FIELDS = (("title", 3.0),)
 TEXT_PHRASE_BONUS = 1.0  # score x (1 + bonus x weight) when the rule text has the phrase
+MAX_PHRASE_WORDS = 4  # longer queries get no whole-query phrase (questions are never verbatim)
 # Kind priors: the chapter 11 appendix restates the timing structures of sections 5.6, 6.9, 7.2
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
-MAX_PHRASE_WORDS = 4
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
 RERANK_DEPTH = 20
