@@ -106,7 +106,7 @@ def ensure_build(build_dir: str | None) -> str:
 
 
 def start_server(
-    build_dir: str, workers: int, threads: int, search_cache: bool
+    build_dir: str, workers: int, worker_class: str, threads: int, search_cache: bool
 ) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = dict(
@@ -126,7 +126,7 @@ def start_server(
         "-w",
         str(workers),
         "-k",
-        "gthread",
+        worker_class,
         "--threads",
         str(threads),
         "--log-level",
@@ -295,7 +295,12 @@ def main() -> None:
     ap.add_argument("--build-dir", default=os.environ.get("NRRULES_BUILD_DIR"))
     ap.add_argument("--duration", type=int, default=10, help="seconds per scenario (default 10)")
     ap.add_argument("--connections", type=int, default=32)
-    ap.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2 = cores)")
+    ap.add_argument(
+        "--workers", type=int, default=(os.cpu_count() or 2) + 1, help="gunicorn workers (default cores + 1)"
+    )
+    ap.add_argument(
+        "--worker-class", default="sync", choices=["sync", "gthread"], help="gunicorn worker class"
+    )
     ap.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
     ap.add_argument("--client", choices=["auto", "wrk", "python"], default="auto")
     args = ap.parse_args()
@@ -308,12 +313,13 @@ def main() -> None:
     build_dir = ensure_build(args.build_dir)
 
     print(
-        f"nrrules HTTP bench: gunicorn {args.workers} workers x {args.threads} threads (gthread), "
+        f"nrrules HTTP bench: gunicorn {args.workers} {args.worker_class} workers"
+        f"{f' x {args.threads} threads' if args.worker_class == 'gthread' else ''}, "
         f"{args.connections} connections, {args.duration}s per scenario, client {client}, "
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
     )
     rows = []
-    proc, base = start_server(build_dir, args.workers, args.threads, search_cache=True)
+    proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, search_cache=True)
     try:
         step_path, step_body = engine_step_request(base)
         scenarios = [
@@ -334,7 +340,7 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    proc, base = start_server(build_dir, args.workers, args.threads, search_cache=False)
+    proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, search_cache=False)
     try:
         paths = ["/api/search?q=" + urllib.request.quote(q) for q in QUERIES]
         run(base, paths, 1, args.connections, None)
