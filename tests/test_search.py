@@ -332,3 +332,18 @@ def test_an_index_of_another_document_is_refused(documents, index_dirs):
 
     with pytest.raises(StaleIndexError, match="rebuild"):
         Searcher(index_dirs["26.03"], documents["22.12"])
+
+
+def test_long_rules_get_a_window_around_the_first_match(searcher, documents):
+    from rules_index.search import SNIPPET_CHARS
+
+    doc = documents["26.03"]
+    node = max((n for n in doc.nodes if n.kind != "example"), key=lambda n: len(n.text))
+    assert len(node.text) > 2 * SNIPPET_CHARS
+    last_word = re.findall(r"[A-Za-z]{6,}", node.text)[-1]
+    snippet = searcher.snippet(node, frozenset(searcher._stems(last_word)))
+    assert "<mark>" in snippet and snippet.startswith("… ")
+    assert len(_MARK.sub("", html.unescape(snippet))) <= SNIPPET_CHARS + 4
+    _assert_safe(snippet)
+    plain = searcher.snippet(node, frozenset())
+    assert plain.endswith(" …") and "<mark>" not in plain
