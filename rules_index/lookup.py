@@ -25,8 +25,8 @@ MAX_QUERY = 300
 
 # Words people put in front of a number: "rule 6.9.4c", "CR 1.2.1", "section 6.9", "§ 6.9".
 _PREFIX = re.compile(
-    r"^(?:(?:cr|nsg|rule|rules|r|sub-?rule|step|timing\s+step|section|sec|subsection|chapter|chap|ch|"
-    r"phase|§+|#)\s*\.?\s*)+",
+    r"^(?:(?:rules|rule|sub-?rules?|steps?|timing\s+steps?|sections?|subsections?|sec|chapters?|chap|ch|"
+    r"phase|cr|nsg|r|§+|#)\s*\.?\s*)+",
     re.IGNORECASE,
 )
 # 6 | 6.9 | 6.9.4 | 6.9.4c | 6.9.4.c | 6.9.4 c | 6.9.4(c) | 11.2.2b.ii | 11.2.2b ii, trailing "." and "+"
@@ -70,7 +70,7 @@ class LookupResult:
 
 def _clean(text: str) -> str:
     text = "".join(ch if ch.isprintable() else " " for ch in text[:MAX_QUERY])
-    return text.strip().strip("\"'`“”‘’").strip()
+    return text.strip().strip("\"'`“”‘’()[]{}<>").strip()
 
 
 def _id_from_url(text: str) -> str | None:
