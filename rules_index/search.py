@@ -485,6 +485,10 @@ class Searcher:
             found = lookup(self.doc, text)
             if found.node is not None:
                 return self._exact_hits(found.node, text, limit)
+            if ref.kind == "number":
+                # "6.9.9" names no rule; its digits would only match noise. `lookup` gives the
+                # error and the nearest numbers.
+                return []
         q, highlight_terms, info = self._plan(text)
         if q is None:
             return []

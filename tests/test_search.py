@@ -97,8 +97,12 @@ def test_exact_hit_is_followed_by_the_rules_citing_it(searcher, documents):
         assert any(ref.target == "sec_damage" for p in parts for ref in p.refs)
 
 
-def test_unknown_number_falls_back_to_full_text(searcher):
-    assert searcher.search("6.9.9") == [] or all(h.match == "text" for h in searcher.search("6.9.9"))
+def test_unknown_number_finds_nothing_and_unknown_id_falls_back_to_text(searcher):
+    assert searcher.search("6.9.9") == []
+    assert searcher.search("rule 99.1") == []
+    hits = searcher.search("jack_out")  # id-like but no such id: its words are searched
+    assert hits and all(h.match in ("text", "jargon") for h in hits)
+    assert "rule_jacking_out" in ids(hits)
 
 
 # ----- full text ------------------------------------------------------------------------------
