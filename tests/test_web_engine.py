@@ -310,6 +310,7 @@ def test_stepper_page_and_form_decisions(client, board):
     new_token = token_of(resp.headers["Location"])
     after = client.get(resp.headers["Location"]).get_data(as_text=True)
     assert 'id="undo"' in after
+    assert 'id="recent"' in after and 'id="recent"' not in html
     assert f'href="/step?s={data["token"]}"' in after
     # reloading the same URL gives exactly the same page
     assert client.get(f"/step?s={new_token}").data == client.get(f"/step?s={new_token}").data
