@@ -97,9 +97,9 @@ def evaluate(ranked: dict[str, list[str]], queries: list[dict]) -> dict:
     }
 
 
-def run(version: str, cr_dir: Path, verbose: bool = False) -> dict:
+def run(version: str, cr_dir: Path, verbose: bool = False, set_path: Path = SET_PATH) -> dict:
     doc = load_doc(version, cr_dir)
-    all_queries = load_set()
+    all_queries = load_set(set_path)
     # The set is written against 26.03; on another version, score the queries it can answer.
     queries = [
         {**q, "answers": [a for a in q["answers"] if a in doc]}
@@ -118,7 +118,9 @@ def run(version: str, cr_dir: Path, verbose: bool = False) -> dict:
         base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
         searcher.close()
     results = {"nrrules": evaluate(ours, queries), "bm25": evaluate(base, queries)}
-    print(f"CR {version}: {len(queries)} of {len(all_queries)} queries have an answer in this version")
+    print(
+        f"{set_path.name}, CR {version}: {len(queries)} of {len(all_queries)} queries have an answer in this version"
+    )
     print(f"{'':10} {'recall@5':>9} {'MRR@10':>8}   MRR by query type")
     for name, r in results.items():
         types = "  ".join(f"{t} {v:.2f}" for t, v in r["mrr_by_type"].items())
@@ -135,9 +137,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--version", default="26.03")
     ap.add_argument("--cr-dir", type=Path, default=DEFAULT_CR_DIR)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument(
+        "--set",
+        type=Path,
+        default=SET_PATH,
+        help="evaluation set (default relevance_set.json; relevance_holdout.json)",
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args(argv)
-    results = run(args.version, args.cr_dir, args.verbose)
+    results = run(args.version, args.cr_dir, args.verbose, args.set)
     if args.json:
         print(json.dumps({k: {m: v[m] for m in ("recall@5", "mrr@10")} for k, v in results.items()}))
     return 0

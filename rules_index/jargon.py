@@ -71,6 +71,9 @@ JARGON: tuple[Jargon, ...] = (
     Jargon(("tag me", "tagme", "tagged up"), "tagged", "rule_tagged"),
     Jargon(("dead", "lose by damage"), "flatlined", "rule_flatline"),
     Jargon(("give up", "gives up", "giving up"), "forfeit", "movement_forfeit"),
+    # The CR writes these as one word; players write two.
+    Jargon(("face up", "face-up"), "faceup", "rule_faceup_facedown"),
+    Jargon(("face down", "face-down"), "facedown", "rule_faceup_facedown"),
     Jargon(("virus purge", "purging"), "purge virus counters", "rule_purge"),
     Jargon(("infinite combo", "loop", "loops"), "infinite loop", "rule_mandatory_infinite_loop"),
     Jargon(("trash it", "pay to trash"), "basic trash ability", "rule_basic_trash_ability"),
