@@ -97,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     queries = [q["q"] for q in json.loads(SET_PATH.read_text(encoding="utf-8"))["queries"]]
     rows = []
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average {load:.2f} on {os.cpu_count()} CPUs (wall times suffer on a busy machine; CPU times less)")
+    print(
+        f"load average {load:.2f} on {os.cpu_count()} CPUs (wall times suffer on a busy machine; CPU times less)"
+    )
     print(
         f"{'version':8} {'nodes':>6} {'build best/med s':>17} {'build cpu':>9} {'open ms':>8} "
         f"{'p50 ms':>7} {'p99 ms':>7} {'cpu p50':>8} {'cpu p99':>8}"
