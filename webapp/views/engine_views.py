@@ -239,10 +239,17 @@ def state_json(spec: SessionSpec, session: Any, doc: Any, events: list[Any] | No
         "decisions": decisions,
         "finished": bool(session.finished),
         "outcome": _plain(session.outcome),
-        "trace": [_event_json(e, doc, version) for e in session.trace],
+        # The trace stays compact (numbers and links); "events" (new this call) also carry texts.
+        "trace": [_compact(_event_json(e, doc, version)) for e in session.trace],
         "events": [_event_json(e, doc, version) for e in (events or [])],
         "board": _plain(session.board),
     }
+
+
+def _compact(event: dict[str, Any]) -> dict[str, Any]:
+    event.pop("step_text", None)
+    event.pop("rule_texts", None)
+    return event
 
 
 def _plain(value: Any) -> Any:
