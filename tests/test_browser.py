@@ -7,6 +7,7 @@ missing (CI installs Chromium with apt in .ci/run).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -283,3 +284,36 @@ def test_reload_and_share_stepper_url(page, browser, server):
     pg.wait_for_load_state()
     assert pg.locator("#trace li").count() < page.locator("#trace li").count()
     other.close()
+
+
+def test_editor_examples_load_and_save(page, server, tmp_path):
+    page.goto(server + "/editor")
+    page.wait_for_selector("#formroot .server[data-server='hq']")
+    page.click("a.example-link[data-example='03-rd-trace']")
+    expect(page.locator(".server[data-server='rd'] .item")).to_have_count(2)
+    expect(page.locator('[data-path="servers.rd.ice[0].name"]')).to_have_value("Data Raven")
+    # save: the downloaded file is the board in the form
+    page.fill('[data-path="corp.credits"]', "21")
+    with page.expect_download() as info:
+        page.click("#save")
+    saved = tmp_path / "saved.json"
+    info.value.save_as(saved)
+    board = json.loads(saved.read_text())
+    assert board["corp"]["credits"] == 21
+    assert board["servers"]["rd"]["ice"][1]["name"] == "Whitespace"
+    # load: a board file replaces the form; a broken one is reported, not applied
+    board["runner"]["tags"] = 3
+    board["servers"] = {
+        "archives": {"ice": [{"name": "Cell Portal", "rez_cost": 4, "subroutines": ["end_the_run"]}]}
+    }
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(board))
+    page.set_input_files("#loadfile", str(good))
+    expect(page.locator('[data-path="runner.tags"]')).to_have_value("3")
+    expect(page.locator('[data-path="servers.archives.ice[0].name"]')).to_have_value("Cell Portal")
+    expect(page.locator(".server[data-server='rd'] .item")).to_have_count(0)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    page.set_input_files("#loadfile", str(bad))
+    expect(page.locator("#problems")).to_contain_text("not valid JSON")
+    expect(page.locator('[data-path="runner.tags"]')).to_have_value("3")
