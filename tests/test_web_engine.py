@@ -213,7 +213,7 @@ def test_token_works_on_any_worker_with_the_same_key(app, client, board):
         ({"board": "nope", "structure": "run"}, "board"),
         (
             {"board": {"version": 1, "servers": {"hq": {"ice": [{"rez_cost": -1}]}}}, "structure": "run"},
-            "problem",
+            "the board is invalid: servers.hq.ice[0].name: is required",
         ),
         ({"board": "BOARD", "structure": "dance"}, "unknown structure 'dance'"),
         ({"board": "BOARD"}, "structure is required"),

@@ -89,14 +89,16 @@ def _json_body() -> dict[str, Any]:
 
 
 def _check_spec(spec: SessionSpec) -> None:
-    eng = _engine()
     if not isinstance(spec.board, dict):
         raise WebError(
             400, "board must be a JSON object", problems=[{"path": "board", "message": "must be an object"}]
         )
     problems = _board_problems(spec.board)
     if problems:
-        raise WebError(400, f"the board has {len(problems)} problem(s)", problems=problems)
+        first = problems[0]
+        where = f"{first['path']}: " if first["path"] else ""
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise WebError(400, f"the board is invalid: {where}{first['message']}{more}", problems=problems)
     known = [s["id"] for s in _structures(spec.version)]
     if spec.structure not in known:
         raise WebError(
@@ -108,7 +110,6 @@ def _check_spec(spec: SessionSpec) -> None:
         raise WebError(400, "params must be a JSON object")
     if not isinstance(spec.seed, int) or not 0 <= spec.seed <= MAX_SEED:
         raise WebError(400, f"seed must be an integer from 0 to {MAX_SEED}")
-    del eng
 
 
 def _session_cache() -> LRU:
