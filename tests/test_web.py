@@ -578,3 +578,10 @@ def test_nothing_built_is_a_clear_503(tmp_path):
     assert page.status_code == 503 and "nrrules build" in page_text(page)
     api = get(c, "/api/versions")
     assert api.status_code == 503 and "no CR versions are built" in api.get_json()["error"]
+
+
+def test_rule_page_names_its_json_twin(client):
+    html = page_text(get(client, "/id/step_jack_out_choice?v=24.03"))
+    href = re.search(r'<link rel="alternate" type="application/json" href="([^"]+)">', html).group(1)
+    data = get(client, href).get_json()
+    assert data["id"] == "step_jack_out_choice" and data["version"] == "24.03"
