@@ -34,7 +34,7 @@ from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.query import Or, Phrase, Term
-from whoosh.scoring import BM25F
+from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
 from scraper import Document, Node
@@ -90,7 +90,7 @@ SCHEMA = Schema(
     section=TEXT(analyzer=ANALYZER, field_boost=0.4, phrase=False),
 )
 TEXT_FIELDS = ("title", "text", "examples", "terms", "section")
-WEIGHTING = BM25F(B=0.75, K1=1.2)
+BM25_B, BM25_K1 = 0.75, 1.2
 # Phrases matched by Whoosh (short fields); phrases in the rule text are checked in the re-rank,
 # which is far cheaper than Whoosh's positional matching over common words.
 PHRASE_FIELDS = (("title", 3.0),)
@@ -155,6 +155,47 @@ def index_is_current(doc: Document, path: Path) -> bool:
     except (OSError, ValueError):
         return False
     return meta.get("format") == INDEX_FORMAT and meta.get("source_hash") == doc.source_hash
+
+
+class _FastBM25FScorer(BM25FScorer):
+    """Whoosh's BM25F, reading field lengths from an in-memory table instead of the length
+    column for every posting (most of the cost of scoring on an index this small)."""
+
+    def __init__(self, searcher, fieldname, text, B, K1, lengths, qf=1):
+        super().__init__(searcher, fieldname, text, B, K1, qf=qf)
+        self._lengths = lengths
+        # bm25(idf, tf, fl) = idf * tf * (K1 + 1) / (tf + K1 * ((1 - B) + B * fl / avgfl))
+        self._a = self.idf * (K1 + 1)
+        self._c = K1 * (1 - B)
+        self._d = K1 * B / self.avgfl
+
+    def score(self, matcher):
+        tf = matcher.weight()
+        return self._a * tf / (tf + self._c + self._d * self._lengths[matcher.id()])
+
+
+class _FastBM25F(BM25F):
+    """BM25F with per-field length tables, built once per open index (document numbers of a
+    read-only index never change)."""
+
+    def __init__(self, B: float = BM25_B, K1: float = BM25_K1) -> None:
+        super().__init__(B=B, K1=K1)
+        self._tables: dict[str, list[int]] = {}
+        self._lock = threading.Lock()
+
+    def _lengths(self, reader, fieldname: str) -> list[int]:
+        table = self._tables.get(fieldname)
+        if table is None:
+            table = [reader.doc_field_length(d, fieldname, 0) for d in range(reader.doc_count_all())]
+            with self._lock:
+                self._tables.setdefault(fieldname, table)
+        return table
+
+    def scorer(self, searcher, fieldname, text, qf=1):
+        if not searcher.schema[fieldname].scorable or not searcher.reader().is_atomic():
+            return super().scorer(searcher, fieldname, text, qf=qf)
+        lengths = self._lengths(searcher.reader(), fieldname)
+        return _FastBM25FScorer(searcher, fieldname, text, self.B, self.K1, lengths, qf=qf)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -284,6 +325,7 @@ class Searcher:
         storage = FileStorage(str(self.index_path), readonly=True)
         self._ix = storage.open_index(schema=SCHEMA)
         self._local = threading.local()
+        self._weighting = _FastBM25F()
         self._lock = threading.Lock()
         self._speller: _Speller | None = None
         self._cards: tuple[re.Pattern, dict[str, str]] | None = None
@@ -298,7 +340,7 @@ class Searcher:
         pid = os.getpid()
         cached = getattr(self._local, "searcher", None)
         if cached is None or cached[0] != pid:
-            self._local.searcher = (pid, self._ix.searcher(weighting=WEIGHTING))
+            self._local.searcher = (pid, self._ix.searcher(weighting=self._weighting))
         return self._local.searcher[1]
 
     def close(self) -> None:

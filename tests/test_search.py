@@ -351,3 +351,21 @@ def test_long_rules_get_a_window_around_the_first_match(searcher, documents):
     _assert_safe(snippet)
     plain = searcher.snippet(node, frozenset())
     assert plain.endswith(" …") and "<mark>" not in plain
+
+
+def test_fast_bm25f_scores_exactly_like_whoosh_bm25f(searcher):
+    from whoosh.scoring import BM25F
+
+    from rules_index.search import BM25_B, BM25_K1
+
+    plain = searcher._ix.searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1))
+    fast = searcher._searcher()
+    try:
+        for q in ["jack out", "can the runner trash cards in archives", "paid ability window", "Diesel"]:
+            query = searcher.build_query(q)
+            a = fast.search(query, limit=30, optimize=False)
+            b = plain.search(query, limit=30, optimize=False)
+            assert [hit.docnum for hit in a] == [hit.docnum for hit in b]
+            assert [round(hit.score, 9) for hit in a] == [round(hit.score, 9) for hit in b]
+    finally:
+        plain.close()
