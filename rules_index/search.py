@@ -333,6 +333,8 @@ class Searcher:
         self._stem_docs: dict[str, frozenset[int]] = {}
         self._docnums: list[tuple[str, str]] | None = None
         self._stem_seqs: dict[str, tuple[str, ...]] = {}
+        self._dfs: dict[tuple[str, str], int] = {}
+        self._doc_count = self._ix.doc_count()
 
     # ----- resources shared lazily ----------------------------------------------------------
     def _searcher(self):
@@ -499,8 +501,7 @@ class Searcher:
                 phrases.append(Phrase("cards", tokens, boost=6.0))
         info["text_phrases"] = text_phrases
         # Only terms the index holds: a matcher for an absent term still costs its set-up.
-        reader = self._searcher().reader()
-        clauses = [Term(f, s, boost=b) for (f, s), b in weights.items() if (f, s) in reader] + phrases
+        clauses = [Term(f, s, boost=b) for (f, s), b in weights.items() if self._df(f, s)] + phrases
         if not clauses:
             return None, frozenset(), info
         return (Or(clauses) if len(clauses) > 1 else clauses[0]), frozenset(highlight_terms), info
@@ -602,10 +603,20 @@ class Searcher:
             self._docnums = [(n.id, n.kind) for n in nodes] if ok else []
         return self._docnums or None
 
+    def _df(self, field_name: str, stem: str) -> int:
+        """Document frequency of a stem in a field (cached: the index is read-only)."""
+        key = (field_name, stem)
+        df = self._dfs.get(key)
+        if df is None:
+            df = self._searcher().reader().doc_frequency(field_name, stem)
+            if len(self._dfs) > 50000:
+                self._dfs.clear()
+            self._dfs[key] = df
+        return df
+
     def _is_common(self, stem: str, field_name: str = "text") -> bool:
-        reader = self._searcher().reader()
         share = FIELD_COMMON_SHARE.get(field_name, COMMON_SHARE)
-        return reader.doc_frequency(field_name, stem) > share * max(1, reader.doc_count())
+        return self._df(field_name, stem) > share * max(1, self._doc_count)
 
     def _docs_with(self, searcher, stem: str) -> frozenset[int]:
         """Document numbers containing a stem in any searched field (cached: the index is
