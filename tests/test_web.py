@@ -482,6 +482,15 @@ def test_search_cache_is_bounded_and_transparent(app, client):
     for q in ("rez", "tag", "advance", "trash"):
         assert get(c, f"/api/search?q={q}").status_code == 200
     assert len(small.extensions["nrrules.search_cache"]) == 2
+    assert len(small.extensions["nrrules.search_json_cache"]) == 2
+    resp = get(client, "/api/search?q=trash%20cost&limit=5")
+    assert (
+        client.get(
+            "/api/search?q=trash%20cost&limit=5", headers={"If-None-Match": resp.headers["ETag"]}
+        ).status_code
+        == 304
+    )
+    assert resp.headers["Access-Control-Allow-Origin"] == "*" and "max-age" in resp.headers["Cache-Control"]
 
 
 def test_no_session_cookie(client):

@@ -7,12 +7,14 @@ endpoints send ``Access-Control-Allow-Origin: *``, an ETag and Cache-Control (se
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from .. import library as lib
-from ..httputil import LRU
+from ..httputil import GZIP_MIN, LRU, PAGE_MAX_AGE, cached_response, gzip_bytes
 from ..library import WebError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -116,8 +118,25 @@ def search():
         raise WebError(400, f"q is too long ({len(q)} characters, at most {MAX_QUERY})")
     limit = _int_arg("limit", 10, 1, MAX_LIMIT)
     v = lib.resolve_version(request.args.get("v"))
-    results = search_results(v, q, limit)
-    return jsonify(query=q, version=v, results=results)
+    size = current_app.config["SEARCH_CACHE_SIZE"]
+    if size <= 0:
+        return jsonify(query=q, version=v, results=search_results(v, q, limit))
+    # The serialised answer is cached too (with its gzip form and ETag), like a rule page.
+    cache = current_app.extensions.get("nrrules.search_json_cache")
+    if cache is None:
+        cache = current_app.extensions["nrrules.search_json_cache"] = LRU(size)
+    key = (lib.build_id(), v, q, limit)
+    entry = cache.get(key)
+    if entry is None:
+        body = json.dumps(
+            {"query": q, "version": v, "results": search_results(v, q, limit)},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ).encode("utf-8")
+        etag = hashlib.sha256(body).hexdigest()[:24]
+        entry = (etag, body, gzip_bytes(body) if len(body) >= GZIP_MIN else None)
+        cache.put(key, entry)
+    return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
 
 
 def search_results(v: str, q: str, limit: int) -> list[dict]:
