@@ -177,3 +177,20 @@ def test_versions_differ_by_number(documents):
     assert do_lookup(documents["26.03"], "1.3.2").node.id == "rule_symbol_credits"
     missing = do_lookup(documents["22.12"], "rule_game_numbers")
     assert missing.nodes == [] and missing.error == "no rule with id 'rule_game_numbers' in CR 22.12"
+
+
+def test_random_text_never_raises_and_hits_are_exact(doc_latest):
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    numbers = [n.number for n in doc_latest.nodes if n.number]
+
+    @hypothesis.settings(max_examples=300, deadline=None, database=None)
+    @hypothesis.given(st.one_of(st.text(max_size=40), st.sampled_from(numbers).map(lambda n: f" rule {n}. ")))
+    def check(text):
+        result = do_lookup(doc_latest, text)
+        assert (result.error is None) == bool(result.nodes)
+        if result.nodes and result.ref.kind == "number":
+            assert result.nodes[0].number == result.ref.value
+
+    check()
