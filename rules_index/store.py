@@ -385,7 +385,14 @@ class Library:
         v = self.resolve_version(version)
         s = self._searchers.get(v)
         if s is None:
-            s = Searcher(self.build_dir / v / "search", self.document(v))
+            from .search import StaleIndexError
+
+            try:
+                s = Searcher(self.build_dir / v / "search", self.document(v))
+            except StaleIndexError as exc:
+                raise LibraryError(
+                    f"the search index of CR {v} is out of date ({exc}): run `nrrules build`"
+                ) from None
             with self._lock:
                 s = self._searchers.setdefault(v, s)
         return s
