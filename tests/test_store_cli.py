@@ -123,3 +123,19 @@ def test_builds_made_by_other_code_are_redone(tmp_path):
     meta["code"] = "an-older-parser"
     meta_path.write_text(json.dumps(meta))
     assert build(str(cr_path("22.12")), bdir)[0].status == "built"
+
+
+def test_a_mismatched_search_index_is_a_clear_library_error(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for v in ("22.12", "23.08"):
+        shutil.copy(cr_path(v), src / f"cr-{v}.html")
+    bdir = tmp_path / "b"
+    build(str(src), bdir)
+    # put 23.08's index where 22.12's belongs, as a half-copied deployment might
+    shutil.rmtree(bdir / "22.12" / "search")
+    shutil.copytree(bdir / "23.08" / "search", bdir / "22.12" / "search")
+    lib = Library.open(bdir)
+    with pytest.raises(LibraryError, match="out of date.*nrrules build"):
+        lib.searcher("22.12")
+    assert lib.searcher("23.08").search("jack out", limit=1)
