@@ -289,9 +289,15 @@ def test_editor_form_without_javascript(client, board):
 
 def test_editor_loads_board_from_session(client, board):
     board["corp"]["credits"] = 17
-    data = start(client, board).get_json()
+    board["servers"]["remote1"] = {
+        "content": {"name": "Project Vitruvius", "type": "agenda", "agenda_points": 2}
+    }
+    data = start(client, board, params={"server": "remote1"}, v="25.04").get_json()
     html = client.get(f"/editor?s={data['token']}").get_data(as_text=True)
-    assert "17" in html
+    assert "&#34;credits&#34;: 17" in html or '"credits": 17' in html
+    assert '<option value="run" data-params="server" selected>' in html
+    assert 'id="server" value="remote1"' in html
+    assert '<input type="hidden" name="v" value="25.04">' in html
 
 
 def test_stepper_page_and_form_decisions(client, board):

@@ -340,9 +340,13 @@ def editor():
     board: Any = None
     token = request.args.get("s")
     name = request.args.get("example")
+    structure, server = "run", "hq"
     if token:
         spec = decode(token)
         board = spec.board
+        structure, server = spec.structure, str(spec.params.get("server") or "hq")
+        if not request.args.get("v"):
+            v = lib.resolve_version(spec.version)
     elif name:
         match = [ex for ex in examples() if ex["name"] == name]
         if not match:
@@ -350,11 +354,17 @@ def editor():
                 404, f"no example board {name!r}; examples: {', '.join(e['name'] for e in examples())}"
             )
         board = match[0]["board"]
-    return _editor_page(v, board, [], 200)
+    return _editor_page(v, board, [], 200, structure=structure, server=server)
 
 
 def _editor_page(
-    v: str, board: Any, problems: list[dict[str, str]], status: int, board_text: str | None = None
+    v: str,
+    board: Any,
+    problems: list[dict[str, str]],
+    status: int,
+    board_text: str | None = None,
+    structure: str = "run",
+    server: str = "hq",
 ):
     exs = examples()
     if board is None and board_text is None:
@@ -371,6 +381,8 @@ def _editor_page(
             examples=exs,
             structures=structures,
             problems=problems,
+            structure=structure,
+            server=server,
         ),
         status,
     )
@@ -385,7 +397,13 @@ def editor_submit():
         board = json.loads(text)
     except ValueError as exc:
         return _editor_page(
-            v, None, [{"path": "", "message": f"the board is not valid JSON: {exc}"}], 400, text
+            v,
+            None,
+            [{"path": "", "message": f"the board is not valid JSON: {exc}"}],
+            400,
+            text,
+            structure=request.form.get("structure") or "run",
+            server=request.form.get("server") or "hq",
         )
     structure = request.form.get("structure") or "run"
     params: dict[str, Any] = {}
@@ -398,7 +416,7 @@ def editor_submit():
         replay(spec)
     except WebError as exc:
         problems = exc.extra.get("problems") or [{"path": "", "message": exc.message}]
-        return _editor_page(v, None, problems, 400, text)
+        return _editor_page(v, None, problems, 400, text, structure=structure, server=server or "hq")
     return redirect(url_for("engine.stepper", s=encode(spec)), code=303)
 
 
