@@ -594,3 +594,13 @@ def test_rule_page_names_its_json_twin(client):
     href = re.search(r'<link rel="alternate" type="application/json" href="([^"]+)">', html).group(1)
     data = get(client, href).get_json()
     assert data["id"] == "step_jack_out_choice" and data["version"] == "24.03"
+
+
+def test_page_cache_bounded_by_bytes(app):
+    small = create_app({"TESTING": True, "BUILD_DIR": app.config["BUILD_DIR"], "PAGE_CACHE_BYTES": 40_000})
+    c = small.test_client()
+    for number in ("6.9", "6.9.4c", "6.9.4d", "5.6", "1.2", "6.9.1", "6.9.2"):
+        assert get(c, f"/r/{number}").status_code == 200
+    cache = small.extensions["nrrules.page_cache"]
+    assert cache.weight <= 40_000 or len(cache) == 1
+    assert 1 <= len(cache) < 7

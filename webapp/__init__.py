@@ -55,6 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BUILD_DIR=os.environ.get("NRRULES_BUILD_DIR") or None,
         MAX_CONTENT_LENGTH=256 * 1024,  # boards are a few KB; refuse anything large
         PAGE_CACHE_SIZE=int(os.environ.get("NRRULES_PAGE_CACHE", "2048")),
+        PAGE_CACHE_BYTES=int(os.environ.get("NRRULES_PAGE_CACHE_MB", "64")) * 1024 * 1024,
         SEARCH_CACHE_SIZE=int(os.environ.get("NRRULES_SEARCH_CACHE", "4096")),
         SESSION_CACHE_SIZE=int(os.environ.get("NRRULES_SESSION_CACHE", "256")),
         PRELOAD=os.environ.get("NRRULES_PRELOAD", "") in ("1", "true", "yes"),

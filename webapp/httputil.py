@@ -26,10 +26,14 @@ PAGE_MAX_AGE = 300
 
 
 class LRU:
-    """A small thread-safe least-recently-used mapping with a fixed number of entries."""
+    """A small thread-safe least-recently-used mapping, bounded by entry count and, when given a
+    `weigh` function, by total weight (bytes)."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, max_weight: int = 0, weigh: Any = None):
         self.size = max(1, size)
+        self.max_weight = max_weight
+        self.weigh = weigh
+        self.weight = 0
         self._data: OrderedDict[Any, Any] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -42,13 +46,26 @@ class LRU:
 
     def put(self, key: Any, value: Any) -> None:
         with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None and self.weigh:
+                self.weight -= self.weigh(old)
             self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
+            if self.weigh:
+                self.weight += self.weigh(value)
+            while len(self._data) > self.size or (
+                self.max_weight and self.weight > self.max_weight and len(self._data) > 1
+            ):
+                _, dropped = self._data.popitem(last=False)
+                if self.weigh:
+                    self.weight -= self.weigh(dropped)
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+def entry_bytes(entry: tuple) -> int:
+    """Weight of a cached (etag, body, gzip body) entry."""
+    return sum(len(part) for part in entry if isinstance(part, (bytes, str)))
 
 
 def wants_json() -> bool:

@@ -12,7 +12,7 @@ from markupsafe import Markup
 from scraper import Document, Node
 
 from .. import library as lib
-from ..httputil import LRU, PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes, static_url
+from ..httputil import LRU, PAGE_MAX_AGE, asset_revision, cached_response, entry_bytes, gzip_bytes, static_url
 from ..library import Found, WebError
 
 bp = Blueprint("pages", __name__)
@@ -25,7 +25,9 @@ MAX_QUERY = 200
 def _page_cache() -> LRU:
     cache = current_app.extensions.get("nrrules.page_cache")
     if cache is None:
-        cache = current_app.extensions["nrrules.page_cache"] = LRU(current_app.config["PAGE_CACHE_SIZE"])
+        cache = current_app.extensions["nrrules.page_cache"] = LRU(
+            current_app.config["PAGE_CACHE_SIZE"], current_app.config["PAGE_CACHE_BYTES"], entry_bytes
+        )
     return cache
 
 
