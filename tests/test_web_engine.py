@@ -362,3 +362,13 @@ def test_session_cache_is_transparent(app, client, board):
         b = decide(pc, b["token"], choice).get_json()
     assert len(app.extensions["nrrules.session_cache"]) <= app.config["SESSION_CACHE_SIZE"]
     assert "nrrules.session_cache" not in plain.extensions
+
+
+def test_board_text_is_escaped_everywhere(client, board):
+    evil = "<script>alert(1)</script>"
+    board["servers"]["hq"]["ice"][0]["name"] = evil
+    data = start(client, board).get_json()
+    for url in (data["url"], f"/editor?s={data['token']}"):
+        html = client.get(url).get_data(as_text=True)
+        assert evil not in html
+        assert "&lt;script&gt;alert(1)" in html or "\\u003cscript\\u003e" in html
