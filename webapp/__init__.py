@@ -14,7 +14,7 @@ Configuration (environment variables, overridable by ``test_config``):
                        balancer must share it, or links made on one will not open on another.
 ``NRRULES_PRELOAD=1``  load every version when a worker starts, not on its first requests.
 ``NRRULES_PROXY_FIX=1`` trust one proxy's X-Forwarded-Proto/Host for canonical (shared) links.
-``NRRULES_PAGE_CACHE``, ``NRRULES_SEARCH_CACHE``, ``NRRULES_SESSION_CACHE``: entries in the
+``NRRULES_PAGE_CACHE`` (+ ``_MB``), ``NRRULES_SEARCH_CACHE``, ``NRRULES_SESSION_CACHE``: sizes of the
                        bounded in-process caches (0 disables the search and session caches).
 
 See docs/deploy.md.
