@@ -23,6 +23,9 @@ Public API (python-chess style)::
     apply(session, decision_id) -> (Session, list[Event])
         Pure: the input session is never mutated. Raises IllegalDecision (with .legal) when the
         decision is not legal now.
+    push(session, decision_id) -> list[Event]
+        In place, like python-chess's Board.push: the session itself moves on (no state copy).
+        For callers stepping many sessions; same result as apply.
     replay(board, structure, doc, params=None, seed=0, decisions=()) -> Session
         start + the decisions in order, without copying intermediate sessions (rebuilding a
         session from a token); same result as repeated apply.
@@ -43,7 +46,7 @@ from .coverage import coverage, scenario_coverage
 from .describe import describe_event
 from .errors import BoardError, EngineError, IllegalDecision
 from .events import Event
-from .session import Session, apply, legal_decisions, replay, start
+from .session import Session, apply, legal_decisions, push, replay, start
 from .structures import structures
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "IllegalDecision",
     "Session",
     "apply",
+    "push",
     "coverage",
     "describe_event",
     "legal_decisions",

@@ -11,7 +11,7 @@ class Event:
     """One thing the engine did at one CR step."""
 
     step: str  # stable id of the CR step (or checkpoint sub-rule) walked
-    rules: list[str]  # stable ids of the rules applied (all present in the loaded document)
+    rules: tuple[str, ...]  # stable ids of the rules applied (all present in the loaded document)
     text: str  # one-line plain English
     changes: dict[str, Any] = field(default_factory=dict)  # e.g. {"runner.credits": [5, 3]}
 

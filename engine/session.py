@@ -310,7 +310,17 @@ def replay(
     Raises BoardError or IllegalDecision."""
     s = start(board, structure, doc, params, seed)
     for d in decisions:
-        _check_legal(s, d)
-        s.decisions.append(d)
-        _steps.advance(s, d)
+        push(s, d)
     return s
+
+
+def push(session: Session, decision_id: str) -> list[Event]:
+    """Take a decision *in place* (like python-chess's `Board.push`): `session` itself moves on
+    and the events fired are returned. The same result as `apply` without copying the state, for
+    callers that step many sessions and keep no references to earlier states.
+    Raises IllegalDecision (leaving `session` unchanged) when the decision is not legal now."""
+    _check_legal(session, decision_id)
+    before = len(session.trace)
+    session.decisions.append(decision_id)
+    _steps.advance(session, decision_id)
+    return session.trace[before:]

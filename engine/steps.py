@@ -78,11 +78,12 @@ class Ctx:
     def cite(self, *ids: str) -> list[str]:
         return list(self._present(ids))
 
-    def _present(self, ids: tuple[str, ...]) -> list[str]:
+    def _present(self, ids: tuple[str, ...]) -> tuple[str, ...]:
+        """The cited ids the loaded document contains (memoised per document; immutable)."""
         hit = self.cites.get(ids)
         if hit is None:
             doc = self.doc
-            hit = self.cites[ids] = [i for i in ids if doc.node(i) is not None]
+            hit = self.cites[ids] = tuple(i for i in ids if doc.node(i) is not None)
         return hit
 
     def has(self, step_id: str) -> bool:
@@ -90,7 +91,7 @@ class Ctx:
 
     def ev(self, text: str, rules: tuple[str, ...] | list[str] = (), changes: dict | None = None) -> None:
         key = rules if type(rules) is tuple else tuple(rules)
-        self.s.trace.append(Event(self.step, list(self._present(key)), text, changes or {}))
+        self.s.trace.append(Event(self.step, self._present(key), text, {} if changes is None else changes))
 
     def rand(self, n: int) -> int:
         """A seeded random integer in [0, n); the draw number is part of the state."""
@@ -256,9 +257,8 @@ def advance(s: Session, decision: str | None) -> None:
 def checkpoint(ctx: Ctx) -> None:
     """Walk the document's checkpoint steps (10.3.1) in order; stops early if the game ends."""
     s = ctx.s
-    for step_id in s.steps["checkpoint"]:
+    for step_id, h in s.tables.checkpoint_plan:
         ctx.step = step_id
-        h = handler_for(step_id)
         if h is None:
             ctx.ev("This step is not modeled by the engine; it has no effect here.")
             continue

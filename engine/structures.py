@@ -108,7 +108,7 @@ class Tables:
     """Per-document lookup tables derived from the document alone (never game state): the step
     lists, each step's successor, and a memo of which cited rule ids the document contains."""
 
-    __slots__ = ("version", "source_hash", "steps", "next_of", "cites")
+    __slots__ = ("version", "source_hash", "steps", "next_of", "cites", "checkpoint_plan")
 
     def __init__(self, doc: Document):
         self.version = doc.version
@@ -118,7 +118,10 @@ class Tables:
             k: {v[i]: (v[i + 1] if i + 1 < len(v) else None) for i in range(len(v))}
             for k, v in self.steps.items()
         }
-        self.cites: dict[tuple[str, ...], list[str]] = {}
+        self.cites: dict[tuple[str, ...], tuple[str, ...]] = {}
+        from .steps import handler_for  # steps imports this module
+
+        self.checkpoint_plan = tuple((i, handler_for(i)) for i in self.steps.get("checkpoint", ()))
 
 
 _TABLES: dict[int, tuple[Document, Tables]] = {}  # memo of derived, immutable data; bounded

@@ -269,3 +269,26 @@ def test_replay_equals_repeated_apply(doc_latest):
         assert [e.to_dict() for e in r.trace] == [e.to_dict() for e in s.trace]
     with pytest.raises(engine.IllegalDecision):
         engine.replay(BOARD, "run", doc_latest, {"server": "hq"}, 0, ["rez", "rez"])
+
+
+def test_push_moves_in_place_and_matches_apply(doc_latest):
+    for sc in SCENARIOS:
+        ref = run_scenario(sc, doc_latest)  # stepped with pure apply()
+        s = engine.start(sc.board, sc.structure, doc_latest, sc.params, sc.seed)
+        fired = []
+        for d in ref.decisions:
+            same = s
+            events = engine.push(s, d)
+            assert same is s  # in place: no new session object
+            fired.extend(events)
+        assert s.board == ref.board and s.outcome == ref.outcome and s.finished
+        assert [e.to_dict() for e in s.trace] == [e.to_dict() for e in ref.trace]
+        assert [e.to_dict() for e in fired] == [e.to_dict() for e in ref.trace[len(ref.trace) - len(fired) :]]
+
+
+def test_illegal_push_leaves_the_session_unchanged(doc_latest):
+    s = engine.start(BOARD, "run", doc_latest, {"server": "hq"})
+    before = (s.to_json(), json.dumps(s.board, sort_keys=True), len(s.trace))
+    with pytest.raises(engine.IllegalDecision):
+        engine.push(s, "no-such-decision")
+    assert (s.to_json(), json.dumps(s.board, sort_keys=True), len(s.trace)) == before
