@@ -6,47 +6,21 @@ input) or 1 (nothing found); no traceback reaches the user.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from pathlib import Path
 
 import click
 
-from rules_index.store import Library, LibraryError, build, default_build_dir
-from scraper import ScrapeError
+from rules_index.store import Library, build, default_build_dir
 
-EXIT_BAD_INPUT = 2
-EXIT_NOT_FOUND = 1
-
-
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
-
-
-def user_errors(func):
-    """Turn the errors our packages raise for bad input into one clear line and an exit code."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except (ScrapeError, LibraryError) as exc:
-            fail(str(exc))
-
-    return wrapper
-
-
-build_dir_option = click.option(
-    "--build-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    envvar="NRRULES_BUILD_DIR",
-    help=f"Where built versions live (default {default_build_dir()}; env NRRULES_BUILD_DIR).",
-)
-version_option = click.option(
-    "--version", "-v", "version", default=None, help="CR version, e.g. 24.03 (default: latest built)."
+from .cli_common import (
+    EXIT_NOT_FOUND,
+    build_dir_option,
+    fail,
+    json_option,
+    user_errors,
+    version_option,
 )
 
 
@@ -78,7 +52,7 @@ def build_cmd(source: str | None, version: str | None, force: bool, build_dir: P
 
 
 @main.command("versions")
-@click.option("--json", "as_json", is_flag=True)
+@json_option
 @build_dir_option
 @user_errors
 def versions_cmd(as_json: bool, build_dir: Path | None) -> None:
@@ -115,7 +89,7 @@ def node_payload(lib: Library, version: str, node_id: str) -> dict:
 @click.argument("query", nargs=-1, required=True)
 @version_option
 @click.option("--children", "-c", is_flag=True, help="Include all sub-rules (same as writing 6.9.4+).")
-@click.option("--json", "as_json", is_flag=True)
+@json_option
 @build_dir_option
 @user_errors
 def rule_cmd(
@@ -152,16 +126,10 @@ def rule_cmd(
 
 def _register_extensions() -> None:
     """Commands owned by the other packages' CLI modules."""
-    import importlib
-    import importlib.util
+    from . import cli_engine, cli_index, cli_web
 
-    for name in ("cli_index", "cli_engine", "cli_web"):  # TODO(lead): hard imports once all land
-        if importlib.util.find_spec(f"webapp.{name}") is not None:
-            importlib.import_module(f"webapp.{name}").register(main)
+    for module in (cli_index, cli_engine, cli_web):
+        module.register(main)
 
 
 _register_extensions()
-
-
-def run() -> None:
-    main()

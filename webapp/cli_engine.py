@@ -20,7 +20,8 @@ import click
 
 from scraper import Document
 
-EXIT_BAD_INPUT = 2
+from .cli_common import build_dir_option, fail
+
 MAX_AUTO_DECISIONS = 5000
 
 DocLoader = Callable[[str | None, Path | None], Document]
@@ -34,11 +35,6 @@ def _default_loader(version: str | None, build_dir: Path | None) -> Document:
 
 class CliError(Exception):
     pass
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
 
 
 def _load(loader: DocLoader, version: str | None, build_dir: Path | None) -> Document:
@@ -191,13 +187,7 @@ def register(group: click.Group, loader: DocLoader | None = None) -> None:
     """Add `step` and `engine-coverage` to the `nrrules` command group. `loader(version, build_dir)`
     returns a Document (default: rules_index.store.load_document)."""
     load = loader or _default_loader
-    build_dir_opt = click.option(
-        "--build-dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        envvar="NRRULES_BUILD_DIR",
-        help="Where built versions live (env NRRULES_BUILD_DIR).",
-    )
+    build_dir_opt = build_dir_option
 
     @group.command("step")
     @click.argument("board_json")
@@ -244,7 +234,7 @@ def register(group: click.Group, loader: DocLoader | None = None) -> None:
             doc = _load(load, version, build_dir)
             result = step_session(board, doc, structure, params, list(decisions), seed)
         except CliError as exc:
-            _fail(str(exc))
+            fail(str(exc))
             return
         if as_json:
             click.echo(json.dumps(step_json(result, doc), indent=2, ensure_ascii=False))
@@ -264,7 +254,7 @@ def register(group: click.Group, loader: DocLoader | None = None) -> None:
         try:
             doc = _load(load, version, build_dir)
         except CliError as exc:
-            _fail(str(exc))
+            fail(str(exc))
             return
         report = engine.scenario_coverage(doc)
         if as_json:

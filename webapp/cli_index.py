@@ -7,57 +7,23 @@ version, nothing built), 1 when the rule asked for does not exist; never a trace
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import re
 import sys
-from pathlib import Path
 
 import click
 
 from rules_index.graph import EDGE_KINDS
 from rules_index.mapping import across_versions
-from rules_index.store import Library, LibraryError
+from rules_index.store import Library
 
-EXIT_BAD_INPUT = 2
-EXIT_NOT_FOUND = 1
+from .cli_common import EXIT_NOT_FOUND, NotFound, user_errors
+from .cli_common import build_dir_option as _build_dir
+from .cli_common import json_option as _json
+from .cli_common import version_option as _version
 
-_build_dir = click.option(
-    "--build-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    envvar="NRRULES_BUILD_DIR",
-    help="Where built versions live (env NRRULES_BUILD_DIR).",
-)
-_version = click.option(
-    "--version", "-v", "version", default=None, help="CR version (default: latest built)."
-)
-_json = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-
-
-class _NotFound(Exception):
-    pass
-
-
-def _fail(message: str, code: int) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
-
-
-def _errors(func):
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except LibraryError as exc:
-            _fail(str(exc), EXIT_BAD_INPUT)
-        except _NotFound as exc:
-            _fail(str(exc), EXIT_NOT_FOUND)
-        except (ValueError, KeyError) as exc:
-            _fail(str(exc.args[0]) if exc.args else str(exc), EXIT_BAD_INPUT)
-
-    return wrapper
+_errors = user_errors(extra=(ValueError, KeyError))
 
 
 def _emit(data) -> None:
@@ -77,14 +43,14 @@ def _terminal_snippet(snippet: str) -> str:
 
 
 def _resolve(lib: Library, version: str | None, ref: str) -> tuple[str, str]:
-    """(version, stable id) of a number, id or deep link; _NotFound with suggestions if none."""
+    """(version, stable id) of a number, id or deep link; NotFound with suggestions if none."""
     v = lib.resolve_version(version)
     result = lib.lookup(ref, v)
     if result.node is None:
         msg = result.error or f"no rule matches {ref!r}"
         if result.suggestions:
             msg += f"; nearest: {', '.join(result.suggestions)}"
-        raise _NotFound(msg)
+        raise NotFound(msg)
     node = result.node
     doc = lib.document(v)
     while node.kind == "example" and node.parent:
@@ -212,7 +178,7 @@ def register(group: click.Group) -> None:
             _emit({"version": v, "source": a, "target": b, "path": steps if path else None})
             return
         if not path:
-            raise _NotFound(f"no citation path from {source} to {target} in CR {v}")
+            raise NotFound(f"no citation path from {source} to {target} in CR {v}")
         for i, step in enumerate(steps):
             click.echo(("  " * i) + ("-> " if i else "") + _rule_line(step))
 
@@ -249,7 +215,7 @@ def register(group: click.Group) -> None:
             _emit({"version": v, "card": text, "rules": rules})
             return
         if not rules:
-            raise _NotFound(f"no rule in CR {v} mentions a card named {text!r}")
+            raise NotFound(f"no rule in CR {v} mentions a card named {text!r}")
         for item in rules:
             click.echo(f"{_rule_line(item)}  ({item['card']})")
 
@@ -268,7 +234,7 @@ def register(group: click.Group) -> None:
             _emit({"version": v, **data})
             return
         if not data["defines"] and not data["uses"]:
-            raise _NotFound(f"no rule in CR {v} defines or uses {data['term']!r}")
+            raise NotFound(f"no rule in CR {v} defines or uses {data['term']!r}")
         for key in ("defines", "uses"):
             click.echo(f"{key} ({len(data[key])}):")
             for item in data[key]:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from .cli_common import build_dir_option, user_errors
+
 
 def register(group: click.Group) -> None:
     """Add the `serve` command to the `nrrules` command group."""
@@ -14,26 +16,18 @@ def register(group: click.Group) -> None:
     @group.command("serve")
     @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
     @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
-    @click.option(
-        "--build-dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        envvar="NRRULES_BUILD_DIR",
-        help="Where built versions live (env NRRULES_BUILD_DIR).",
-    )
+    @build_dir_option
     @click.option(
         "--debug", is_flag=True, help="Reload on code changes and show tracebacks (never in production)."
     )
+    @user_errors
     def serve(host: str, port: int, build_dir: Path | None, debug: bool) -> None:
         """Serve rule pages, search, the board editor, the stepper and the JSON API."""
-        from rules_index.store import Library, LibraryError
+        from rules_index.store import Library
 
         from . import create_app
 
-        try:
-            Library.open(build_dir)  # fail early, with the store's own message, if nothing is built
-        except LibraryError as exc:
-            raise click.ClickException(str(exc)) from None
+        Library.open(build_dir)  # fail early, with the store's own message, if nothing is built
         if build_dir is not None:
             os.environ["NRRULES_BUILD_DIR"] = str(build_dir)
         app = create_app({"BUILD_DIR": str(build_dir) if build_dir else None})
