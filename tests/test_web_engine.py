@@ -372,3 +372,32 @@ def test_board_text_is_escaped_everywhere(client, board):
         html = client.get(url).get_data(as_text=True)
         assert evil not in html
         assert "&lt;script&gt;alert(1)" in html or "\\u003cscript\\u003e" in html
+
+
+def test_cached_sessions_are_never_moved_by_later_decisions(client, build_dir, board):
+    """Sessions are cached per position and later requests move on from them: every answer must
+    equal a server without the cache, whatever order positions are revisited in."""
+    uncached = create_app(
+        {
+            "TESTING": True,
+            "BUILD_DIR": str(build_dir),
+            "SECRET_KEY": "engine-test-key",
+            "SESSION_CACHE_SIZE": 0,
+        }
+    ).test_client()
+    state = start(client, board).get_json()
+    tokens = [state["token"]]
+    for _ in range(4):
+        if state["finished"]:
+            break
+        state = decide(client, state["token"], state["decisions"][-1]["id"]).get_json()
+        tokens.append(state["token"])
+    # revisit every position, oldest first and then again newest first, taking every decision
+    for token in tokens + tokens[::-1]:
+        here = client.get(f"/api/engine/sessions/{token}").get_json()
+        assert here == uncached.get(f"/api/engine/sessions/{token}").get_json()
+        for d in here["decisions"]:
+            got = client.post(f"/api/engine/sessions/{token}/decisions", json={"decision": d["id"]})
+            want = uncached.post(f"/api/engine/sessions/{token}/decisions", json={"decision": d["id"]})
+            assert got.status_code == want.status_code == 200
+            assert got.get_json() == want.get_json()

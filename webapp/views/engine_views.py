@@ -136,8 +136,9 @@ def _spec_key(spec: SessionSpec, decisions: list[str]) -> tuple:
 def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
     """Rebuild the session from its spec: (session, document, events of the last decision).
 
-    The engine is pure (apply never mutates its input), so sessions already rebuilt are kept in
-    a small bounded cache: a decision on a known position costs one engine step, not a replay."""
+    A session this request starts is moved on in place (engine.push); one taken from the small
+    bounded cache of rebuilt sessions is never mutated (engine.apply copies it), so a decision on
+    a known position costs one engine step, not a replay."""
     eng = _engine()
     version = lib.resolve_version(spec.version)
     doc = lib.library().document(version)
@@ -152,10 +153,11 @@ def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
             return hit[0], doc, list(hit[1])
     session = None
     done = 0
+    owned = True  # a session this request made may move in place; a cached one is shared
     if cache is not None and spec.decisions:
         parent = cache.get(_spec_key(spec, spec.decisions[:-1]))
         if parent is not None:
-            session, done = parent[0], len(spec.decisions) - 1
+            session, done, owned = parent[0], len(spec.decisions) - 1, False
     if session is None:
         try:
             session = eng.start(spec.board, spec.structure, doc, params=spec.params or None, seed=spec.seed)
@@ -171,7 +173,11 @@ def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
     for i in range(done, len(spec.decisions)):
         decision = spec.decisions[i]
         try:
-            session, last = eng.apply(session, decision)
+            if owned:
+                last = eng.push(session, decision)
+            else:
+                session, last = eng.apply(session, decision)
+                owned = True
         except eng.IllegalDecision as exc:
             if i == len(spec.decisions) - 1:
                 raise WebError(409, str(exc), legal=list(exc.legal)) from None
@@ -180,6 +186,7 @@ def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
             raise WebError(400, f"decision {decision!r} failed: {exc}") from None
         if cache is not None and i >= len(spec.decisions) - 2:
             cache.put(_spec_key(spec, spec.decisions[: i + 1]), (session, list(last or [])))
+            owned = False  # now shared: a further decision moves a copy
     if cache is not None and not spec.decisions:
         cache.put(_spec_key(spec, []), (session, last))
     return session, doc, list(last or [])
@@ -196,30 +203,30 @@ def _step_info(doc: Any, step_id: str | None, version: str) -> dict[str, Any] | 
     return {"id": node.id, "number": node.number, "title": title, "text": node.text, "url": url}
 
 
-def _event_json(event: Any, doc: Any, version: str) -> dict[str, Any]:
-    eng = _engine()
-    data = dict(eng.describe_event(event, doc))
-    suffix = "" if lib.is_latest(version) else f"?v={version}"
-    rules = []
-    ids = list(data.get("rules") or getattr(event, "rules", []) or [])
-    numbers = list(data.get("rule_numbers") or [])
-    for i, rid in enumerate(ids):
-        node = doc.node(rid)
-        number = numbers[i] if i < len(numbers) else (node.number if node else None)
-        rules.append({"id": rid, "number": number or rid, "url": f"/id/{rid}{suffix}"})
-    data["rule_links"] = rules
-    step = data.get("step") or getattr(event, "step", None)
-    if step:
-        data["step_url"] = f"/id/{step}{suffix}"
-        if not data.get("step_number"):
-            node = doc.node(step)
-            data["step_number"] = node.number if node else None
+def _event_json(event: Any, doc: Any, suffix: str, full: bool = True) -> dict[str, Any]:
+    """An engine event for the API: numbers and links from the loaded version; with `full`, the
+    step's and rules' texts too (the compact trace leaves texts out)."""
+    data = event.to_dict()
+    step = doc.node(event.step) if event.step else None
+    data["step_number"] = step.number if step is not None else None
+    nodes = [doc.node(rid) for rid in event.rules]
+    data["rule_numbers"] = [n.number if n is not None else None for n in nodes]
+    if full:
+        data["step_text"] = step.text if step is not None else ""
+        data["rule_texts"] = [n.text if n is not None else "" for n in nodes]
+    data["rule_links"] = [
+        {"id": rid, "number": (n.number if n is not None else None) or rid, "url": f"/id/{rid}{suffix}"}
+        for rid, n in zip(event.rules, nodes, strict=True)
+    ]
+    if event.step:
+        data["step_url"] = f"/id/{event.step}{suffix}"
     return data
 
 
 def state_json(spec: SessionSpec, session: Any, doc: Any, events: list[Any] | None = None) -> dict[str, Any]:
     eng = _engine()
     version = lib.resolve_version(spec.version)
+    suffix = "" if lib.is_latest(version) else f"?v={version}"
     token = encode(spec)
     undo = encode(spec.with_decisions(spec.decisions[:-1])) if spec.decisions else None
     decisions = [] if session.finished else list(eng.legal_decisions(session))
@@ -241,16 +248,10 @@ def state_json(spec: SessionSpec, session: Any, doc: Any, events: list[Any] | No
         "finished": bool(session.finished),
         "outcome": _plain(session.outcome),
         # The trace stays compact (numbers and links); "events" (new this call) also carry texts.
-        "trace": [_compact(_event_json(e, doc, version)) for e in session.trace],
-        "events": [_event_json(e, doc, version) for e in (events or [])],
+        "trace": [_event_json(e, doc, suffix, full=False) for e in session.trace],
+        "events": [_event_json(e, doc, suffix) for e in (events or [])],
         "board": _plain(session.board),
     }
-
-
-def _compact(event: dict[str, Any]) -> dict[str, Any]:
-    event.pop("step_text", None)
-    event.pop("rule_texts", None)
-    return event
 
 
 def _plain(value: Any) -> Any:
