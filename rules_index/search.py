@@ -24,6 +24,7 @@ import logging
 import os
 import re
 import threading
+from array import array
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -33,6 +34,7 @@ from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, Stem
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
+from whoosh.matching.combo import ArrayUnionMatcher, CombinationMatcher
 from whoosh.query import Or, Phrase, Term
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
@@ -306,6 +308,51 @@ class _Speller:
 # ----------------------------------------------------------------------------------------------
 
 
+class _DenseUnionMatcher(ArrayUnionMatcher):
+    """Whoosh's array union, sized to the whole index (one part: a CR has under 2,000 documents)
+    and with its score array allocated and cleared by C-level copies rather than a Python loop
+    per slot, which was a third of the time of a query."""
+
+    def __init__(self, submatchers, doccount: int, boost: float = 1.0, scored: bool = True):
+        CombinationMatcher.__init__(self, submatchers, boost=boost)
+        self._scored = scored
+        self._doccount = doccount
+        self._partsize = max(doccount, 1)
+        self._blank = array("d", bytes(8 * self._partsize))
+        self._a = array("d", self._blank)
+        self._docnum = self._min_id()
+        self._read_part()
+
+    def _read_part(self) -> None:
+        start = self._docnum
+        end = min(start + self._partsize, self._doccount)
+        scores = self._a
+        scores[:] = self._blank
+        weight = self._boost
+        for m in self._submatchers:
+            while m.is_active():
+                doc = m.id()
+                if doc >= end:
+                    break
+                if self._scored:
+                    scores[doc - start] += m.score() * weight
+                else:
+                    scores[doc - start] = 1
+                m.next()
+        self._offset = start
+        self._limit = end
+
+
+class _DenseOr(Or):
+    """An Or whose matcher is `_DenseUnionMatcher` (same scores and order as Whoosh's own)."""
+
+    def _matcher(self, subs, searcher, context):
+        scored = context.weighting is not None if context else True
+        return _DenseUnionMatcher(
+            [sub.matcher(searcher, context) for sub in subs], searcher.doc_count_all(), self.boost, scored
+        )
+
+
 class StaleIndexError(ValueError):
     """The index on disk was not built from this Document (or by this index format)."""
 
@@ -504,7 +551,7 @@ class Searcher:
         clauses = [Term(f, s, boost=b) for (f, s), b in weights.items() if self._df(f, s)] + phrases
         if not clauses:
             return None, frozenset(), info
-        return (Or(clauses) if len(clauses) > 1 else clauses[0]), frozenset(highlight_terms), info
+        return (_DenseOr(clauses) if len(clauses) > 1 else clauses[0]), frozenset(highlight_terms), info
 
     # ----- public API -----------------------------------------------------------------------
     def search(self, query: str, limit: int = 10) -> list[SearchHit]:
