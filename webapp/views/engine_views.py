@@ -223,12 +223,18 @@ def _event_json(event: Any, doc: Any, suffix: str, full: bool = True) -> dict[st
     return data
 
 
-def state_json(spec: SessionSpec, session: Any, doc: Any, events: list[Any] | None = None) -> dict[str, Any]:
+def state_json(
+    spec: SessionSpec, session: Any, doc: Any, events: list[Any] | None = None, undo_token: str | None = None
+) -> dict[str, Any]:
+    """The API's view of a session. `undo_token`, when the caller has it (the token a decision
+    was posted to), saves encoding the previous position again."""
     eng = _engine()
     version = lib.resolve_version(spec.version)
     suffix = "" if lib.is_latest(version) else f"?v={version}"
     token = encode(spec)
-    undo = encode(spec.with_decisions(spec.decisions[:-1])) if spec.decisions else None
+    undo = None
+    if spec.decisions:
+        undo = undo_token or encode(spec.with_decisions(spec.decisions[:-1]))
     decisions = [] if session.finished else list(eng.legal_decisions(session))
     current = getattr(session, "current_step", None)
     if current is not None and not isinstance(current, str):
@@ -329,7 +335,7 @@ def api_decide(token: str):
         raise WebError(400, "decision is required: one of the ids in the session's decisions list")
     new = spec.with_decisions([*spec.decisions, decision])
     session, doc, events = replay(new)
-    return jsonify(state_json(new, session, doc, events))
+    return jsonify(state_json(new, session, doc, events, undo_token=token))
 
 
 # ----- HTML ------------------------------------------------------------------------------------
