@@ -143,10 +143,21 @@ def test_step_run_to_its_end(client, board):
     assert final["decisions"] == [] and final["current_step"] is None
     assert final["outcome"]["runs"][0]["server"] == "hq"
     assert final["outcome"]["run"] == "successful"
-    lengths = [len(s["trace"]) for s in states]
+    lengths = [s["trace_length"] for s in states]
     assert lengths == sorted(lengths) and lengths[-1] > lengths[0]
+    # a step's answer carries what it fired, not the whole trace; the pieces add up to it
+    assert all("trace" not in s for s in states[1:])
+    whole = client.get(f"/api/engine/sessions/{final['token']}").get_json()["trace"]
+    assert len(whole) == final["trace_length"]
+    pieces = [e for s in states for e in s["events"]]
+    assert [(e["step"], e["text"]) for e in pieces] == [(e["step"], e["text"]) for e in whole]
+    with_trace = client.post(
+        f"/api/engine/sessions/{states[-2]['token']}/decisions?trace=1",
+        json={"decision": states[-1]["decisions_taken"][-1]},
+    ).get_json()
+    assert with_trace["trace"] == whole
     # every fired step is a real rule with a number in this version
-    assert all(e["step_number"] for e in final["trace"] if e.get("step"))
+    assert all(e["step_number"] for e in whole if e.get("step"))
     # a finished session takes no decisions
     late = decide(client, final["token"], "pass")
     assert late.status_code == 409
@@ -158,7 +169,8 @@ def test_end_the_run_subroutine_ends_the_run(client, board):
         client, data, lambda ds: "pass" if any(d["id"] == "pass" for d in ds) else ds[0]["id"]
     )
     assert states[-1]["outcome"]["run"] == "unsuccessful"
-    fired = [e for e in states[-1]["trace"] if "rule_end_the_run" in e["rules"]]
+    trace = client.get(f"/api/engine/sessions/{states[-1]['token']}").get_json()["trace"]
+    fired = [e for e in trace if "rule_end_the_run" in e["rules"]]
     assert fired and fired[0]["step"] == "step_subroutine_resolution"
     assert fired[0]["rule_links"] == [
         {"id": "rule_end_the_run", "number": fired[0]["rule_numbers"][0], "url": "/id/rule_end_the_run"}

@@ -224,10 +224,17 @@ def _event_json(event: Any, doc: Any, suffix: str, full: bool = True) -> dict[st
 
 
 def state_json(
-    spec: SessionSpec, session: Any, doc: Any, events: list[Any] | None = None, undo_token: str | None = None
+    spec: SessionSpec,
+    session: Any,
+    doc: Any,
+    events: list[Any] | None = None,
+    undo_token: str | None = None,
+    with_trace: bool = True,
 ) -> dict[str, Any]:
     """The API's view of a session. `undo_token`, when the caller has it (the token a decision
-    was posted to), saves encoding the previous position again."""
+    was posted to), saves encoding the previous position again. Without `with_trace` the whole
+    trace is left out (its length is given): a client stepping a session already holds it and
+    receives the new `events`, so each step costs the same however long the session is."""
     eng = _engine()
     version = lib.resolve_version(spec.version)
     suffix = "" if lib.is_latest(version) else f"?v={version}"
@@ -254,7 +261,8 @@ def state_json(
         "finished": bool(session.finished),
         "outcome": _plain(session.outcome),
         # The trace stays compact (numbers and links); "events" (new this call) also carry texts.
-        "trace": [_event_json(e, doc, suffix, full=False) for e in session.trace],
+        "trace_length": len(session.trace),
+        **({"trace": [_event_json(e, doc, suffix, full=False) for e in session.trace]} if with_trace else {}),
         "events": [_event_json(e, doc, suffix) for e in (events or [])],
         "board": _plain(session.board),
     }
@@ -335,7 +343,8 @@ def api_decide(token: str):
         raise WebError(400, "decision is required: one of the ids in the session's decisions list")
     new = spec.with_decisions([*spec.decisions, decision])
     session, doc, events = replay(new)
-    return jsonify(state_json(new, session, doc, events, undo_token=token))
+    with_trace = request.args.get("trace", "") in ("1", "true", "yes")
+    return jsonify(state_json(new, session, doc, events, undo_token=token, with_trace=with_trace))
 
 
 # ----- HTML ------------------------------------------------------------------------------------
