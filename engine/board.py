@@ -17,6 +17,7 @@ MAX_CREDITS = 999
 MAX_SMALL = 99  # clicks, tags, damage, agenda points, hand size, link, amounts...
 MAX_ZONE = 200  # cards in one zone
 MAX_ICE = 30  # ice protecting one server
+MAX_ROOT = 10  # upgrades in one root
 MAX_SUBS = 20  # subroutines on one ice
 MAX_REMOTES = 30
 MAX_EFFECTS = 10  # instructions in one effect list
@@ -134,16 +135,20 @@ class _Checker:
                 if key in e:
                     self.effect_list(e[key], f"{path}.{key}", controller, depth + 1)
 
+    def bounded_list(self, v: Any, path: str, most: int, noun: str, expect: str = "a list") -> list | None:
+        """`v` if it is a list of at most `most` items; otherwise None, with the problem noted."""
+        if not isinstance(v, list):
+            self.add(path, f"must be {expect}")
+            return None
+        if len(v) > most:
+            self.add(path, f"at most {most} {noun} (got {len(v)})")
+            return None
+        return v
+
     def effect_list(self, v: Any, path: str, controller: str, depth: int = 0) -> None:
         if isinstance(v, (str, dict)):
             v = [v]
-        if not isinstance(v, list):
-            self.add(path, "must be a list of effects")
-            return
-        if len(v) > MAX_EFFECTS:
-            self.add(path, f"at most {MAX_EFFECTS} effects")
-            return
-        for i, e in enumerate(v):
+        for i, e in enumerate(self.bounded_list(v, path, MAX_EFFECTS, "effects", "a list of effects") or ()):
             self.effect(e, f"{path}[{i}]", controller, depth)
 
     # ----- cards -------------------------------------------------------------------------------
@@ -178,12 +183,8 @@ class _Checker:
         self.bool_field(c, "faceup", path)
         self.bool_field(c, "accessed", path)
         if "subroutines" in c:
-            subs = c["subroutines"]
-            if not isinstance(subs, list):
-                self.add(f"{path}.subroutines", "must be a list")
-            elif len(subs) > MAX_SUBS:
-                self.add(f"{path}.subroutines", f"at most {MAX_SUBS} subroutines")
-            else:
+            subs = self.bounded_list(c["subroutines"], f"{path}.subroutines", MAX_SUBS, "subroutines")
+            if subs is not None:
                 for i, s in enumerate(subs):
                     if isinstance(s, list):
                         self.effect_list(s, f"{path}.subroutines[{i}]", "corp")
@@ -205,13 +206,9 @@ class _Checker:
             elif v > max_len:
                 self.add(path, f"at most {max_len} cards")
             return
-        if not isinstance(v, list):
-            self.add(path, "must be a card count or a list of cards")
-            return
-        if len(v) > max_len:
-            self.add(path, f"at most {max_len} cards (got {len(v)})")
-            return
-        for i, c in enumerate(v):
+        for i, c in enumerate(
+            self.bounded_list(v, path, max_len, "cards", "a card count or a list of cards") or ()
+        ):
             self.card(c, f"{path}[{i}]", side, where)
 
 
@@ -302,21 +299,16 @@ def validate_board(data: Any) -> list[str]:
         allowed = {"ice", "root"} | ({"content"} if name not in CENTRAL else set())
         ck.unknown(srv, allowed, path)
         ice = srv.get("ice", [])
-        if not isinstance(ice, list):
-            ck.add(f"{path}.ice", "must be a list of ice, outermost first")
-        elif len(ice) > MAX_ICE:
-            ck.add(f"{path}.ice", f"at most {MAX_ICE} pieces of ice (got {len(ice)})")
-        else:
-            for i, c in enumerate(ice):
-                ck.card(c, f"{path}.ice[{i}]", "corp", "ice")
+        for i, c in enumerate(
+            ck.bounded_list(ice, f"{path}.ice", MAX_ICE, "pieces of ice", "a list of ice, outermost first")
+            or ()
+        ):
+            ck.card(c, f"{path}.ice[{i}]", "corp", "ice")
         root = srv.get("root", [])
-        if not isinstance(root, list):
-            ck.add(f"{path}.root", "must be a list of upgrades")
-        elif len(root) > 10:
-            ck.add(f"{path}.root", "at most 10 upgrades")
-        else:
-            for i, c in enumerate(root):
-                ck.card(c, f"{path}.root[{i}]", "corp", "root")
+        for i, c in enumerate(
+            ck.bounded_list(root, f"{path}.root", MAX_ROOT, "upgrades", "a list of upgrades") or ()
+        ):
+            ck.card(c, f"{path}.root[{i}]", "corp", "root")
         content = srv.get("content")
         if content is not None:
             ck.card(content, f"{path}.content", "corp", "content")
