@@ -212,34 +212,20 @@ class _Checker:
             self.card(c, f"{path}[{i}]", side, where)
 
 
+_BOTH_FIELDS = {
+    "credits",
+    "clicks",
+    "allotted_clicks",
+    "hand",
+    "deck",
+    "discard",
+    "score_area",
+    "max_hand_size",
+    "set_aside",
+}
 _PLAYER_FIELDS = {
-    "corp": {
-        "credits",
-        "clicks",
-        "allotted_clicks",
-        "hand",
-        "deck",
-        "discard",
-        "score_area",
-        "bad_publicity",
-        "max_hand_size",
-        "set_aside",
-    },
-    "runner": {
-        "credits",
-        "clicks",
-        "allotted_clicks",
-        "hand",
-        "deck",
-        "discard",
-        "score_area",
-        "tags",
-        "core_damage",
-        "max_hand_size",
-        "link",
-        "bad_publicity_fund",
-        "set_aside",
-    },
+    "corp": _BOTH_FIELDS | {"bad_publicity"},
+    "runner": _BOTH_FIELDS | {"tags", "core_damage", "link", "bad_publicity_fund"},
 }
 
 
