@@ -137,6 +137,7 @@ def _render_rule(found: Found) -> str:
         title += f" · CR {v}"
     return render_template(
         "rule.html",
+        og_type="article",
         doc=doc,
         node=node,
         version=v,
