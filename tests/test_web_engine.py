@@ -150,7 +150,7 @@ def test_step_run_to_its_end(client, board):
     whole = client.get(f"/api/engine/sessions/{final['token']}").get_json()["trace"]
     assert len(whole) == final["trace_length"]
     pieces = [e for s in states for e in s["events"]]
-    assert [(e["step"], e["text"]) for e in pieces] == [(e["step"], e["text"]) for e in whole]
+    assert pieces == whole
     with_trace = client.post(
         f"/api/engine/sessions/{states[-2]['token']}/decisions?trace=1",
         json={"decision": states[-1]["decisions_taken"][-1]},
@@ -161,6 +161,31 @@ def test_step_run_to_its_end(client, board):
     # a finished session takes no decisions
     late = decide(client, final["token"], "pass")
     assert late.status_code == 409
+
+
+def test_a_decision_names_each_fired_rule_once_with_its_text(client, board, documents):
+    """With texts=1, `rules` holds every step and rule the new events name, once each, with the
+    session's version's number and text."""
+    data = start(client, board).get_json()
+    old = start(client, board, v="22.12").get_json()
+    for state in (data, old):
+        doc_here = documents[state["version"]]
+        plain = decide(client, state["token"], state["decisions"][0]["id"]).get_json()
+        assert "rules" not in plain  # texts only when asked for
+        nxt = client.post(
+            f"/api/engine/sessions/{state['token']}/decisions?texts=1",
+            json={"decision": state["decisions"][0]["id"]},
+        ).get_json()
+        assert nxt["events"] == plain["events"] and nxt["token"] == plain["token"]
+        named = [rid for e in nxt["events"] for rid in ([e["step"]] if e["step"] else []) + e["rules"]]
+        assert named and list(nxt["rules"]) == list(dict.fromkeys(named))
+        for rid, card in nxt["rules"].items():
+            node = doc_here.node(rid)
+            assert (card["id"], card["number"], card["text"]) == (rid, node.number, node.text)
+            suffix = "" if state is data else "?v=22.12"
+            assert card["url"] == f"/id/{rid}{suffix}"
+        # texts travel once, in `rules`, not in every event
+        assert not any("rule_texts" in e or "step_text" in e for e in nxt["events"])
 
 
 def test_end_the_run_subroutine_ends_the_run(client, board):

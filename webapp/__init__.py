@@ -33,6 +33,7 @@ from flask import Flask
 from flask.sessions import SessionInterface
 
 from .httputil import install_http_policies
+from .jsonprovider import FastJSONProvider
 from .library import LibraryHolder
 
 DEV_SECRET = "nrrules-dev-secret-change-me"
@@ -72,8 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             stacklevel=2,
         )
     app.session_interface = NoCookieSession()  # nothing is kept per user: no session cookie
-    app.json.sort_keys = False
-    app.json.compact = True
+    app.json = FastJSONProvider(app)  # orjson: compact UTF-8, keys in insertion order
 
     app.extensions["nrrules.library"] = LibraryHolder(app.config.get("LIBRARY"), app.config["BUILD_DIR"])
 

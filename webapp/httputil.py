@@ -243,6 +243,6 @@ def _maybe_gzip(resp: Response) -> None:
     key = None
     if request.endpoint == "static":
         key = ("static", request.path, resp.headers.get("ETag"))
-    resp.set_data(gzip_bytes(data, key, level=6 if key is not None else 4))
+    resp.set_data(gzip_bytes(data, key, level=6 if key is not None else 1))
     resp.headers["Content-Encoding"] = "gzip"
     resp.vary.add("Accept-Encoding")

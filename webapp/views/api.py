@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from .. import library as lib
 from ..httputil import GZIP_MIN, LRU, PAGE_MAX_AGE, cached_response, gzip_bytes
+from ..jsonprovider import dumps_bytes
 from ..library import WebError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -128,11 +128,7 @@ def search():
     key = (lib.build_id(), v, q, limit)
     entry = cache.get(key)
     if entry is None:
-        body = json.dumps(
-            {"query": q, "version": v, "results": search_results(v, q, limit)},
-            ensure_ascii=False,
-            separators=(",", ":"),
-        ).encode("utf-8")
+        body = dumps_bytes({"query": q, "version": v, "results": search_results(v, q, limit)})
         etag = hashlib.sha256(body).hexdigest()[:24]
         entry = (etag, body, gzip_bytes(body) if len(body) >= GZIP_MIN else None)
         cache.put(key, entry)

@@ -121,24 +121,25 @@ def _session_cache() -> LRU:
     return cache
 
 
-def _spec_key(spec: SessionSpec, decisions: list[str]) -> tuple:
-    return (
-        lib.build_id(),
-        spec.version,
-        spec.structure,
-        json.dumps(spec.params, sort_keys=True),
-        spec.seed,
-        json.dumps(spec.board, sort_keys=True),
-        tuple(decisions),
-    )
+class Replayed:
+    """A rebuilt session: the session, its document, the events its last decision fired, and the
+    tokens of this position and of the one before it (undo)."""
+
+    __slots__ = ("session", "doc", "events", "token", "undo_token")
+
+    def __init__(self, session: Any, doc: Any, events: list[Any], token: str, undo_token: str | None):
+        self.session, self.doc, self.events = session, doc, events
+        self.token, self.undo_token = token, undo_token
 
 
-def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
-    """Rebuild the session from its spec: (session, document, events of the last decision).
+def replay(spec: SessionSpec, token: str | None = None, undo_token: str | None = None) -> Replayed:
+    """Rebuild the session from its spec. `token` and `undo_token`, when the caller already holds
+    them (the token it decoded, the token a decision was posted to), save encoding them again.
 
-    A session this request starts is moved on in place (engine.push); one taken from the small
-    bounded cache of rebuilt sessions is never mutated (engine.apply copies it), so a decision on
-    a known position costs one engine step, not a replay."""
+    Rebuilt positions are kept in a small bounded cache keyed by their signed token (the token
+    names the board, structure, seed, version and decisions exactly). A decision on a cached
+    position costs one engine step, not a replay. A session this request starts is moved on in
+    place (engine.push); a cached one is shared, so it is never mutated (engine.apply copies it)."""
     eng = _engine()
     version = lib.resolve_version(spec.version)
     doc = lib.library().document(version)
@@ -146,16 +147,20 @@ def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
         raise WebError(
             400, f"too many decisions in one session (at most {current_app.config['MAX_DECISIONS']})"
         )
+    token = token or encode(spec)
+    if spec.decisions and undo_token is None:
+        undo_token = encode(spec.with_decisions(spec.decisions[:-1]))
     cache = _session_cache() if current_app.config["SESSION_CACHE_SIZE"] > 0 else None
+    build = lib.build_id()
     if cache is not None:
-        hit = cache.get(_spec_key(spec, spec.decisions))
+        hit = cache.get((build, token))
         if hit is not None:
-            return hit[0], doc, list(hit[1])
+            return Replayed(hit[0], doc, list(hit[1]), token, undo_token)
     session = None
     done = 0
     owned = True  # a session this request made may move in place; a cached one is shared
-    if cache is not None and spec.decisions:
-        parent = cache.get(_spec_key(spec, spec.decisions[:-1]))
+    if cache is not None and undo_token is not None:
+        parent = cache.get((build, undo_token))
         if parent is not None:
             session, done, owned = parent[0], len(spec.decisions) - 1, False
     if session is None:
@@ -170,7 +175,8 @@ def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
         except eng.EngineError as exc:
             raise WebError(400, f"cannot start: {exc}") from None
     last: list[Any] = list(session.trace) if not spec.decisions else []
-    for i in range(done, len(spec.decisions)):
+    n = len(spec.decisions)
+    for i in range(done, n):
         decision = spec.decisions[i]
         try:
             if owned:
@@ -179,91 +185,108 @@ def replay(spec: SessionSpec) -> tuple[Any, Any, list[Any]]:
                 session, last = eng.apply(session, decision)
                 owned = True
         except eng.IllegalDecision as exc:
-            if i == len(spec.decisions) - 1:
+            if i == n - 1:
                 raise WebError(409, str(exc), legal=list(exc.legal)) from None
             raise WebError(400, f"session token no longer replays (decision {i + 1}): {exc}") from None
         except eng.EngineError as exc:
             raise WebError(400, f"decision {decision!r} failed: {exc}") from None
-        if cache is not None and i >= len(spec.decisions) - 2:
-            cache.put(_spec_key(spec, spec.decisions[: i + 1]), (session, list(last or [])))
+        if cache is not None and i >= n - 2:
+            # keep this position and the one before it: the next decision or an undo starts there
+            cache.put((build, token if i == n - 1 else undo_token), (session, list(last or [])))
             owned = False  # now shared: a further decision moves a copy
     if cache is not None and not spec.decisions:
-        cache.put(_spec_key(spec, []), (session, last))
-    return session, doc, list(last or [])
+        cache.put((build, token), (session, last))
+    return Replayed(session, doc, list(last or []), token, undo_token)
 
 
-def _step_info(doc: Any, step_id: str | None, version: str) -> dict[str, Any] | None:
-    if not step_id:
-        return None
-    node = doc.node(step_id)
-    url = f"/id/{step_id}" + ("" if lib.is_latest(version) else f"?v={version}")
-    if node is None:
-        return {"id": step_id, "number": None, "title": None, "text": "", "url": url}
-    title = node.title or next((a.title for a in reversed(doc.ancestors(node.id)) if a.title), None)
-    return {"id": node.id, "number": node.number, "title": title, "text": node.text, "url": url}
+_RULE_CARDS = LRU(16384)
 
 
-def _event_json(event: Any, doc: Any, suffix: str, full: bool = True) -> dict[str, Any]:
-    """An engine event for the API: numbers and links from the loaded version; with `full`, the
-    step's and rules' texts too (the compact trace leaves texts out)."""
-    data = event.to_dict()
-    step = doc.node(event.step) if event.step else None
-    data["step_number"] = step.number if step is not None else None
-    nodes = [doc.node(rid) for rid in event.rules]
-    data["rule_numbers"] = [n.number if n is not None else None for n in nodes]
-    if full:
-        data["step_text"] = step.text if step is not None else ""
-        data["rule_texts"] = [n.text if n is not None else "" for n in nodes]
-    data["rule_links"] = [
-        {"id": rid, "number": (n.number if n is not None else None) or rid, "url": f"/id/{rid}{suffix}"}
-        for rid, n in zip(event.rules, nodes, strict=True)
-    ]
+def _rule_card(doc: Any, rule_id: str, suffix: str) -> dict[str, Any]:
+    """Number, title, CR text and page URL of one rule or step (memoised per document). The same
+    dict is shared by every answer that names the rule: treat it as read-only."""
+    key = (doc.source_hash, doc.version, rule_id, suffix)
+    card = _RULE_CARDS.get(key)
+    if card is None:
+        node = doc.node(rule_id)
+        url = f"/id/{rule_id}{suffix}"
+        if node is None:
+            card = {"id": rule_id, "number": None, "title": None, "text": "", "url": url}
+        else:
+            title = node.title or next((a.title for a in reversed(doc.ancestors(node.id)) if a.title), None)
+            card = {"id": node.id, "number": node.number, "title": title, "text": node.text, "url": url}
+        _RULE_CARDS.put(key, card)
+    return card
+
+
+def _event_json(event: Any, doc: Any, suffix: str) -> dict[str, Any]:
+    """An engine event for the API: the step and rules it fired, with their numbers in the loaded
+    version and links to their pages (their texts travel once per answer, in `rules`)."""
+    cards = [_rule_card(doc, rid, suffix) for rid in event.rules]
+    data: dict[str, Any] = {
+        "step": event.step,
+        "rules": list(event.rules),
+        "text": event.text,
+        "changes": dict(event.changes),
+        "step_number": _rule_card(doc, event.step, suffix)["number"] if event.step else None,
+        "rule_numbers": [c["number"] for c in cards],
+        "rule_links": [{"id": c["id"], "number": c["number"] or c["id"], "url": c["url"]} for c in cards],
+    }
     if event.step:
         data["step_url"] = f"/id/{event.step}{suffix}"
     return data
 
 
+def _rules_named(events: list[Any], doc: Any, suffix: str) -> dict[str, dict[str, Any]]:
+    """Every step and rule the events name, once each, in order of first mention."""
+    out: dict[str, dict[str, Any]] = {}
+    for event in events:
+        for rid in (event.step, *event.rules) if event.step else event.rules:
+            if rid not in out:
+                out[rid] = _rule_card(doc, rid, suffix)
+    return out
+
+
+def _stepper_url(token: str) -> str:
+    # Tokens are URL-safe base64 with dots: nothing in them needs quoting.
+    return f"{request.script_root}/step?s={token}"
+
+
 def state_json(
-    spec: SessionSpec,
-    session: Any,
-    doc: Any,
-    events: list[Any] | None = None,
-    undo_token: str | None = None,
-    with_trace: bool = True,
+    spec: SessionSpec, rebuilt: Replayed, with_trace: bool = True, with_texts: bool = False
 ) -> dict[str, Any]:
-    """The API's view of a session. `undo_token`, when the caller has it (the token a decision
-    was posted to), saves encoding the previous position again. Without `with_trace` the whole
-    trace is left out (its length is given): a client stepping a session already holds it and
-    receives the new `events`, so each step costs the same however long the session is."""
+    """The API's view of a session. Without `with_trace` the whole trace is left out (its length
+    is given): a client stepping a session already holds it and receives the new `events`, so
+    each step costs the same however long the session is. Events name steps and rules by id,
+    number and link; `with_texts` adds `rules`, the number, title and CR text of every step and
+    rule named in `events`, once each (most clients link or preview them instead)."""
     eng = _engine()
+    session, doc, events = rebuilt.session, rebuilt.doc, rebuilt.events
     version = lib.resolve_version(spec.version)
     suffix = "" if lib.is_latest(version) else f"?v={version}"
-    token = encode(spec)
-    undo = None
-    if spec.decisions:
-        undo = undo_token or encode(spec.with_decisions(spec.decisions[:-1]))
+    undo = rebuilt.undo_token
     decisions = [] if session.finished else list(eng.legal_decisions(session))
     current = getattr(session, "current_step", None)
     if current is not None and not isinstance(current, str):
         current = getattr(current, "id", str(current))
     return {
-        "token": token,
-        "url": url_for("engine.stepper", s=token),
+        "token": rebuilt.token,
+        "url": _stepper_url(rebuilt.token),
         "undo_token": undo,
-        "undo_url": url_for("engine.stepper", s=undo) if undo else None,
+        "undo_url": _stepper_url(undo) if undo else None,
         "version": version,
         "structure": spec.structure,
         "params": spec.params,
         "seed": spec.seed,
         "decisions_taken": list(spec.decisions),
-        "current_step": None if session.finished else _step_info(doc, current, version),
+        "current_step": _rule_card(doc, current, suffix) if current and not session.finished else None,
         "decisions": decisions,
         "finished": bool(session.finished),
         "outcome": _plain(session.outcome),
-        # The trace stays compact (numbers and links); "events" (new this call) also carry texts.
         "trace_length": len(session.trace),
-        **({"trace": [_event_json(e, doc, suffix, full=False) for e in session.trace]} if with_trace else {}),
-        "events": [_event_json(e, doc, suffix) for e in (events or [])],
+        **({"trace": [_event_json(e, doc, suffix) for e in session.trace]} if with_trace else {}),
+        "events": [_event_json(e, doc, suffix) for e in events],
+        **({"rules": _rules_named(events, doc, suffix)} if with_texts else {}),
         "board": _plain(session.board),
     }
 
@@ -272,6 +295,10 @@ def _plain(value: Any) -> Any:
     if hasattr(value, "to_dict"):
         return value.to_dict()
     return value
+
+
+def _flag(name: str) -> bool:
+    return request.args.get(name, "").lower() in ("1", "true", "yes")
 
 
 def _spec_from_request(data: dict[str, Any]) -> SessionSpec:
@@ -320,18 +347,17 @@ def api_validate():
 @bp.post("/api/engine/sessions")
 def api_start():
     spec = _spec_from_request(_json_body())
-    session, doc, events = replay(spec)
-    resp = jsonify(state_json(spec, session, doc, events))
+    rebuilt = replay(spec)
+    resp = jsonify(state_json(spec, rebuilt, with_texts=_flag("texts")))
     resp.status_code = 201
-    resp.headers["Location"] = url_for("engine.api_session", token=encode(spec))
+    resp.headers["Location"] = url_for("engine.api_session", token=rebuilt.token)
     return resp
 
 
 @bp.get("/api/engine/sessions/<token>")
 def api_session(token: str):
     spec = decode(token)
-    session, doc, events = replay(spec)
-    return jsonify(state_json(spec, session, doc, events))
+    return jsonify(state_json(spec, replay(spec, token=token), with_texts=_flag("texts")))
 
 
 @bp.post("/api/engine/sessions/<token>/decisions")
@@ -342,9 +368,8 @@ def api_decide(token: str):
     if not isinstance(decision, str) or not decision:
         raise WebError(400, "decision is required: one of the ids in the session's decisions list")
     new = spec.with_decisions([*spec.decisions, decision])
-    session, doc, events = replay(new)
-    with_trace = request.args.get("trace", "") in ("1", "true", "yes")
-    return jsonify(state_json(new, session, doc, events, undo_token=token, with_trace=with_trace))
+    rebuilt = replay(new, undo_token=token)
+    return jsonify(state_json(new, rebuilt, with_trace=_flag("trace"), with_texts=_flag("texts")))
 
 
 # ----- HTML ------------------------------------------------------------------------------------
@@ -429,11 +454,11 @@ def editor_submit():
     try:
         spec = SessionSpec(version=v, structure=structure, board=board, params=params)
         _check_spec(spec)
-        replay(spec)
+        rebuilt = replay(spec)
     except WebError as exc:
         problems = exc.extra.get("problems") or [{"path": "", "message": exc.message}]
         return _editor_page(v, None, problems, 400, text, structure=structure, server=server or "hq")
-    return redirect(url_for("engine.stepper", s=encode(spec)), code=303)
+    return redirect(_stepper_url(rebuilt.token), code=303)
 
 
 @bp.get("/step")
@@ -442,8 +467,7 @@ def stepper():
     if not token:
         return redirect(url_for("engine.editor"))
     spec = decode(token)
-    session, doc, events = replay(spec)
-    state = state_json(spec, session, doc, events)
+    state = state_json(spec, replay(spec, token=token))
     return render_template(
         "stepper.html",
         state=state,
@@ -462,5 +486,5 @@ def stepper_decide():
     if not decision:
         raise WebError(400, "no decision chosen")
     new = spec.with_decisions([*spec.decisions, decision])
-    replay(new)
-    return redirect(url_for("engine.stepper", s=encode(new)), code=303)
+    rebuilt = replay(new, undo_token=request.form.get("s", ""))
+    return redirect(_stepper_url(rebuilt.token), code=303)
