@@ -3,9 +3,12 @@
 
     python bench/http.py                      # 32 connections, 10 s per scenario
     python bench/http.py --duration 5 --client python
+    python bench/http.py --only step steps    # just the engine scenarios
 
 Prints requests per second and p50/p99 latency for a rule page, a search (one hot query, and a
-rotating mix of queries) and an engine step, then the bytes a phone downloads to show one rule
+rotating mix of queries) and an engine step (the same request again and again, as retries and
+reloads send it, and, with the server's caches off, a step in each of 50 sessions in turn, each
+replayed from its token: the worst case), then the bytes a phone downloads to show one rule
 against the official single-page CR. Targets on a 2-core machine: rule page >= 800 req/s,
 search >= 400 req/s, p99 <= 50 ms. The client runs on the same machine as the server, so both
 share the CPUs; numbers are for comparing runs, not absolute truths.
@@ -84,6 +87,19 @@ QUERIES = [
 ]
 
 
+SCENARIOS = {
+    "rule": "one rule page",
+    "rules": "6 rule pages in turn",
+    "search": "one search",
+    "searches": "40 searches in turn",
+    "step": "one engine decision, posted again and again (a retry, a reload: the answer is kept)",
+    "steps": "a decision in each of --sessions sessions in turn, caches off: each one replays its "
+    "session from the token (the worst case)",
+    "nocache": "40 searches with the search cache off",
+    "weight": "bytes a phone downloads for one rule",
+}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -106,7 +122,7 @@ def ensure_build(build_dir: str | None) -> str:
 
 
 def start_server(
-    build_dir: str, workers: int, worker_class: str, threads: int, search_cache: bool
+    build_dir: str, workers: int, worker_class: str, threads: int, caches: bool
 ) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = dict(
@@ -115,8 +131,8 @@ def start_server(
         NRRULES_PRELOAD="1",
         SECRET_KEY=os.environ.get("SECRET_KEY", "bench-key"),
     )
-    if not search_cache:
-        env["NRRULES_SEARCH_CACHE"] = "0"
+    if not caches:  # the search, session and engine-answer caches off: every request works
+        env["NRRULES_SEARCH_CACHE"] = env["NRRULES_SESSION_CACHE"] = "0"
     cmd = [
         sys.executable,
         "-m",
@@ -148,48 +164,64 @@ def start_server(
             time.sleep(0.2)
 
 
-def engine_step_request(base: str) -> tuple[str, str]:
-    board = json.loads((ROOT / "webapp" / "examples" / "02-remote-agenda.json").read_text())
-    body = json.dumps({"board": board, "structure": "run", "params": {"server": "remote1"}}).encode()
-    req = urllib.request.Request(base + "/api/engine/sessions", body, {"Content-Type": "application/json"})
+def _post_json(base: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(base + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
     with urllib.request.urlopen(req) as resp:
-        state = json.load(resp)
-    # Walk a few decisions in, so each benchmarked step replays a realistic session.
-    for _ in range(3):
-        decision = state["decisions"][0]["id"]
-        req = urllib.request.Request(
-            base + f"/api/engine/sessions/{state['token']}/decisions",
-            json.dumps({"decision": decision}).encode(),
-            {"Content-Type": "application/json"},
+        return json.load(resp)
+
+
+def engine_step_requests(base: str, sessions: int) -> list[tuple[str, str]]:
+    """(path, body) of one engine decision in each of `sessions` sessions (distinct seeds, so
+    distinct tokens), each a few decisions into a run on a remote, so a step replays a
+    realistic session when its position is not cached."""
+    board = json.loads((ROOT / "webapp" / "examples" / "02-remote-agenda.json").read_text())
+    out = []
+    for seed in range(sessions):
+        state = _post_json(
+            base,
+            "/api/engine/sessions",
+            {"board": board, "structure": "run", "params": {"server": "remote1"}, "seed": seed},
         )
-        with urllib.request.urlopen(req) as resp:
-            nxt = json.load(resp)
-        if nxt["finished"]:
-            break
-        state = nxt
-    decision = state["decisions"][0]["id"]
-    return f"/api/engine/sessions/{state['token']}/decisions", json.dumps({"decision": decision})
+        for _ in range(3):
+            nxt = _post_json(
+                base,
+                f"/api/engine/sessions/{state['token']}/decisions",
+                {"decision": state["decisions"][0]["id"]},
+            )
+            if nxt["finished"]:
+                break
+            state = nxt
+        decision = state["decisions"][0]["id"]
+        out.append((f"/api/engine/sessions/{state['token']}/decisions", json.dumps({"decision": decision})))
+    return out
 
 
 # ----- clients ----------------------------------------------------------------------------------
 
 
-def run_wrk(base: str, paths: list[str], seconds: int, conns: int, body: str | None) -> dict:
+Request = tuple[str, "str | None"]  # (path, JSON body to POST, or None for a GET)
+
+
+def run_wrk(base: str, reqs: list[Request], seconds: int, conns: int) -> dict:
     cmd = ["wrk", "-t1", f"-c{conns}", f"-d{seconds}s", "--latency", "--timeout", "5s"]
     script = None
-    if body is None and len(paths) == 1:  # no Lua on the hot path: it costs the client CPU
-        cmd += ["-H", "Accept-Encoding: gzip", base + paths[0]]
+    if len(reqs) == 1 and reqs[0][1] is None:  # no Lua on the hot path: it costs the client CPU
+        cmd += ["-H", "Accept-Encoding: gzip", base + reqs[0][0]]
     else:
-        lua = ["local paths = {" + ",".join(json.dumps(p) for p in paths) + "}", "local i = 0"]
-        if body is not None:
-            lua += [
-                'wrk.method = "POST"',
-                f"wrk.body = {json.dumps(body)}",
-                'wrk.headers["Content-Type"] = "application/json"',
-            ]
-        lua += [
-            'wrk.headers["Accept-Encoding"] = "gzip"',
-            "request = function() i = i % #paths + 1; return wrk.format(nil, paths[i]) end",
+        lua = [
+            "local paths = {" + ",".join(json.dumps(p) for p, _ in reqs) + "}",
+            "local bodies = {" + ",".join(json.dumps(b or "") for _, b in reqs) + "}",
+            "local reqs, i = {}, 0",
+            'local get = {["Accept-Encoding"] = "gzip"}',
+            'local post = {["Accept-Encoding"] = "gzip", ["Content-Type"] = "application/json"}',
+            # format every request once, so the client spends its CPU sending, not formatting
+            "init = function()",
+            "  for k = 1, #paths do",
+            '    if bodies[k] == "" then reqs[k] = wrk.format("GET", paths[k], get)',
+            '    else reqs[k] = wrk.format("POST", paths[k], post, bodies[k]) end',
+            "  end",
+            "end",
+            "request = function() i = i % #reqs + 1; return reqs[i] end",
         ]
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
             f.write("\n".join(lua) + "\n")
@@ -221,7 +253,7 @@ def run_wrk(base: str, paths: list[str], seconds: int, conns: int, body: str | N
     }
 
 
-def run_python(base: str, paths: list[str], seconds: int, conns: int, body: str | None) -> dict:
+def run_python(base: str, reqs: list[Request], seconds: int, conns: int) -> dict:
     host, port = base.removeprefix("http://").split(":")
     deadline = time.monotonic() + seconds
     latencies: list[list[float]] = [[] for _ in range(conns)]
@@ -230,12 +262,12 @@ def run_python(base: str, paths: list[str], seconds: int, conns: int, body: str 
     def worker(k: int) -> None:
         conn = http.client.HTTPConnection(host, int(port), timeout=10)
         i = k
-        headers = {"Accept-Encoding": "gzip"}
-        if body is not None:
-            headers["Content-Type"] = "application/json"
         while time.monotonic() < deadline:
-            path = paths[i % len(paths)]
+            path, body = reqs[i % len(reqs)]
             i += 1
+            headers = {"Accept-Encoding": "gzip"}
+            if body is not None:
+                headers["Content-Type"] = "application/json"
             t0 = time.perf_counter()
             try:
                 conn.request("POST" if body is not None else "GET", path, body=body, headers=headers)
@@ -305,6 +337,19 @@ def main() -> None:
     )
     ap.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
     ap.add_argument("--client", choices=["auto", "wrk", "python"], default="auto")
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        choices=SCENARIOS,
+        help="run only these scenarios (default all): "
+        + ", ".join(f"{k} = {v}" for k, v in SCENARIOS.items()),
+    )
+    ap.add_argument(
+        "--sessions",
+        type=int,
+        default=50,
+        help="engine sessions for the uncached step scenario (default 50)",
+    )
     args = ap.parse_args()
     if not 1 <= args.duration <= 120:
         raise SystemExit("--duration must be 1-120 seconds")
@@ -321,39 +366,72 @@ def main() -> None:
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
     )
     rows = []
-    proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, search_cache=True)
+    wanted = set(args.only or SCENARIOS)
+    weight = None
+    steps: list[Request] = []
+    proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, caches=True)
     try:
-        step_path, step_body = engine_step_request(base)
-        scenarios = [
-            ("rule page /r/6.9.4c", ["/r/6.9.4c"], None),
+        scenarios: list[tuple[str, str, list[Request]]] = [
+            ("rule", "rule page /r/6.9.4c", [("/r/6.9.4c", None)]),
             (
+                "rules",
                 "rule pages (6 rotating)",
-                ["/r/6.9.4c", "/r/6.9", "/r/1.2.1", "/id/rule_card_precedence", "/r/10.6.1", "/r/7.2"],
-                None,
+                [
+                    (p, None)
+                    for p in [
+                        "/r/6.9.4c",
+                        "/r/6.9",
+                        "/r/1.2.1",
+                        "/id/rule_card_precedence",
+                        "/r/10.6.1",
+                        "/r/7.2",
+                    ]
+                ],
             ),
-            ("search, one query", ["/api/search?q=jack%20out"], None),
-            ("search, 40 queries", ["/api/search?q=" + urllib.request.quote(q) for q in QUERIES], None),
-            ("engine step (POST)", [step_path], step_body),
+            ("search", "search, one query", [("/api/search?q=jack%20out", None)]),
+            (
+                "searches",
+                "search, 40 queries",
+                [("/api/search?q=" + urllib.request.quote(q), None) for q in QUERIES],
+            ),
         ]
-        for name, paths, body in scenarios:
-            run(base, paths, 1, args.connections, body)  # warm every worker, as a running server is
-            rows.append((name, run(base, paths, args.duration, args.connections, body)))
-        weight = phone_bytes(base, "/r/6.9.4c")
+        if wanted & {"step", "steps"}:
+            steps = engine_step_requests(base, args.sessions)
+            scenarios.append(("step", "engine step, same request again", steps[:1]))
+        for key, name, reqs in scenarios:
+            if key not in wanted:
+                continue
+            run(base, reqs, 1, args.connections)  # warm every worker, as a running server is
+            rows.append((name, run(base, reqs, args.duration, args.connections)))
+        if "weight" in wanted:
+            weight = phone_bytes(base, "/r/6.9.4c")
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, search_cache=False)
-    try:
-        paths = ["/api/search?q=" + urllib.request.quote(q) for q in QUERIES]
-        run(base, paths, 1, args.connections, None)
-        rows.append(("search, 40 queries, no cache", run(base, paths, args.duration, args.connections, None)))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    if wanted & {"nocache", "steps"}:
+        proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, caches=False)
+        try:
+            cold = [
+                (
+                    "nocache",
+                    "search, 40 queries, no cache",
+                    [("/api/search?q=" + urllib.request.quote(q), None) for q in QUERIES],
+                ),
+                ("steps", f"engine step, {len(steps)} sessions, no cache", steps),
+            ]
+            for key, name, reqs in cold:
+                if key in wanted:
+                    run(base, reqs, 1, args.connections)
+                    rows.append((name, run(base, reqs, args.duration, args.connections)))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
 
     print(f"\n{'scenario':34} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
     for name, r in rows:
         print(f"{name:34} {r['rps']:9.0f} {r['p50']:8.1f} {r['p99']:8.1f} {r['errors']:7d}")
+    if weight is None:
+        return
     official = OFFICIAL_PAGE.stat().st_size if OFFICIAL_PAGE.exists() else 1_100_000
     print(
         f"\nbytes a phone downloads to show one rule (/r/6.9.4c, gzip, first visit):\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 import re
 from pathlib import Path
@@ -399,6 +400,72 @@ def test_session_cache_is_transparent(app, client, board):
         b = decide(pc, b["token"], choice).get_json()
     assert len(app.extensions["nrrules.session_cache"]) <= app.config["SESSION_CACHE_SIZE"]
     assert "nrrules.session_cache" not in plain.extensions
+
+
+def test_engine_answers_are_kept_per_exact_request(app, client, board):
+    """A repeated decision (a retry on bad wifi, a double tap) gets the same bytes back, gzipped
+    when asked for; other flags, other decisions and illegal ones are answered on their own."""
+    data = start(client, board).get_json()
+    token, choice = data["token"], data["decisions"][0]["id"]
+    first = decide(client, token, choice)
+    again = decide(client, token, choice)
+    assert first.status_code == again.status_code == 200
+    assert first.get_data() == again.get_data()
+    gz = client.post(
+        f"/api/engine/sessions/{token}/decisions",
+        json={"decision": choice},
+        headers={"Accept-Encoding": "gzip"},
+    )
+    assert gz.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in gz.headers["Vary"]
+    assert gzip.decompress(gz.get_data()) == first.get_data()
+    assert "rules" not in first.get_json()
+    texts = client.post(f"/api/engine/sessions/{token}/decisions?texts=1", json={"decision": choice})
+    assert "rules" in texts.get_json() and texts.get_json()["events"] == first.get_json()["events"]
+    for _ in range(2):
+        illegal = decide(client, token, "no_such_decision")
+        assert illegal.status_code == 409 and illegal.get_json()["legal"]
+    cache = app.extensions["nrrules.answer_cache"]
+    assert 0 < len(cache) <= app.config["SESSION_CACHE_SIZE"]
+    # a GET of the new position answers from the same kind of cache, with an ETag
+    url = f"/api/engine/sessions/{first.get_json()['token']}"
+    got = client.get(url)
+    assert got.status_code == 200 and got.headers["ETag"]
+    assert client.get(url, headers={"If-None-Match": got.headers["ETag"]}).status_code == 304
+
+
+def test_a_deep_position_replays_from_the_cached_start_without_moving_it(build_dir):
+    """A worker that has only seen a session's start answers a deep position from a copy of it;
+    the start itself must answer as before."""
+
+    def fresh(cache: int):
+        return create_app(
+            {
+                "TESTING": True,
+                "BUILD_DIR": str(build_dir),
+                "SECRET_KEY": "engine-test-key",
+                "SESSION_CACHE_SIZE": cache,
+            }
+        ).test_client()
+
+    walker, worker, plain = fresh(0), fresh(64), fresh(0)
+    remote = json.loads((EXAMPLES / "02-remote-agenda.json").read_text())
+    state = start(walker, remote, params={"server": "remote1"}).get_json()
+    first = state["token"]
+    for _ in range(4):
+        if state["finished"]:
+            break
+        state = decide(walker, state["token"], state["decisions"][0]["id"]).get_json()
+    deep = state["token"]
+    assert len(state["decisions_taken"]) >= 3
+    # the worker sees the start, then the deep position, then the start again
+    before = worker.get(f"/api/engine/sessions/{first}?trace=1").get_json()
+    assert (
+        worker.get(f"/api/engine/sessions/{deep}").get_json()
+        == plain.get(f"/api/engine/sessions/{deep}").get_json()
+    )
+    again = worker.get(f"/api/engine/sessions/{first}?texts=1").get_json()
+    want = plain.get(f"/api/engine/sessions/{first}?texts=1").get_json()
+    assert again == want and again["trace"] == before["trace"] and again["board"] == before["board"]
 
 
 def test_board_text_is_escaped_everywhere(client, board):

@@ -5,6 +5,7 @@ Views call these helpers and render; they never touch the build directory themse
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import threading
 from dataclasses import dataclass
@@ -60,6 +61,10 @@ class LibraryHolder:
             lib.document(info.version)
             lib.graph(info.version)
         lib.searcher(lib.latest)
+        # The loaded rules are read-only from here on: move them out of the garbage collector's
+        # reach, or every full collection walks ~180,000 objects (about 60 ms) in the middle of
+        # some request, which is what a p99 latency sees.
+        gc.freeze()
 
 
 def library() -> Any:

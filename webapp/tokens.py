@@ -9,12 +9,15 @@ zlib-compressed when that is shorter), so a server never replays a board it did 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from flask import current_app
 from itsdangerous import BadData, URLSafeSerializer
 
+from .jsonprovider import dumps_bytes
 from .library import WebError
 
 SALT = "nrrules.engine.session.v1"
@@ -57,8 +60,29 @@ class SessionSpec:
         return SessionSpec(self.version, self.structure, self.board, self.params, self.seed, list(decisions))
 
 
+class _CompactJSON:
+    """The token payload's JSON, through orjson (the same compact text as itsdangerous's own)."""
+
+    @staticmethod
+    def dumps(obj: Any, **kwargs: Any) -> str:
+        return dumps_bytes(obj).decode("utf-8")
+
+    @staticmethod
+    def loads(data: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return json.loads(data)  # what orjson refuses (e.g. integers beyond 64 bits)
+
+
 def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+    """One serializer per app and key (building one derives nothing, but costs a few us)."""
+    key = current_app.config["SECRET_KEY"]
+    cached = current_app.extensions.get("nrrules.token_serializer")
+    if cached is None or cached[0] != key:
+        cached = (key, URLSafeSerializer(key, salt=SALT, serializer=_CompactJSON))
+        current_app.extensions["nrrules.token_serializer"] = cached
+    return cached[1]
 
 
 def encode(spec: SessionSpec) -> str:

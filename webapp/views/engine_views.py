@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
 from .. import library as lib
-from ..httputil import LRU
+from ..httputil import GZIP_MIN, LRU, accepts_gzip, gzip_bytes
+from ..jsonprovider import dumps_bytes
 from ..library import WebError
 from ..tokens import SessionSpec, decode, encode
 
@@ -112,6 +114,43 @@ def _check_spec(spec: SessionSpec) -> None:
         raise WebError(400, f"seed must be an integer from 0 to {MAX_SEED}")
 
 
+def _answer_cache() -> LRU | None:
+    """Engine answers already sent, as bytes (plain and gzipped), keyed by the exact request. A
+    phone on bad wifi retries a decision, a judge reloads the stepper, a shared link is opened by
+    several people: those are served without decoding, replaying or encoding anything. The
+    answer to a token is a pure function of it (and of the build), so it cannot go stale."""
+    size = current_app.config["SESSION_CACHE_SIZE"]
+    if size <= 0:
+        return None
+    cache = current_app.extensions.get("nrrules.answer_cache")
+    if cache is None:
+        cache = current_app.extensions["nrrules.answer_cache"] = LRU(
+            size, max_weight=16 * 1024 * 1024, weigh=lambda e: len(e[0]) + len(e[1] or b"")
+        )
+    return cache
+
+
+def _answer(key: tuple, make: Callable[[], dict[str, Any]], status: int = 200) -> Response:
+    """A JSON answer from the answer cache, or made by `make` and kept there."""
+    cache = _answer_cache()
+    key = (lib.build_id(), request.script_root, *key)
+    entry = cache.get(key) if cache is not None else None
+    if entry is None:
+        body = dumps_bytes(make())
+        entry = (body, gzip_bytes(body, fast=True) if len(body) >= GZIP_MIN else None)
+        if cache is not None:
+            cache.put(key, entry)
+    resp = current_app.response_class(status=status, mimetype="application/json")
+    if entry[1] is not None and accepts_gzip():
+        resp.set_data(entry[1])
+        resp.headers["Content-Encoding"] = "gzip"
+    else:
+        resp.set_data(entry[0])
+    if entry[1] is not None:
+        resp.vary.add("Accept-Encoding")
+    return resp
+
+
 def _session_cache() -> LRU:
     cache = current_app.extensions.get("nrrules.session_cache")
     if cache is None:
@@ -132,52 +171,63 @@ class Replayed:
         self.token, self.undo_token = token, undo_token
 
 
+def _start(spec: SessionSpec, doc: Any) -> Any:
+    eng = _engine()
+    try:
+        return eng.start(spec.board, spec.structure, doc, params=spec.params or None, seed=spec.seed)
+    except eng.BoardError as exc:
+        raise WebError(
+            400,
+            f"cannot start: {'; '.join(exc.problems)}",
+            problems=[split_problem(p) for p in exc.problems],
+        ) from None
+    except eng.EngineError as exc:
+        raise WebError(400, f"cannot start: {exc}") from None
+
+
 def replay(spec: SessionSpec, token: str | None = None, undo_token: str | None = None) -> Replayed:
     """Rebuild the session from its spec. `token` and `undo_token`, when the caller already holds
     them (the token it decoded, the token a decision was posted to), save encoding them again.
 
-    Rebuilt positions are kept in a small bounded cache keyed by their signed token (the token
-    names the board, structure, seed, version and decisions exactly). A decision on a cached
-    position costs one engine step, not a replay. A session this request starts is moved on in
-    place (engine.push); a cached one is shared, so it is never mutated (engine.apply copies it)."""
+    Rebuilt positions are kept in a small bounded cache keyed by what the token names (version,
+    structure, params, seed, board) and the decisions taken. A request starts from the nearest
+    cached position among this one, the one before it and the session's start, so a decision on
+    a known position costs one engine step and a session this worker has seen never starts from
+    scratch. A session this request made moves on in place (engine.push); a cached one is shared,
+    so it is never mutated (engine.apply copies it)."""
     eng = _engine()
     version = lib.resolve_version(spec.version)
     doc = lib.library().document(version)
-    if len(spec.decisions) > current_app.config["MAX_DECISIONS"]:
+    n = len(spec.decisions)
+    if n > current_app.config["MAX_DECISIONS"]:
         raise WebError(
             400, f"too many decisions in one session (at most {current_app.config['MAX_DECISIONS']})"
         )
     token = token or encode(spec)
-    if spec.decisions and undo_token is None:
+    if n and undo_token is None:
         undo_token = encode(spec.with_decisions(spec.decisions[:-1]))
     cache = _session_cache() if current_app.config["SESSION_CACHE_SIZE"] > 0 else None
-    build = lib.build_id()
-    if cache is not None:
-        hit = cache.get((build, token))
-        if hit is not None:
-            return Replayed(hit[0], doc, list(hit[1]), token, undo_token)
+    decisions = tuple(spec.decisions)
+    base = (lib.build_id(), dumps_bytes([version, spec.structure, spec.params, spec.seed, spec.board]))
     session = None
     done = 0
-    owned = True  # a session this request made may move in place; a cached one is shared
-    if cache is not None and undo_token is not None:
-        parent = cache.get((build, undo_token))
-        if parent is not None:
-            session, done, owned = parent[0], len(spec.decisions) - 1, False
+    if cache is not None:
+        for k in (n, n - 1, 0) if n > 1 else (n, 0):
+            hit = cache.get((*base, decisions[:k]))
+            if hit is not None:
+                if k == n:
+                    return Replayed(hit[0], doc, list(hit[1]), token, undo_token)
+                session, done = hit[0], k
+                break
+    owned = session is None  # a session this request made may move in place; a cached one is shared
     if session is None:
-        try:
-            session = eng.start(spec.board, spec.structure, doc, params=spec.params or None, seed=spec.seed)
-        except eng.BoardError as exc:
-            raise WebError(
-                400,
-                f"cannot start: {'; '.join(exc.problems)}",
-                problems=[split_problem(p) for p in exc.problems],
-            ) from None
-        except eng.EngineError as exc:
-            raise WebError(400, f"cannot start: {exc}") from None
-    last: list[Any] = list(session.trace) if not spec.decisions else []
-    n = len(spec.decisions)
+        session = _start(spec, doc)
+        if cache is not None:
+            cache.put((*base, ()), (session, list(session.trace)))
+            owned = False
+    last: list[Any] = list(session.trace) if not n else []
     for i in range(done, n):
-        decision = spec.decisions[i]
+        decision = decisions[i]
         try:
             if owned:
                 last = eng.push(session, decision)
@@ -192,21 +242,28 @@ def replay(spec: SessionSpec, token: str | None = None, undo_token: str | None =
             raise WebError(400, f"decision {decision!r} failed: {exc}") from None
         if cache is not None and i >= n - 2:
             # keep this position and the one before it: the next decision or an undo starts there
-            cache.put((build, token if i == n - 1 else undo_token), (session, list(last or [])))
+            cache.put((*base, decisions[: i + 1]), (session, list(last or [])))
             owned = False  # now shared: a further decision moves a copy
-    if cache is not None and not spec.decisions:
-        cache.put((build, token), (session, last))
     return Replayed(session, doc, list(last or []), token, undo_token)
 
 
-_RULE_CARDS = LRU(16384)
+_CARD_TABLES = LRU(64)
 
 
-def _rule_card(doc: Any, rule_id: str, suffix: str) -> dict[str, Any]:
-    """Number, title, CR text and page URL of one rule or step (memoised per document). The same
-    dict is shared by every answer that names the rule: treat it as read-only."""
-    key = (doc.source_hash, doc.version, rule_id, suffix)
-    card = _RULE_CARDS.get(key)
+def _cards(doc: Any, suffix: str) -> dict[str, dict[str, Any]]:
+    """The rule cards of one document and link suffix, filled as rules are named (bounded by
+    the document's size). Each card is shared by every answer that names its rule: read-only."""
+    key = (doc.source_hash, doc.version, suffix)
+    table = _CARD_TABLES.get(key)
+    if table is None:
+        table = {}
+        _CARD_TABLES.put(key, table)
+    return table
+
+
+def _card(cards: dict[str, dict[str, Any]], doc: Any, rule_id: str, suffix: str) -> dict[str, Any]:
+    """Number, title, CR text and page URL of one rule or step."""
+    card = cards.get(rule_id)
     if card is None:
         node = doc.node(rule_id)
         url = f"/id/{rule_id}{suffix}"
@@ -215,35 +272,35 @@ def _rule_card(doc: Any, rule_id: str, suffix: str) -> dict[str, Any]:
         else:
             title = node.title or next((a.title for a in reversed(doc.ancestors(node.id)) if a.title), None)
             card = {"id": node.id, "number": node.number, "title": title, "text": node.text, "url": url}
-        _RULE_CARDS.put(key, card)
+        cards[rule_id] = card
     return card
 
 
-def _event_json(event: Any, doc: Any, suffix: str) -> dict[str, Any]:
+def _event_json(event: Any, doc: Any, suffix: str, cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """An engine event for the API: the step and rules it fired, with their numbers in the loaded
     version and links to their pages (their texts travel once per answer, in `rules`)."""
-    cards = [_rule_card(doc, rid, suffix) for rid in event.rules]
+    named = [_card(cards, doc, rid, suffix) for rid in event.rules]
     data: dict[str, Any] = {
         "step": event.step,
         "rules": list(event.rules),
         "text": event.text,
         "changes": dict(event.changes),
-        "step_number": _rule_card(doc, event.step, suffix)["number"] if event.step else None,
-        "rule_numbers": [c["number"] for c in cards],
-        "rule_links": [{"id": c["id"], "number": c["number"] or c["id"], "url": c["url"]} for c in cards],
+        "step_number": _card(cards, doc, event.step, suffix)["number"] if event.step else None,
+        "rule_numbers": [c["number"] for c in named],
+        "rule_links": [{"id": c["id"], "number": c["number"] or c["id"], "url": c["url"]} for c in named],
     }
     if event.step:
         data["step_url"] = f"/id/{event.step}{suffix}"
     return data
 
 
-def _rules_named(events: list[Any], doc: Any, suffix: str) -> dict[str, dict[str, Any]]:
+def _rules_named(events: list[Any], doc: Any, suffix: str, cards: dict) -> dict[str, dict[str, Any]]:
     """Every step and rule the events name, once each, in order of first mention."""
     out: dict[str, dict[str, Any]] = {}
     for event in events:
         for rid in (event.step, *event.rules) if event.step else event.rules:
             if rid not in out:
-                out[rid] = _rule_card(doc, rid, suffix)
+                out[rid] = _card(cards, doc, rid, suffix)
     return out
 
 
@@ -264,6 +321,7 @@ def state_json(
     session, doc, events = rebuilt.session, rebuilt.doc, rebuilt.events
     version = lib.resolve_version(spec.version)
     suffix = "" if lib.is_latest(version) else f"?v={version}"
+    cards = _cards(doc, suffix)
     undo = rebuilt.undo_token
     decisions = [] if session.finished else list(eng.legal_decisions(session))
     current = getattr(session, "current_step", None)
@@ -279,14 +337,14 @@ def state_json(
         "params": spec.params,
         "seed": spec.seed,
         "decisions_taken": list(spec.decisions),
-        "current_step": _rule_card(doc, current, suffix) if current and not session.finished else None,
+        "current_step": _card(cards, doc, current, suffix) if current and not session.finished else None,
         "decisions": decisions,
         "finished": bool(session.finished),
         "outcome": _plain(session.outcome),
         "trace_length": len(session.trace),
-        **({"trace": [_event_json(e, doc, suffix) for e in session.trace]} if with_trace else {}),
-        "events": [_event_json(e, doc, suffix) for e in events],
-        **({"rules": _rules_named(events, doc, suffix)} if with_texts else {}),
+        **({"trace": [_event_json(e, doc, suffix, cards) for e in session.trace]} if with_trace else {}),
+        "events": [_event_json(e, doc, suffix, cards) for e in events],
+        **({"rules": _rules_named(events, doc, suffix, cards)} if with_texts else {}),
         "board": _plain(session.board),
     }
 
@@ -356,20 +414,29 @@ def api_start():
 
 @bp.get("/api/engine/sessions/<token>")
 def api_session(token: str):
-    spec = decode(token)
-    return jsonify(state_json(spec, replay(spec, token=token), with_texts=_flag("texts")))
+    texts = _flag("texts")
+
+    def make() -> dict[str, Any]:
+        spec = decode(token)
+        return state_json(spec, replay(spec, token=token), with_texts=texts)
+
+    return _answer(("session", token, texts), make)
 
 
 @bp.post("/api/engine/sessions/<token>/decisions")
 def api_decide(token: str):
-    spec = decode(token)
     data = _json_body()
     decision = data.get("decision")
     if not isinstance(decision, str) or not decision:
         raise WebError(400, "decision is required: one of the ids in the session's decisions list")
-    new = spec.with_decisions([*spec.decisions, decision])
-    rebuilt = replay(new, undo_token=token)
-    return jsonify(state_json(new, rebuilt, with_trace=_flag("trace"), with_texts=_flag("texts")))
+    trace, texts = _flag("trace"), _flag("texts")
+
+    def make() -> dict[str, Any]:
+        spec = decode(token)
+        new = spec.with_decisions([*spec.decisions, decision])
+        return state_json(new, replay(new, undo_token=token), with_trace=trace, with_texts=texts)
+
+    return _answer(("decide", token, decision, trace, texts), make)
 
 
 # ----- HTML ------------------------------------------------------------------------------------
