@@ -333,9 +333,18 @@ def main() -> None:
         "--workers", type=int, default=(os.cpu_count() or 2) + 1, help="gunicorn workers (default cores + 1)"
     )
     ap.add_argument(
-        "--worker-class", default="sync", choices=["sync", "gthread"], help="gunicorn worker class"
+        "--worker-class",
+        default="gthread",
+        choices=["sync", "gthread"],
+        help="gunicorn worker class (default gthread: keep-alive connections)",
     )
-    ap.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="threads per gthread worker (default 1: the work is CPU-bound Python, and a second "
+        "thread only interleaves two requests under the GIL, which lengthens the tail)",
+    )
     ap.add_argument("--client", choices=["auto", "wrk", "python"], default="auto")
     ap.add_argument(
         "--only",
@@ -401,7 +410,7 @@ def main() -> None:
         for key, name, reqs in scenarios:
             if key not in wanted:
                 continue
-            run(base, reqs, 1, args.connections)  # warm every worker, as a running server is
+            run(base, reqs, 2, args.connections)  # warm every worker, as a running server is
             rows.append((name, run(base, reqs, args.duration, args.connections)))
         if "weight" in wanted:
             weight = phone_bytes(base, "/r/6.9.4c")
@@ -421,7 +430,7 @@ def main() -> None:
             ]
             for key, name, reqs in cold:
                 if key in wanted:
-                    run(base, reqs, 1, args.connections)
+                    run(base, reqs, 2, args.connections)
                     rows.append((name, run(base, reqs, args.duration, args.connections)))
         finally:
             proc.terminate()

@@ -392,6 +392,15 @@ class Searcher:
             self._local.searcher = (pid, self._ix.searcher(weighting=self._weighting))
         return self._local.searcher[1]
 
+    def warm(self) -> None:
+        """Build now what the first searches would otherwise build (the spelling vocabulary,
+        the card-name matcher, the back links and the document-number table: ~120 ms), so a
+        server's first users wait no longer than the rest."""
+        self._words()
+        self._card_matcher()
+        self._backlinks()
+        self.search("jack out", limit=1)
+
     def close(self) -> None:
         cached = getattr(self._local, "searcher", None)
         if cached is not None:

@@ -60,7 +60,7 @@ class LibraryHolder:
         for info in lib.versions():
             lib.document(info.version)
             lib.graph(info.version)
-        lib.searcher(lib.latest)
+        lib.searcher(lib.latest).warm()
         # The loaded rules are read-only from here on: move them out of the garbage collector's
         # reach, or every full collection walks ~180,000 objects (about 60 ms) in the middle of
         # some request, which is what a p99 latency sees.
