@@ -201,7 +201,12 @@ def test_random_legal_play_terminates_and_conserves(start, data, version):
     else:
         raise AssertionError("did not terminate")
     assert s.current_step is None
-    assert engine.validate_board(s.board) == []
+    problems = engine.validate_board(s.board)
+    if s.outcome["winner"]:
+        # A win ends the game at once (10.3.1): a remote emptied by the winning steal is never
+        # removed, because the checkpoint stops at the win.
+        problems = [p for p in problems if "remote server with no cards" not in p]
+    assert problems == []
     # every credit that moved was recorded by an event; gains only at steps that gain credits
     totals = {"corp.credits": 0, "runner.credits": 0, "runner.bad_publicity_fund": 0}
     for e in s.trace:

@@ -249,6 +249,24 @@ def test_breach_remote_with_root_upgrade_order_trash_and_steal(doc_latest):
     assert s.finished and s.outcome["run"] == "successful"
 
 
+@pytest.mark.parametrize("version", VERSIONS)
+def test_emptied_remote_ceases_to_exist_in_every_version(version):
+    """10.3.1h (a checkpoint step from 24.03, a checkpoint rule before): the emptied remote goes."""
+    doc = load_doc(version)
+    agenda = {"name": "Hostile Takeover", "type": "agenda", "agenda_points": 2, "advancement_requirement": 2}
+    b = board(servers={"remote1": {"content": agenda}, "remote2": {"content": dict(agenda)}})
+    s = play(b, doc, params={"server": "remote1"})
+    while not s.finished:
+        s, _ = engine.apply(s, engine.legal_decisions(s)[0]["id"])
+    assert s.outcome["stolen"] == ["Hostile Takeover"] and s.outcome["winner"] is None
+    assert "remote1" not in s.board["servers"] and "remote2" in s.board["servers"]
+    gone = [e for e in s.trace if "servers" in e.changes]
+    assert len(gone) == 1 and gone[0].changes["servers"] == [["remote1"], []]
+    assert gone[0].step in structure_steps(doc, "checkpoint")
+    assert doc.node(gone[0].step).number.startswith("10.3.1")
+    assert engine.validate_board(s.board) == []
+
+
 def test_trash_refused_when_unaffordable(doc_latest):
     b = board(
         runner={"credits": 1},

@@ -276,18 +276,29 @@ def _card(cards: dict[str, dict[str, Any]], doc: Any, rule_id: str, suffix: str)
     return card
 
 
+def _link(cards: dict[str, dict[str, Any]], doc: Any, rule_id: str, suffix: str) -> dict[str, Any]:
+    """{id, number, url} of one rule (kept beside its card, shared: read-only)."""
+    key = "link:" + rule_id
+    link = cards.get(key)
+    if link is None:
+        card = _card(cards, doc, rule_id, suffix)
+        link = cards[key] = {"id": card["id"], "number": card["number"] or card["id"], "url": card["url"]}
+    return link
+
+
 def _event_json(event: Any, doc: Any, suffix: str, cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """An engine event for the API: the step and rules it fired, with their numbers in the loaded
-    version and links to their pages (their texts travel once per answer, in `rules`)."""
-    named = [_card(cards, doc, rid, suffix) for rid in event.rules]
+    version and links to their pages (their texts travel once per answer, in `rules`). The
+    event's own tuples and dicts are passed as they are: the answer only serialises them."""
+    links = [_link(cards, doc, rid, suffix) for rid in event.rules]
     data: dict[str, Any] = {
         "step": event.step,
-        "rules": list(event.rules),
+        "rules": event.rules,
         "text": event.text,
-        "changes": dict(event.changes),
+        "changes": event.changes,
         "step_number": _card(cards, doc, event.step, suffix)["number"] if event.step else None,
-        "rule_numbers": [c["number"] for c in named],
-        "rule_links": [{"id": c["id"], "number": c["number"] or c["id"], "url": c["url"]} for c in named],
+        "rule_numbers": [cards[rid]["number"] for rid in event.rules],
+        "rule_links": links,
     }
     if event.step:
         data["step_url"] = f"/id/{event.step}{suffix}"
