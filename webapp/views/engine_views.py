@@ -130,7 +130,7 @@ def _answer_cache() -> LRU | None:
     return cache
 
 
-def _answer(key: tuple, make: Callable[[], dict[str, Any]], status: int = 200) -> Response:
+def _answer(key: tuple, make: Callable[[], dict[str, Any]]) -> Response:
     """A JSON answer from the answer cache, or made by `make` and kept there."""
     cache = _answer_cache()
     key = (lib.build_id(), request.script_root, *key)
@@ -140,7 +140,7 @@ def _answer(key: tuple, make: Callable[[], dict[str, Any]], status: int = 200) -
         entry = (body, gzip_bytes(body, fast=True) if len(body) >= GZIP_MIN else None)
         if cache is not None:
             cache.put(key, entry)
-    resp = current_app.response_class(status=status, mimetype="application/json")
+    resp = current_app.response_class(mimetype="application/json")
     if entry[1] is not None and accepts_gzip():
         resp.set_data(entry[1])
         resp.headers["Content-Encoding"] = "gzip"
@@ -212,7 +212,7 @@ def replay(spec: SessionSpec, token: str | None = None, undo_token: str | None =
     session = None
     done = 0
     if cache is not None:
-        for k in (n, n - 1, 0) if n > 1 else (n, 0):
+        for k in sorted({n, max(n - 1, 0), 0}, reverse=True):
             hit = cache.get((*base, decisions[:k]))
             if hit is not None:
                 if k == n:
@@ -250,13 +250,21 @@ def replay(spec: SessionSpec, token: str | None = None, undo_token: str | None =
 _CARD_TABLES = LRU(64)
 
 
-def _cards(doc: Any, suffix: str) -> dict[str, dict[str, Any]]:
-    """The rule cards of one document and link suffix, filled as rules are named (bounded by
-    the document's size). Each card is shared by every answer that names its rule: read-only."""
+class _Cards(dict):
+    """The rule cards of one document and link suffix (rule id -> card), filled as rules are
+    named (bounded by the document's size), with each rule's {id, number, url} link in `links`.
+    Cards and links are shared by every answer that names their rule: read-only."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: dict[str, dict[str, Any]] = {}
+
+
+def _cards(doc: Any, suffix: str) -> _Cards:
     key = (doc.source_hash, doc.version, suffix)
     table = _CARD_TABLES.get(key)
     if table is None:
-        table = {}
+        table = _Cards()
         _CARD_TABLES.put(key, table)
     return table
 
@@ -276,17 +284,17 @@ def _card(cards: dict[str, dict[str, Any]], doc: Any, rule_id: str, suffix: str)
     return card
 
 
-def _link(cards: dict[str, dict[str, Any]], doc: Any, rule_id: str, suffix: str) -> dict[str, Any]:
-    """{id, number, url} of one rule (kept beside its card, shared: read-only)."""
-    key = "link:" + rule_id
-    link = cards.get(key)
+def _link(cards: _Cards, doc: Any, rule_id: str, suffix: str) -> dict[str, Any]:
+    """{id, number, url} of one rule."""
+    link = cards.links.get(rule_id)
     if link is None:
         card = _card(cards, doc, rule_id, suffix)
-        link = cards[key] = {"id": card["id"], "number": card["number"] or card["id"], "url": card["url"]}
+        link = {"id": card["id"], "number": card["number"] or card["id"], "url": card["url"]}
+        cards.links[rule_id] = link
     return link
 
 
-def _event_json(event: Any, doc: Any, suffix: str, cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _event_json(event: Any, doc: Any, suffix: str, cards: _Cards) -> dict[str, Any]:
     """An engine event for the API: the step and rules it fired, with their numbers in the loaded
     version and links to their pages (their texts travel once per answer, in `rules`). The
     event's own tuples and dicts are passed as they are: the answer only serialises them."""
