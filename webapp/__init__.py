@@ -84,6 +84,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(engine_views.bp)
     app.register_blueprint(offline.bp)
     install_http_policies(app)
+    from .reading import install as install_reading
+
+    install_reading(app)
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -103,7 +103,7 @@
       if (e.key === "ArrowDown" && items.length) { e.preventDefault(); select(Math.min(sel + 1, items.length - 1)); }
       else if (e.key === "ArrowUp" && items.length) { e.preventDefault(); select(Math.max(sel - 1, 0)); }
       else if (e.key === "Enter" && sel >= 0 && items[sel]) { e.preventDefault(); window.location.href = items[sel].querySelector("a").href; }
-      else if (e.key === "Escape") close();
+      else if (e.key === "Escape" && !list.hidden) { e.preventDefault(); close(); } /* keep the text */
     });
     document.addEventListener("click", function (e) { if (!form.contains(e.target)) close(); });
   });
@@ -199,6 +199,24 @@
       tpl.innerHTML = r.html || ""; /* the scraper's vetted HTML subset, as on rule pages */
       if (!r.html) text.textContent = r.text || ""; else text.appendChild(tpl.content);
       sheet.appendChild(text);
+      var kids = function (list) {
+        var box = el("div", "sheet-kids");
+        list.filter(function (d) { return d.kind !== "example"; }).slice(0, 12).forEach(function (d) {
+          var row = el("div", "sub"), t3 = document.createElement("template");
+          row.appendChild(el("b", "num", d.number || ""));
+          if (d.title) row.appendChild(el("b", null, d.title + " "));
+          t3.innerHTML = d.html || ""; row.appendChild(t3.content);
+          box.appendChild(row);
+        });
+        if (list.length > 12) box.appendChild(el("p", "none", "…and " + (list.length - 12) + " more on the rule's page."));
+        return box;
+      };
+      if (!r.html && r.descendants) text.appendChild(kids(r.descendants));
+      else if (!r.html && r.children && r.children.length) {
+        var wait = el("p", "none", "Loading its rules…"); text.appendChild(wait);
+        getJSON("/api/rules/" + encodeURIComponent(r.id) + "?children=1" + (r.version ? "&v=" + encodeURIComponent(r.version) : ""))
+          .then(function (full) { wait.replaceWith(kids(full.descendants || [])); }, function () { wait.remove(); });
+      }
       (r.examples || []).forEach(function (ex) {
         var d = el("div", "example"), t2 = document.createElement("template");
         t2.innerHTML = ex.html || ""; d.appendChild(t2.content); sheet.appendChild(d);
@@ -261,6 +279,10 @@
       themeBtn.title = label(next);
     });
   }
+
+  /* ---------------- /all: the contents open beside the text on wide screens ---------------- */
+  var toc = document.getElementById("toc");
+  if (toc && window.matchMedia("(min-width: 64rem)").matches) toc.open = true;
 
   /* ---------------- rule graph (cytoscape, vendored, loaded on demand) ---------------- */
   var graphBox = document.getElementById("graph");

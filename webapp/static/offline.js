@@ -119,6 +119,10 @@
         if (!r) throw new Error("not in the saved copy");
         return {
           id: r.id, number: r.number, title: r.title, kind: r.kind, text: ix.text(r.pos), html: r.html,
+          descendants: (function walk(p, out) {
+            ix.kids(p).forEach(function (k) { var x = ix.rule(k); if (x.kind !== "example" && out.length < 40) { out.push(x); walk(k, out); } });
+            return out;
+          })(r.pos, []),
           breadcrumb: ix.ancestors(r.pos).map(function (a) { var x = ix.rule(a); return { id: x.id, number: x.number, title: x.title }; })
         };
       });
