@@ -133,10 +133,16 @@ def throughput(app_base: str, site: Path, seconds: int) -> dict:
     paths = [f"/id/{n.id}" for n in doc.nodes[::37]][:50]
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as any real static server
+
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            pass  # wrk hangs up at the end of its run
+
+    server = Server(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     static_base = f"http://127.0.0.1:{server.server_address[1]}"
     run = bh.run_wrk if shutil.which("wrk") else bh.run_python

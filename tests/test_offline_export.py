@@ -171,3 +171,38 @@ def test_export_refuses_to_overwrite_other_files(build_dir, tmp_path):
         main, ["export", str(tmp_path / "y"), "--build-dir", str(build_dir), "--base-url", "ftp://x"]
     )
     assert url.exit_code == 2 and "--base-url" in url.output
+
+
+def test_static_site_searches_and_previews_in_the_browser(static_server, library):
+    """No server behind the export: search runs on the offline pack, previews read the files."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed")
+    expected = library.searcher(LATEST).search("jack out", limit=1)[0].id
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        ctx = b.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        pg = ctx.new_page()
+        bad: list[str] = []
+        pg.on("response", lambda r: bad.append(r.url) if r.status >= 400 else None)
+        pg.on("pageerror", lambda e: bad.append(str(e)))
+        try:
+            pg.goto(static_server + "/r/6.9.4c")
+            pg.wait_for_url("**/id/step_jack_out_choice/")
+            pg.fill(".q", "jack out")
+            pg.wait_for_selector(".suggest li[role=option] a")
+            assert pg.locator(".suggest li[role=option] a").first.get_attribute("href") == f"/id/{expected}"
+            pg.keyboard.press("Enter")
+            pg.wait_for_selector("body[data-rendered='1']")
+            assert pg.locator(".results li a").first.get_attribute("href") == f"/id/{expected}"
+            assert not pg.locator("#netstatus").is_visible()  # online: no offline notice
+            pg.goto(static_server + f"/v/{OLD}/id/step_jack_out_choice")
+            pg.locator("article.rule .text a.ref").first.tap()
+            pg.wait_for_selector(".sheet")
+            assert pg.locator(".sheet h2 .num").inner_text()
+        finally:
+            ctx.close()
+            b.close()
+    assert not bad, bad

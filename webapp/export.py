@@ -64,7 +64,9 @@ def static_links(html: str, latest: str) -> str:
         prefix = "" if version == latest else f"/v/{version}"
         return f'{attr}{host}{prefix}{path}{frag}"'
 
-    return _VLINK.sub(repl, html)
+    html = _VLINK.sub(repl, html)
+    # Tell the page's scripts there is no server behind it (search and previews read files).
+    return html.replace("<body ", '<body data-static="1" ', 1)
 
 
 def version_prefix(version: str, latest: str) -> str:
@@ -75,6 +77,7 @@ def _redirect_page(number: str, href: str) -> bytes:
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>CR {number}</title>"
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
         f'<link rel="canonical" href="{href}"><meta http-equiv="refresh" content="0; url={href}">'
         f'</head><body><p><a href="{href}">CR {number}</a></p></body></html>\n'
     ).encode()
@@ -85,11 +88,15 @@ class _Writer:
         self.root = root
         self.files = 0
         self.bytes = 0
+        self._dirs: set[str] = set()
 
     def put(self, rel: str, data: bytes) -> None:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        folder, _, _ = rel.rpartition("/")
+        if folder not in self._dirs:  # one mkdir per folder: file system calls are most of the cost
+            os.makedirs(self.root / folder, exist_ok=True)
+            self._dirs.add(folder)
+        with open(self.root / rel, "wb") as f:
+            f.write(data)
         self.files += 1
         self.bytes += len(data)
 
@@ -109,7 +116,11 @@ def _client(build_dir: str | None):
 
 
 def _get(client, url: str, base_url: str) -> bytes:
-    resp = client.get(url, base_url=base_url)
+    """The app's answer for a GET of ``url``: dispatched in-process (the views, error handlers
+    and after-request policies of a real request, without the WSGI round trip)."""
+    app = client.application
+    with app.test_request_context(url, base_url=base_url):
+        resp = app.full_dispatch_request()
     if resp.status_code != 200:
         raise ExportError(f"the app answered {url} with HTTP {resp.status_code}")
     return resp.get_data()
