@@ -40,14 +40,35 @@ def main() -> None:
     "--version", "version", default=None, help="Version of a file that does not state it (22.12, 23.08)."
 )
 @click.option("--force", is_flag=True, help="Rebuild even if the source has not changed.")
+@click.option(
+    "--cards",
+    "cards",
+    default=None,
+    help="Also build NetrunnerDB cards and rulings: a v2 folder or an API URL ('default': NetrunnerDB's API).",
+)
 @build_dir_option
 @user_errors
-def build_cmd(source: str | None, version: str | None, force: bool, build_dir: Path | None) -> None:
-    """Scrape CR documents into structured rules, a rule graph and a search index."""
-    results = build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)
+def build_cmd(
+    source: str | None, version: str | None, force: bool, cards: str | None, build_dir: Path | None
+) -> None:
+    """Scrape CR documents into structured rules, a rule graph and a search index.
+
+    With --cards and no --source, only the card data is built."""
+    results = []
+    if source is not None or cards is None:
+        results = build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)
     for r in results:
         note = f"  ({r.note})" if r.note else ""
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")
+    if cards is not None:
+        from rules_index.cards import build_cards
+
+        c = build_cards(None if cards == "default" else cards, build_dir or default_build_dir(), force=force)
+        note = f"  ({'; '.join(c.notes)})" if c.notes else ""
+        click.echo(
+            f"cards: {c.status}, {c.cards} cards, {c.printings} printings, {c.rulings} rulings, "
+            f"{c.seconds:.2f} s  <- {c.source}{note}"
+        )
     click.echo(f"build directory: {build_dir or default_build_dir()}")
 
 
@@ -57,6 +78,8 @@ def build_cmd(source: str | None, version: str | None, force: bool, build_dir: P
 @user_errors
 def versions_cmd(as_json: bool, build_dir: Path | None) -> None:
     """List the CR versions that are built."""
+    from .cards_payload import cards_info
+
     lib = Library.open(build_dir)
     infos = lib.versions()
     if as_json:
@@ -67,6 +90,15 @@ def versions_cmd(as_json: bool, build_dir: Path | None) -> None:
         click.echo(
             f"{i.version}  effective {i.effective_date or 'not stated':<12} {i.node_count:5d} nodes{latest}"
         )
+    cards = cards_info(lib)
+    if cards:
+        click.echo(
+            f"cards  {cards['cards']} cards, {cards['printings']} printings, {cards['rulings']} rulings "
+            f"from {cards['source']}, built {cards['built_at']}; Standard: "
+            f"{cards['standard'].get('restriction_name') or cards['standard'].get('snapshot') or 'unknown'}"
+        )
+    else:
+        click.echo("cards  none built (nrrules build --cards DIR|URL)")
 
 
 def node_payload(lib: Library, version: str, node_id: str) -> dict:
@@ -126,9 +158,9 @@ def rule_cmd(
 
 def _register_extensions() -> None:
     """Commands owned by the other packages' CLI modules."""
-    from . import cli_engine, cli_export, cli_index, cli_web
+    from . import cli_cards, cli_engine, cli_export, cli_index, cli_web
 
-    for module in (cli_index, cli_engine, cli_web, cli_export):
+    for module in (cli_index, cli_cards, cli_engine, cli_web, cli_export):
         module.register(main)
 
 
