@@ -51,7 +51,7 @@ def test_card_page_lists_rulings_and_rules_that_mention_it(client):
 
 def test_rule_page_links_its_cards_with_a_preview(client):
     page = client.get("/r/10.4.1").get_data(as_text=True)
-    assert 'href="/c/the_cleaners"' in page and "The Cleaners: " in page
+    assert 'href="/c/the_cleaners">The Cleaners</a> <span class="ctx cardpreview">Interrupt' in page
 
 
 def test_card_and_ruling_search_api(client):

@@ -108,5 +108,5 @@ def card_link(code: str | None, name: str) -> dict:
         href = f"https://netrunnerdb.com/en/card/{code}" if code else None
         return {"href": href, "preview": None, "local": False}
     text = " ".join(card.stripped_text.split())
-    preview = f"{card.title}: {text[:140]}{'...' if len(text) > 140 else ''}"
+    preview = f"{text[:140]}{'...' if len(text) > 140 else ''}"
     return {"href": url_for("cards.card_page", ref=card.id), "preview": preview, "local": True}
