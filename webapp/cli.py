@@ -97,8 +97,7 @@ def versions_cmd(as_json: bool, build_dir: Path | None) -> None:
             f"from {cards['source']}, built {cards['built_at']}; Standard: "
             f"{cards['standard'].get('restriction_name') or cards['standard'].get('snapshot') or 'unknown'}"
         )
-    else:
-        click.echo("cards  none built (nrrules build --cards DIR|URL)")
+
 
 
 def node_payload(lib: Library, version: str, node_id: str) -> dict:
