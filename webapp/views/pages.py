@@ -95,6 +95,8 @@ def _render_rule(found: Found) -> str:
         "rule.html",
         og_type="article",
         rule=rule,
+        doc=found.doc,  # the reading aids (webapp.reading) work on the document's nodes
+        node=found.node,
         version=v,
         latest=rules().latest,
         is_latest=rules().is_latest(v),
