@@ -19,6 +19,7 @@ from typing import Any
 from flask import Flask, url_for
 from markupsafe import Markup
 
+from rules_index.lookup import number_index
 from scraper import Document, Node
 
 # "(d)" or "(2)" after "to"/"from", outside tags: "skip to (d)", "got here from (2) or (3)".
@@ -28,8 +29,6 @@ _CONTEXT_KINDS = ("subrule", "step", "timing_step")
 
 
 def _number_index(doc: Document) -> dict[str, Node]:
-    from rules_index.lookup import number_index
-
     return number_index(doc)
 
 
