@@ -22,6 +22,8 @@ from markupsafe import Markup
 from rules_index.lookup import number_index
 from scraper import Document, Node
 
+from .library import rules
+
 # "(d)" or "(2)" after "to"/"from", outside tags: "skip to (d)", "got here from (2) or (3)".
 _STEP_REF = re.compile(r"(\b(?:to|from|or|and)\s+)\(([a-z]|\d{1,2})\)(?![^<]*>)")
 _LEADING_TERM = re.compile(r'^(<span class="term">)([a-z])')
@@ -101,17 +103,13 @@ def versioned_url(node_id: str, version: str) -> str:
 
 
 def cr_document(version: str) -> Document:
-    from . import library as lib
-
-    return lib.library().document(version)
+    return rules().library.document(version)
 
 
 def nearest_numbers(query: str, version: str) -> list[str]:
     """For a query that is a rule number the version lacks (6.9.4z): its nearest rules, as
     the rule page's "Did you mean" offers them."""
-    from . import library as lib
-
-    result = lib.library().lookup(query, version)
+    result = rules().library.lookup(query, version)
     if result.nodes or result.ref is None or result.ref.kind != "number":
         return []
     return list(result.suggestions)
