@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import CR_DIR, LATEST, VERSIONS, load_doc
+from helpers import CR_DIR, LATEST, NRDB_DIR, VERSIONS, load_doc
 
 from scraper import Document
 
@@ -73,3 +73,18 @@ def http_server(tmp_path_factory, cr_dir):
     yield f"http://127.0.0.1:{server.server_address[1]}", root
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def nrdb_dir() -> Path:
+    assert (NRDB_DIR / "cards").is_dir(), f"NetrunnerDB data not found at {NRDB_DIR} (set NRRULES_NRDB_DIR)"
+    return NRDB_DIR
+
+
+@pytest.fixture(scope="session")
+def cards_built(build_dir, nrdb_dir) -> Path:
+    """The session build directory with the NetrunnerDB card data built beside the rules."""
+    from rules_index.cards import build_cards
+
+    build_cards(str(nrdb_dir), build_dir)
+    return build_dir

@@ -2,7 +2,7 @@
 
 One module per capability registers its commands on `main`: rules.py (versions, rule, refs,
 graph, across, path, most-cited, card, term), search.py, engine.py (structures, step,
-engine-coverage) and serve.py. A command's ``--json`` prints the payload the matching API GET
+engine-coverage), serve.py and export.py (the static site). A command's ``--json`` prints the payload the matching API GET
 returns (webapp.payloads); without it the same payload is formatted as text.
 
 Every user-facing failure becomes one `error: ...` line on stderr and exit status 2 (bad
@@ -18,7 +18,7 @@ import click
 
 from rules_index.store import build, default_build_dir
 
-from . import engine, rules, search, serve
+from . import engine, export, rules, search, serve
 from .common import build_dir_option, user_errors
 
 
@@ -49,5 +49,5 @@ def build_cmd(source: str | None, version: str | None, force: bool, build_dir: P
     click.echo(f"build directory: {build_dir or default_build_dir()}")
 
 
-for _module in (rules, search, engine, serve):
+for _module in (rules, search, engine, serve, export):
     _module.register(main)
