@@ -32,4 +32,4 @@ bench: install
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/relevance.py
 	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/http.py
+	$(BIN)/python bench/http_load.py

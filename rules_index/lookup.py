@@ -13,7 +13,6 @@ every lookup is against one `Document`.
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -141,28 +140,13 @@ def number_key(number: str) -> tuple:
     return _parts(number) or (10**6,)
 
 
-# Per-document indexes, cached for the life of the Document (Documents are not hashable).
-_INDEX_CACHE: dict[int, tuple[weakref.ref, dict[str, Node], dict[str, Node]]] = {}
-
-
 def number_index(doc: Document) -> dict[str, Node]:
-    """Printed number -> node, for one document."""
-    return _indexes(doc)[0]
+    """Printed number -> node, for one document (built once and kept by the document)."""
+    return doc.number_index()
 
 
 def _indexes(doc: Document) -> tuple[dict[str, Node], dict[str, Node]]:
-    entry = _INDEX_CACHE.get(id(doc))
-    if entry is not None and entry[0]() is doc:
-        return entry[1], entry[2]
-    by_number = {n.number: n for n in doc.nodes if n.number}
-    by_lower_id = {n.id.lower(): n for n in doc.nodes}
-    key = id(doc)
-    _INDEX_CACHE[key] = (
-        weakref.ref(doc, lambda _r, k=key: _INDEX_CACHE.pop(k, None)),
-        by_number,
-        by_lower_id,
-    )
-    return by_number, by_lower_id
+    return doc.number_index(), doc.lower_id_index()
 
 
 def _suggest_numbers(doc: Document, number: str, limit: int = 5) -> list[str]:

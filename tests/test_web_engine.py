@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from webapp import create_app
+from webapp.caches import cache
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "webapp" / "examples"
 
@@ -398,8 +399,8 @@ def test_session_cache_is_transparent(app, client, board):
         choice = a["decisions"][0]["id"]
         a = decide(client, a["token"], choice).get_json()
         b = decide(pc, b["token"], choice).get_json()
-    assert len(app.extensions["nrrules.session_cache"]) <= app.config["SESSION_CACHE_SIZE"]
-    assert "nrrules.session_cache" not in plain.extensions
+    assert 0 < len(cache("sessions", app)) <= app.config["SESSION_CACHE_SIZE"]
+    assert cache("sessions", plain) is None and cache("answers", plain) is None
 
 
 def test_engine_answers_are_kept_per_exact_request(app, client, board):
@@ -424,8 +425,9 @@ def test_engine_answers_are_kept_per_exact_request(app, client, board):
     for _ in range(2):
         illegal = decide(client, token, "no_such_decision")
         assert illegal.status_code == 409 and illegal.get_json()["legal"]
-    cache = app.extensions["nrrules.answer_cache"]
-    assert 0 < len(cache) <= app.config["SESSION_CACHE_SIZE"]
+    answers = cache("answers", app)
+    assert 0 < len(answers) <= app.config["SESSION_CACHE_SIZE"]
+    assert 0 < answers.weight <= app.config["ANSWER_CACHE_BYTES"]
     # a GET of the new position answers from the same kind of cache, with an ETag
     url = f"/api/engine/sessions/{first.get_json()['token']}"
     got = client.get(url)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 from rules_index.search import StaleIndexError
 from rules_index.store import LibraryError
 
+from .caches import cache
 from .errors import BuildUnavailable, NrrulesError
 
 CSP = (
@@ -32,49 +31,6 @@ SECURITY_HEADERS = (
 )
 STATIC_MAX_AGE = 365 * 24 * 3600
 PAGE_MAX_AGE = 300
-
-
-class LRU:
-    """A small thread-safe least-recently-used mapping, bounded by entry count and, when given a
-    `weigh` function, by total weight (bytes)."""
-
-    def __init__(self, size: int, max_weight: int = 0, weigh: Any = None):
-        self.size = max(1, size)
-        self.max_weight = max_weight
-        self.weigh = weigh
-        self.weight = 0
-        self._data: OrderedDict[Any, Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Any) -> Any:
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
-
-    def put(self, key: Any, value: Any) -> None:
-        with self._lock:
-            old = self._data.pop(key, None)
-            if old is not None and self.weigh:
-                self.weight -= self.weigh(old)
-            self._data[key] = value
-            if self.weigh:
-                self.weight += self.weigh(value)
-            while len(self._data) > self.size or (
-                self.max_weight and self.weight > self.max_weight and len(self._data) > 1
-            ):
-                _, dropped = self._data.popitem(last=False)
-                if self.weigh:
-                    self.weight -= self.weigh(dropped)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-
-def entry_bytes(entry: tuple) -> int:
-    """Weight of a cached (etag, body, gzip body) entry."""
-    return sum(len(part) for part in entry if isinstance(part, (bytes, str)))
 
 
 def wants_json() -> bool:
@@ -122,21 +78,11 @@ def asset_revision(app: Flask) -> str:
     return rev
 
 
-_GZ_CACHE = LRU(256)
-
-
-def gzip_bytes(data: bytes, key: Any = None, fast: bool = False) -> bytes:
+def gzip_bytes(data: bytes, fast: bool = False) -> bytes:
     """gzip. Bodies compressed once and cached get zlib's level 6; `fast` (a body made for one
     request) uses ISA-L's level 1, which on our JSON and HTML is 2-3x faster than zlib's fastest
     level and still a little smaller (bench: 31 us against 64 us for an engine step's 14 KB)."""
-    if key is not None:
-        hit = _GZ_CACHE.get(key)
-        if hit is not None:
-            return hit
-    out = igzip.compress(data, compresslevel=1, mtime=0) if fast else gzip.compress(data, 6, mtime=0)
-    if key is not None:
-        _GZ_CACHE.put(key, out)
-    return out
+    return igzip.compress(data, compresslevel=1, mtime=0) if fast else gzip.compress(data, 6, mtime=0)
 
 
 def accepts_gzip() -> bool:
@@ -248,9 +194,15 @@ def _maybe_gzip(resp: Response) -> None:
     data = resp.get_data()
     if len(data) < GZIP_MIN:
         return
-    key = None
-    if request.endpoint == "static":
-        key = ("static", request.path, resp.headers.get("ETag"))
-    resp.set_data(gzip_bytes(data, key, fast=key is None))
+    static = cache("static_gzip") if request.endpoint == "static" else None
+    if static is not None:
+        key = (request.path, resp.headers.get("ETag"))
+        gz = static.get(key)
+        if gz is None:
+            gz = gzip_bytes(data)
+            static.put(key, gz)
+    else:
+        gz = gzip_bytes(data, fast=True)
+    resp.set_data(gz)
     resp.headers["Content-Encoding"] = "gzip"
     resp.vary.add("Accept-Encoding")

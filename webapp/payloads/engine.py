@@ -175,7 +175,7 @@ def replay(
     if session is None:
         session = _start(spec, doc)
         if cache is not None:
-            cache.put((*base, ()), (session, list(session.trace)))
+            cache.put((*base, ()), (session, list(session.trace), len(base[-1])))
             owned = False
     last: list[Any] = list(session.trace) if not n else []
     for i in range(done, n):
@@ -194,7 +194,7 @@ def replay(
             raise BadRequest(f"decision {decision!r} failed: {exc}") from None
         if cache is not None and i >= n - 2:
             # keep this position and the one before it: the next decision or an undo starts there
-            cache.put((*base, decisions[: i + 1]), (session, list(last or [])))
+            cache.put((*base, decisions[: i + 1]), (session, list(last or []), len(base[-1])))
             owned = False  # now shared: a further decision moves a copy
     return Replayed(session, doc, list(last or []), token, undo_token)
 

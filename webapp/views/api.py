@@ -12,8 +12,9 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from ..caches import cache
 from ..errors import BadRequest
-from ..httputil import GZIP_MIN, LRU, PAGE_MAX_AGE, cached_response, gzip_bytes
+from ..httputil import GZIP_MIN, PAGE_MAX_AGE, cached_response, gzip_bytes
 from ..jsonprovider import dumps_bytes
 from ..library import build_id, rules
 from ..payloads import rules as rule_payloads
@@ -81,21 +82,17 @@ def search():
     q = search_payloads.check_query(request.args.get("q"))
     limit = int_arg("limit", 10, 1, search_payloads.MAX_LIMIT)
     v = rules().version(request.args.get("v"))
-    size = current_app.config["SEARCH_CACHE_SIZE"]
-    if size <= 0:
+    answers = cache("search")
+    if answers is None:
         return jsonify(search_payloads.search(rules(), q, v, limit))
-    # As-you-type traffic from many judges repeats the same prefixes: the serialised answer is
-    # cached (with its gzip form and ETag), like a rule page.
-    cache = current_app.extensions.get("nrrules.search_json_cache")
-    if cache is None:
-        cache = current_app.extensions["nrrules.search_json_cache"] = LRU(size)
+    # The serialised answer is cached (with its gzip form and ETag), like a rule page.
     key = (build_id(), v, q, limit)
-    entry = cache.get(key)
+    entry = answers.get(key)
     if entry is None:
         body = dumps_bytes(search_payloads.search(rules(), q, v, limit))
         etag = hashlib.sha256(body).hexdigest()[:24]
         entry = (etag, body, gzip_bytes(body) if len(body) >= GZIP_MIN else None)
-        cache.put(key, entry)
+        answers.put(key, entry)
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
 
 

@@ -13,8 +13,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
+from ..caches import cache
 from ..errors import BadRequest, NotFound, NrrulesError, UnsupportedMediaType
-from ..httputil import GZIP_MIN, LRU, accepts_gzip, gzip_bytes
+from ..httputil import GZIP_MIN, accepts_gzip, gzip_bytes
 from ..jsonprovider import dumps_bytes
 from ..library import build_id, rules
 from ..payloads import engine as engine_payloads
@@ -32,32 +33,19 @@ def _json_body() -> dict[str, Any]:
     return data
 
 
-def _answer_cache() -> LRU | None:
-    """Engine answers already sent, as bytes (plain and gzipped), keyed by the exact request. A
-    phone on bad wifi retries a decision, a judge reloads the stepper, a shared link is opened by
-    several people: those are served without decoding, replaying or encoding anything. The
-    answer to a token is a pure function of it (and of the build), so it cannot go stale."""
-    size = current_app.config["SESSION_CACHE_SIZE"]
-    if size <= 0:
-        return None
-    cache = current_app.extensions.get("nrrules.answer_cache")
-    if cache is None:
-        cache = current_app.extensions["nrrules.answer_cache"] = LRU(
-            size, max_weight=16 * 1024 * 1024, weigh=lambda e: len(e[0]) + len(e[1] or b"")
-        )
-    return cache
-
-
 def _answer(key: tuple, make: Callable[[], dict[str, Any]]) -> Response:
-    """A JSON answer from the answer cache, or made by `make` and kept there."""
-    cache = _answer_cache()
+    """A JSON answer from the "answers" cache, or made by `make` and kept there. A phone on bad
+    wifi retries a decision, a judge reloads the stepper, a shared link is opened by several
+    people: those are served without decoding, replaying or encoding anything. The answer to a
+    token is a pure function of it (and of the build), so it cannot go stale."""
+    answers = cache("answers")
     key = (build_id(), request.script_root, *key)
-    entry = cache.get(key) if cache is not None else None
+    entry = answers.get(key) if answers is not None else None
     if entry is None:
         body = dumps_bytes(make())
         entry = (body, gzip_bytes(body, fast=True) if len(body) >= GZIP_MIN else None)
-        if cache is not None:
-            cache.put(key, entry)
+        if answers is not None:
+            answers.put(key, entry)
     resp = current_app.response_class(mimetype="application/json")
     if entry[1] is not None and accepts_gzip():
         resp.set_data(entry[1])
@@ -69,16 +57,6 @@ def _answer(key: tuple, make: Callable[[], dict[str, Any]]) -> Response:
     return resp
 
 
-def _session_cache() -> LRU | None:
-    size = current_app.config["SESSION_CACHE_SIZE"]
-    if size <= 0:
-        return None
-    cache = current_app.extensions.get("nrrules.session_cache")
-    if cache is None:
-        cache = current_app.extensions["nrrules.session_cache"] = LRU(size)
-    return cache
-
-
 def replay(
     spec: SessionSpec, token: str | None = None, undo_token: str | None = None
 ) -> engine_payloads.Replayed:
@@ -86,7 +64,7 @@ def replay(
         rules(),
         spec,
         encode,
-        cache=_session_cache(),
+        cache=cache("sessions"),
         cache_key=(build_id(),),
         max_decisions=current_app.config["MAX_DECISIONS"],
         token=token,

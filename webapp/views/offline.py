@@ -10,13 +10,12 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request
 
+from ..caches import cache
 from ..errors import BuildUnavailable, NotFound
-from ..httputil import LRU, PAGE_MAX_AGE, cached_response, gzip_bytes, static_url
+from ..httputil import PAGE_MAX_AGE, cached_response, gzip_bytes, static_url
 from ..library import build_id, rules
 
 bp = Blueprint("offline", __name__)
-
-PACK_CACHE = 8  # versions whose gzipped pack is kept in memory
 
 
 def pack_path(version: str) -> Path:
@@ -113,11 +112,9 @@ def versioned_path(version: str, rest: str = ""):
 def pack(version: str):
     v = rules().version(version)
     path = pack_path(v)
-    cache = current_app.extensions.get("nrrules.pack_cache")
-    if cache is None:
-        cache = current_app.extensions["nrrules.pack_cache"] = LRU(PACK_CACHE)
+    packs = cache("packs")
     key = (build_id(), v)
-    entry = cache.get(key)
+    entry = packs.get(key) if packs is not None else None
     if entry is None:
         try:
             body = path.read_bytes()
@@ -126,5 +123,6 @@ def pack(version: str):
                 f"CR {v} has no offline pack in this build: rebuild it (nrrules build --force)"
             ) from None
         entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
-        cache.put(key, entry)
+        if packs is not None:
+            packs.put(key, entry)
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)

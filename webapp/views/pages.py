@@ -12,8 +12,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from ..caches import cache
 from ..errors import BadRequest, RuleNotFound
-from ..httputil import LRU, PAGE_MAX_AGE, asset_revision, cached_response, entry_bytes, gzip_bytes, static_url
+from ..httputil import PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes, static_url
 from ..library import build_id, rules
 from ..payloads import Found
 from ..payloads import rules as rule_payloads
@@ -23,15 +24,6 @@ bp = Blueprint("pages", __name__)
 
 _STABLE_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.+&-]{0,199}$")
 _HREF_ID = re.compile(r'href="/id/([^"?#]+)"')
-
-
-def _page_cache() -> LRU:
-    cache = current_app.extensions.get("nrrules.page_cache")
-    if cache is None:
-        cache = current_app.extensions["nrrules.page_cache"] = LRU(
-            current_app.config["PAGE_CACHE_SIZE"], current_app.config["PAGE_CACHE_BYTES"], entry_bytes
-        )
-    return cache
 
 
 def vq(version: str) -> dict[str, str]:
@@ -115,15 +107,16 @@ def _render_rule(found: Found) -> str:
 
 def _rule_response(found: Found) -> Response:
     etag = _rule_etag(found)
-    cache = _page_cache()
+    pages = cache("pages")
     key = (found.version, found.node.id, request.host_url)
-    entry = cache.get(key)
+    entry = pages.get(key) if pages is not None else None
     if entry is None or entry[0] != etag:
         if request.if_none_match.contains(etag):
             return cached_response(b"", None, etag, "text/html", PAGE_MAX_AGE)
         body = _render_rule(found).encode("utf-8")
         entry = (etag, body, gzip_bytes(body))
-        cache.put(key, entry)
+        if pages is not None:
+            pages.put(key, entry)
     return cached_response(entry[1], entry[2], etag, "text/html", PAGE_MAX_AGE)
 
 
@@ -197,8 +190,8 @@ def whole():
     doc = rules().library.document(v)
     raw = f"{build_id()}|{asset_revision(current_app)}|{v}|all"
     etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
-    cache = _page_cache()
-    entry = cache.get(("all", v))
+    pages = cache("pages")
+    entry = pages.get(("all", v)) if pages is not None else None
     if entry is None or entry[0] != etag:
         depth: dict[str, int] = {}
         rows = []
@@ -217,5 +210,6 @@ def whole():
             vq=vq(v),
         ).encode("utf-8")
         entry = (etag, body, gzip_bytes(body))
-        cache.put(("all", v), entry)
+        if pages is not None:
+            pages.put(("all", v), entry)
     return cached_response(entry[1], entry[2], etag, "text/html", PAGE_MAX_AGE)
