@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright import sync_api
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
@@ -33,7 +34,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)

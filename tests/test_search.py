@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
+import hypothesis
 import pytest
 
 from rules_index.search import MAX_QUERY, Searcher, SearchHit, build_index, clean_query, index_is_current
@@ -244,7 +245,6 @@ def test_query_length_is_capped():
 
 
 def test_random_queries_never_raise(searcher, caplog):
-    hypothesis = pytest.importorskip("hypothesis")
     from hypothesis import strategies as st
 
     @hypothesis.settings(max_examples=150, deadline=None, database=None)

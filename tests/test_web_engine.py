@@ -285,7 +285,8 @@ def test_whole_turn(client, board):
     assert resp.status_code == 201, resp.get_json()
     data = resp.get_json()
     ids = [d["id"] for d in data["decisions"]]
-    assert "run:hq" in ids or data["current_step"] is not None
+    assert data["current_step"]["id"] == "step_runner_turn_action"
+    assert {"credit", "draw", "run:hq", "run:rd", "run:archives"} <= set(ids)
 
 
 def test_session_in_older_version(client, board, documents):
@@ -323,7 +324,7 @@ def test_editor_form_without_javascript(client, board):
     assert resp.status_code == 400
     assert '<li data-path="corp.credits"><code>corp.credits</code>: must be a non-negative integer' in html
     # the user's text is kept so it can be fixed
-    assert "&#34;credits&#34;: -5" in html or "&quot;credits&quot;: -5" in html or '"credits": -5' in html
+    assert "&#34;credits&#34;: -5" in html
 
 
 def test_editor_loads_board_from_session(client, board):
@@ -333,7 +334,7 @@ def test_editor_loads_board_from_session(client, board):
     }
     data = start(client, board, params={"server": "remote1"}, v="25.04").get_json()
     html = client.get(f"/editor?s={data['token']}").get_data(as_text=True)
-    assert "&#34;credits&#34;: 17" in html or '"credits": 17' in html
+    assert "&#34;credits&#34;: 17" in html
     assert '<option value="run" data-params="server" selected>' in html
     assert 'id="server" value="remote1"' in html
     assert '<input type="hidden" name="v" value="25.04">' in html
@@ -477,7 +478,7 @@ def test_board_text_is_escaped_everywhere(client, board):
     for url in (data["url"], f"/editor?s={data['token']}"):
         html = client.get(url).get_data(as_text=True)
         assert evil not in html
-        assert "&lt;script&gt;alert(1)" in html or "\\u003cscript\\u003e" in html
+        assert "&lt;script&gt;alert(1)" in html  # shown as text
 
 
 def test_cached_sessions_are_never_moved_by_later_decisions(client, build_dir, board):
