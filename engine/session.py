@@ -9,7 +9,7 @@ from typing import Any
 from scraper import Document
 
 from . import steps as _steps
-from .board import normalise_board, validate_board
+from .board import memory_used, normalise_board, validate_board
 from .errors import BoardError, IllegalDecision
 from .events import Event
 from .structures import BY_ID, Tables, tables
@@ -84,6 +84,7 @@ class Session:
             "accessed": list(r["accessed"]),
             "stolen": list(r["stolen"]),
             "trashed": list(r["trashed"]),
+            "trashed_programs": list(r["trashed_programs"]),
             "scored": list(r["scored"]),
             "winner": r["winner"],
             "win_reason": r["win_reason"],
@@ -101,7 +102,11 @@ class Session:
                 "core_damage": runner["core_damage"],
                 "score": sum(c.get("agenda_points", 0) for c in runner["score_area"]),
                 "hand": len(runner["hand"]),
+                "bad_publicity_fund": runner["bad_publicity_fund"],
+                "memory": {"used": memory_used(runner["rig"]), "limit": runner["memory_limit"]},
+                "programs": [c["name"] for c in runner["rig"]["programs"]],
             },
+            "archives_faceup": [c["name"] for c in corp["discard"] if c.get("faceup")],
         }
 
     # ----- serialisation -----------------------------------------------------------------------
@@ -287,6 +292,7 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
         "accessed": [],
         "stolen": [],
         "trashed": [],
+        "trashed_programs": [],
         "scored": [],
         "winner": None,
         "win_reason": None,

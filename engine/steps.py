@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from . import rig
 from .board import EFFECTS
 from .events import Event
 
@@ -89,9 +90,25 @@ class Ctx:
     def has(self, step_id: str) -> bool:
         return self.doc.node(step_id) is not None
 
-    def ev(self, text: str, rules: tuple[str, ...] | list[str] = (), changes: dict | None = None) -> None:
+    def ev(
+        self,
+        text: str,
+        rules: tuple[str, ...] | list[str] = (),
+        changes: dict | None = None,
+        applied: bool = True,
+        objects: dict | None = None,
+    ) -> None:
         key = rules if type(rules) is tuple else tuple(rules)
-        self.s.trace.append(Event(self.step, self._present(key), text, {} if changes is None else changes))
+        self.s.trace.append(
+            Event(
+                self.step,
+                self._present(key),
+                text,
+                {} if changes is None else changes,
+                applied,
+                {} if objects is None else objects,
+            )
+        )
 
     def rand(self, n: int) -> int:
         """A seeded random integer in [0, n); the draw number is part of the state."""
@@ -216,7 +233,7 @@ def advance(s: Session, decision: str | None) -> None:
         ctx.step = at
         h = handler_for(at)
         if h is None:
-            ctx.ev("This step is not modeled by the engine; it has no effect here.")
+            ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
             res = None
         else:
             res = h(ctx, f, decision)
@@ -260,7 +277,7 @@ def checkpoint(ctx: Ctx) -> None:
     for step_id, h in s.tables.checkpoint_plan:
         ctx.step = step_id
         if h is None:
-            ctx.ev("This step is not modeled by the engine; it has no effect here.")
+            ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
             continue
         if h(ctx, {"s": "checkpoint", "at": step_id, "v": {}}, None) is UNWOUND or s.finished:
             return
@@ -281,7 +298,24 @@ def why_illegal(s: Session, decision: str) -> str:
         return "no such card can be rezzed now (already rezzed, not affordable, or not in this window)"
     if decision.startswith("break:"):
         return "no such unbroken subroutine the Runner can afford to break"
+    ref = rig.AbilityRef.parse(decision)
+    if ref is not None:
+        return _why_not_ability(s, ref)
     return "not offered at this step"
+
+
+def _why_not_ability(s: Session, ref: rig.AbilityRef) -> str:
+    progs = s.board["runner"]["rig"]["programs"]
+    if ref.program >= len(progs) or ref.ability >= len(progs[ref.program].get("abilities", ())):
+        return "no such installed program ability"
+    if s.current_step != "step_encounter_paw":
+        return "interface abilities can only be used during an encounter (3.9.5f)"
+    run = next(f for f in reversed(s.frames) if f["s"] == "run")
+    ice = s.board["servers"][run["v"]["server"]]["ice"][run["v"]["pos"]]
+    prog = progs[ref.program]
+    have = s.board["runner"]["credits"] + s.board["runner"]["bad_publicity_fund"]
+    why = rig.unusable(prog, prog["abilities"][ref.ability], ice, run["v"]["enc"]["broken"], have)
+    return why or "not offered at this step"
 
 
 # ----- cards and locations ----------------------------------------------------------------------
@@ -358,8 +392,12 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
     spec = EFFECTS.get(e.get("effect", ""), None)
     if spec is None:
         return str(e)
-    text = spec["text"].format(**{k: e.get(k, 0) for k in spec["params"]})
+    fields = {k: e.get(k, 0) for k in (*spec["params"], *spec.get("optional", ()))}
+    fields.update({k: e.get(k, "") for k in spec.get("strings", ())})
+    text = spec["text"].format(**fields)
     text = text.replace("The opponent", "The Runner" if controller == "corp" else "The Corp")
+    if "effects" in e:
+        text += " " + " ".join(describe_effect(x, controller) for x in e["effects"])
     if e["effect"] == "trace":
         if e.get("on_success"):
             text += " If successful: " + " ".join(describe_effect(x) for x in e["on_success"])
@@ -385,6 +423,7 @@ def end_the_run(ctx: Ctx) -> Any:
     ctx.ev("The run ends: play moves to the Run Ends Phase.", rules, {"run.ended_by": [None, "end_the_run"]})
     del frames[idx + 1 :]
     clear_access_marks(ctx.board)
+    rig.clear_boosts(ctx.board)
     run["v"]["ended_by"] = "end_the_run"
     present = [t for t in RUN_ENDS if t in ctx.s.next_of["run"]]
     run["at"] = present[0] if present else None
@@ -435,7 +474,19 @@ def damage(ctx: Ctx, kind: str, amount: int) -> Any:
     return None
 
 
-def resolve_effect(ctx: Ctx, e: dict, controller: str, source: str) -> Any:
+def _splice(f: dict, effects: list[dict]) -> None:
+    """Make `effects` the next instructions of the ability resolving in frame `f` (the inner
+    effects of "unless the Runner pays" / "if the Runner is tagged" resolve as its instructions)."""
+    v = f["v"]
+    i = v["i"]
+    v["instructions"] = [*v["instructions"][: i + 1], *effects, *v["instructions"][i + 1 :]]
+
+
+def resolve_effect(
+    ctx: Ctx, e: dict, controller: str, source: str, d: str | None = None, f: dict | None = None
+) -> Any:
+    """Resolve one instruction. Effects that need a choice wait for it (the same handler gets
+    the decision `d`); effects with inner effects splice them into frame `f`'s instructions."""
     name = e["effect"]
     b = ctx.board
     ch: dict = {}
@@ -451,6 +502,37 @@ def resolve_effect(ctx: Ctx, e: dict, controller: str, source: str) -> Any:
                 "on_failure": e.get("on_failure", []),
             },
         )
+    if name == "unless_pays":
+        return _unless_pays(ctx, e, source, d, f)
+    if name == "if_tagged":
+        tags = b["runner"]["tags"]
+        if tags:
+            ctx.ev(
+                f"{source}: the Runner is tagged ({tags} tag(s)), so the conditional instructions resolve.",
+                ("rule_tagged",),
+                objects={"tags": tags},
+            )
+            _splice(f, e["effects"])
+        else:
+            ctx.ev(
+                f"{source}: the Runner is not tagged, so nothing happens.",
+                ("rule_tagged",),
+                applied=False,
+                objects={"tags": 0},
+            )
+        return None
+    if name == "trash_program":
+        return _trash_program(ctx, e, source, d, f)
+    if name == "text":
+        if d is None:
+            return wait([dec("resolved", f"Resolved as written (by hand): {e['text']}", controller)])
+        ctx.ev(
+            f"{source}: resolved as written by the judge, outside the engine: {e['text']}",
+            (),
+            applied=False,
+            objects={"text": e["text"]},
+        )
+        return None
     if name.endswith("_damage"):
         return damage(ctx, name[: -len("_damage")], e["amount"])
     amt = e["amount"]
@@ -470,6 +552,77 @@ def resolve_effect(ctx: Ctx, e: dict, controller: str, source: str) -> Any:
     elif name == "give_tags":
         setv(b["runner"], "runner", "tags", b["runner"]["tags"] + amt, ch)
         ctx.ev(f"{source}: the Runner takes {amt} tag(s).", ("rule_tag",), ch)
+    return None
+
+
+def _unless_pays(ctx: Ctx, e: dict, source: str, d: str | None, f: dict | None) -> Any:
+    amt = e["amount"]
+    inner = " ".join(describe_effect(x) for x in e["effects"])
+    if d is None:
+        if ctx.spendable("runner") >= amt:
+            return wait(
+                [
+                    dec("pay", f"Pay {amt} credit(s) (prevents: {inner})", "runner"),
+                    dec("dont_pay", f"Do not pay: {inner}", "runner"),
+                ]
+            )
+        ctx.ev(
+            f"{source}: the Runner cannot pay {amt} credit(s), so the instructions resolve: {inner}",
+            ("rule_cost",),
+            objects={"amount": amt, "paid": False},
+        )
+        _splice(f, e["effects"])
+        return None
+    if d == "pay":
+        ch: dict = {}
+        rules = ctx.pay("runner", amt, ch)
+        ctx.ev(
+            f"{source}: the Runner pays {amt} credit(s); the instructions do not resolve.",
+            ["rule_cost", *rules],
+            ch,
+            objects={"amount": amt, "paid": True},
+        )
+        return None
+    ctx.ev(
+        f"{source}: the Runner does not pay {amt} credit(s), so the instructions resolve: {inner}",
+        ("rule_cost",),
+        objects={"amount": amt, "paid": False},
+    )
+    _splice(f, e["effects"])
+    return None
+
+
+def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: dict | None) -> Any:
+    r = ctx.board["runner"]
+    progs = r["rig"]["programs"]
+    n = e.get("amount", 1)
+    if not progs or not n:
+        ctx.ev(f"{source}: the Runner has no installed program to trash.", ("rule_trashing",), applied=False)
+        return None
+    if d is None and len(progs) > n:
+        return wait(
+            [dec(f"trash:{i}", f"Trash {c['name']} (installed program)", "corp") for i, c in enumerate(progs)]
+        )
+    picks = [int(d[6:])] if d is not None else list(range(len(progs)))
+    ch: dict = {}
+    names = []
+    before = len(progs)
+    for i in sorted(picks, reverse=True):
+        card = progs.pop(i)
+        card.pop("boost", None)
+        r["discard"].append(card)
+        names.append(card["name"])
+    ch["runner.rig.programs"] = [before, len(progs)]
+    ch["runner.discard"] = [len(r["discard"]) - len(names), len(r["discard"])]
+    ctx.s.result["trashed_programs"].extend(reversed(names))
+    ctx.ev(
+        f"{source}: the Corp trashes {', '.join(reversed(names))} (installed program).",
+        ("rule_trashing",),
+        ch,
+        objects={"programs": sorted(picks), "cards": list(reversed(names))},
+    )
+    if d is not None and n > 1 and progs:
+        _splice(f, [{"effect": "trash_program", "amount": n - 1}])
     return None
 
 
@@ -542,6 +695,7 @@ def paw(
             ctx.ev(
                 "Paid ability window: no modeled paid ability, rez or score is available; it closes.",
                 ("rule_paid_ability_window",),
+                applied=False,
             )
             return None
         active = b["turn"]
@@ -599,8 +753,10 @@ def paw(
 
 
 def _noop(text: str, *rules: str) -> Handler:
+    """A step the engine walks but only narrates: nothing on the board makes it apply."""
+
     def h(ctx: Ctx, f: dict, d: str | None) -> Any:
-        ctx.ev(text, rules)
+        ctx.ev(text, rules, applied=False)
         return None
 
     return h
@@ -740,7 +896,11 @@ def _announce_targets(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 def _interrupt_window(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev("Interrupt window: no interrupt in the board vocabulary applies.", ("rule_interrupt_definition",))
+    ctx.ev(
+        "Interrupt window: no interrupt in the board vocabulary applies.",
+        ("rule_interrupt_definition",),
+        applied=False,
+    )
     return None
 
 
@@ -748,7 +908,7 @@ def _resolve_instruction(ctx: Ctx, f: dict, d: str | None) -> Any:
     v = f["v"]
     if not v["instructions"]:
         return None
-    return resolve_effect(ctx, _instr(f), v["controller"], v["source"])
+    return resolve_effect(ctx, _instr(f), v["controller"], v["source"], d, f)
 
 
 def _loop(back_to: str) -> Handler:
@@ -867,6 +1027,9 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
             p["set_aside"].append(card)
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
             v["card"] = card["name"]
+    elif v["kind"] == "ability":
+        ab = p["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        cost = ab.get("cost", 0)
     else:  # break:i
         ice = b["servers"][v["server"]]["ice"][v["pos"]]
         cost = ice.get("break_cost", 1)
@@ -881,7 +1044,49 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 @handles("step_paid_ability_target_first_instruction")
 def _pa_target(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev(f"{f['v']['label']}: the instruction becomes imminent.")
+    v = f["v"]
+    if v["kind"] == "ability":
+        ab = ctx.board["runner"]["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        if ab["kind"] == "break":
+            return _choose_break_targets(ctx, f, ab, d)
+    ctx.ev(f"{v['label']}: the instruction becomes imminent.")
+    return None
+
+
+def _choose_break_targets(ctx: Ctx, f: dict, ab: dict, d: str | None) -> Any:
+    """9.8.6: the Runner chooses unbroken subroutines as targets, one at a time: exactly
+    `count` (or every unbroken one if fewer remain), or up to `count` for "break up to N"."""
+    v = f["v"]
+    targets = v.setdefault("targets", [])
+    run = ctx.run_frame()
+    enc = run["v"]["enc"]
+    ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
+    if d == "done":
+        pass
+    elif d is not None:
+        targets.append(int(d[4:]))
+    free = [i for i, br in enumerate(enc["broken"]) if not br and i not in targets]
+    forced = 1 if ab.get("up_to") else ab["count"]
+    if d is None and not targets and len(free) <= forced:
+        targets.extend(free)  # no choice to make: every unbroken subroutine is a target
+    elif len(targets) < ab["count"] and free and d != "done":
+        opts = [
+            dec(
+                f"sub:{i}",
+                f"Target subroutine {i + 1} of {ice['name']} "
+                f"({' '.join(describe_effect(e) for e in ice['subroutines'][i])})",
+                "runner",
+            )
+            for i in free
+        ]
+        if ab.get("up_to") and targets:
+            opts.append(dec("done", f"Break only the {len(targets)} chosen subroutine(s)", "runner"))
+        return wait(opts)
+    ctx.ev(
+        f"{v['label']}: targets subroutine(s) {', '.join(str(i + 1) for i in sorted(targets))} of {ice['name']}.",
+        ("rule_unbroken_subroutines_target_for_break_abilities", "rule_break_subroutine"),
+        objects={"server": v["server"], "ice": v["pos"], "subroutines": sorted(targets)},
+    )
     return None
 
 
@@ -934,6 +1139,8 @@ def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
                 "card": v["card"],
             },
         )
+    if v["kind"] == "ability":
+        return _use_ability(ctx, v)
     if act.startswith("break:"):
         run = ctx.run_frame()
         enc = run["v"]["enc"]
@@ -949,6 +1156,54 @@ def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
         ctx.ev(text, rules, {f"servers.{v['server']}.ice[{v['pos']}].subroutines[{i}].broken": [False, True]})
         return None
     raise AssertionError(act)  # pragma: no cover
+
+
+def _use_ability(ctx: Ctx, v: dict) -> Any:
+    b = ctx.board
+    prog = b["runner"]["rig"]["programs"][v["program"]]
+    ab = prog["abilities"][v["ability"]]
+    objs = {"program": v["program"], "card": prog["name"], "ability": v["ability"]}
+    if ab["kind"] == "text":
+        ctx.ev(
+            f"{prog['name']}: resolved as written by the judge, outside the engine: {ab['text']}",
+            ("rule_paid_ability",),
+            applied=False,
+            objects=objs,
+        )
+        return None
+    if ab["kind"] == "strength":
+        old = rig.strength(prog)
+        prog["boost"] = prog.get("boost", 0) + ab["amount"]
+        ctx.ev(
+            f"{prog['name']} gets +{ab['amount']} strength for the remainder of the encounter "
+            f"({old} -> {rig.strength(prog)}).",
+            ("rule_icebreaker_strength_increase_implicit", "rule_icebreaker_strength_increase_implicit_link"),
+            {f"runner.rig.programs[{v['program']}].strength": [old, rig.strength(prog)]},
+            objects=objs,
+        )
+        return None
+    enc = ctx.run_frame()["v"]["enc"]
+    ice = b["servers"][v["server"]]["ice"][v["pos"]]
+    ch = {}
+    for i in sorted(v.get("targets", ())):
+        enc["broken"][i] = True
+        ch[f"servers.{v['server']}.ice[{v['pos']}].subroutines[{i}].broken"] = [False, True]
+    rules = ["rule_encounter_break_paw", "rule_break_subroutine", "rule_icebreaker_interface_strength"]
+    if ab.get("ice_subtype"):
+        rules.append("rule_icebreaker_interface_subtype")
+    subs = ", ".join(str(i + 1) for i in sorted(v.get("targets", ())))
+    text = f"{prog['name']} (strength {rig.strength(prog)}) breaks subroutine(s) {subs} of {ice['name']} (strength {ice.get('strength', 0)})."
+    if all(enc["broken"]) and not enc["fully"]:
+        enc["fully"] = True
+        rules.append("rule_fully_break")
+        text += f" All its subroutines are broken: {ice['name']} is fully broken."
+    ctx.ev(
+        text,
+        rules,
+        ch,
+        objects={**objs, "server": v["server"], "ice": v["pos"], "subroutines": sorted(v.get("targets", ()))},
+    )
+    return None
 
 
 @handles("step_paid_ability_loop")
@@ -1218,7 +1473,7 @@ def _breach_begins(ctx: Ctx, f: dict, d: str | None) -> Any:
 @handles("step_flip_archives")
 def _flip_archives(ctx: Ctx, f: dict, d: str | None) -> Any:
     if f["v"]["server"] != "archives":
-        ctx.ev("The breached server is not Archives; no cards are turned faceup.")
+        ctx.ev("The breached server is not Archives; no cards are turned faceup.", applied=False)
         return None
     n = 0
     for c in ctx.board["corp"]["discard"]:
@@ -1241,7 +1496,7 @@ def _limit(ctx: Ctx, f: dict, d: str | None) -> Any:
             "The random access limit is 1.", ("rule_random_access_limit", "rule_default_random_access_limit")
         )
     else:
-        ctx.ev("The breached server is neither HQ nor R&D; there is no random access limit.")
+        ctx.ev("The breached server is neither HQ nor R&D; there is no random access limit.", applied=False)
     return None
 
 
@@ -1326,7 +1581,7 @@ def _run_bp(ctx: Ctx, f: dict, d: str | None) -> Any:
             ch,
         )
     else:
-        ctx.ev("The Corp has no bad publicity: no bad publicity credits this run.", rules)
+        ctx.ev("The Corp has no bad publicity: no bad publicity credits this run.", rules, applied=False)
     return None
 
 
@@ -1414,6 +1669,28 @@ def _encounter(ctx: Ctx, f: dict, d: str | None) -> Any:
     return None
 
 
+def _legacy_break(b: dict, ice: dict) -> bool:
+    """The board-level `break_cost` shortcut (one credit-priced break per subroutine) applies when
+    the ice names a `break_cost`, or when the Runner has no icebreaker abilities installed."""
+    return "break_cost" in ice or not rig.has_interface_abilities(b)
+
+
+def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
+    """`use:P.A` decisions: every usable break / strength / text ability on an installed program."""
+    out = []
+    have = ctx.spendable("runner")
+    for p, prog in enumerate(ctx.board["runner"]["rig"]["programs"]):
+        for a, ab in enumerate(prog.get("abilities", ())):
+            if rig.unusable(prog, ab, ice, enc["broken"], have) is None:
+                label = f"{prog['name']}: {rig.describe_ability(ab)}"
+                if ab["kind"] != "text":
+                    label += f" (strength {rig.strength(prog)})"
+                else:
+                    label += " (resolve by hand)"
+                out.append(dec(f"use:{p}.{a}", label, "runner"))
+    return out
+
+
 @handles("step_encounter_paw")
 def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
     v = f["v"]
@@ -1431,8 +1708,26 @@ def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
     if d == "pass":
         ctx.ev("The Runner breaks no more subroutines; the window closes.", ("rule_encounter_break_paw",))
         return None
-    if d is not None:  # break:i (legality was checked against the listed decisions)
-        i = int(d[6:])
+    if d is not None:
+        ref = rig.AbilityRef.parse(d)
+        if ref is not None:
+            prog = ctx.board["runner"]["rig"]["programs"][ref.program]
+            ab = prog["abilities"][ref.ability]
+            return call(
+                "paid_ability",
+                {
+                    "kind": "ability",
+                    "player": "runner",
+                    "action": d,
+                    "program": ref.program,
+                    "ability": ref.ability,
+                    "label": f"{prog['name']}: {rig.describe_ability(ab)}",
+                    "server": v["server"],
+                    "pos": v["pos"],
+                },
+                "stay",
+            )
+        i = int(d[6:])  # break:i (legality was checked against the listed decisions)
         return call(
             "paid_ability",
             {
@@ -1446,15 +1741,17 @@ def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
             "stay",
         )
     opts = []
-    if ctx.spendable("runner") >= cost:
+    if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
         broken = enc["broken"]
         opts = [
             dec(f"break:{i}", _break_label(ice, i, cost), "runner")
             for i in range(len(ice["subroutines"]))
             if not broken[i]
         ]
+    if not all(enc["broken"]):
+        opts += _rig_options(ctx, ice, enc)
     if not opts:
-        why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot pay to break more"
+        why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot break more"
         ctx.ev(f"Paid ability window: {why}; the window closes.", ("rule_encounter_break_paw",))
         return None
     return wait([*opts, dec("pass", "Stop breaking; unbroken subroutines will resolve", "runner")])
@@ -1506,7 +1803,13 @@ def _resolve_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 @handles("step_encounter_complete")
 def _encounter_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev("The Encounter Ice Phase is complete.", ("rule_encounter_ice_next_phase",))
+    ended = rig.clear_boosts(ctx.board)
+    text = "The Encounter Ice Phase is complete."
+    rules = ["rule_encounter_ice_next_phase"]
+    if ended:
+        text += " Strength added for the encounter ends."
+        rules.append("rule_icebreaker_strength_increase_implicit")
+    ctx.ev(text, rules)
     return None
 
 

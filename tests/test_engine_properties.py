@@ -35,6 +35,17 @@ simple_effect = st.one_of(
 effect = st.one_of(
     simple_effect,
     st.builds(
+        lambda a, inner: {"effect": "unless_pays", "amount": a, "effects": inner},
+        amount,
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda inner: {"effect": "if_tagged", "effects": inner},
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(lambda a: {"effect": "trash_program", "amount": a}, st.integers(1, 2)),
+    st.just({"effect": "text", "text": "Do something the engine does not model."}),
+    st.builds(
         lambda s, ok, ko: {"effect": "trace", "strength": s, "on_success": ok, "on_failure": ko},
         st.integers(0, 4),
         st.lists(simple_effect, max_size=2),
@@ -42,18 +53,54 @@ effect = st.one_of(
     ),
 )
 ice = st.builds(
-    lambda n, rez, cost, brk, subs: {
+    lambda n, rez, cost, brk, subs, strength, sub: {
         "name": f"Ice {n}",
         "rezzed": rez,
         "rez_cost": cost,
-        "break_cost": brk,
+        **({} if brk is None else {"break_cost": brk}),
         "subroutines": subs,
+        "strength": strength,
+        "subtypes": [sub],
     },
     st.integers(1, 99),
     st.booleans(),
     st.integers(0, 5),
-    st.integers(0, 3),
+    st.one_of(st.none(), st.integers(0, 3)),
     st.lists(effect, max_size=3),
+    st.integers(0, 4),
+    st.sampled_from(["barrier", "code gate", "sentry"]),
+)
+ability = st.one_of(
+    st.builds(
+        lambda c, n, up, sub: {
+            "kind": "break",
+            "cost": c,
+            "count": n,
+            "up_to": up,
+            **({"ice_subtype": sub} if sub else {}),
+        },
+        st.integers(0, 2),
+        st.integers(1, 3),
+        st.booleans(),
+        st.sampled_from([None, "barrier", "code gate", "sentry"]),
+    ),
+    st.builds(
+        lambda c, a: {"kind": "strength", "cost": c, "amount": a}, st.integers(0, 2), st.integers(1, 3)
+    ),
+    st.just({"kind": "text", "text": "Install a virus counter."}),
+)
+program = st.builds(
+    lambda n, mu, strength, abl: {
+        "name": f"Breaker {n}",
+        "memory_cost": mu,
+        "strength": strength,
+        "subtypes": ["icebreaker"],
+        "abilities": abl,
+    },
+    st.integers(1, 9),
+    st.integers(0, 1),
+    st.integers(0, 3),
+    st.lists(ability, max_size=3),
 )
 agenda = st.builds(
     lambda pts, req, adv, steal: {
@@ -140,6 +187,10 @@ def boards(draw):
             "core_damage": draw(st.integers(0, 6)),
             "link": draw(st.integers(0, 2)),
             "score_area": draw(st.lists(agenda, max_size=2)),
+            "rig": {
+                "programs": draw(st.lists(program, max_size=4)),
+                "hardware": draw(st.lists(st.just("Box"), max_size=1)),
+            },
         },
         "servers": servers,
     }
