@@ -31,6 +31,7 @@ DEFAULT_MEMORY_LIMIT = 4  # CR 1.20.2: the starting memory limit when the identi
 RIG_ZONES = ("programs", "hardware", "resources", "facedown")
 RIG_TYPE = {"programs": "program", "hardware": "hardware", "resources": "resource"}
 COUNTERS = ("advancement", "agenda", "power", "virus", "credits")
+ACCESS_ZONES = ("hq", "rd", "archives", "installed")
 
 CENTRAL = ("hq", "rd", "archives")
 REMOTE_RE = re.compile(r"^remote([1-9][0-9]?)$")
@@ -75,6 +76,19 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "optional": {"amount": 1},
         "corp_only": True,
         "text": "Trash {amount} installed program(s).",
+    },
+    "may_pay": {
+        "params": ("amount",),
+        "nested": ("effects",),
+        "corp_only": False,
+        "text": "The controller may pay {amount}[credit]. If they do:",
+    },
+    "if_accessed_from": {
+        "params": (),
+        "nested": ("effects",),
+        "zones": True,
+        "corp_only": True,
+        "text": "If accessed from {zones}:",
     },
     "text": {
         "params": (),
@@ -124,6 +138,7 @@ _CARD_FIELDS_RUNNER = {
     "text",
     "counters",
     "boost",  # engine-managed: strength added by pump abilities during the current encounter
+    "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
 
@@ -191,6 +206,11 @@ class _Checker:
         strings = spec.get("strings", ())
         optional = spec.get("optional", {})
         allowed = {"effect", *spec["params"], *nested, *strings, *optional}
+        if spec.get("zones"):
+            allowed.add("zones")
+            zs = e.get("zones")
+            if not isinstance(zs, list) or not zs or any(z not in ACCESS_ZONES for z in zs):
+                self.add(f"{path}.zones", f"is required: a list of {', '.join(ACCESS_ZONES)}")
         if name == "trace":
             allowed |= {"on_success", "on_failure"}
         self.unknown(e, allowed, path)
@@ -283,6 +303,14 @@ class _Checker:
                 self.unknown(cs, set(COUNTERS), f"{path}.counters")
                 for k in COUNTERS:
                     self.int_field(cs, k, f"{path}.counters")
+        if "access_bonus" in c:
+            ab = c["access_bonus"]
+            if not isinstance(ab, dict):
+                self.add(f"{path}.access_bonus", "must be an object {'hq': N, 'rd': N}")
+            else:
+                self.unknown(ab, {"hq", "rd"}, f"{path}.access_bonus")
+                for k in ("hq", "rd"):
+                    self.int_field(ab, k, f"{path}.access_bonus")
         if "memory_cost" in c and ctype != "program":
             self.add(f"{path}.memory_cost", "only programs have a memory cost (3.9.3)")
         if "abilities" in c:

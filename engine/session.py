@@ -214,7 +214,11 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
                 problems.append(
                     f"params.card: {params['card']!r} is not a card in {srv} (choose from {', '.join(cands)})"
                 )
-    elif structure == "trace":
+    if structure in ("run", "breach") and "additional_access" in params:
+        n = params["additional_access"]
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 99:
+            problems.append("params.additional_access: must be an integer from 0 to 99")
+    if structure == "trace":
         st = params.get("strength")
         if not isinstance(st, int) or isinstance(st, bool) or st < 0 or st > 99:
             problems.append("params.strength: required: an integer from 0 to 99")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import rig
-from .board import EFFECTS
+from .board import EFFECTS, memory_used
 from .events import Event
 
 if TYPE_CHECKING:
@@ -134,6 +134,7 @@ class Ctx:
                 "rule_bad_publicity_fund",
                 "rule_runner_can_pay_bad_publicity_costs",
                 "rule_bad_publicity_beginning_run",
+                "rule_bad_publicity_in_credit_pool",
             ]
         if amount:
             setv(p, side, "credits", p["credits"] - amount, ch)
@@ -394,6 +395,8 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
         return str(e)
     fields = {k: e.get(k, 0) for k in (*spec["params"], *spec.get("optional", ()))}
     fields.update({k: e.get(k, "") for k in spec.get("strings", ())})
+    if spec.get("zones"):
+        fields["zones"] = " or ".join(e.get("zones", ()))
     text = spec["text"].format(**fields)
     text = text.replace("The opponent", "The Runner" if controller == "corp" else "The Corp")
     if "effects" in e:
@@ -436,6 +439,16 @@ def win(ctx: Ctx, winner: str | None, reason: str, rules: list[str]) -> Any:
     res["win_reason"] = reason
     who = "the game ends in a draw" if winner is None else f"the {winner.capitalize()} wins"
     ctx.ev(f"{reason}: {who}.", [*rules, "rule_game_end"], {"winner": [None, winner or "draw"]})
+    run = ctx.run_frame()
+    if run is not None:  # the game ended during a run: it never reaches the Run Ends Phase
+        v = run["v"]
+        res["runs"].append(
+            {
+                "server": v["server"],
+                "result": "successful" if v.get("success") else "neither",
+                "ended_by": "game_end",
+            }
+        )
     ctx.s.finished = True
     ctx.s.frames.clear()
     return UNWOUND
@@ -523,6 +536,26 @@ def resolve_effect(
         return None
     if name == "trash_program":
         return _trash_program(ctx, e, source, d, f)
+    if name == "may_pay":
+        return _may_pay(ctx, e, controller, source, d, f)
+    if name == "if_accessed_from":
+        where = f["v"].get("accessed_from") if f is not None else None
+        zones = e["zones"]
+        if where in zones:
+            ctx.ev(
+                f"{source} was accessed from {where}: the conditional instructions resolve.",
+                ("rule_conditional_ability",),
+                objects={"accessed_from": where},
+            )
+            _splice(f, e["effects"])
+        else:
+            ctx.ev(
+                f"{source} was not accessed from {' or '.join(zones)} ({where or 'no access'}): nothing happens.",
+                ("rule_conditional_ability",),
+                applied=False,
+                objects={"accessed_from": where},
+            )
+        return None
     if name == "text":
         if d is None:
             return wait([dec("resolved", f"Resolved as written (by hand): {e['text']}", controller)])
@@ -587,6 +620,46 @@ def _unless_pays(ctx: Ctx, e: dict, source: str, d: str | None, f: dict | None) 
         f"{source}: the Runner does not pay {amt} credit(s), so the instructions resolve: {inner}",
         ("rule_cost",),
         objects={"amount": amt, "paid": False},
+    )
+    _splice(f, e["effects"])
+    return None
+
+
+def _may_pay(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: dict | None) -> Any:
+    """ "The Corp may pay N[credit]. If they do, ...": an optional cost (1.16.4)."""
+    amt = e["amount"]
+    who = controller.capitalize()
+    inner = " ".join(describe_effect(x, controller) for x in e["effects"])
+    if d is None:
+        if ctx.spendable(controller) < amt:
+            ctx.ev(
+                f"{source}: the {who} cannot pay {amt} credit(s); nothing happens.",
+                ("rule_cost",),
+                applied=False,
+                objects={"amount": amt, "paid": False},
+            )
+            return None
+        return wait(
+            [
+                dec("pay", f"The {who} pays {amt} credit(s): {inner}", controller),
+                dec("dont_pay", f"The {who} does not pay", controller),
+            ]
+        )
+    if d == "dont_pay":
+        ctx.ev(
+            f"{source}: the {who} does not pay; nothing happens.",
+            ("rule_cost",),
+            applied=False,
+            objects={"amount": amt, "paid": False},
+        )
+        return None
+    ch: dict = {}
+    rules = ctx.pay(controller, amt, ch)
+    ctx.ev(
+        f"{source}: the {who} pays {amt} credit(s): {inner}",
+        ["rule_cost", *rules],
+        ch,
+        objects={"amount": amt, "paid": True},
     )
     _splice(f, e["effects"])
     return None
@@ -987,11 +1060,19 @@ def _play_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
     ch: dict = {}
     for i in range(len(p["set_aside"]) - 1, -1, -1):
         if p["set_aside"][i]["name"] == v["card"]:
-            p["discard"].append(p["set_aside"].pop(i))
+            card = p["set_aside"].pop(i)
+            if v["controller"] == "corp":
+                card["faceup"] = True  # it was visible to the Runner when trashed (4.4.6b)
+            p["discard"].append(card)
             ch[f"{v['controller']}.discard"] = [len(p["discard"]) - 1, len(p["discard"])]
             break
-    pile = "Archives" if v["controller"] == "corp" else "the heap"
-    ctx.ev(f"{v['card']} has resolved and is trashed to {pile}.", ("rule_play_ability",), ch)
+    rules = ["rule_play_ability"]
+    if v["controller"] == "corp":
+        pile = "Archives, faceup"
+        rules.append("rule_archives_faceup_facedown")
+    else:
+        pile = "the heap"
+    ctx.ev(f"{v['card']} has resolved and is trashed to {pile}.", rules, ch, objects={"card": v["card"]})
     return END
 
 
@@ -1020,6 +1101,18 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
             cost = 2
         elif act.startswith("advance:"):
             cost = 1
+        elif act.startswith("install:"):
+            i, _, where = act[8:].partition("@")
+            card = p["hand"].pop(int(i))
+            p["set_aside"].append(card)
+            ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
+            v["card"] = card["name"]
+            if side == "runner":
+                cost = card.get("install_cost", 0)
+            else:
+                v["server"] = _new_remote(b) if where == "new" else where
+                srv = b["servers"].get(v["server"])
+                cost = len(srv["ice"]) if card["type"] == "ice" and srv else 0
         elif act.startswith("play:"):
             i = int(act[5:])
             card = p["hand"].pop(i)
@@ -1141,6 +1234,8 @@ def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
         )
     if v["kind"] == "ability":
         return _use_ability(ctx, v)
+    if act.startswith("install:"):
+        return _install(ctx, v, d)
     if act.startswith("break:"):
         run = ctx.run_frame()
         enc = run["v"]["enc"]
@@ -1243,19 +1338,19 @@ def _trace_spend(side: str) -> Handler:
     rule = "rule_trace_strength" if side == "corp" else "rule_link_strength"
 
     def h(ctx: Ctx, f: dict, d: str | None) -> Any:
-        have = ctx.board[side]["credits"]
+        have = ctx.spendable(side)  # the Runner may spend bad publicity credits in a run (10.6.2)
         if d is None and have > 0:
             return wait(_spend_options(side, have))
         n = int(d[6:]) if d else 0
         ch: dict = {}
-        setv(ctx.board[side], side, "credits", have - n, ch)
+        extra = ctx.pay(side, n, ch) if n else []
         f["v"][key] = n
         v = f["v"]
         if side == "corp":
             txt = f"The Corp spends {n} credit(s): trace strength {v['strength'] + n}."
         else:
             txt = f"The Runner spends {n} credit(s): link strength {ctx.board['runner']['link'] + n}."
-        ctx.ev(txt, (rule,), ch)
+        ctx.ev(txt, (rule, *extra), ch, objects={"player": side, "spent": n})
         return None
 
     return h
@@ -1338,6 +1433,9 @@ def _access_card(ctx: Ctx, f: dict, d: str | None) -> Any:
                 "controller": "corp",
                 "source": card["name"],
                 "why": "when accessed",
+                "accessed_from": {"hand": "hq", "deck": "rd", "discard": "archives"}.get(
+                    v["ref"][0], "installed"
+                ),
             },
         )
     return None
@@ -1490,11 +1588,26 @@ def _flip_archives(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 @handles("step_determine_candidates_limit")
 def _limit(ctx: Ctx, f: dict, d: str | None) -> Any:
-    if f["v"]["server"] in ("hq", "rd"):
-        f["v"]["limit"] = 1
-        ctx.ev(
-            "The random access limit is 1.", ("rule_random_access_limit", "rule_default_random_access_limit")
-        )
+    server = f["v"]["server"]
+    if server in ("hq", "rd"):
+        extra = f["v"].get("additional_access", 0)
+        from_rig = [
+            (c["name"], c["access_bonus"][server])
+            for zone in ctx.board["runner"]["rig"].values()
+            for c in zone
+            if c.get("access_bonus", {}).get(server)
+        ]
+        limit = 1 + extra + sum(n for _, n in from_rig)
+        f["v"]["limit"] = limit
+        rules = ["rule_random_access_limit", "rule_default_random_access_limit"]
+        text = f"The random access limit is {limit}"
+        if limit > 1:
+            rules.append("rule_increasing_random_access_limit")
+            parts = ([f"{extra} from the run"] if extra else []) + [
+                f"{n} from {name}" for name, n in from_rig
+            ]
+            text += f" (1 by default, +{', +'.join(parts)})"
+        ctx.ev(text + ".", rules, objects={"server": server, "limit": limit})
     else:
         ctx.ev("The breached server is neither HQ nor R&D; there is no random access limit.", applied=False)
     return None
@@ -1518,10 +1631,22 @@ def _choose(ctx: Ctx, f: dict, d: str | None) -> Any:
     sub = {"server": v["server"], "pick": key}
     if key in ("hq", "rd"):
         v["taken"] += 1
-        rules.append("rule_candidates_breaching_hq" if key == "hq" else "rule_rnd_candidates_1_at_a_time")
+        rules += (
+            ["rule_candidates_in_hq", "rule_candidates_breaching_hq"]
+            if key == "hq"
+            else ["rule_candidates_in_rnd", "rule_rnd_candidates_1_at_a_time"]
+        )
+        rules += ["rule_random_access_limit", "rule_counting_random_access_limit"]
+    elif key.startswith("archives."):
+        rules.append("rule_candidates_in_archives")
+    else:  # an upgrade in the root, or a remote's installed card: the Runner picks the order
+        rules += ["rule_candidates_in_server_root", "rule_server_root_order"]
     label = next(lbl for k, lbl, _ in cands if k == key)
     v["next"] = sub
-    ctx.ev(f"The Runner chooses: {label}.", rules)
+    objs = {"server": v["server"], "candidate": key}
+    if key in ("hq", "rd"):
+        objs.update(taken=v["taken"], limit=v["limit"])
+    ctx.ev(f"The Runner chooses: {label}.", rules, objects=objs)
     return None
 
 
@@ -1923,8 +2048,8 @@ def _breach(ctx: Ctx, f: dict, d: str | None) -> Any:
     if srv not in ctx.board["servers"]:
         ctx.ev(f"{srv} no longer exists: there is nothing to breach.")
         return None
-    ctx.ev(f"The Runner breaches {srv}.", ("rule_breaching_servers",))
-    return call("breach", {"server": srv})
+    ctx.ev(f"The Runner breaches {srv}.", ("rule_breaching_servers",), objects={"server": srv})
+    return call("breach", {"server": srv, "additional_access": f["v"].get("additional_access", 0)})
 
 
 @handles("step_success_complete")
@@ -2077,6 +2202,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
             opts.append(
                 dec(f"play:{i}", f"[click]: Play {c['name']} ({c.get('play_cost', 0)} credits)", side)
             )
+    opts += _install_options(b, side)
     if side == "corp":
         if p["credits"] >= 1:
             for name, srv in b["servers"].items():
@@ -2091,6 +2217,155 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
         if p["tags"] and p["credits"] >= 2:
             opts.append(dec("remove_tag", "[click], 2 credits: Remove 1 tag", side))
     return opts
+
+
+def _new_remote(b: dict) -> str:
+    used = {int(n[6:]) for n in b["servers"] if n.startswith("remote")}
+    return f"remote{next(i for i in range(1, 100) if i not in used)}"
+
+
+def _install_options(b: dict, side: str) -> list[dict]:
+    """The install basic actions (5.2.6d, 5.2.7d) for the cards in HQ / the grip."""
+    p = b[side]
+    out = []
+    if side == "runner":
+        r = p
+        for i, c in enumerate(p["hand"]):
+            t = c.get("type")
+            if t not in ("program", "hardware", "resource"):
+                continue
+            cost = c.get("install_cost", 0)
+            if cost > r["credits"] or (t == "program" and c.get("memory_cost", 0) > r["memory_limit"]):
+                continue
+            out.append(dec(f"install:{i}", f"[click]: Install {c['name']} ({cost} credits)", side))
+        return out
+    servers = b["servers"]
+    new = _new_remote(b) if len([n for n in servers if n.startswith("remote")]) < 30 else None
+    for i, c in enumerate(p["hand"]):
+        t = c.get("type")
+        if t == "ice":
+            for name, srv in [*servers.items(), *([(new, {"ice": []})] if new else [])]:
+                cost = len(srv["ice"])
+                if cost <= p["credits"]:
+                    where = "a new remote server" if name == new else name
+                    out.append(
+                        dec(
+                            f"install:{i}@{'new' if name == new else name}",
+                            f"[click]: Install {c['name']} protecting {where} ({cost} credits: "
+                            f"{cost} ice already protect it)",
+                            side,
+                        )
+                    )
+        elif t in ("agenda", "asset"):
+            for name, srv in servers.items():
+                if name.startswith("remote") and srv.get("content") is None:
+                    out.append(dec(f"install:{i}@{name}", f"[click]: Install {c['name']} in {name}", side))
+            if new:
+                out.append(
+                    dec(f"install:{i}@new", f"[click]: Install {c['name']} in a new remote server", side)
+                )
+        elif t == "upgrade":
+            for name in [*servers, *([new] if new else [])]:
+                where = "the root of a new remote server" if name == new else f"the root of {name}"
+                out.append(
+                    dec(
+                        f"install:{i}@{'new' if name == new else name}",
+                        f"[click]: Install {c['name']} in {where}",
+                        side,
+                    )
+                )
+    return out
+
+
+def _install(ctx: Ctx, v: dict, d: str | None) -> Any:
+    """Resolve an install action: place the card (paid for at the cost step)."""
+    b = ctx.board
+    side = v["player"]
+    p = b[side]
+    ch: dict = {}
+    if side == "runner":
+        card = p["set_aside"][-1]
+        t = card["type"]
+        r = p
+        if t == "program":
+            progs = r["rig"]["programs"]
+            over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
+            if d is not None and d.startswith("trash:"):
+                gone = progs.pop(int(d[6:]))
+                gone.pop("boost", None)
+                r["discard"].append(gone)
+                ch["runner.rig.programs"] = [len(progs) + 1, len(progs)]
+                ctx.ev(
+                    f"To stay within the memory limit, the Runner trashes {gone['name']}.",
+                    ("rule_install_trash_programs", "rule_program_install_exceed_memory_limit"),
+                    ch,
+                    objects={"card": gone["name"]},
+                )
+                ch = {}
+                over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
+            if over > 0:
+                return wait(
+                    [
+                        dec(
+                            f"trash:{j}",
+                            f"Trash {c['name']} ({c.get('memory_cost', 0)} [mu]) to make room",
+                            "runner",
+                        )
+                        for j, c in enumerate(progs)
+                    ]
+                )
+        zone = {"program": "programs", "hardware": "hardware", "resource": "resources"}[t]
+        p["set_aside"].pop()
+        r["rig"][zone].append(card)
+        ch[f"runner.rig.{zone}"] = [len(r["rig"][zone]) - 1, len(r["rig"][zone])]
+        rules = ["runner_basic_action_install", "rule_installing", "rule_install_cost"]
+        text = f"The Runner installs {card['name']}."
+        if t == "program":
+            rules += ["rule_program_memory_cost", "rule_memory_limit"]
+            text += f" Memory: {memory_used(r['rig'])} of {r['memory_limit']} [mu] used."
+        ctx.ev(text, rules, ch, objects={"card": card["name"], "zone": zone})
+        return None
+    card = p["set_aside"].pop()
+    server = v["server"]
+    if server not in b["servers"]:
+        b["servers"][server] = {"ice": [], "root": [], "content": None}
+        ch["servers"] = [None, server]
+    srv = b["servers"][server]
+    card["rezzed"] = False
+    rules = [
+        "rule_corp_basic_action_install",
+        "rule_installing",
+        "rule_corp_install_choose_destination_server",
+    ]
+    if card["type"] == "ice":
+        srv["ice"].insert(0, card)  # the outermost position (4.6.9d)
+        card.setdefault("rez_cost", 0)
+        card.setdefault("subroutines", [])
+        card.setdefault("subtypes", [])
+        card.setdefault("strength", 0)
+        where = f"protecting {server}, outermost (ice {len(srv['ice'])} of {len(srv['ice'])} counting inward from the server: position 1 of {len(srv['ice'])})"
+        rules += ["rule_ice_install_outermost", "rule_install_cost_ice", "rule_install_cost_link"]
+        ch[f"servers.{server}.ice"] = [len(srv["ice"]) - 1, len(srv["ice"])]
+    elif card["type"] == "upgrade":
+        srv["root"].append(card)
+        where = f"in the root of {server}"
+        rules += ["rule_upgrade_install", "rule_no_install_cost"]
+        ch[f"servers.{server}.root"] = [len(srv["root"]) - 1, len(srv["root"])]
+    else:
+        srv["content"] = card
+        where = f"in {server}"
+        rules += [
+            "rule_agendas_in_roots" if card["type"] == "agenda" else "rule_asset_root_remote",
+            "rule_no_install_cost",
+        ]
+        ch[f"servers.{server}.content"] = [None, card["name"]]
+    ctx.ev(
+        f"The Corp installs {card['name']} {where}, unrezzed.",
+        rules,
+        ch,
+        objects={"card": card["name"], "server": server},
+    )
+    return None
 
 
 def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:

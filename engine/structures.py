@@ -27,13 +27,19 @@ STRUCTURES: tuple[Structure, ...] = (
         "run",
         "A run",
         "sec_steps_of_a_run",
-        {"server": "required: the attacked server (hq, rd, archives or remoteN)"},
+        {
+            "server": "required: the attacked server (hq, rd, archives or remoteN)",
+            "additional_access": "optional: additional cards accessed if HQ or R&D is breached (7.3.5b)",
+        },
     ),
     Structure(
         "breach",
         "Breaching a server",
         "sec_breaching_steps",
-        {"server": "required: the breached server (hq, rd, archives or remoteN)"},
+        {
+            "server": "required: the breached server (hq, rd, archives or remoteN)",
+            "additional_access": "optional: additional cards accessed from HQ or R&D (7.3.5b)",
+        },
     ),
     Structure(
         "access",

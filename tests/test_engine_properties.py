@@ -128,7 +128,21 @@ asset = st.builds(
     st.booleans(),
     st.integers(0, 4),
     st.integers(0, 5),
-    st.lists(simple_effect, max_size=2),
+    st.one_of(
+        st.lists(simple_effect, max_size=2),
+        st.builds(
+            lambda zones, a, inner: [
+                {
+                    "effect": "if_accessed_from",
+                    "zones": zones,
+                    "effects": [{"effect": "may_pay", "amount": a, "effects": inner}],
+                }
+            ],
+            st.lists(st.sampled_from(["hq", "rd", "archives", "installed"]), min_size=1, max_size=2),
+            st.integers(0, 4),
+            st.lists(simple_effect, min_size=1, max_size=2),
+        ),
+    ),
 )
 upgrade = st.builds(
     lambda rez, cost, trash: {
@@ -147,7 +161,21 @@ operation = st.builds(
     st.integers(0, 3),
     st.lists(st.builds(lambda a: {"effect": "gain_credits", "amount": a}, amount), min_size=1, max_size=2),
 )
-corp_card = st.one_of(st.just("Card"), agenda, asset, operation)
+hand_ice = st.builds(
+    lambda st_, sub: {"name": "New Ice", "type": "ice", "rez_cost": 1, "strength": st_, "subroutines": [sub]},
+    st.integers(0, 3),
+    simple_effect,
+)
+corp_card = st.one_of(st.just("Card"), agenda, asset, operation, hand_ice)
+runner_hand_card = st.one_of(
+    st.just("Grip card"),
+    st.builds(
+        lambda c, mu: {"name": "New Program", "type": "program", "install_cost": c, "memory_cost": mu},
+        st.integers(0, 3),
+        st.integers(0, 3),
+    ),
+    st.just({"name": "Gear", "type": "hardware", "install_cost": 1, "access_bonus": {"rd": 1}}),
+)
 central = st.builds(
     lambda i, r: {"ice": i, "root": r}, st.lists(ice, max_size=2), st.lists(upgrade, max_size=1)
 )
@@ -181,7 +209,7 @@ def boards(draw):
             "credits": draw(st.integers(0, 12)),
             "clicks": draw(st.integers(0, 2)),
             "allotted_clicks": draw(st.integers(0, 3)),
-            "hand": draw(st.integers(0, 7)),
+            "hand": draw(st.one_of(st.integers(0, 7), st.lists(runner_hand_card, max_size=5))),
             "deck": draw(st.integers(0, 3)),
             "tags": draw(st.integers(0, 2)),
             "core_damage": draw(st.integers(0, 6)),
@@ -205,6 +233,8 @@ def starts(draw):
     params: dict = {}
     if structure in ("run", "breach"):
         params["server"] = draw(st.sampled_from(sorted(b["servers"])))
+        if draw(st.booleans()):
+            params["additional_access"] = draw(st.integers(0, 3))
     elif structure == "trace":
         params = {
             "strength": draw(st.integers(0, 5)),
