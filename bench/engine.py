@@ -127,14 +127,24 @@ def _pick(s: engine.Session) -> str:
         if hit:
             return hit
     uses = [i for i in ids if i.startswith("use:")]
-    if uses:  # break abilities are listed before the strength abilities of the same program
+    if uses:
         progs = s.board["runner"]["rig"]["programs"]
-        brk = [
-            u
-            for u in uses
-            if progs[int(u[4:].split(".")[0])]["abilities"][int(u.split(".")[1])]["kind"] == "break"
-        ]
-        return (brk or uses)[0]
+
+        def ability(u: str) -> dict:
+            p, a = u[4:].split(".")
+            return progs[int(p)]["abilities"][int(a)]
+
+        brk = [u for u in uses if ability(u)["kind"] == "break"]
+        if brk:
+            return brk[0]
+        run = next(f for f in reversed(s.frames) if f["s"] == "run")["v"]
+        ice = s.board["servers"][run["server"]]["ice"][run["pos"]]
+        # pump the breaker whose break ability fits this ice (its subtype, else the AI breaker)
+        for sub in (*ice["subtypes"], None):
+            for u in uses:
+                prog = progs[int(u[4:].split(".")[0])]
+                if any(a["kind"] == "break" and a.get("ice_subtype") == sub for a in prog["abilities"]):
+                    return u
     return "continue" if "continue" in ids else ids[0]
 
 
