@@ -193,7 +193,7 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
     if not isinstance(params, dict):
         return ["params: must be an object"]
     for k in params:
-        if k not in s.params:
+        if k not in s.params and k not in s.advanced:
             problems.append(
                 f"params.{k}: unknown parameter for {structure!r} (known: {', '.join(s.params) or 'none'})"
             )
