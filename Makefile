@@ -33,3 +33,4 @@ bench: install
 	$(BIN)/python bench/relevance.py
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/http_load.py
+	$(BIN)/python bench/offline.py
