@@ -172,7 +172,7 @@ def install_http_policies(app: Flask) -> None:
     def _unavailable(exc: Exception):
         # The build directory cannot answer (nothing built, stale or damaged index): say so.
         app.logger.error("build problem: %s", exc)
-        return _web_error(WebError(503, str(exc)))
+        return _web_error(WebError(503, getattr(exc, "message", None) or str(exc)))  # no server path
 
     try:
         from rules_index.store import LibraryError
