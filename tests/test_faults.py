@@ -252,7 +252,7 @@ def _free_port() -> int:
 
 def _get(url: str) -> tuple[int, dict]:
     try:
-        with urllib.request.urlopen(url, timeout=10) as resp:
+        with urllib.request.urlopen(url, timeout=60) as resp:
             return resp.status, json.loads(resp.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
@@ -281,7 +281,7 @@ def test_gunicorn_with_preload_survives_damage_at_start_and_on_hup(bdir, tmp_pat
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{port}", "-w", "2", "-k", "gthread",
-             "--threads", "1", "--max-requests", "20", "--no-control-socket", "webapp:create_app()"],
+             "--threads", "1", "--max-requests", "20", "--timeout", "120", "--no-control-socket", "webapp:create_app()"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     try:
