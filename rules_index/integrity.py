@@ -14,6 +14,7 @@ import hashlib
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -180,9 +181,20 @@ def build_lock(build_dir: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def clean_leftovers(build_dir: Path) -> list[str]:
-    """Remove what interrupted builds left (temporary directories and links, version
-    directories no name points to). Call only while holding `build_lock`."""
+LEFTOVER_AGE = 600.0  # seconds; no build takes this long, so an older temporary is a leftover
+
+
+def _old(path: Path, min_age: float) -> bool:
+    try:
+        return time.time() - path.lstat().st_mtime >= min_age
+    except OSError:
+        return False
+
+
+def clean_leftovers(build_dir: Path, min_age: float = LEFTOVER_AGE) -> list[str]:
+    """Remove what interrupted builds left (temporary directories and links, build directories
+    no name points to) once older than `min_age` seconds: a writer that does not take
+    `build_lock` (the card build) may be using a fresh one. Call while holding `build_lock`."""
     removed: list[str] = []
     store = build_dir / ".v"
     live = set()
@@ -193,7 +205,7 @@ def clean_leftovers(build_dir: Path) -> list[str]:
             except OSError:
                 pass
     for entry in build_dir.iterdir():
-        if entry.name.startswith((".tmp-", ".link-")):
+        if entry.name.startswith((".tmp-", ".link-")) and _old(entry, min_age):
             if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry, ignore_errors=True)
             else:
@@ -201,7 +213,7 @@ def clean_leftovers(build_dir: Path) -> list[str]:
             removed.append(entry.name)
     if store.is_dir():
         for entry in store.iterdir():
-            if entry.resolve() not in live:
+            if entry.resolve() not in live and _old(entry, min_age):
                 shutil.rmtree(entry, ignore_errors=True)
                 removed.append(f".v/{entry.name}")
     return removed

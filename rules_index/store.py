@@ -34,6 +34,7 @@ from scraper.source import Source, atomic_write, is_url, resolve
 from . import integrity
 
 if TYPE_CHECKING:
+    from .cards import CardStore
     from .graph import RuleGraph
     from .lookup import LookupResult
     from .search import Searcher
@@ -433,6 +434,7 @@ class Library:
         self._graphs: dict[str, RuleGraph] = {}
         self._searchers: dict[str, Searcher] = {}
         self._entries: dict[str, _Entry] = {}
+        self._cards: CardStore | None = None
         self._infos = self._scan()
         if not self._infos:
             raise LibraryError(
@@ -683,6 +685,20 @@ class Library:
             except VersionUnavailable as exc:
                 problems.append(exc)
         return problems
+
+    def cards(self) -> CardStore:
+        """The NetrunnerDB card build beside the rules (`nrrules build --cards`)."""
+        if self._cards is None:
+            from .cards import CardsNotBuilt, CardStore
+
+            try:
+                store = CardStore.open(self.build_dir)
+            except CardsNotBuilt as exc:
+                raise LibraryError(str(exc)) from None
+            with self._lock:
+                if self._cards is None:
+                    self._cards = store
+        return self._cards
 
     def lookup(self, query: str, version: str | None = None, with_children: bool = False) -> LookupResult:
         from .lookup import lookup

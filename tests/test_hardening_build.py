@@ -7,6 +7,7 @@ import os
 import shutil
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -114,9 +115,15 @@ def test_leftovers_of_interrupted_builds_are_cleaned(built_2603):
     orphan = built_2603 / ".v" / "26.03-000000000000-orphaned"
     orphan.mkdir()
     (orphan / "meta.json").write_text("{}")
+    fresh = built_2603 / ".tmp-cards-inprogress"  # another writer's, still being written
+    fresh.mkdir()
+    hour_ago = time.time() - 3600
+    for path in (built_2603 / ".tmp-26.03-abcdefgh", built_2603 / ".tmp-x1y2", orphan):
+        os.utime(path, (hour_ago, hour_ago))
+    os.utime(built_2603 / ".link-26.03-1-2", (hour_ago, hour_ago), follow_symlinks=False)
     assert build(str(cr_path("26.03")), built_2603)[0].status == "unchanged"
     left = sorted(p.name for p in built_2603.iterdir())
-    assert left == [".build.lock", ".cards.json", ".v", "26.03"]
+    assert left == [".build.lock", ".cards.json", ".tmp-cards-inprogress", ".v", "26.03"]
     assert [p.name for p in (built_2603 / ".v").iterdir()] == [good.name]
     assert Library.open(built_2603).document("26.03")
 
