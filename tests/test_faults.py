@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cr_path
+from helpers import ROOT, cr_path
 
 from rules_index.store import Library, LibraryError, VersionUnavailable, build
 from webapp import create_app

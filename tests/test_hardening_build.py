@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import cr_path
+from helpers import cr_path
 from test_bad_input import run_cli
 
 from rules_index.lookup import _clean, parse_query
