@@ -36,8 +36,9 @@ _NUMBER = re.compile(
         \s*\.?\s*(?P<plus>\+)?\s*$""",
     re.VERBOSE | re.IGNORECASE,
 )
-# A stable id: letters, digits and _ . + - &, at least one "_" (every CR id has one).
-_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.+&-]*_[A-Za-z0-9_.+&-]*$")
+# A stable id: letters, digits and _ . + - &, starting with a letter, with at least one "_"
+# (every CR id has one; checked apart, as one pattern for both backtracks quadratically).
+_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.+&-]*")
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
 
 
@@ -68,8 +69,12 @@ class LookupResult:
 
 
 def _clean(text: str) -> str:
+    """The query cut to MAX_QUERY characters, each run of blanks or unprintable characters made
+    one space (so no pattern below sees a long run of blanks: their optional-blank groups
+    would otherwise backtrack cubically), quotes and brackets around it removed."""
     text = "".join(ch if ch.isprintable() else " " for ch in text[:MAX_QUERY])
-    return text.strip().strip("\"'`“”‘’()[]{}<>").strip()
+    text = " ".join(text.split())
+    return text.strip("\"'`“”‘’()[]{}<>").strip()
 
 
 def _id_from_url(text: str) -> str | None:
@@ -117,7 +122,7 @@ def parse_query(text: str) -> ParsedRef | None:
         number = ".".join(str(int(p)) for p in parts) + letter + (f".{roman}" if roman else "")
         return ParsedRef("number", number, with_children=bool(m.group("plus")), raw=raw)
     # A prefixed word that is not a number ("rule of thumb") is not a reference.
-    if _ID.match(text):
+    if "_" in text and _ID.fullmatch(text):
         return ParsedRef("id", text, with_children=False, raw=raw)
     return None
 

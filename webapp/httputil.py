@@ -123,7 +123,7 @@ def install_http_policies(app: Flask) -> None:
     def _unavailable(exc: Exception):
         # The build directory cannot answer (nothing built, stale or damaged index): say so.
         app.logger.error("build problem: %s", exc)
-        return _domain_error(BuildUnavailable(str(exc)))
+        return _domain_error(BuildUnavailable(getattr(exc, "message", None) or str(exc)))  # no server path
 
     app.register_error_handler(LibraryError, _unavailable)
     app.register_error_handler(StaleIndexError, _unavailable)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import logging
 import threading
 
 from flask import current_app
@@ -34,7 +35,8 @@ class LibraryHolder:
                     try:
                         lib = Library.open(self._build_dir)
                     except LibraryError as exc:
-                        raise BuildUnavailable(str(exc)) from None
+                        logging.getLogger("nrrules.build").error("%s", exc)  # with the path
+                        raise BuildUnavailable(exc.message) from None  # without it
                     self._rules = Rules(lib)
         if not self.build_id:
             h = hashlib.sha256()
@@ -46,11 +48,12 @@ class LibraryHolder:
     def warm(self) -> None:
         """Load every version's document and graph and the latest search index now, so the
         first requests a worker serves are as fast as the rest (NRRULES_PRELOAD=1)."""
-        lib = self.get().library
-        for info in lib.versions():
-            lib.document(info.version)
-            lib.graph(info.version)
-        lib.searcher(lib.latest).warm()
+        try:
+            lib = self.get().library
+            lib.preload()  # a version that cannot load is logged and reported, never fatal
+            lib.searcher(lib.latest).warm()
+        except (BuildUnavailable, LibraryError) as exc:
+            logging.getLogger("nrrules.build").error("preload: %s", getattr(exc, "message", exc))
         # The loaded rules are read-only from here on: move them out of the garbage collector's
         # reach, or every full collection walks ~180,000 objects (about 60 ms) in the middle of
         # some request, which is what a p99 latency sees.

@@ -110,8 +110,8 @@ class Rules:
         if node is None:
             present = [
                 other
-                for other in self.version_names()
-                if other != v and self.library.document(other).node(node_id)
+                for other, other_doc in self.library.documents().items()  # damaged ones skipped
+                if other != v and other_doc.node(node_id)
             ]
             msg = f"no rule with id {node_id!r} in CR {v}"
             if present:
