@@ -31,6 +31,8 @@ from scraper.source import Source, atomic_write, resolve
 
 if TYPE_CHECKING:
     from .graph import RuleGraph
+    from .history import HistoryStore
+    from .judge import JudgeStore
     from .lookup import LookupResult
     from .search import Searcher
 
@@ -299,6 +301,10 @@ def build(
             atomic_write(build_dir / ".cards.json", json.dumps(known, sort_keys=True).encode())
         except OSError:
             pass
+    if results:
+        from .history import refresh  # a no-op when the stored history is current
+
+        refresh(build_dir, [doc for _, doc, _ in pending])
     results.sort(key=lambda r: r.version)
     return results
 
@@ -317,6 +323,8 @@ class Library:
         self._docs: dict[str, Document] = {}
         self._graphs: dict[str, RuleGraph] = {}
         self._searchers: dict[str, Searcher] = {}
+        self._history: HistoryStore | None = None
+        self._judge: list[JudgeStore | None] = []  # [] until looked for
         self._infos = self._scan()
         if not self._infos:
             raise LibraryError(
@@ -419,6 +427,27 @@ class Library:
             with self._lock:
                 s = self._searchers.setdefault(v, s)
         return s
+
+    def history(self) -> HistoryStore:
+        """Rule histories and changes between versions (consecutive pairs stored at build)."""
+        if self._history is None:
+            from .history import HISTORY_FILE, HistoryStore
+
+            store = HistoryStore(self.documents(), self.build_dir / HISTORY_FILE)
+            with self._lock:
+                self._history = self._history or store
+        return self._history
+
+    def judge(self) -> JudgeStore | None:
+        """The judges' documents built beside the CR (None when there are none)."""
+        if not self._judge:
+            from .judge import JudgeStore
+
+            store = JudgeStore.open(self.build_dir)
+            with self._lock:
+                if not self._judge:
+                    self._judge.append(store)
+        return self._judge[0]
 
     def lookup(self, query: str, version: str | None = None, with_children: bool = False) -> LookupResult:
         from .lookup import lookup
