@@ -120,3 +120,21 @@ def judge_library(judge_build_dir):
     from rules_index.store import Library
 
     return Library.open(judge_build_dir)
+
+
+NRDB_DIR = Path(os.environ.get("NRRULES_NRDB_DIR", ROOT.parent / "shared" / "nrdb" / "v2"))
+
+
+@pytest.fixture(scope="session")
+def nrdb_dir() -> Path:
+    assert (NRDB_DIR / "cards").is_dir(), f"NetrunnerDB data not found at {NRDB_DIR} (set NRRULES_NRDB_DIR)"
+    return NRDB_DIR
+
+
+@pytest.fixture(scope="session")
+def cards_built(build_dir, nrdb_dir) -> Path:
+    """The session build directory with the NetrunnerDB card data built beside the rules."""
+    from rules_index.cards import build_cards
+
+    build_cards(str(nrdb_dir), build_dir)
+    return build_dir
