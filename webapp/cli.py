@@ -40,11 +40,28 @@ def main() -> None:
     "--version", "version", default=None, help="Version of a file that does not state it (22.12, 23.08)."
 )
 @click.option("--force", is_flag=True, help="Rebuild even if the source has not changed.")
+@click.option(
+    "--judge",
+    "judge",
+    default=None,
+    help="A judges' document (word-processor HTML export), a folder of them, or a URL. "
+    "Alone, only the judges' documents are built.",
+)
 @build_dir_option
 @user_errors
-def build_cmd(source: str | None, version: str | None, force: bool, build_dir: Path | None) -> None:
+def build_cmd(
+    source: str | None, version: str | None, force: bool, build_dir: Path | None, judge: str | None = None
+) -> None:
     """Scrape CR documents into structured rules, a rule graph and a search index."""
-    results = build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)
+    results = (
+        []
+        if judge and not source
+        else build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)
+    )
+    if judge:
+        from .cli_history import build_judge_cmd
+
+        build_judge_cmd(judge, build_dir or default_build_dir(), force)
     for r in results:
         note = f"  ({r.note})" if r.note else ""
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")
@@ -126,9 +143,9 @@ def rule_cmd(
 
 def _register_extensions() -> None:
     """Commands owned by the other packages' CLI modules."""
-    from . import cli_engine, cli_export, cli_index, cli_web
+    from . import cli_engine, cli_export, cli_history, cli_index, cli_web
 
-    for module in (cli_index, cli_engine, cli_web, cli_export):
+    for module in (cli_index, cli_engine, cli_web, cli_export, cli_history):
         module.register(main)
 
 
