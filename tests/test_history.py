@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import VERSIONS
+from helpers import VERSIONS
 
 from rules_index.history import changes, diff_html, history, word_diff
 

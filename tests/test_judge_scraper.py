@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import JUDGE_FIXTURE as FIXTURE
-from conftest import JUDGE_PATH
+from helpers import JUDGE_FIXTURE as FIXTURE
+from helpers import JUDGE_PATH
 
 from scraper import ScrapeError
 from scraper.judge import JudgeDocument, find_refs, parse_judge

@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from conftest import JUDGE_FIXTURE, JUDGE_PATH
+from helpers import JUDGE_FIXTURE, JUDGE_PATH
 
 from rules_index.judge import JudgeStore, build_judge
 from scraper import ScrapeError

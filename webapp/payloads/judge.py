@@ -1,9 +1,5 @@
-"""Payload builders for judges' documents and rule history: one JSON-ready answer each, which
-the pages render, the API returns and the CLI prints, so the three cannot drift apart.
-
-Domain errors are `WebError`s (404 / 400 with a clear message); the CLI turns them into one
-``error:`` line.
-"""
+"""Payload builders for judges' documents (`judge_*`) and rule history (`rule_history`,
+`changes`): the pages render them, the API returns them, the CLI prints them."""
 
 from __future__ import annotations
 
@@ -11,24 +7,16 @@ import re
 from typing import Any
 
 from rules_index.history import diff_html  # noqa: F401 (used by the views too)
-from rules_index.store import Library
 
-from .library import WebError
+from ..errors import BadRequest, NotFound, RuleNotFound
+from .context import Rules
 
 _PAIR = re.compile(r"^v?(\d{2}\.\d{2})\.\.v?(\d{2}\.\d{2})$")
 MAX_ID = 300
 
 
-def _version(lib: Library, v: str | None) -> str:
-    names = [i.version for i in lib.versions()]
-    if v is None or v in ("", "latest"):
-        return lib.latest
-    v = v.strip().lstrip("vV")
-    if v not in names:
-        raise WebError(
-            404, f"CR version {v!r} is not built; built versions: {', '.join(names)}", versions=names
-        )
-    return v
+def _version(rules: Rules, v: str | None) -> str:
+    return rules.version(v)
 
 
 def rule_link(rule_id: str, version: str, latest: str) -> str:
@@ -41,32 +29,34 @@ def rule_link(rule_id: str, version: str, latest: str) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-def _judge_store(lib: Library):
-    store = lib.judge()
+def _judge_store(rules: Rules):
+    store = rules.library.judge()
     if store is None:
-        raise WebError(404, "no judges' document is built: run `nrrules build --judge FILE|DIR|URL`")
+        raise NotFound("no judges' document is built: run `nrrules build --judge FILE|DIR|URL`")
     return store
 
 
-def judge_item(lib: Library, item_id: str) -> dict[str, Any]:
-    store = _judge_store(lib)
+def judge_item(rules: Rules, item_id: str) -> dict[str, Any]:
+    store = _judge_store(rules)
     if not item_id or len(item_id) > MAX_ID:
-        raise WebError(400, "a judge item id is 1 to 300 characters")
+        raise BadRequest("a judge item id is 1 to 300 characters")
     item = store.item(item_id)
     if item is None:
-        raise WebError(404, f"no judge item with id {item_id!r}")
+        raise NotFound(f"no judge item with id {item_id!r}")
     doc = store.document_of(item_id)
-    res = store.resolved(lib)
+    res = store.resolved(rules.library)
     cites = []
     for c in res.refs.get(item_id, []):
         entry = dict(c)
-        entry["url"] = rule_link(c["id"], c["version"], lib.latest) if c["id"] else None
+        entry["url"] = rule_link(c["id"], c["version"], rules.library.latest) if c["id"] else None
         cites.append(entry)
     timing = None
     if item_id in res.timing:
         timing = []
         for ln in res.timing[item_id]:
-            timing.append({**ln, "url": rule_link(ln["id"], ln["version"], lib.latest) if ln["id"] else None})
+            timing.append(
+                {**ln, "url": rule_link(ln["id"], ln["version"], rules.library.latest) if ln["id"] else None}
+            )
     return {
         "id": item.id,
         "source": "judge",
@@ -86,8 +76,8 @@ def judge_item(lib: Library, item_id: str) -> dict[str, Any]:
     }
 
 
-def judge_search(lib: Library, query: str, limit: int = 10) -> list[dict[str, Any]]:
-    store = lib.judge()
+def judge_search(rules: Rules, query: str, limit: int = 10) -> list[dict[str, Any]]:
+    store = rules.library.judge()
     if store is None:
         return []
     out = []
@@ -98,14 +88,14 @@ def judge_search(lib: Library, query: str, limit: int = 10) -> list[dict[str, An
     return out
 
 
-def judge_citing(lib: Library, rule_id: str) -> list[dict[str, Any]]:
+def judge_citing(rules: Rules, rule_id: str) -> list[dict[str, Any]]:
     """Judge items citing a rule, for its page."""
-    store = lib.judge()
+    store = rules.library.judge()
     if store is None:
         return []
     return [
         {"id": i.id, "title": i.title, "section": store.breadcrumb(i.id), "url": f"/j/{i.id}"}
-        for i in store.citing(rule_id, lib)
+        for i in store.citing(rule_id, rules.library)
     ]
 
 
@@ -114,54 +104,54 @@ def judge_citing(lib: Library, rule_id: str) -> list[dict[str, Any]]:
 # ----------------------------------------------------------------------------------------------
 
 
-def rule_history(lib: Library, ref: str, version: str | None = None) -> dict[str, Any]:
+def rule_history(rules: Rules, ref: str, version: str | None = None) -> dict[str, Any]:
     """A rule's versions, numbers and diffs; ``ref`` is a number (in ``version``), an id or a link."""
-    v = _version(lib, version)
+    v = _version(rules, version)
     ref = (ref or "").strip()
     if not ref or len(ref) > MAX_ID:
-        raise WebError(400, "give a rule number or stable id (at most 300 characters)")
-    node_id = ref if any(d.node(ref) for d in lib.documents().values()) else None
+        raise BadRequest("give a rule number or stable id (at most 300 characters)")
+    node_id = ref if any(d.node(ref) for d in rules.library.documents().values()) else None
     if node_id is None:
-        found = lib.lookup(ref, v)
+        found = rules.library.lookup(ref, v)
         if found.node is None:
-            raise WebError(
-                404, found.error or f"no rule {ref!r} in CR {v}", suggestions=list(found.suggestions)
-            )
+            raise RuleNotFound(found.error or f"no rule {ref!r} in CR {v}", suggestions=found.suggestions)
         node_id = found.node.id
-    h = lib.history().history(node_id)
+    h = rules.library.history().history(node_id)
     if h is None:
-        raise WebError(404, f"no rule with id {node_id!r} in any built version")
+        raise NotFound(f"no rule with id {node_id!r} in any built version")
     for step in h["changes"]:
         step["diff_html"] = diff_html(step["diff"]) if step["diff"] else None
     for entry in h["versions"]:
-        entry["url"] = rule_link(node_id, entry["version"], lib.latest) if entry["present"] else None
+        entry["url"] = (
+            rule_link(node_id, entry["version"], rules.library.latest) if entry["present"] else None
+        )
     return h
 
 
 def parse_pair(text: str) -> tuple[str, str]:
     m = _PAIR.match((text or "").strip())
     if not m:
-        raise WebError(400, f"name two versions as OLD..NEW, like 25.08..26.03 (not {text[:40]!r})")
+        raise BadRequest(f"name two versions as OLD..NEW, like 25.08..26.03 (not {text[:40]!r})")
     return m.group(1), m.group(2)
 
 
-def changes(lib: Library, old: str, new: str) -> dict[str, Any]:
-    old, new = _version(lib, old), _version(lib, new)
+def changes(rules: Rules, old: str, new: str) -> dict[str, Any]:
+    old, new = _version(rules, old), _version(rules, new)
     if old == new:
-        raise WebError(400, f"name two different versions (both are {old})")
-    data = lib.history().changes(old, new)
-    latest = lib.latest
+        raise BadRequest(f"name two different versions (both are {old})")
+    data = rules.library.history().changes(old, new)
+    latest = rules.library.latest
     sections = []
     for sec in data["sections"]:
-        rules = []
+        rows = []
         for r in sec["rules"]:
             row = dict(r)
             present = "removed" not in r["change"]
             row["url"] = rule_link(r["id"], new if present else old, latest)
             if "diff" in r:
                 row["diff_html"] = diff_html(r["diff"])
-            rules.append(row)
-        sections.append({**sec, "rules": rules})
+            rows.append(row)
+        sections.append({**sec, "rules": rows})
     summary = []
     for s in data["summary"]:
         targets = [

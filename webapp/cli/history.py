@@ -1,6 +1,6 @@
 """`nrrules history`, `nrrules changes`, `nrrules judge` and the judges' part of `nrrules build`.
 
-They print the payloads the pages and the JSON API use (webapp.judge_history): ``--json``
+They print the payloads the pages and the JSON API use (webapp.payloads.judge): ``--json``
 prints them as they are. Failures are one ``error:`` line (exit 2 for bad input, 1 for a rule
 or item that does not exist).
 """
@@ -8,7 +8,6 @@ or item that does not exist).
 from __future__ import annotations
 
 import html
-import json
 import re
 import sys
 from pathlib import Path
@@ -17,24 +16,17 @@ import click
 
 from rules_index.store import Library, LibraryError
 
-from . import judge_history as payloads
-from .cli_common import EXIT_BAD_INPUT, EXIT_NOT_FOUND, fail, user_errors
-from .cli_common import build_dir_option as _build_dir
-from .cli_common import json_option as _json
-from .cli_common import version_option as _version
-from .library import WebError
-
-
-def _emit(data) -> None:
-    click.echo(json.dumps(data, indent=1, ensure_ascii=False))
+from ..errors import EXIT_NOT_FOUND
+from ..payloads import judge as payloads
+from .common import build_dir_option as _build_dir
+from .common import emit as _emit
+from .common import fail, open_rules, user_errors
+from .common import json_option as _json
+from .common import version_option as _version
 
 
 def _call(fn, *args):
-    try:
-        return fn(*args)
-    except WebError as exc:
-        missing = exc.status == 404 and "versions" not in exc.extra
-        fail(exc.message, EXIT_NOT_FOUND if missing else EXIT_BAD_INPUT)
+    return fn(*args)
 
 
 def _diff_text(ops) -> str:
@@ -79,7 +71,7 @@ def register(group: click.Group) -> None:
     @user_errors
     def history_cmd(ref, version, as_json, build_dir):
         """A rule's versions, its number in each and what changed (e.g. 6.1.5, step_jack_out_choice)."""
-        data = _call(payloads.rule_history, Library.open(build_dir), ref, version)
+        data = payloads.rule_history(open_rules(build_dir), ref, version)
         if as_json:
             _emit(data)
             return
@@ -105,7 +97,7 @@ def register(group: click.Group) -> None:
     @user_errors
     def changes_cmd(old, new, as_json, build_dir):
         """What changed between two CR versions, beside the newer one's Summary of Changes."""
-        data = _call(payloads.changes, Library.open(build_dir), old, new)
+        data = payloads.changes(open_rules(build_dir), old, new)
         if as_json:
             _emit(data)
             return
@@ -136,20 +128,20 @@ def register(group: click.Group) -> None:
     @user_errors
     def judge_cmd(query, limit, as_json, build_dir):
         """Search the judges' documents, or show one item by its id."""
-        lib = Library.open(build_dir)
+        rules = open_rules(build_dir)
         text = " ".join(query)
-        store = lib.judge()
+        store = rules.library.judge()
         if store is None:
             fail("no judges' document is built: run `nrrules build --judge FILE|DIR|URL`")
         if store.item(text) is not None:
-            data = _call(payloads.judge_item, lib, text)
+            data = payloads.judge_item(rules, text)
             if as_json:
                 _emit(data)
             else:
                 click.echo(f"{data['title']}  [{data['id']}]")
                 click.echo(data["text"])
             return
-        hits = payloads.judge_search(lib, text, limit)
+        hits = payloads.judge_search(rules, text, limit)
         if as_json:
             _emit({"query": text, "source": "judge", "results": hits})
             return
