@@ -36,6 +36,8 @@ from . import integrity
 if TYPE_CHECKING:
     from .cards import CardStore
     from .graph import RuleGraph
+    from .history import HistoryStore
+    from .judge import JudgeStore
     from .lookup import LookupResult
     from .search import Searcher
 
@@ -394,6 +396,11 @@ def _write_pending(
         atomic_write(build_dir / ".cards.json", json.dumps(known, sort_keys=True).encode())
     except OSError:
         pass
+    if results:
+        from .history import refresh  # a no-op when the stored history is current
+
+        refresh(build_dir, [doc for _, doc, _ in pending])
+    results.sort(key=lambda r: r.version)
     return results
 
 
@@ -434,6 +441,8 @@ class Library:
         self._graphs: dict[str, RuleGraph] = {}
         self._searchers: dict[str, Searcher] = {}
         self._entries: dict[str, _Entry] = {}
+        self._history: HistoryStore | None = None
+        self._judge: list[JudgeStore | None] = []  # [] until looked for
         self._cards: CardStore | None = None
         self._infos = self._scan()
         if not self._infos:
@@ -685,6 +694,26 @@ class Library:
             except VersionUnavailable as exc:
                 problems.append(exc)
         return problems
+    def history(self) -> HistoryStore:
+        """Rule histories and changes between versions (consecutive pairs stored at build)."""
+        if self._history is None:
+            from .history import HISTORY_FILE, HistoryStore
+
+            store = HistoryStore(self.documents(), self.build_dir / HISTORY_FILE)
+            with self._lock:
+                self._history = self._history or store
+        return self._history
+
+    def judge(self) -> JudgeStore | None:
+        """The judges' documents built beside the CR (None when there are none)."""
+        if not self._judge:
+            from .judge import JudgeStore
+
+            store = JudgeStore.open(self.build_dir)
+            with self._lock:
+                if not self._judge:
+                    self._judge.append(store)
+        return self._judge[0]
 
     def cards(self) -> CardStore:
         """The NetrunnerDB card build beside the rules (`nrrules build --cards`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import CR_DIR, LATEST, NRDB_DIR, VERSIONS, load_doc
+from helpers import CR_DIR, JUDGE_PATH, LATEST, NRDB_DIR, VERSIONS, load_doc
 
 from scraper import Document
 
@@ -73,6 +73,28 @@ def http_server(tmp_path_factory, cr_dir):
     yield f"http://127.0.0.1:{server.server_address[1]}", root
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def judge_build_dir(tmp_path_factory, build_dir) -> Path:
+    """A copy of the session build with the real judges' excerpt built beside the CR."""
+    import shutil
+
+    from rules_index.judge import build_judge
+    from rules_index.store import Library
+
+    path = tmp_path_factory.mktemp("judge-build") / "build"
+    shutil.copytree(build_dir, path, symlinks=True)
+    names = {c.name for n in Library.open(path).document().nodes for c in n.cards}
+    build_judge(str(JUDGE_PATH), path, names)
+    return path
+
+
+@pytest.fixture(scope="session")
+def judge_library(judge_build_dir):
+    from rules_index.store import Library
+
+    return Library.open(judge_build_dir)
 
 
 @pytest.fixture(scope="session")

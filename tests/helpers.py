@@ -11,6 +11,10 @@ from scraper import Document, parse_html
 ROOT = Path(__file__).resolve().parent.parent
 CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 NRDB_DIR = Path(os.environ.get("NRRULES_NRDB_DIR", ROOT.parent / "shared" / "nrdb" / "v2"))
+JUDGE_PATH = Path(
+    os.environ.get("NRRULES_JUDGE_FILE", ROOT.parent / "shared" / "judge" / "judge-reference-excerpt.html")
+)
+JUDGE_FIXTURE = ROOT / "tests" / "fixtures" / "judge-libreoffice-floor-guide.html"
 VERSIONS = ["22.12", "23.08", "24.03", "25.04", "25.08", "26.03"]
 LATEST = VERSIONS[-1]
 

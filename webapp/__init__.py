@@ -87,6 +87,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(engine_views.bp)
     app.register_blueprint(offline.bp)
+    from .views import judge_history
+
+    app.register_blueprint(judge_history.bp)
     install_http_policies(app)
     from .reading import install as install_reading
 

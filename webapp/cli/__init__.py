@@ -18,7 +18,7 @@ import click
 
 from rules_index.store import build, default_build_dir
 
-from . import engine, export, rules, search, serve
+from . import engine, export, history, rules, search, serve
 from .common import build_dir_option, user_errors
 
 
@@ -38,16 +38,29 @@ def main() -> None:
     "--version", "version", default=None, help="Version of a file that does not state it (22.12, 23.08)."
 )
 @click.option("--force", is_flag=True, help="Rebuild even if the source has not changed.")
+@click.option(
+    "--judge",
+    "judge",
+    default=None,
+    help="A judges' document (word-processor HTML export), a folder of them, or a URL. "
+    "Alone, only the judges' documents are built.",
+)
 @build_dir_option
 @user_errors
-def build_cmd(source: str | None, version: str | None, force: bool, build_dir: Path | None) -> None:
+def build_cmd(
+    source: str | None, version: str | None, force: bool, build_dir: Path | None, judge: str | None = None
+) -> None:
     """Scrape CR documents into structured rules, a rule graph and a search index."""
-    results = build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)
+    results = []
+    if source or not judge:
+        results = build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)
+    if judge:
+        history.build_judge_cmd(judge, build_dir or default_build_dir(), force)
     for r in results:
         note = f"  ({r.note})" if r.note else ""
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")
     click.echo(f"build directory: {build_dir or default_build_dir()}")
 
 
-for _module in (rules, search, engine, serve, export):
+for _module in (rules, search, engine, serve, export, history):
     _module.register(main)
