@@ -232,7 +232,7 @@ def test_build_board_in_editor_and_step_run_to_end(page, server):
     page.fill("#server", "remote1")
     page.click("#start")
     page.wait_for_url("**/step?s=**")
-    assert "on remote1" in page.locator("h1").inner_text()
+    assert "on Server 1" in page.locator("h1").inner_text()
     shot(page, "stepper-start")
     for _ in range(80):
         if page.locator("#finished").count():
@@ -248,12 +248,13 @@ def test_build_board_in_editor_and_step_run_to_end(page, server):
     trace = page.locator("#trace li")
     assert trace.count() > 10
     shot(page, "stepper-finished")
-    # a fired rule links to its rule page, with a preview on hover
-    fired = page.locator("#trace a.ref.fired").first
+    # a fired rule opens its text in place, with a link to its rule page
+    fired = page.locator("#trace details[open] a.ref.fired").first
     number = fired.inner_text()
-    fired.hover()
-    page.wait_for_selector(".preview")
     fired.click()
+    expect(page.locator("#rulesheet")).to_be_visible()
+    expect(page.locator("#rulesheet-h")).to_contain_text(number)
+    page.click("#rulesheet .sheet-go")
     page.wait_for_url("**/id/**")
     assert page.locator("article.rule h1 .num").inner_text() == number
 

@@ -364,7 +364,7 @@ def test_stepper_finished_page(client, board):
     data = start(client, board).get_json()
     final = run_to_end(client, data, lambda ds: ds[0]["id"])[-1]
     html = client.get(final["url"]).get_data(as_text=True)
-    assert 'id="finished"' in html and "Run on hq" in html
+    assert 'id="finished"' in html and "Run on HQ" in html
     assert 'id="decisions"' not in html
 
 

@@ -15,9 +15,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
 from .. import library as lib
+from ..board_picture import server_label
 from ..httputil import GZIP_MIN, LRU, accepts_gzip, gzip_bytes
 from ..jsonprovider import dumps_bytes
 from ..library import WebError
+from ..stepper_page import stepper_context
 from ..tokens import SessionSpec, decode, encode
 
 bp = Blueprint("engine", __name__)
@@ -553,14 +555,21 @@ def stepper():
     if not token:
         return redirect(url_for("engine.editor"))
     spec = decode(token)
-    state = state_json(spec, replay(spec, token=token))
+    rebuilt = replay(spec, token=token)
+    state = state_json(spec, rebuilt)
+    share_url = url_for("engine.stepper", s=token, _external=True)
     return render_template(
         "stepper.html",
         state=state,
+        view=stepper_context(
+            state, rebuilt.session.frames, rebuilt.doc, share_url, _structures(state["version"])
+        ),
+        label=server_label,
+        printing=_flag("print"),
         version=state["version"],
         is_latest=lib.is_latest(state["version"]),
         vq={} if lib.is_latest(state["version"]) else {"v": state["version"]},
-        share_url=url_for("engine.stepper", s=token, _external=True),
+        share_url=share_url,
     )
 
 
