@@ -170,8 +170,13 @@ def _suggest_numbers(doc: Document, number: str, limit: int = 5) -> list[str]:
     by_number, _ = _indexes(doc)
     want = _parts(number)
     found: list[str] = []
+    known = {_parts(num) for num in by_number}
     for level in range(len(want), 0, -1):
         prefix, target = want[: level - 1], want[level - 1]
+        # Siblings only under a parent that exists: a missing 99.9.9 has no neighbours among
+        # the chapters (9, 10, 11), and a missing chapter is offered the nearest chapters.
+        if (prefix not in known) if level > 1 else len(want) > 1:
+            continue
         siblings = sorted(
             (abs(p[-1] - target), p, num)
             for num in by_number

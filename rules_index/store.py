@@ -37,7 +37,13 @@ if TYPE_CHECKING:
 BUILD_FORMAT = 1
 # Builds are also keyed on the code that made them: a changed parser or index schema makes
 # every existing build stale, so `build` redoes it instead of serving old output.
-_FINGERPRINT_FILES = ("scraper", "rules_index/search.py", "rules_index/jargon.py", "rules_index/store.py")
+_FINGERPRINT_FILES = (
+    "scraper",
+    "rules_index/search.py",
+    "rules_index/jargon.py",
+    "rules_index/store.py",
+    "rules_index/offline.py",
+)
 
 
 def code_fingerprint() -> str:
@@ -146,6 +152,18 @@ def _known_codes(build_dir: Path) -> dict[str, str]:
     return known
 
 
+def _write_offline_pack(doc: Document, vdir: Path) -> None:
+    """The browser's offline pack (rules + compact search index), from the index just built."""
+    from .offline import OFFLINE_FILE, write_pack
+    from .search import Searcher
+
+    searcher = Searcher(vdir / "search", doc)
+    try:
+        write_pack(doc, searcher, vdir / OFFLINE_FILE)
+    finally:
+        searcher.close()
+
+
 def _write_version(doc: Document, build_dir: Path) -> None:
     from .search import build_index
 
@@ -158,6 +176,7 @@ def _write_version(doc: Document, build_dir: Path) -> None:
         search_dir = tmp / "search"
         search_dir.mkdir()
         build_index(doc, search_dir)
+        _write_offline_pack(doc, tmp)
         meta = {
             "format": BUILD_FORMAT,
             "code": code_fingerprint(),

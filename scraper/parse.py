@@ -641,7 +641,13 @@ def _collect(b: _Builder, content) -> None:
 
 def _looks_like_title(text: str) -> bool:
     """A heading-only rule ("Movement Phase", "Steps of Resolving a Trace Attempt")."""
-    return 0 < len(text) <= 80 and not re.search(r"[.:;]\s*$|[.!?]\s", text)
+    # Titles are noun phrases: a comma list or a verb makes a sentence ("The three types of
+    # damage the Runner can suffer are meat, net, and core damage" is 10.4.2's text, not a title).
+    return (
+        0 < len(text) <= 80
+        and not re.search(r"[.:;]\s*$|[.!?]\s", text)
+        and not re.search(r",|\b(?:is|are|can|must|may)\b", text)
+    )
 
 
 def _finalise(b: _Builder) -> list[Node]:

@@ -77,12 +77,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.extensions["nrrules.library"] = LibraryHolder(app.config.get("LIBRARY"), app.config["BUILD_DIR"])
 
-    from .views import api, engine_views, pages
+    from .views import api, engine_views, offline, pages
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(engine_views.bp)
+    app.register_blueprint(offline.bp)
     install_http_policies(app)
+    from .reading import install as install_reading
+
+    install_reading(app)
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -1,4 +1,4 @@
-/* nrrules: search as you type, hover previews, copy link, rule graph. Progressive
+/* nrrules: search as you type, previews (hover, or a bottom sheet on tap), copy, theme, rule graph. Progressive
    enhancement only: every page works without this file. No inline scripts (CSP). */
 (function () {
   "use strict";
@@ -41,24 +41,31 @@
     return jsonCache[url];
   }
 
-  /* ---------------- search as you type ---------------- */
+  /* ---------------- search as you type (an ARIA combobox) ---------------- */
+  function offlineSearch(q) {
+    return window.NROffline ? window.NROffline.search(q, 8) : Promise.reject(new Error("offline"));
+  }
   document.querySelectorAll(".searchform").forEach(function (form) {
     var input = form.querySelector(".q");
     var list = form.querySelector(".suggest");
     var timer = null, seq = 0, sel = -1, items = [];
 
-    function close() { list.hidden = true; sel = -1; input.setAttribute("aria-expanded", "false"); }
+    function close() {
+      list.hidden = true; sel = -1;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+    }
     function select(i) {
       sel = i;
       items.forEach(function (li, j) { li.setAttribute("aria-selected", j === i ? "true" : "false"); });
-      if (items[i]) items[i].scrollIntoView({ block: "nearest" });
+      if (items[i]) { input.setAttribute("aria-activedescendant", items[i].id); items[i].scrollIntoView({ block: "nearest" }); }
     }
-    function render(results) {
+    function render(results, local) {
       list.textContent = "";
       items = [];
-      results.forEach(function (r) {
-        var li = el("li"); li.setAttribute("role", "option");
-        var a = el("a"); a.href = r.url || ("/id/" + r.id + vparam("?"));
+      results.forEach(function (r, i) {
+        var li = el("li"); li.setAttribute("role", "option"); li.id = "sugg-" + i; li.setAttribute("aria-selected", "false");
+        var a = el("a"); a.href = r.url || ("/id/" + r.id + vparam("?")); a.tabIndex = -1;
         var head = el("div");
         head.appendChild(el("b", "num", r.number || ""));
         head.appendChild(document.createTextNode(" " + (r.title || "")));
@@ -72,44 +79,70 @@
         li.appendChild(a); list.appendChild(li); items.push(li);
       });
       if (!results.length) { var none = el("li", "none", "No match — press Enter for full search"); list.appendChild(none); }
+      if (local) { var note = el("li", "none local", "Searched the copy saved on this device"); list.appendChild(note); }
       list.hidden = false;
       input.setAttribute("aria-expanded", "true");
+      input.removeAttribute("aria-activedescendant");
       sel = -1;
     }
     function query() {
       var q = input.value.trim();
       if (!q) { close(); return; }
       var mine = ++seq;
+      var local = function () {
+        return offlineSearch(q).then(function (res) { if (mine === seq) render(res, true); }, function () {});
+      };
+      if (!navigator.onLine) { local(); return; }
       fetch("/api/search?limit=8&q=" + encodeURIComponent(q) + vparam("&"))
-        .then(function (r) { return r.ok ? r.json() : { results: [] }; })
+        .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
         .then(function (data) { if (mine === seq) render(data.results || []); })
-        .catch(function () { /* offline: the form still submits */ });
+        .catch(local); /* no connection: the saved copy, if any */
     }
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(query, 120); });
     input.addEventListener("keydown", function (e) {
       if (e.key === "ArrowDown" && items.length) { e.preventDefault(); select(Math.min(sel + 1, items.length - 1)); }
       else if (e.key === "ArrowUp" && items.length) { e.preventDefault(); select(Math.max(sel - 1, 0)); }
       else if (e.key === "Enter" && sel >= 0 && items[sel]) { e.preventDefault(); window.location.href = items[sel].querySelector("a").href; }
-      else if (e.key === "Escape") close();
+      else if (e.key === "Escape" && !list.hidden) { e.preventDefault(); close(); } /* keep the text */
     });
     document.addEventListener("click", function (e) { if (!form.contains(e.target)) close(); });
   });
 
-  /* ---------------- hover previews of cross references ---------------- */
-  var preview = null, hoverTimer = null;
-  function hidePreview() { clearTimeout(hoverTimer); if (preview) { preview.remove(); preview = null; } }
-  function showPreview(a) {
+  /* "/" focuses the search box (unless typing somewhere). */
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.nodeName))) return;
+    var q = document.querySelector(".searchform .q");
+    if (q) { e.preventDefault(); q.focus(); q.select(); }
+  });
+
+  /* ---------------- previews of cross references ----------------
+     Hover or focus: a small tooltip. Tap on a touch screen (no hover): a bottom
+     sheet with the whole rule, read without leaving the page; its links preview in turn. */
+  var REF = "a.ref[data-id], #cites a[data-id], #cited-by a[data-id]";
+  function ruleData(a) {
     var id = a.getAttribute("data-id");
     var href = a.getAttribute("href") || "";
     var m = href.match(/[?&]v=([^&#]+)/);
     var v = m ? decodeURIComponent(m[1]) : version;
-    getJSON("/api/rules/" + encodeURIComponent(id) + (v ? "?v=" + encodeURIComponent(v) : "")).then(function (r) {
+    var url = "/api/rules/" + encodeURIComponent(id) + (v ? "?v=" + encodeURIComponent(v) : "");
+    var fallback = function () { return window.NROffline ? window.NROffline.rule(id) : Promise.reject(new Error("offline")); };
+    return navigator.onLine ? getJSON(url).catch(fallback) : fallback();
+  }
+  function context(r) {
+    return r.title || (r.breadcrumb && r.breadcrumb.length ? r.breadcrumb[r.breadcrumb.length - 1].title || "" : "");
+  }
+  var preview = null, hoverTimer = null;
+  function hidePreview() { clearTimeout(hoverTimer); if (preview) { preview.remove(); preview = null; } }
+  function showPreview(a) {
+    ruleData(a).then(function (r) {
       hidePreview();
       preview = el("div", "preview");
       preview.setAttribute("role", "tooltip");
       var head = el("div");
       head.appendChild(el("b", null, r.number || "Example"));
-      head.appendChild(document.createTextNode(" " + (r.title || (r.breadcrumb.length ? r.breadcrumb[r.breadcrumb.length - 1].title || "" : ""))));
+      head.appendChild(document.createTextNode(" " + context(r)));
       preview.appendChild(head);
       var text = r.text || "";
       preview.appendChild(el("div", null, text.length > 400 ? text.slice(0, 397) + "…" : text));
@@ -120,34 +153,136 @@
       preview.style.top = (window.scrollY + box.bottom + 6) + "px";
     }).catch(function () {});
   }
+  function sheetMode() { return window.matchMedia("(hover: none)").matches; } /* touch screens */
   document.addEventListener("mouseover", function (e) {
-    var a = e.target.closest && e.target.closest("a.ref[data-id]");
-    if (!a) return;
+    var a = e.target.closest && e.target.closest(REF);
+    if (!a || sheetMode() || (sheet && sheet.contains(a))) return;
     clearTimeout(hoverTimer);
     hoverTimer = setTimeout(function () { showPreview(a); }, 180);
   });
   document.addEventListener("mouseout", function (e) {
-    var a = e.target.closest && e.target.closest("a.ref[data-id]");
+    var a = e.target.closest && e.target.closest(REF);
     if (a) hidePreview();
   });
   document.addEventListener("focusin", function (e) {
-    if (e.target.matches && e.target.matches("a.ref[data-id]")) showPreview(e.target);
+    if (!sheetMode() && e.target.matches && e.target.matches(REF)) showPreview(e.target);
   });
   document.addEventListener("focusout", hidePreview);
 
-  /* ---------------- copy link ---------------- */
+  var sheet = null, sheetOpener = null;
+  function closeSheet() {
+    if (!sheet) return;
+    sheet.remove(); sheet = null;
+    if (sheetOpener && document.contains(sheetOpener)) sheetOpener.focus({ preventScroll: true });
+  }
+  function openSheet(a) {
+    sheetOpener = sheet && sheet.contains(a) ? sheetOpener : a;
+    ruleData(a).then(function (r) {
+      if (sheet) sheet.remove();
+      sheet = el("div", "sheet");
+      sheet.setAttribute("role", "dialog");
+      sheet.setAttribute("aria-labelledby", "sheet-title");
+      var bar = el("div", "sheet-bar");
+      var h = el("h2", null); h.id = "sheet-title"; h.tabIndex = -1;
+      h.appendChild(el("span", "num", r.number || "Example"));
+      h.appendChild(document.createTextNode(" " + context(r)));
+      bar.appendChild(h);
+      var x = el("button", "sheet-close", "Close"); x.type = "button";
+      x.addEventListener("click", closeSheet);
+      bar.appendChild(x);
+      sheet.appendChild(bar);
+      if (r.breadcrumb && r.breadcrumb.length) {
+        sheet.appendChild(el("div", "crumb", r.breadcrumb.map(function (b) { return (b.number || "") + (b.title ? " " + b.title : ""); }).join(" › ")));
+      }
+      var text = el("div", "sheet-text");
+      var tpl = document.createElement("template");
+      tpl.innerHTML = r.html || ""; /* the scraper's vetted HTML subset, as on rule pages */
+      if (!r.html) text.textContent = r.text || ""; else text.appendChild(tpl.content);
+      sheet.appendChild(text);
+      var kids = function (list) {
+        var box = el("div", "sheet-kids");
+        list.filter(function (d) { return d.kind !== "example"; }).slice(0, 12).forEach(function (d) {
+          var row = el("div", "sub"), t3 = document.createElement("template");
+          row.appendChild(el("b", "num", d.number || ""));
+          if (d.title) row.appendChild(el("b", null, d.title + " "));
+          t3.innerHTML = d.html || ""; row.appendChild(t3.content);
+          box.appendChild(row);
+        });
+        if (list.length > 12) box.appendChild(el("p", "none", "…and " + (list.length - 12) + " more on the rule's page."));
+        return box;
+      };
+      if (!r.html && r.descendants) text.appendChild(kids(r.descendants));
+      else if (!r.html && r.children && r.children.length) {
+        var wait = el("p", "none", "Loading its rules…"); text.appendChild(wait);
+        getJSON("/api/rules/" + encodeURIComponent(r.id) + "?children=1" + (r.version ? "&v=" + encodeURIComponent(r.version) : ""))
+          .then(function (full) { wait.replaceWith(kids(full.descendants || [])); }, function () { wait.remove(); });
+      }
+      (r.examples || []).forEach(function (ex) {
+        var d = el("div", "example"), t2 = document.createElement("template");
+        t2.innerHTML = ex.html || ""; d.appendChild(t2.content); sheet.appendChild(d);
+      });
+      var open = el("a", "btn sheet-open", "Open " + (r.number || "the rule") + " →");
+      open.href = a.getAttribute("href");
+      sheet.appendChild(open);
+      document.body.appendChild(sheet);
+      h.focus({ preventScroll: true });
+    }).catch(function () { window.location.href = a.getAttribute("href"); });
+  }
+  document.addEventListener("click", function (e) {
+    if (e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    var a = e.target.closest && e.target.closest(REF);
+    if (!a || !sheetMode()) return;
+    e.preventDefault();
+    hidePreview();
+    openSheet(a);
+  });
+  document.addEventListener("keydown", function (e) { if (e.key === "Escape") closeSheet(); });
+
+  /* ---------------- copy link, copy rule with citation ---------------- */
+  function copyText(text, b, doneLabel) {
+    var label = b.textContent;
+    var done = function () { b.textContent = doneLabel; setTimeout(function () { b.textContent = label; }, 1800); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { window.prompt("Copy this", text); });
+    } else {
+      window.prompt("Copy this", text);
+    }
+  }
   document.querySelectorAll("button.copy[data-url]").forEach(function (b) {
     b.hidden = false;
+    b.addEventListener("click", function () { copyText(b.getAttribute("data-url"), b, "Link copied"); });
+  });
+  document.querySelectorAll("button.cite[data-cite]").forEach(function (b) {
+    b.hidden = false;
     b.addEventListener("click", function () {
-      var url = b.getAttribute("data-url");
-      var done = function () { b.textContent = "Link copied"; setTimeout(function () { b.textContent = "Copy link"; }, 1800); };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(url).then(done, function () { window.prompt("Copy this link", url); });
-      } else {
-        window.prompt("Copy this link", url);
-      }
+      var box = document.querySelector(b.getAttribute("data-from") || "#rule .text");
+      var text = box ? box.innerText.trim() : "";
+      copyText(text + "\n— " + b.getAttribute("data-cite") + " " + b.getAttribute("data-url"), b, "Copied with citation");
     });
   });
+
+  /* ---------------- colour theme: the system's, or a choice kept on this device ---------------- */
+  var themeBtn = document.getElementById("theme");
+  if (themeBtn) {
+    var THEMES = ["system", "dark", "light"];
+    var label = function (t) { return t === "system" ? "Colour theme: follows the system" : "Colour theme: " + t; };
+    var current = function () { return document.documentElement.getAttribute("data-theme") || "system"; };
+    themeBtn.hidden = false;
+    themeBtn.setAttribute("aria-label", label(current()));
+    themeBtn.title = label(current());
+    themeBtn.addEventListener("click", function () {
+      var next = THEMES[(THEMES.indexOf(current()) + 1) % THEMES.length];
+      if (next === "system") document.documentElement.removeAttribute("data-theme");
+      else document.documentElement.setAttribute("data-theme", next);
+      try { if (next === "system") localStorage.removeItem("nrrules-theme"); else localStorage.setItem("nrrules-theme", next); } catch (e) { /* not kept */ }
+      themeBtn.setAttribute("aria-label", label(next));
+      themeBtn.title = label(next);
+    });
+  }
+
+  /* ---------------- /all: the contents open beside the text on wide screens ---------------- */
+  var toc = document.getElementById("toc");
+  if (toc && window.matchMedia("(min-width: 64rem)").matches) toc.open = true;
 
   /* ---------------- rule graph (cytoscape, vendored, loaded on demand) ---------------- */
   var graphBox = document.getElementById("graph");

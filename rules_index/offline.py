@@ -1,0 +1,218 @@
+"""The offline pack: everything a browser needs to read and search one CR version without a
+connection, written as one JSON file at build time (``<version dir>/offline.json``).
+
+The pack holds the rules (id, number, kind, title, parent, safe HTML) and a compact search
+index derived from the version's real Whoosh index, so the browser ranks like the server
+(`rules_index.search`) without re-implementing its analyzer:
+
+* ``words``: every surface word of the indexed text whose stem differs from it -> its stem
+  (a word that is itself a stem is looked up directly), and the analyzer's stop words;
+* ``post``: per stem, the rules containing it in any searched field with the summed BM25F score
+  of the fields the server would search it in (the server's own scorer, `_FastBM25F`), as a
+  flat delta-coded list ``[doc, score*100, doc, score*100, ...]``; ``common`` lists the stems
+  the server only ranks with, never selects by (`Searcher._is_common`);
+* ``title`` and ``terms``: the same for the title and defined-term fields alone, for the
+  server's title phrase and jargon term boosts;
+* ``cards``: card name -> rules mentioning it (in the rule or its examples) with the score of
+  the server's card-field clause;
+* ``jargon``: the judge jargon table (`rules_index.jargon`), phrases -> expansion stems + rule;
+* ``params``: the server's ranking constants (re-rank depth, priors, phrase bonus...).
+
+The client-side ranking lives in ``webapp/static/offline-search.js``; `tests/test_offline.py`
+compares its answers with the server's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from scraper import Document
+
+from .jargon import JARGON
+from .search import (
+    _STOP,
+    _TOKEN,
+    ANALYZER,
+    COMMON_SHARE,
+    FIELD_COMMON_SHARE,
+    MAX_PHRASE_WORDS,
+    NAME_ANALYZER,
+    PRIORS,
+    RERANK_DEPTH,
+    TEXT_FIELDS,
+    TEXT_PHRASE_BONUS,
+    Searcher,
+    _searchable,
+)
+
+__all__ = ["OFFLINE_FORMAT", "OFFLINE_FILE", "build_pack", "write_pack"]
+
+OFFLINE_FORMAT = 1
+OFFLINE_FILE = "offline.json"
+SCALE = 100  # scores are stored as integers: score * SCALE
+
+
+def _stem(word: str) -> str | None:
+    tokens = [t.text for t in ANALYZER(word)]
+    return tokens[0] if len(tokens) == 1 else None
+
+
+def _encode(pairs: list[tuple[int, float]]) -> list[int]:
+    """[(doc, score)] sorted by doc -> [doc delta, scaled score, ...]."""
+    out: list[int] = []
+    last = 0
+    for doc, score in sorted(pairs):
+        out.append(doc - last)
+        out.append(max(0, round(score * SCALE)))
+        last = doc
+    return out
+
+
+def build_pack(doc: Document, searcher: Searcher) -> dict:
+    """The offline pack of one version, from its Document and its built Whoosh index."""
+    nodes = doc.nodes
+    position = {n.id: i for i, n in enumerate(nodes)}
+    searchable = _searchable(doc)
+    # Whoosh document number -> node position in the pack.
+    docpos = [position[n.id] for n in searchable]
+    ws = searcher._searcher()
+    reader = ws.reader()
+    weighting = searcher._weighting
+    doc_count = max(1, searcher._doc_count)
+
+    def field_scores(fname: str, stem: str) -> dict[int, float]:
+        scorer = weighting.scorer(ws, fname, stem)
+        m = reader.postings(fname, stem, scorer=scorer)
+        out: dict[int, float] = {}
+        while m.is_active():
+            out[docpos[m.id()]] = m.score()
+            m.next()
+        return out
+
+    def common(stem: str, fname: str = "text") -> bool:
+        share = FIELD_COMMON_SHARE.get(fname, COMMON_SHARE)
+        return reader.doc_frequency(fname, stem) > share * doc_count
+
+    stems: set[str] = set()
+    for fname in TEXT_FIELDS:
+        stems.update(t.decode("utf-8") if isinstance(t, bytes) else t for t in reader.lexicon(fname))
+    post: dict[str, list[int]] = {}
+    title_post: dict[str, list[int]] = {}
+    terms_post: dict[str, list[int]] = {}
+    common_stems: list[str] = []
+    for stem in sorted(stems):
+        total: dict[int, float] = {}
+        for fname in TEXT_FIELDS:
+            if (fname, stem) not in reader:
+                continue
+            scores = field_scores(fname, stem)
+            counted = fname == "text" or not common(stem, fname)
+            for d, s in scores.items():
+                total[d] = total.get(d, 0.0) + (s if counted else 0.0)
+            if fname == "title":
+                title_post[stem] = _encode(list(scores.items()))
+            elif fname == "terms":
+                terms_post[stem] = _encode(list(scores.items()))
+        post[stem] = _encode(list(total.items()))
+        if common(stem):
+            common_stems.append(stem)
+
+    # Surface words -> stems, for every word the server could have indexed.
+    tokenize = re.compile(_TOKEN).findall
+    words: dict[str, str] = {}
+    seen: set[str] = set()
+    for n in searchable:
+        examples = [doc.node(e) for e in n.examples]
+        parts = [n.title or "", n.text, *n.terms, *(e.text for e in examples if e)]
+        for part in parts:
+            for raw in tokenize(part):
+                low = raw.lower()
+                if low in seen:
+                    continue
+                seen.add(low)
+                stem = _stem(low)
+                if stem and stem != low:
+                    words[low] = stem
+
+    # Cards: the server's clause is Term("cards", token, 6) or Phrase("cards", tokens, 6).
+    cards: dict[str, list] = {}
+    card_rules: dict[str, set[int]] = {}
+    for i, n in enumerate(searchable):
+        names = {c.name for c in n.cards}
+        for e in (doc.node(x) for x in n.examples):
+            if e is not None:
+                names |= {c.name for c in e.cards}
+        for name in names:
+            card_rules.setdefault(name, set()).add(i)
+    for name, docnums in sorted(card_rules.items()):
+        tokens = [t.text for t in NAME_ANALYZER(name)]
+        if not tokens:
+            continue
+        pairs = []
+        per_token = [field_scores("cards", t) if ("cards", t) in reader else {} for t in tokens]
+        for d in docnums:
+            pos = docpos[d]
+            pairs.append((pos, sum(s.get(pos, 0.0) for s in per_token)))
+        entry = [name, _encode(pairs)]
+        cards[" ".join(name.lower().split())] = entry
+        if name.lower().startswith("the ") and len(name) > 7:
+            cards.setdefault(" ".join(name[4:].lower().split()), entry)
+
+    jargon = [
+        {
+            "phrases": list(j.phrases),
+            "expansion": [t.text for t in ANALYZER(j.expansion)],
+            "rule": j.rule,
+        }
+        for j in JARGON
+    ]
+    kinds = sorted({n.kind for n in nodes})
+    kind_code = {k: i for i, k in enumerate(kinds)}
+    rules = [
+        [
+            n.id,
+            n.number or "",
+            kind_code[n.kind],
+            n.title or "",
+            position.get(n.parent, -1) if n.parent else -1,
+            n.html or "",
+        ]
+        for n in nodes
+    ]
+    return {
+        "format": OFFLINE_FORMAT,
+        "version": doc.version,
+        "effective_date": doc.effective_date,
+        "source_hash": doc.source_hash,
+        "kinds": kinds,
+        "rules": rules,
+        "terms_of": {position[n.id]: [t.lower() for t in n.terms] for n in searchable if n.terms},
+        "index": {
+            "docs": docpos,
+            "stop": sorted(_STOP),
+            "words": words,
+            "post": post,
+            "common": common_stems,
+            "title": title_post,
+            "terms": terms_post,
+            "cards": cards,
+            "jargon": jargon,
+            "params": {
+                "scale": SCALE,
+                "rerank": RERANK_DEPTH,
+                "priors": PRIORS,
+                "phrase_bonus": TEXT_PHRASE_BONUS,
+                "max_phrase_words": MAX_PHRASE_WORDS,
+            },
+        },
+    }
+
+
+def write_pack(doc: Document, searcher: Searcher, path: Path) -> int:
+    """Write the pack of ``doc`` to ``path`` (compact JSON); returns its size in bytes."""
+    data = json.dumps(build_pack(doc, searcher), ensure_ascii=False, separators=(",", ":"))
+    raw = data.encode("utf-8")
+    Path(path).write_bytes(raw)
+    return len(raw)

@@ -1,0 +1,187 @@
+"""Offline use in headless Chromium (Debian's `chromium` via Playwright, as in test_browser.py):
+save a version on a phone-sized screen, cut the network (the server process is stopped and the
+context is set offline), then read and search the saved copy; and the browser's ranking of the
+saved copy agrees with the server's."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import LATEST
+from test_browser import ARTIFACTS, ROOT, browser, free_port, page  # noqa: F401 - fixtures
+
+from rules_index.offline import OFFLINE_FILE
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 1,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def start_server(build_dir: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = dict(os.environ, NRRULES_BUILD_DIR=str(build_dir), SECRET_KEY="offline-test-key")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = (ARTIFACTS / f"gunicorn-offline-{port}.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{port}", "-w", "1", "--threads", "4"]
+        + ["--no-control-socket", "webapp:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/api/versions", timeout=2) as resp:
+                if resp.status == 200:
+                    return proc, base
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"server did not start (see {log.name})")
+        time.sleep(0.2)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture()
+def own_server(build_dir):
+    """A server only this test uses, so the test can cut it off."""
+    proc, base = start_server(build_dir)
+    yield proc, base
+    if proc.poll() is None:
+        stop_server(proc)
+
+
+def shot(pg, name: str, full: bool = False) -> None:
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
+
+
+def test_save_then_read_and_search_without_a_connection(browser, own_server, library):  # noqa: F811
+    proc, base = own_server
+    context = browser.new_context(**PHONE)
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(base + "/r/6.9.4c")
+        button = pg.locator("#offline-ctl .save-offline")
+        assert button.inner_text() == f"Save CR {LATEST} for offline"
+        button.click()
+        pg.wait_for_selector(f"#offline-ctl[data-saved='{LATEST}']", timeout=60_000)
+        assert "Saved for offline use: CR " + LATEST in pg.locator("#offline-ctl").inner_text()
+        pg.wait_for_function("navigator.serviceWorker.controller !== null")  # the worker controls the page
+        stored = pg.evaluate(
+            """async () => { let n = 0; for (const k of await caches.keys()) { const c = await caches.open(k);
+               for (const r of await c.keys()) n += (await (await c.match(r)).arrayBuffer()).byteLength; } return n; }"""
+        )
+        assert 500_000 < stored <= 1_500_000, stored
+        shot(pg, "offline-saved-phone", full=True)
+
+        # Cut the network: no server process, and the browser told it is offline.
+        stop_server(proc)
+        context.set_offline(True)
+        pg.goto(base + "/id/rule_sec_run_run_ends_phase")
+        pg.wait_for_selector("body[data-rendered='1']")
+        notice = pg.locator("#netstatus")
+        assert notice.is_visible()
+        assert "offline" in notice.inner_text() and f"CR {LATEST}" in notice.inner_text()
+        node = library.document(LATEST).node("rule_sec_run_run_ends_phase")
+        assert pg.locator("article.rule h1 .num").inner_text() == node.number
+        child = next(c for c in library.document(LATEST).children(node.id) if c.kind != "example")
+        assert child.text[:40] in pg.locator(f"article.rule #{child.id}").inner_text()
+        shot(pg, "offline-rule-phone")
+
+        # Search as you type from the saved copy ranks like the server.
+        expected = library.searcher(LATEST).search("jack out", limit=8)
+        pg.fill(".q", "jack out")
+        pg.wait_for_selector(".suggest li[role=option] a")
+        first = pg.locator(".suggest li[role=option] a").first.get_attribute("href")
+        assert first == "/id/" + expected[0].id
+        assert pg.locator(".suggest .local").count() == 1
+        shot(pg, "offline-search-phone")
+        # A number jumps to its rule, rendered from the saved copy.
+        pg.fill(".q", "6.9.4c")
+        pg.keyboard.press("Enter")
+        pg.wait_for_url("**/id/step_jack_out_choice")
+        pg.wait_for_selector("body[data-rendered='1']")
+        assert pg.locator("article.rule h1 .num").inner_text() == "6.9.4c"
+        assert "jack out" in pg.locator("article.rule .text").inner_text()
+        # The full search page too.
+        pg.goto(base + "/search?q=brain+damage")
+        pg.wait_for_selector("body[data-rendered='1']")
+        top = library.searcher(LATEST).search("brain damage", limit=1)[0]
+        assert pg.locator(".results li a").first.get_attribute("href") == "/id/" + top.id
+        # /all comes from the saved copy, with a heading per chapter.
+        pg.goto(base + "/all#step_jack_out_choice")
+        pg.wait_for_selector("body[data-rendered='1']")
+        chapters = library.document(LATEST).chapters()
+        assert pg.locator(".whole h2.chapter-h").count() == len(chapters)
+        assert pg.locator("#step_jack_out_choice").is_visible()
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, library):  # noqa: F811
+    """Top hit and top five of the browser's search equal the server's for the relevance
+    queries (judge questions, jargon, card names), numbers, ids and deep links."""
+    bench = ROOT / "bench"
+    queries = [
+        q["q"]
+        for f in ("relevance_set.json", "relevance_holdout.json")
+        for q in json.loads((bench / f).read_text())["queries"]
+    ]
+    queries += [
+        "6.9.4c",
+        "rule 1.2.1",
+        "step_jack_out_choice",
+        "https://rules.nullsignal.games/?r=rule_card_precedence",
+    ]
+    queries += ["jak out", "PAW", "brain damage", "Hedge Fund", "R&D", "face up"]
+    pack = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
+    script = (ROOT / "webapp" / "static" / "offline-search.js").read_text(encoding="utf-8")
+    pg = browser.new_page()
+    try:
+        pg.set_content("<!doctype html><title>x</title>")
+        pg.add_script_tag(content=script)
+        got = pg.evaluate(
+            "([pack, qs]) => { const ix = new NROfflineIndex(JSON.parse(pack));"
+            " return qs.map(q => ix.search(q, 10).map(h => h.id)); }",
+            [pack, queries],
+        )
+    finally:
+        pg.close()
+    searcher = library.searcher(LATEST)
+    same_top, overlap = 0, 0.0
+    for q, ids in zip(queries, got, strict=True):
+        server = [h.id for h in searcher.search(q, limit=10)]
+        same_top += server[:1] == ids[:1]
+        overlap += len(set(server[:5]) & set(ids[:5])) / max(1, min(5, len(server)))
+    n = len(queries)
+    assert n > 100
+    assert same_top / n >= 0.95, same_top / n
+    assert overlap / n >= 0.9, overlap / n
+    # exact lookups are exact
+    assert got[queries.index("6.9.4c")][0] == "step_jack_out_choice"
+    assert got[queries.index("rule 1.2.1")][0] == library.lookup("1.2.1", LATEST).node.id

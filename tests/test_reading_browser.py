@@ -1,0 +1,162 @@
+"""Reading on a phone in headless Chromium (as test_browser.py runs it): previews on tap in a
+bottom sheet, dark mode, keyboard-only search and tap target sizes. Screenshots go to
+test-artifacts/browser/."""
+
+from __future__ import annotations
+
+from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser, page, server  # noqa: F401 - fixtures
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 1,
+    "is_mobile": True,
+    "has_touch": True,
+}
+# Controls outside running text (links inside a rule's sentences are exempt, as in WCAG 2.5.8).
+TARGETS_JS = """() => { const out = [];
+  document.querySelectorAll('a[href], button, input:not([type=hidden]), summary, select').forEach(e => {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !e.checkVisibility()) return;
+    if (e.closest('.text, .sub, .example, .snip, p.context, .sheet-text, .intro, .lead')) return;
+    out.push([(e.textContent || e.value || e.tagName).trim().slice(0, 30), r.width, r.height]); });
+  return out; }"""
+
+
+def luminance(rgb: str) -> float:
+    r, g, b = (int(x) for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def phone(browser, **extra):  # noqa: F811
+    context = browser.new_context(**PHONE, **extra)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return context, pg, errors
+
+
+def test_tap_a_reference_and_read_it_without_leaving(browser, server, library):  # noqa: F811
+    context, pg, errors = phone(browser)
+    try:
+        pg.goto(server + "/r/6.9.4c")
+        target = library.document("26.03").node("rule_sec_run_run_ends_phase")
+        pg.locator('article.rule .text a.ref[data-id="rule_sec_run_run_ends_phase"]').tap()
+        sheet = pg.locator(".sheet[role=dialog]")
+        sheet.wait_for()
+        assert pg.url.endswith("/r/6.9.4c")  # still on the same page
+        assert sheet.locator("h2 .num").inner_text() == target.number
+        assert target.title in sheet.locator("h2").inner_text()
+        assert sheet.locator(".sheet-open").get_attribute("href") == "/id/rule_sec_run_run_ends_phase"
+        assert pg.evaluate("document.activeElement.id") == "sheet-title"
+        # a rule that is only a heading shows its sub-rules' text
+        child = next(c for c in library.document("26.03").children(target.id) if c.kind != "example")
+        pg.wait_for_selector(".sheet .sheet-kids")
+        assert child.text[:40] in sheet.locator(".sheet-kids").inner_text()
+        pg.screenshot(path=str(ARTIFACTS / "tap-preview-phone.png"))
+        # a "Cited by" entry and an in-text step reference ("continue to (d)") preview too
+        pg.locator(".sheet-close").tap()
+        assert sheet.count() == 0
+        pg.locator('article.rule .text a.step-ref[data-id="step_move_position"]').tap()
+        sheet.wait_for()
+        assert (
+            sheet.locator("h2 .num").inner_text()
+            == library.document("26.03").node("step_move_position").number
+        )
+        pg.keyboard.press("Escape")
+        assert sheet.count() == 0
+        pg.goto(server + "/r/6.9.6")
+        first = pg.locator("#cited-by a.ref").first
+        number = first.inner_text()
+        first.tap()
+        sheet.wait_for()
+        assert sheet.locator("h2 .num").inner_text() == number
+        assert pg.url.endswith("/r/6.9.6")
+        # the sheet's own link opens the rule
+        sheet.locator(".sheet-open").tap()
+        pg.wait_for_url("**/id/**")
+        assert pg.locator("article.rule h1 .num").inner_text() == number
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_dark_mode_follows_the_system_and_the_toggle(browser, server):  # noqa: F811
+    context, pg, errors = phone(browser, color_scheme="dark")
+    try:
+        pg.goto(server + "/r/6.9.4c")
+        bg = pg.evaluate("getComputedStyle(document.body).backgroundColor")
+        fg = pg.evaluate("getComputedStyle(document.body).color")
+        assert luminance(bg) < 40 < 180 < luminance(fg)
+        pg.screenshot(path=str(ARTIFACTS / "dark-rule-phone.png"))
+        # the toggle: dark (explicit) -> light, kept on the device across pages
+        toggle = pg.locator("#theme")
+        toggle.tap()
+        assert pg.evaluate("document.documentElement.dataset.theme") == "dark"
+        toggle.tap()
+        assert pg.evaluate("document.documentElement.dataset.theme") == "light"
+        pg.goto(server + "/all")
+        assert pg.evaluate("document.documentElement.dataset.theme") == "light"
+        assert luminance(pg.evaluate("getComputedStyle(document.body).backgroundColor")) > 240
+        toggle = pg.locator("#theme")
+        toggle.tap()  # back to the system's (dark)
+        assert pg.evaluate("document.documentElement.dataset.theme") is None
+        assert luminance(pg.evaluate("getComputedStyle(document.body).backgroundColor")) < 40
+    finally:
+        context.close()
+    desk = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    pg = desk.new_page()
+    pg.goto(server + "/all#step_jack_out_choice")
+    assert pg.locator("#toc").evaluate("d => d.open")  # contents open beside the text
+    box = pg.locator("#step_jack_out_choice").bounding_box()
+    header = pg.locator("header.top").bounding_box()
+    assert box["y"] >= header["y"] + header["height"]  # the anchor clears the sticky header
+    pg.screenshot(path=str(ARTIFACTS / "dark-all-desktop.png"))
+    desk.close()
+    assert not errors, errors
+
+
+def test_keyboard_only_search(page, server):  # noqa: F811
+    page.goto(server + "/r/6.9.6")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+    page.keyboard.type("jack out")
+    page.wait_for_selector("#suggest li[role=option]")
+    q = page.locator("#q")
+    assert q.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    active = q.get_attribute("aria-activedescendant")
+    chosen = page.locator(f"#{active}")
+    assert chosen.get_attribute("aria-selected") == "true"
+    expected = chosen.locator(".num").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "keyboard-search-phone.png"))
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/id/**")
+    assert page.locator("article.rule h1 .num").inner_text() == expected
+    # Escape closes the list; "/" typed inside the box is just text
+    page.keyboard.press("/")
+    page.keyboard.type("6.9.4z")
+    page.wait_for_selector("#q[aria-expanded=true]")
+    page.keyboard.press("Escape")
+    assert page.locator("#q").get_attribute("aria-expanded") == "false"
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/search?q=6.9.4z**")
+    assert "6.9.4h" in page.locator("#suggestions").inner_text()
+
+
+def test_tap_targets_are_large_enough(browser, server):  # noqa: F811
+    context, pg, errors = phone(browser)
+    try:
+        for path in ("/r/6.9.4c", "/", "/all", "/search?q=jack+out"):
+            pg.goto(server + path)
+            small = [t for t in pg.evaluate(TARGETS_JS) if t[2] < 44 or t[1] < 24]
+            assert not small, (path, small)
+    finally:
+        context.close()
+    assert not errors, errors

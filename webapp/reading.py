@@ -1,0 +1,130 @@
+"""Reading aids for rule pages, as Jinja filters and globals (installed by `install`):
+
+* ``step_links``: in-text step references ("continue to (d)", "go to (2)", "Return to (a).")
+  become links to the step they name, resolved against the rule's own timing structure;
+* ``cr_case``: a rule whose text opens with a lowercase defined term ("meat damage and net
+  damage are resolved...") is shown with a capital, as a sentence start (the term's own text,
+  and the stored rule text, are left as the CR prints them);
+* ``rule_context``: a sub-rule's parent and its siblings (the page highlights the current one);
+* ``ref_label``: what a bare number in "Cites"/"Cited by" is about (its title, or the start of
+  its text);
+* ``versioned_url``: a link to a rule that names its CR version, for citations.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask, url_for
+from markupsafe import Markup
+
+from scraper import Document, Node
+
+# "(d)" or "(2)" after "to"/"from", outside tags: "skip to (d)", "got here from (2) or (3)".
+_STEP_REF = re.compile(r"(\b(?:to|from|or|and)\s+)\(([a-z]|\d{1,2})\)(?![^<]*>)")
+_LEADING_TERM = re.compile(r'^(<span class="term">)([a-z])')
+_CONTEXT_KINDS = ("subrule", "step", "timing_step")
+
+
+def _number_index(doc: Document) -> dict[str, Node]:
+    from rules_index.lookup import number_index
+
+    return number_index(doc)
+
+
+def _resolve_step(doc: Document, node: Node, label: str) -> Node | None:
+    """The step a "(d)" or "(2)" in ``node`` names: the nearest enclosing structure with a
+    child numbered that way (6.9.4c "(d)" -> 6.9.4d; 11.4.1f.i "(2)" -> 11.4.2)."""
+    numbers = _number_index(doc)
+    parent_id = node.parent
+    while parent_id:
+        parent = doc.node(parent_id)
+        if parent is None or not parent.number:
+            return None
+        number = parent.number + (label if label.isalpha() else f".{label}")
+        target = numbers.get(number)
+        if target is not None and target.parent == parent.id:
+            return target
+        parent_id = parent.parent
+    return None
+
+
+def step_links(html: str, doc: Document, node: Node, version_query: str = "") -> Markup:
+    if "(" not in html:
+        return Markup(html)  # noqa: S704 - the scraper's vetted HTML
+
+    def repl(m: re.Match) -> str:
+        target = _resolve_step(doc, node, m.group(2))
+        if target is None or target.id == node.id:
+            return m.group(0)
+        href = f"/id/{target.id}{version_query}"
+        return (
+            f'{m.group(1)}<a class="ref step-ref" data-id="{target.id}" href="{href}" '
+            f'title="{target.number}">({m.group(2)})</a>'
+        )
+
+    # The scraper's vetted HTML with links added for references it already names.
+    return Markup(_STEP_REF.sub(repl, str(html)))  # noqa: S704
+
+
+def cr_case(html: Any) -> Markup:
+    text = str(html)
+    text = _LEADING_TERM.sub(lambda m: m.group(1) + m.group(2).upper(), text, count=1)
+    return Markup(text)  # noqa: S704 - only a letter's case changes
+
+
+def rule_context(doc: Document, node: Node) -> dict | None:
+    """A sub-rule's or step's parent and siblings, or None for other kinds."""
+    if node.kind not in _CONTEXT_KINDS or not node.parent:
+        return None
+    parent = doc.node(node.parent)
+    if parent is None or parent.kind in ("chapter", "section"):
+        return None
+    siblings = [c for c in doc.children(parent.id) if c.kind != "example"]
+    return {"parent": parent, "siblings": siblings}
+
+
+def ref_label(doc: Document, node_id: str, limit: int = 90) -> str:
+    node = doc.node(node_id)
+    if node is None:
+        return ""
+    if node.title:
+        return node.title
+    text = " ".join((node.text or "").split())
+    if len(text) > limit:
+        text = text[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def versioned_url(node_id: str, version: str) -> str:
+    return url_for("pages.by_id", node_id=node_id, v=version, _external=True)
+
+
+def cr_document(version: str) -> Document:
+    from . import library as lib
+
+    return lib.library().document(version)
+
+
+def nearest_numbers(query: str, version: str) -> list[str]:
+    """For a query that is a rule number the version lacks (6.9.4z): its nearest rules, as
+    the rule page's "Did you mean" offers them."""
+    from . import library as lib
+
+    result = lib.library().lookup(query, version)
+    if result.nodes or result.ref is None or result.ref.kind != "number":
+        return []
+    return list(result.suggestions)
+
+
+def install(app: Flask) -> None:
+    app.jinja_env.filters["cr_case"] = cr_case
+    app.jinja_env.globals.update(
+        step_links=step_links,
+        rule_context=rule_context,
+        ref_label=ref_label,
+        versioned_url=versioned_url,
+        cr_document=cr_document,
+        nearest_numbers=nearest_numbers,
+    )

@@ -1,0 +1,521 @@
+/* nrrules offline search: ranks one CR version in the browser from its offline pack
+   (built by rules_index/offline.py from the server's own Whoosh index), the way
+   rules_index/search.py ranks it on the server: lookup of numbers, ids and deep links first
+   (then the rules citing the rule), judge jargon, card names, typo correction, BM25F scores,
+   then the server's re-rank (coordination, text phrase bonus, kind priors).
+   Exposes window.NROfflineIndex(pack). No DOM access: usable in a page or a worker. */
+(function (root) {
+  "use strict";
+  var TOKEN = /(?:non-)?[\p{L}\p{N}]+(?:&[\p{L}\p{N}]+)?/giu;
+  var CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/g;
+  var MAX_QUERY = 200, SNIPPET_CHARS = 260;
+  var PREFIX = /^(?:(?:rules|rule|sub-?rules?|steps?|timing\s+steps?|sections?|subsections?|sec|chapters?|chap|ch|phase|cr|nsg|r|§+|#)\s*\.?\s*)+/i;
+  var NUMBER = /^(\d{1,3}(?:\s*\.\s*\d{1,3}){0,2})(?:(?:\s*\.\s*|\s+|\s*\(\s*)?([a-z])\)?)?(?:(?:\s*\.\s*|\s+|\s*\(\s*)?([ivx]{1,4})\)?)?\s*\.?\s*(\+)?\s*$/i;
+  var ID = /^[A-Za-z][A-Za-z0-9_.+&-]*_[A-Za-z0-9_.+&-]*$/;
+  var ROMAN = { i: 1, ii: 2, iii: 3, iv: 4, v: 5, vi: 6, vii: 7, viii: 8, ix: 9, x: 10 };
+  var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+  function esc(s) { return s.replace(/[&<>]/g, function (c) { return ESC[c]; }); }
+  function reEsc(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+  function fold(s) { return s.normalize("NFD").replace(/[\u0300-\u036f]/g, ""); }
+  function tokens(s) { return s.match(TOKEN) || []; }
+  function cleanQuery(q) {
+    if (typeof q !== "string") return "";
+    return q.slice(0, MAX_QUERY * 4).replace(CONTROL, " ").split(/\s+/).filter(Boolean).join(" ").slice(0, MAX_QUERY);
+  }
+  function decode(list) { /* [doc delta, score, ...] -> Map doc -> score */
+    var m = new Map(), d = 0;
+    for (var i = 0; i < list.length; i += 2) { d += list[i]; m.set(d, list[i + 1]); }
+    return m;
+  }
+  function stripTags(html) {
+    return html.replace(/<[^>]*>/g, "").replace(/&(amp|lt|gt|quot|#39|#x27);/g, function (m, e) {
+      return { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'" }[e];
+    });
+  }
+  function distance(a, b, limit) { /* optimal string alignment distance, capped at limit + 1 */
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    var prev2 = null, prev = [], i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (i = 1; i <= a.length; i++) {
+      var cur = [i], low = i;
+      for (j = 1; j <= b.length; j++) {
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (prev2 && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+        cur.push(v); if (v < low) low = v;
+      }
+      if (low > limit) return limit + 1;
+      prev2 = prev; prev = cur;
+    }
+    return prev[b.length];
+  }
+  function contains(seq, phrase) {
+    for (var i = 0; i + phrase.length <= seq.length; i++) {
+      var ok = true;
+      for (var j = 0; j < phrase.length; j++) if (seq[i + j] !== phrase[j]) { ok = false; break; }
+      if (ok) return true;
+    }
+    return false;
+  }
+  function containsSlop(seq, phrase, slop) { /* words in order with at most `slop` words between */
+    for (var i = 0; i < seq.length; i++) {
+      if (seq[i] !== phrase[0]) continue;
+      var pos = i, ok = true;
+      for (var j = 1; j < phrase.length && ok; j++) {
+        ok = false;
+        for (var k = pos + 1; k <= pos + 1 + slop && k < seq.length; k++) if (seq[k] === phrase[j]) { pos = k; ok = true; break; }
+      }
+      if (ok) return true;
+    }
+    return false;
+  }
+  function parts(number) {
+    var m = /^(\d+(?:\.\d+)*)([a-z])?(?:\.([ivx]+))?$/.exec(number || "");
+    if (!m) return null;
+    var out = m[1].split(".").map(Number);
+    if (m[2]) out.push(m[2].charCodeAt(0) - 96);
+    if (m[3]) out.push(ROMAN[m[3]] || 0);
+    return out;
+  }
+  function numberCmp(a, b) {
+    var pa = parts(a) || [1e6], pb = parts(b) || [1e6];
+    for (var i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+    return pa.length - pb.length;
+  }
+
+  function Index(pack) {
+    var ix = pack.index;
+    this.pack = pack;
+    this.version = pack.version;
+    this.rules = pack.rules;
+    this.kinds = pack.kinds;
+    this.ix = ix;
+    this.params = ix.params;
+    this.stop = new Set(ix.stop);
+    this.common = new Set(ix.common);
+    this.byNumber = new Map();
+    this.byId = new Map();
+    this.byLowerId = new Map();
+    this.children = new Map();
+    this.docOf = new Map(); /* pack position -> whoosh docnum (searchable rules only) */
+    var self = this;
+    pack.rules.forEach(function (r, i) {
+      if (r[1]) self.byNumber.set(r[1], i);
+      self.byId.set(r[0], i);
+      self.byLowerId.set(r[0].toLowerCase(), i);
+      if (r[4] >= 0) { if (!self.children.has(r[4])) self.children.set(r[4], []); self.children.get(r[4]).push(i); }
+    });
+    ix.docs.forEach(function (pos, d) { self.docOf.set(pos, d); });
+    this._post = new Map(); this._title = new Map(); this._terms = new Map();
+    this._text = new Map(); this._stems = new Map();
+    this._cardRe = null; this._jargonRe = null; this._vocab = null; this._back = null;
+  }
+  var P = Index.prototype;
+
+  /* ---------- rules ---------- */
+  P.rule = function (pos) {
+    var r = this.rules[pos];
+    if (!r) return null;
+    return { pos: pos, id: r[0], number: r[1] || null, kind: this.kinds[r[2]], title: r[3] || null, parent: r[4], html: r[5] };
+  };
+  P.find = function (id) { var p = this.byId.get(id); return p === undefined ? null : this.rule(p); };
+  P.kids = function (pos) { return this.children.get(pos) || []; };
+  P.examples = function (pos) { var self = this; return this.kids(pos).filter(function (k) { return self.kinds[self.rules[k][2]] === "example"; }); };
+  P.ancestors = function (pos) {
+    var out = [], p = this.rules[pos][4];
+    while (p >= 0) { out.unshift(p); p = this.rules[p][4]; }
+    return out;
+  };
+  P.text = function (pos) {
+    var t = this._text.get(pos);
+    if (t === undefined) { t = stripTags(this.rules[pos][5]); this._text.set(pos, t); }
+    return t;
+  };
+  P.backlinks = function () { /* target id -> [rule positions citing it], examples count for their rule */
+    if (!this._back) {
+      var back = new Map(), self = this;
+      this.rules.forEach(function (r, i) {
+        var owner = i;
+        while (self.kinds[self.rules[owner][2]] === "example" && self.rules[owner][4] >= 0) owner = self.rules[owner][4];
+        var re = /data-id="([^"]+)"/g, m;
+        while ((m = re.exec(r[5]))) {
+          var list = back.get(m[1]);
+          if (!list) { list = []; back.set(m[1], list); }
+          if (list.indexOf(owner) < 0 && self.rules[owner][0] !== m[1]) list.push(owner);
+        }
+      });
+      this._back = back;
+    }
+    return this._back;
+  };
+  P.cites = function (pos) {
+    var seen = [], self = this, ids = [pos].concat(this.examples(pos));
+    ids.forEach(function (p) {
+      var re = /data-id="([^"]+)"/g, m;
+      while ((m = re.exec(self.rules[p][5]))) {
+        var t = self.byId.get(m[1]);
+        if (t !== undefined && t !== pos && seen.indexOf(t) < 0) seen.push(t);
+      }
+    });
+    return seen;
+  };
+  P.citedBy = function (pos) { return (this.backlinks().get(this.rules[pos][0]) || []).slice(); };
+
+  /* ---------- lookup (rules_index/lookup.py) ---------- */
+  function cleanRef(text) {
+    text = Array.from(text.slice(0, 300)).map(function (c) { return /[\p{C}]/u.test(c) ? " " : c; }).join("");
+    return text.trim().replace(/^["'`“”‘’()[\]{}<>]+|["'`“”‘’()[\]{}<>]+$/g, "").trim();
+  }
+  function idFromUrl(text) {
+    if (!/^(https?:\/\/|[/?#])/.test(text)) return null;
+    var u;
+    try { u = new URL(text, "http://x.invalid/"); } catch (e) { return null; }
+    var keys = ["r", "id", "rule"];
+    for (var i = 0; i < keys.length; i++) { var v = u.searchParams.get(keys[i]); if (v && v.trim()) return v.trim(); }
+    if (u.hash.length > 1 && u.hash.slice(1).trim()) return decodeURIComponent(u.hash.slice(1).trim());
+    var m = /\/(?:id|rule|rules)\/([^/?#]+)\/?$/.exec(u.pathname);
+    return m ? decodeURIComponent(m[1]) : null;
+  }
+  function parseQuery(text) {
+    if (typeof text !== "string") return null;
+    text = cleanRef(text);
+    if (!text) return null;
+    var urlId = idFromUrl(text);
+    if (urlId !== null) return { kind: "id", value: urlId };
+    var body = text.replace(PREFIX, "").trim();
+    var m = NUMBER.exec(body);
+    if (m) {
+      var ps = m[1].split(".").map(function (p) { return String(parseInt(p.trim(), 10)); });
+      var letter = (m[2] || "").toLowerCase(), roman = (m[3] || "").toLowerCase();
+      if (letter && ps.length !== 3) return null;
+      if (roman && (!letter || !ROMAN[roman])) return null;
+      return { kind: "number", value: ps.join(".") + letter + (roman ? "." + roman : ""), children: !!m[4] };
+    }
+    if (ID.test(text)) return { kind: "id", value: text };
+    return null;
+  }
+  Index.parseQuery = parseQuery;
+
+  P.suggestNumbers = function (number, limit) { /* lookup.py's _suggest_numbers */
+    var want = parts(number), found = [], self = this;
+    if (!want) return [];
+    var all = Array.from(this.byNumber.keys()).map(function (n) { return [n, parts(n)]; });
+    function same(a, b, n) { for (var i = 0; i < n; i++) if (a[i] !== b[i]) return false; return true; }
+    function exists(prefix) { return all.some(function (x) { return x[1] && x[1].length === prefix.length && same(x[1], prefix, prefix.length); }); }
+    for (var level = want.length; level > 0 && !found.length; level--) {
+      /* siblings only under a parent that exists: 99.9.9 has no neighbours among the chapters */
+      if (level > 1 ? !exists(want.slice(0, level - 1)) : want.length > 1) continue;
+      var target = want[level - 1];
+      var sib = all.filter(function (x) { return x[1] && x[1].length === level && same(x[1], want, level - 1); });
+      sib.sort(function (a, b) {
+        return Math.abs(a[1][level - 1] - target) - Math.abs(b[1][level - 1] - target) || numberCmp(a[0], b[0]);
+      });
+      found = sib.slice(0, 3).map(function (x) { return x[0]; });
+    }
+    for (var l = want.length - 1; l > 0; l--) {
+      var anc = all.find(function (x) { return x[1] && x[1].length === l && same(x[1], want, l); });
+      if (anc) { if (found.indexOf(anc[0]) < 0) found.push(anc[0]); break; }
+    }
+    void self;
+    return found.sort(numberCmp).slice(0, limit || 5);
+  };
+
+  P.lookup = function (text) {
+    var ref = parseQuery(text);
+    if (!ref) return { ref: null, pos: null, suggestions: [] };
+    var pos;
+    if (ref.kind === "number") {
+      pos = this.byNumber.get(ref.value);
+      if (pos === undefined) return { ref: ref, pos: null, suggestions: this.suggestNumbers(ref.value) };
+    } else {
+      pos = this.byId.get(ref.value);
+      if (pos === undefined) pos = this.byLowerId.get(ref.value.toLowerCase());
+      if (pos === undefined && /\+$/.test(ref.value)) {
+        var base = ref.value.replace(/\++$/, "");
+        pos = this.byId.get(base);
+        if (pos === undefined) pos = this.byLowerId.get(base.toLowerCase());
+      }
+      if (pos === undefined) return { ref: ref, pos: null, suggestions: [] };
+    }
+    return { ref: ref, pos: pos, suggestions: [] };
+  };
+
+  /* ---------- analysis ---------- */
+  P.stemOf = function (word) { /* the indexed form of one word; null for a stop word */
+    var low = word.toLowerCase();
+    if (this.stop.has(low)) return null;
+    var w = this.ix.words;
+    if (Object.prototype.hasOwnProperty.call(w, low)) return w[low];
+    var f = fold(low);
+    if (f !== low && Object.prototype.hasOwnProperty.call(w, f)) return w[f];
+    return f;
+  };
+  P.stems = function (text) {
+    var out = [], self = this;
+    tokens(text).forEach(function (t) { var s = self.stemOf(t); if (s) out.push(s); });
+    return out;
+  };
+  P.known = function (low) {
+    return Object.prototype.hasOwnProperty.call(this.ix.words, low) || Object.prototype.hasOwnProperty.call(this.ix.post, low);
+  };
+  P.vocab = function () {
+    if (!this._vocab) {
+      var v = new Map(), post = this.ix.post, self = this;
+      Object.keys(this.ix.words).forEach(function (w) { var p = post[self.ix.words[w]]; v.set(w, p ? p.length : 0); });
+      Object.keys(post).forEach(function (s) { if (!v.has(s) && /^\p{L}+$/u.test(s)) v.set(s, post[s].length); });
+      this._vocab = v;
+    }
+    return this._vocab;
+  };
+  P.correct = function (low) {
+    if (low.length < 4 || !/^\p{L}+$/u.test(low) || this.known(low)) return null;
+    var limit = low.length >= 8 ? 2 : 1, best = null;
+    this.vocab().forEach(function (freq, cand) {
+      if (cand.length < 4 || Math.abs(cand.length - low.length) > limit) return;
+      var d = distance(low, cand, limit);
+      if (d <= limit && (!best || d < best[0] || (d === best[0] && (freq > best[1] || (freq === best[1] && cand < best[2]))))) best = [d, freq, cand];
+    });
+    if (best) return best[2];
+    for (var end = low.length - 1; end > 4; end--) if (this.vocab().has(low.slice(0, end))) return low.slice(0, end);
+    return null;
+  };
+  P.cardMatcher = function () {
+    if (!this._cardRe) {
+      var keys = Object.keys(this.ix.cards).filter(function (k) { return k.length >= 3; });
+      keys.sort(function (a, b) { return b.length - a.length; });
+      var body = keys.map(function (k) { return reEsc(k).replace(/ /g, "\\s+"); }).join("|") || "(?!x)x";
+      this._cardRe = new RegExp("(?<![\\p{L}\\p{N}_])(?:" + body + ")(?![\\p{L}\\p{N}_])", "giu");
+    }
+    return this._cardRe;
+  };
+  P.jargonMatcher = function () {
+    if (!this._jargonRe) {
+      var pairs = [];
+      this.ix.jargon.forEach(function (j) { j.phrases.forEach(function (p) { pairs.push([p.toLowerCase(), j]); }); });
+      pairs.sort(function (a, b) { return b[0].length - a[0].length; });
+      this._jargonTable = new Map(pairs);
+      var body = pairs.map(function (p) { return reEsc(p[0]).replace(/ /g, "\\s+"); }).join("|");
+      this._jargonRe = new RegExp("(?<![\\p{L}\\p{N}_&-])(?:" + body + ")(?![\\p{L}\\p{N}_&-])", "giu");
+    }
+    return this._jargonRe;
+  };
+  P.findJargon = function (text) {
+    var re = this.jargonMatcher(), out = [], m, table = this._jargonTable;
+    re.lastIndex = 0;
+    while ((m = re.exec(text))) {
+      var e = table.get(m[0].toLowerCase().split(/\s+/).join(" "));
+      if (e) out.push([m[0], e]);
+    }
+    return out;
+  };
+  P.analyze = function (query) {
+    var text = cleanQuery(query), self = this;
+    var phrases = [], qm, qre = /"([^"]+)"/g;
+    while ((qm = qre.exec(text))) phrases.push(qm[1]);
+    var plain = text.replace(/"/g, " ");
+    var cardRe = this.cardMatcher();
+    var jargon = this.findJargon(plain.replace(cardRe, " | "));
+    var known = new Set();
+    jargon.forEach(function (j) { tokens(j[0]).forEach(function (w) { known.add(w.toLowerCase()); }); });
+    (plain.match(cardRe) || []).forEach(function (c) { tokens(c).forEach(function (w) { known.add(w.toLowerCase()); }); });
+    var corrected = {}, words = [];
+    tokens(plain).forEach(function (raw) {
+      var low = raw.toLowerCase();
+      var fix = !self.stop.has(low) && !known.has(low) ? self.correct(low) : null;
+      if (fix) corrected[low] = fix;
+      words.push(fix || low);
+    });
+    var cards = [];
+    [plain, words.join(" ")].forEach(function (src) {
+      (src.match(cardRe) || []).forEach(function (c) {
+        var e = self.ix.cards[c.toLowerCase().split(/\s+/).join(" ")];
+        if (e && cards.indexOf(e) < 0 && cards.length < 5) cards.push(e);
+      });
+    });
+    if (Object.keys(corrected).length) {
+      var seen = jargon.map(function (j) { return j[1]; });
+      self.findJargon(words.join(" ").replace(cardRe, " | ")).forEach(function (j) { if (seen.indexOf(j[1]) < 0) jargon.push(j); });
+    }
+    var rest = (Object.keys(corrected).length ? words.join(" ") : plain).replace(this.jargonMatcher(), " ");
+    return {
+      query: text, words: words, phrases: phrases, corrections: corrected, cards: cards,
+      jargon: jargon.map(function (j) { return j[1]; }),
+      onlyJargon: jargon.length > 0 && !cards.length && !this.stems(rest).length
+    };
+  };
+
+  /* ---------- postings ---------- */
+  function cached(map, table, stem) {
+    var m = map.get(stem);
+    if (m === undefined) { m = table[stem] ? decode(table[stem]) : null; map.set(stem, m); }
+    return m;
+  }
+  P.post = function (stem) { return cached(this._post, this.ix.post, stem); };
+  P.titlePost = function (stem) { return cached(this._title, this.ix.title, stem); };
+  P.termsPost = function (stem) { return cached(this._terms, this.ix.terms, stem); };
+  P.textStems = function (pos) {
+    var s = this._stems.get(pos);
+    if (!s) { s = this.stems(this.text(pos)); this._stems.set(pos, s); }
+    return s;
+  };
+
+  /* ---------- search ---------- */
+  P.hit = function (pos, score, terms, match) {
+    var r = this.rule(pos), self = this;
+    return {
+      id: r.id, number: r.number, title: r.title, kind: r.kind,
+      snippet: this.snippet(pos, terms),
+      breadcrumb: this.ancestors(pos).map(function (a) { var x = self.rule(a); return { id: x.id, number: x.number, title: x.title }; }),
+      score: score, match: match
+    };
+  };
+  P.snippet = function (pos, terms) {
+    var self = this;
+    var sources = [this.text(pos)].concat(this.examples(pos).map(function (e) { return self.text(e); }));
+    if (terms && terms.size) {
+      for (var i = 0; i < sources.length; i++) {
+        var spans = [], m, re = new RegExp(TOKEN.source, "giu");
+        while ((m = re.exec(sources[i]))) {
+          var st = self.stemOf(m[0]);
+          if (st && terms.has(st)) spans.push([m.index, m.index + m[0].length]);
+        }
+        if (spans.length) return mark(sources[i], spans);
+      }
+    }
+    return mark(sources.find(function (s) { return s; }) || this.rules[pos][3] || "", []);
+  };
+  function mark(text, spans) {
+    var start = 0, end = text.length;
+    if (text.length > SNIPPET_CHARS) {
+      var first = spans.length ? spans[0][0] : 0;
+      start = Math.max(0, first - 70);
+      if (start) { var sp = text.indexOf(" ", start); start = sp >= 0 && sp < first ? sp + 1 : start; }
+      end = Math.min(text.length, start + SNIPPET_CHARS);
+      if (end < text.length) { var sp2 = text.lastIndexOf(" ", end - 1); end = sp2 > start ? sp2 : end; }
+    }
+    var out = start ? "… " : "", at = start;
+    spans.forEach(function (s) {
+      if (s[0] < at || s[1] > end) return;
+      out += esc(text.slice(at, s[0])) + "<mark>" + esc(text.slice(s[0], s[1])) + "</mark>";
+      at = s[1];
+    });
+    out += esc(text.slice(at, end));
+    if (end < text.length) out += " …";
+    return out;
+  }
+
+  P.search = function (query, limit) {
+    limit = Math.max(1, Math.min(limit || 10, 100));
+    var text = cleanQuery(query);
+    if (!text) return [];
+    var ref = parseQuery(text);
+    if (ref) {
+      var found = this.lookup(text);
+      if (found.pos !== null) {
+        var hits = [this.hit(found.pos, 1000, null, "exact")], self = this;
+        var back = this.backlinks().get(this.rules[found.pos][0]) || [];
+        for (var b = 0; b < back.length && hits.length < limit; b++) hits.push(self.hit(back[b], 0, null, "cites"));
+        return hits;
+      }
+      if (ref.kind === "number") return [];
+    }
+    return this.fullText(text, limit);
+  };
+
+  P.fullText = function (text, limit) {
+    var self = this, info = this.analyze(text);
+    var stems = this.stems(info.words.join(" "));
+    var weights = new Map(); /* stem -> weight of its all-fields clause */
+    var extra = []; /* [Map doc -> scaled score, weight] */
+    function add(stem, w) { if ((weights.get(stem) || 0) < w) weights.set(stem, w); }
+    var rare = stems.filter(function (s) { return !self.common.has(s); });
+    (rare.length ? rare : stems).forEach(function (s) { add(s, 1.0); });
+    var titlePhrases = [], textPhrases = [], termPhrases = [];
+    [[stems, 1.0]].concat(info.phrases.map(function (p) { return [self.stems(p), 2.0]; })).forEach(function (pw) {
+      var ws = pw[0], w = pw[1];
+      if ((ws.length >= 2 && ws.length <= self.params.max_phrase_words) || (w > 1 && ws.length >= 2)) {
+        titlePhrases.push([ws, 3.0 * w]);
+        textPhrases.push([ws, w]);
+      }
+    });
+    var highlight = new Set(stems);
+    info.jargon.forEach(function (j) {
+      var exp = j.expansion;
+      exp.forEach(function (s) { highlight.add(s); });
+      exp.forEach(function (s) { if (exp.length === 1 || !self.common.has(s)) add(s, exp.length === 1 ? 2.0 : 0.6); });
+      if (exp.length >= 2) {
+        titlePhrases.push([exp, 6.0]);
+        textPhrases.push([exp, 2.0]);
+        termPhrases.push([exp, 6.0]);
+      } else {
+        var tp = self.termsPost(exp[0]);
+        if (tp) extra.push([tp, 6.0 - (weights.get(exp[0]) || 0)]);
+      }
+    });
+    info.cards.forEach(function (c) {
+      self.stems(c[0]).forEach(function (s) { highlight.add(s); });
+      extra.push([decode(c[1]), 6.0]);
+    });
+    var scores = new Map();
+    function accumulate(map, w) { if (map) map.forEach(function (s, d) { scores.set(d, (scores.get(d) || 0) + s * w); }); }
+    weights.forEach(function (w, s) { accumulate(self.post(s), w); });
+    extra.forEach(function (e) { accumulate(e[0], e[1]); });
+    /* phrase clauses: a title (or defined term) holding the words in order scores them again */
+    function phraseScore(phrases, postOf, seqOf, slop) {
+      phrases.forEach(function (pw) {
+        var ws = pw[0], first = postOf(ws[0]);
+        if (!first) return;
+        first.forEach(function (_, d) {
+          if (!ws.every(function (s) { var p = postOf(s); return p && p.has(d); })) return;
+          if (!seqOf(d).some(function (seq) { return slop ? containsSlop(seq, ws, slop) : contains(seq, ws); })) return;
+          var sum = 0;
+          ws.forEach(function (s) { sum += postOf(s).get(d); });
+          scores.set(d, (scores.get(d) || 0) + sum * pw[1]);
+        });
+      });
+    }
+    phraseScore(titlePhrases, function (s) { return self.titlePost(s); }, function (d) { return [self.stems(self.rules[d][3])]; }, 1);
+    phraseScore(termPhrases, function (s) { return self.termsPost(s); }, function (d) {
+      return (self.pack.terms_of[d] || []).map(function (t) { return self.stems(t); });
+    }, 0);
+    var hits = [];
+    if (info.onlyJargon) {
+      info.jargon.forEach(function (j) {
+        var pos = self.byId.get(j.rule);
+        if (pos !== undefined && !hits.some(function (h) { return h.id === j.rule; })) hits.push(self.hit(pos, 500, highlight, "jargon"));
+      });
+    }
+    if (!scores.size) return hits.slice(0, limit);
+    var docOf = this.docOf;
+    var ranked = Array.from(scores.entries());
+    ranked.sort(function (a, b) { return b[1] - a[1] || docOf.get(a[0]) - docOf.get(b[0]); });
+    ranked = ranked.slice(0, Math.max(limit, this.params.rerank));
+    var qstems = Array.from(new Set(this.stems(info.words.join(" "))));
+    var coord = qstems.length >= 2;
+    var scale = this.params.scale;
+    var out = ranked.map(function (pair) {
+      var d = pair[0], score = pair[1] / scale;
+      score *= self.params.priors[self.kinds[self.rules[d][2]]] || 1.0;
+      if (coord) {
+        var have = 0;
+        qstems.forEach(function (s) { var p = self.post(s); if (p && p.has(d)) have++; });
+        score *= have / qstems.length;
+      }
+      if (textPhrases.length) {
+        var seq = self.textStems(d), bonus = 0;
+        textPhrases.forEach(function (pw) { if (contains(seq, pw[0])) bonus += pw[1]; });
+        score *= 1 + self.params.phrase_bonus * bonus;
+      }
+      return [d, score];
+    });
+    out.sort(function (a, b) { return b[1] - a[1]; });
+    out.forEach(function (pair) {
+      var id = self.rules[pair[0]][0];
+      if (hits.some(function (h) { return h.id === id; })) return;
+      hits.push(self.hit(pair[0], Math.round(pair[1] * 1e4) / 1e4, highlight, "text"));
+    });
+    return hits.slice(0, limit);
+  };
+
+  root.NROfflineIndex = Index;
+})(typeof self !== "undefined" ? self : this);

@@ -1,0 +1,375 @@
+/* nrrules offline: registers the service worker (sw.js), saves one CR version on request,
+   says when the device is offline and which version is saved, searches the saved copy when
+   the server cannot be reached, and renders the offline shell page (/offline.html) that the
+   worker answers navigations with when there is no connection. No inline scripts (CSP). */
+(function () {
+  "use strict";
+  var body = document.body;
+  var META_CACHE = "nrrules-meta", META_URL = "/offline/saved.json", DATA_PREFIX = "nrrules-data-";
+  var hasCaches = "caches" in window && window.isSecureContext;
+  var isShell = body.getAttribute("data-shell") === "1";
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+  function kb(n) { return n >= 1e6 ? (n / 1e6).toFixed(2) + " MB" : Math.round(n / 1e3) + " KB"; }
+
+  /* ---------------- the saved version ---------------- */
+  function getSaved() {
+    if (!hasCaches) return Promise.resolve(null);
+    return caches.open(META_CACHE).then(function (c) { return c.match(META_URL); })
+      .then(function (r) { return r ? r.json() : null; }).catch(function () { return null; });
+  }
+  function assetUrls() {
+    var urls = [];
+    document.querySelectorAll("link[rel=stylesheet][href], link[rel=icon][href], script[src]").forEach(function (n) {
+      var u = n.getAttribute("href") || n.getAttribute("src");
+      if (u && u.charAt(0) === "/" && urls.indexOf(u) < 0) urls.push(u);
+    });
+    var s = body.getAttribute("data-search-js");
+    if (s && urls.indexOf(s) < 0) urls.push(s);
+    return urls;
+  }
+  function swReady(ms) {
+    if (!("serviceWorker" in navigator)) return Promise.resolve(false);
+    return Promise.race([
+      navigator.serviceWorker.ready.then(function () { return true; }),
+      new Promise(function (r) { setTimeout(function () { r(false); }, ms); })
+    ]);
+  }
+  /* Saves `version` (its pack, the shell page, the assets) in a new cache, then records it and
+     deletes every other saved copy: the saved version is replaced only once the new one is whole. */
+  function save(version, pack) {
+    var name = DATA_PREFIX + version + "-" + Date.now();
+    var urls = [pack, "/offline.html"].concat(assetUrls());
+    var bytes = 0, t0 = performance.now();
+    return caches.open(name).then(function (cache) {
+      return Promise.all(urls.map(function (u) {
+        return fetch(u, { cache: "no-cache", credentials: "same-origin" }).then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status + " for " + u);
+          return r.clone().arrayBuffer().then(function (buf) { bytes += buf.byteLength; return cache.put(u, r); });
+        });
+      }));
+    }).then(function () {
+      var meta = { version: version, cache: name, pack: pack, bytes: bytes, files: urls.length,
+        saved_at: new Date().toISOString(), ms: Math.round(performance.now() - t0) };
+      return caches.open(META_CACHE).then(function (c) {
+        return c.put(META_URL, new Response(JSON.stringify(meta), { headers: { "Content-Type": "application/json" } }));
+      }).then(function () { return meta; });
+    }).then(function (meta) {
+      return caches.keys().then(function (keys) {
+        return Promise.all(keys.filter(function (k) { return k.indexOf(DATA_PREFIX) === 0 && k !== name; })
+          .map(function (k) { return caches.delete(k); }));
+      }).then(function () { return meta; });
+    }, function (err) {
+      caches.delete(name);
+      throw err;
+    });
+  }
+  function remove() {
+    return caches.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (k) { return k.indexOf("nrrules-") === 0; }).map(function (k) { return caches.delete(k); }));
+    });
+  }
+
+  /* ---------------- the saved copy's search index ---------------- */
+  var indexPromise = null;
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      if (window.NROfflineIndex) return resolve();
+      var s = document.createElement("script");
+      s.src = src; s.onload = resolve; s.onerror = function () { reject(new Error("cannot load " + src)); };
+      document.head.appendChild(s);
+    });
+  }
+  function loadIndex() {
+    if (!indexPromise) {
+      indexPromise = getSaved().then(function (meta) {
+        if (!meta) throw new Error("no version is saved on this device");
+        return caches.open(meta.cache).then(function (c) {
+          return Promise.all([c.match(meta.pack), loadScript(body.getAttribute("data-search-js"))]);
+        }).then(function (res) {
+          if (!res[0]) throw new Error("the saved copy is incomplete");
+          return res[0].json();
+        }).then(function (pack) { return new window.NROfflineIndex(pack); });
+      });
+      indexPromise.catch(function () { indexPromise = null; });
+    }
+    return indexPromise;
+  }
+  function hitUrl(ix, id) { return "/id/" + encodeURIComponent(id); }
+
+  window.NROffline = {
+    saved: getSaved,
+    save: save,
+    load: loadIndex,
+    /* Results shaped like /api/search's. */
+    search: function (q, limit) {
+      return loadIndex().then(function (ix) {
+        return ix.search(q, limit).map(function (h) { h.url = hitUrl(ix, h.id); return h; });
+      });
+    },
+    /* A rule shaped like /api/rules/<id>'s (what previews need). */
+    rule: function (id) {
+      return loadIndex().then(function (ix) {
+        var r = ix.find(id);
+        if (!r) throw new Error("not in the saved copy");
+        return {
+          id: r.id, number: r.number, title: r.title, kind: r.kind, text: ix.text(r.pos), html: r.html,
+          descendants: (function walk(p, out) {
+            ix.kids(p).forEach(function (k) { var x = ix.rule(k); if (x.kind !== "example" && out.length < 40) { out.push(x); walk(k, out); } });
+            return out;
+          })(r.pos, []),
+          breadcrumb: ix.ancestors(r.pos).map(function (a) { var x = ix.rule(a); return { id: x.id, number: x.number, title: x.title }; })
+        };
+      });
+    }
+  };
+
+  /* ---------------- status: offline notice and the save control ---------------- */
+  var status = document.getElementById("netstatus");
+  var ctl = document.getElementById("offline-ctl");
+  function showStatus() {
+    if (!status) return;
+    var offline = !navigator.onLine || isShell;
+    if (!offline) { status.hidden = true; status.textContent = ""; body.classList.remove("is-offline"); return; }
+    body.classList.add("is-offline");
+    getSaved().then(function (meta) {
+      status.hidden = false;
+      status.textContent = meta
+        ? "You are offline. Reading the copy of CR " + meta.version + " saved on this device on " + new Date(meta.saved_at).toLocaleDateString() + "."
+        : "You are offline, and no CR version is saved on this device.";
+      status.setAttribute("data-saved", meta ? meta.version : "");
+    });
+  }
+  function renderControl() {
+    if (!ctl || !hasCaches) return;
+    var version = body.getAttribute("data-version"), pack = body.getAttribute("data-pack");
+    getSaved().then(function (meta) {
+      ctl.textContent = "";
+      ctl.hidden = false;
+      var line = el("span", "offline-state");
+      ctl.appendChild(line);
+      if (meta) {
+        line.textContent = "Saved for offline use: CR " + meta.version + " (" + kb(meta.bytes) + ").";
+        ctl.setAttribute("data-saved", meta.version);
+      } else {
+        line.textContent = "Nothing saved for offline use on this device.";
+        ctl.removeAttribute("data-saved");
+      }
+      if (isShell || !version || !pack) return;
+      var same = meta && meta.version === version && meta.pack === pack;
+      if (!same) {
+        var b = el("button", "btn save-offline", (meta ? (meta.version === version ? "Update" : "Replace it with") + " CR " + version : "Save CR " + version + " for offline"));
+        b.type = "button";
+        b.addEventListener("click", function () {
+          b.disabled = true;
+          line.textContent = "Saving CR " + version + " for offline use…";
+          save(version, pack).then(function (m) {
+            return swReady(10000).then(function (ok) {
+              indexPromise = null;
+              renderControl();
+              if (!ok) line.textContent += " (this browser cannot open pages offline)";
+              ctl.setAttribute("data-save-ms", String(m.ms));
+            });
+          }, function (err) {
+            b.disabled = false;
+            line.textContent = "Could not save CR " + version + ": " + err.message;
+          });
+        });
+        ctl.appendChild(document.createTextNode(" "));
+        ctl.appendChild(b);
+      }
+      if (meta) {
+        var rm = el("button", "btn remove-offline", "Remove");
+        rm.type = "button";
+        rm.addEventListener("click", function () { remove().then(function () { indexPromise = null; renderControl(); }); });
+        ctl.appendChild(document.createTextNode(" "));
+        ctl.appendChild(rm);
+      }
+    });
+  }
+  window.addEventListener("online", showStatus);
+  window.addEventListener("offline", showStatus);
+  showStatus();
+  renderControl();
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* no offline use */ });
+  }
+
+  /* ---------------- the offline shell: render from the saved pack ---------------- */
+  if (!isShell) return;
+  var rootBox = document.getElementById("offline-root");
+
+  function html(node, markup) {
+    /* The pack holds the scraper's vetted HTML subset (links, symbols, terms): the same bytes
+       the server inserts in its pages. */
+    var t = document.createElement("template");
+    t.innerHTML = markup;
+    node.appendChild(t.content);
+    return node;
+  }
+  function ruleLink(ix, pos, label, cls) {
+    var r = ix.rule(pos);
+    var a = el("a", cls || null, label != null ? label : (r.number || "Example"));
+    a.href = "/id/" + encodeURIComponent(r.id);
+    a.setAttribute("data-id", r.id);
+    return a;
+  }
+  function labelOf(ix, pos) {
+    var r = ix.rule(pos);
+    if (r.kind === "example") return "Example";
+    return [r.number, r.title].filter(Boolean).join(" ") || r.id;
+  }
+  function refList(ix, id, title, list, none) {
+    var box = el("div");
+    box.appendChild(el("h2", null, title));
+    if (!list.length) { box.appendChild(el("p", "none", none)); return box; }
+    var ul = el("ul"); ul.id = id;
+    list.forEach(function (p) {
+      var li = el("li");
+      li.appendChild(ruleLink(ix, p, null, "ref"));
+      var r = ix.rule(p), anc = ix.ancestors(p);
+      var ctx = r.title || (anc.length ? ix.rule(anc[anc.length - 1]).title : "") || "";
+      if (ctx) li.appendChild(document.createTextNode(" " + ctx));
+      ul.appendChild(li);
+    });
+    box.appendChild(ul);
+    return box;
+  }
+  function subtree(ix, pos, into, depth, withText) {
+    ix.kids(pos).forEach(function (k) {
+      var r = ix.rule(k);
+      if (r.kind === "example") return;
+      var d = el("div", "sub d" + Math.min(depth, 4) + " k-" + r.kind);
+      d.id = r.id;
+      d.appendChild(ruleLink(ix, k, r.number, "num"));
+      if (r.title) { d.appendChild(document.createTextNode(" ")); d.appendChild(el("b", null, r.title)); }
+      if (withText) {
+        d.appendChild(document.createTextNode(" "));
+        html(d, r.html);
+        ix.examples(k).forEach(function (e) { d.appendChild(html(el("div", "example"), ix.rule(e).html)); });
+      }
+      into.appendChild(d);
+      if (withText) subtree(ix, k, into, depth + 1, true);
+    });
+  }
+  function renderRule(ix, pos) {
+    var r = ix.rule(pos);
+    document.title = "CR " + (r.number || "example") + (r.title ? " " + r.title : "") + " (offline) — nrrules";
+    var crumbs = el("nav", "crumbs"); crumbs.setAttribute("aria-label", "Breadcrumbs");
+    var home = el("a", null, "CR " + ix.version); home.href = "/"; crumbs.appendChild(home);
+    ix.ancestors(pos).forEach(function (a) { crumbs.appendChild(document.createTextNode(" › ")); crumbs.appendChild(ruleLink(ix, a, labelOf(ix, a))); });
+    rootBox.appendChild(crumbs);
+    var art = el("article", "rule"); art.id = "rule"; art.setAttribute("data-id", r.id);
+    var h1 = el("h1"); h1.appendChild(el("span", "num", r.number || "Example"));
+    if (r.title) h1.appendChild(document.createTextNode(" " + r.title));
+    art.appendChild(h1);
+    if (r.html) art.appendChild(html(el("div", "text"), r.html));
+    ix.examples(pos).forEach(function (e) { art.appendChild(html(el("div", "example"), ix.rule(e).html)); });
+    var sub = el("div", "subtree");
+    subtree(ix, pos, sub, 1, r.kind !== "chapter");
+    if (sub.childNodes.length) art.appendChild(sub);
+    rootBox.appendChild(art);
+    var links = el("section", "links");
+    links.appendChild(refList(ix, "cites", "Cites", ix.cites(pos), "No cross references."));
+    links.appendChild(refList(ix, "cited-by", "Cited by", ix.citedBy(pos), "No rule cites this one."));
+    rootBox.appendChild(links);
+  }
+  function renderAll(ix) {
+    document.title = "The whole CR " + ix.version + " (offline) — nrrules";
+    rootBox.appendChild(el("h1", null, "Comprehensive Rules " + ix.version));
+    var whole = el("div", "whole");
+    ix.rules.forEach(function (_, pos) {
+      if (ix.rules[pos][4] !== -1) return;
+      var r = ix.rule(pos);
+      var h = el("h2", "chapter-h"); h.id = r.id;
+      h.appendChild(ruleLink(ix, pos, r.number, "num")); h.appendChild(document.createTextNode(" " + (r.title || "")));
+      whole.appendChild(h);
+      subtree(ix, pos, whole, 1, true);
+    });
+    rootBox.appendChild(whole);
+    if (location.hash) { var t = document.getElementById(decodeURIComponent(location.hash.slice(1))); if (t) t.scrollIntoView(); }
+  }
+  function renderSearch(ix, q) {
+    document.title = q + " — search (offline) — nrrules";
+    var input = document.querySelector(".searchform .q"); if (input) input.value = q;
+    var found = ix.lookup(q);
+    if (found.pos !== null) { location.replace("/id/" + encodeURIComponent(ix.rules[found.pos][0])); return; }
+    var h1 = el("h1", null, "Search: “" + q + "” "); h1.appendChild(el("small", null, "CR " + ix.version + ", saved copy"));
+    rootBox.appendChild(h1);
+    var hits = ix.search(q, 25);
+    if (found.suggestions.length) {
+      var p = el("p", "suggestions", "No rule " + found.ref.value + " in CR " + ix.version + ". Nearest: ");
+      found.suggestions.forEach(function (n, i) {
+        if (i) p.appendChild(document.createTextNode(", "));
+        p.appendChild(ruleLink(ix, ix.byNumber.get(n), n, "ref"));
+      });
+      rootBox.appendChild(p);
+    }
+    if (!hits.length) { if (!found.suggestions.length) rootBox.appendChild(el("p", "none", "No rule matches “" + q + "”.")); return; }
+    var ol = el("ol", "results");
+    hits.forEach(function (h) {
+      var li = el("li"), a = el("a");
+      a.href = hitUrl(ix, h.id);
+      a.appendChild(el("b", null, h.number || ""));
+      a.appendChild(document.createTextNode(" " + (h.title || "")));
+      li.appendChild(a);
+      if (h.breadcrumb.length) li.appendChild(el("div", "crumb", h.breadcrumb.map(function (b) { return (b.number || "") + (b.title ? " " + b.title : ""); }).join(" › ")));
+      var snip = el("div", "snip");
+      html(snip, h.snippet); /* escaped text with <mark> (offline-search.js escapes) */
+      li.appendChild(snip);
+      ol.appendChild(li);
+    });
+    rootBox.appendChild(ol);
+  }
+  function renderHome(ix) {
+    document.title = "CR " + ix.version + " (offline) — nrrules";
+    rootBox.appendChild(el("h1", null, "Netrunner Comprehensive Rules, CR " + ix.version));
+    rootBox.appendChild(el("p", "lead", "This is the copy saved on this device: search it with the box above, or open a chapter."));
+    var ol = el("ol", "toc");
+    ix.rules.forEach(function (r, pos) {
+      if (r[4] !== -1) return;
+      var li = el("li"); li.appendChild(ruleLink(ix, pos, labelOf(ix, pos))); ol.appendChild(li);
+    });
+    rootBox.appendChild(ol);
+  }
+  function notFound(ix, what) {
+    var h1 = el("h1", "err", "Not in the saved copy");
+    rootBox.appendChild(h1);
+    rootBox.appendChild(el("p", "errmsg", what + " is not in the copy of CR " + ix.version + " saved on this device."));
+  }
+
+  loadIndex().then(function (ix) {
+    rootBox.textContent = "";
+    body.setAttribute("data-version", ix.version);
+    var path = decodeURIComponent(location.pathname), params = new URLSearchParams(location.search);
+    var v = params.get("v");
+    if (v && v !== ix.version) {
+      rootBox.appendChild(el("p", "oldver", "CR " + v + " is not saved on this device; this is the saved CR " + ix.version + "."));
+    }
+    var m;
+    if ((m = /^\/id\/(.+)$/.exec(path))) {
+      var pos = ix.byId.get(m[1]);
+      if (pos === undefined) notFound(ix, "The rule " + m[1]); else renderRule(ix, pos);
+    } else if ((m = /^\/r\/(.+)$/.exec(path))) {
+      var f = ix.lookup(m[1]);
+      if (f.pos === null) notFound(ix, "Rule " + m[1]); else renderRule(ix, f.pos);
+    } else if (path === "/all" || path === "/all/") {
+      renderAll(ix);
+    } else if ((path === "/search" || path === "/") && params.get("q")) {
+      renderSearch(ix, params.get("q").trim());
+    } else {
+      renderHome(ix);
+    }
+    body.setAttribute("data-rendered", "1");
+  }, function (err) {
+    rootBox.textContent = "";
+    rootBox.appendChild(el("h1", null, "You are offline"));
+    rootBox.appendChild(el("p", null, "This page is not available without a connection (" + err.message + ")."));
+    body.setAttribute("data-rendered", "0");
+  });
+})();

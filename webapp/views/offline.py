@@ -1,0 +1,116 @@
+"""Offline use: the web app manifest, the service worker (served at the root so its scope is
+the whole site), the offline shell page and each version's offline pack (rules + compact
+search index, written by `nrrules build`; see rules_index/offline.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, render_template, request
+
+from .. import library as lib
+from ..httputil import LRU, PAGE_MAX_AGE, cached_response, gzip_bytes, static_url
+from ..library import WebError
+
+bp = Blueprint("offline", __name__)
+
+PACK_CACHE = 8  # versions whose gzipped pack is kept in memory
+
+
+def pack_path(version: str) -> Path:
+    from rules_index.offline import OFFLINE_FILE
+
+    return lib.library().version_dir(version) / OFFLINE_FILE
+
+
+def pack_url(version: str) -> str:
+    """The pack's URL, with the source hash so a saved copy is replaced when the CR changes."""
+    info = next(i for i in lib.library().versions() if i.version == version)
+    return f"/offline/{version}.json?h={info.source_hash[:12]}"
+
+
+def manifest() -> dict:
+    return {
+        "name": "nrrules — Netrunner Comprehensive Rules",
+        "short_name": "nrrules",
+        "description": "Search and read the Netrunner Comprehensive Rules, also offline.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#0b63c5",
+        "icons": [{"src": "/static/favicon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+    }
+
+
+@bp.app_context_processor
+def _offline_context() -> dict:
+    def offline_pack(version: str | None) -> str:
+        try:
+            return pack_url(version) if version else ""
+        except (StopIteration, WebError):
+            return ""
+
+    return {"offline_pack": offline_pack}
+
+
+@bp.get("/manifest.webmanifest")
+def webmanifest():
+    body = json.dumps(manifest(), ensure_ascii=False, indent=1).encode("utf-8")
+    etag = hashlib.sha256(body).hexdigest()[:24]
+    return cached_response(body, None, etag, "application/manifest+json", PAGE_MAX_AGE)
+
+
+def sw_bytes() -> bytes:
+    return (Path(current_app.static_folder or "") / "sw.js").read_bytes()
+
+
+@bp.get("/sw.js")
+def service_worker():
+    body = sw_bytes()
+    resp = Response(body, mimetype="application/javascript")
+    # Browsers check for a new worker on every navigation when it may not be cached.
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["Service-Worker-Allowed"] = "/"
+    resp.set_etag(hashlib.sha256(body).hexdigest()[:24])
+    return resp.make_conditional(request)
+
+
+def shell_html() -> str:
+    return render_template(
+        "offline.html",
+        version=lib.library().latest,
+        is_latest=True,
+        vq={},
+        search_js=static_url("offline-search.js"),
+    )
+
+
+@bp.get("/offline.html")
+def shell():
+    """The page the service worker answers any navigation with when there is no connection:
+    it renders rules, the whole CR and search results from the saved pack."""
+    return Response(shell_html(), mimetype="text/html", headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/offline/<version>.json")
+def pack(version: str):
+    v = lib.resolve_version(version)
+    path = pack_path(v)
+    cache = current_app.extensions.get("nrrules.pack_cache")
+    if cache is None:
+        cache = current_app.extensions["nrrules.pack_cache"] = LRU(PACK_CACHE)
+    key = (lib.build_id(), v)
+    entry = cache.get(key)
+    if entry is None:
+        try:
+            body = path.read_bytes()
+        except OSError:
+            raise WebError(
+                503, f"CR {v} has no offline pack in this build: rebuild it (nrrules build --force)"
+            ) from None
+        entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
+        cache.put(key, entry)
+    return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
