@@ -1,9 +1,11 @@
 """Relevance of rules_index search on the evaluation set, against a plain BM25 baseline.
 
-    .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v]
+    .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
 
-Prints recall@5 (share of queries with a correct rule in the top 5) and MRR@10 (mean reciprocal
-rank of the first correct rule in the top 10) for:
+Prints, for each evaluation set (by default all three: relevance_set.json, relevance_holdout.json
+and relevance_questions.json), recall@5 (share of queries with a correct rule in the top 5) and
+MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
+type, for:
 
 * ``nrrules``: `rules_index.search.Searcher` (lookup first, jargon, typos, card names, boosts);
 * ``bm25``: plain Whoosh BM25 over each rule's text, standard analyzer, OR of the query words.
@@ -35,6 +37,9 @@ from rules_index.search import Searcher, build_index, clean_query  # noqa: E402
 from scraper import Document, parse_html  # noqa: E402
 
 SET_PATH = Path(__file__).with_name("relevance_set.json")
+HOLDOUT_PATH = Path(__file__).with_name("relevance_holdout.json")
+QUESTIONS_PATH = Path(__file__).with_name("relevance_questions.json")
+ALL_SETS = (SET_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 
 
@@ -75,16 +80,18 @@ def evaluate(ranked: dict[str, list[str]], queries: list[dict]) -> dict:
     recall5 = 0
     rr = 0.0
     by_type: dict[str, list[float]] = defaultdict(list)
+    hit5_by_type: dict[str, list[int]] = defaultdict(list)
     misses = []
     for item in queries:
         ids = ranked[item["q"]]
         answers = set(item["answers"])
         rank = next((i + 1 for i, rid in enumerate(ids[:10]) if rid in answers), None)
-        if rank is not None and rank <= 5:
-            recall5 += 1
+        hit5 = int(rank is not None and rank <= 5)
+        recall5 += hit5
         rr_q = 1.0 / rank if rank else 0.0
         rr += rr_q
         by_type[item.get("type", "?")].append(rr_q)
+        hit5_by_type[item.get("type", "?")].append(hit5)
         if rank != 1:
             misses.append((item["q"], rank, ids[:3]))
     n = len(queries)
@@ -93,19 +100,48 @@ def evaluate(ranked: dict[str, list[str]], queries: list[dict]) -> dict:
         "recall@5": recall5 / n,
         "mrr@10": rr / n,
         "mrr_by_type": {t: sum(v) / len(v) for t, v in sorted(by_type.items())},
+        "recall5_by_type": {t: sum(v) / len(v) for t, v in sorted(hit5_by_type.items())},
+        "n_by_type": {t: len(v) for t, v in sorted(by_type.items())},
         "not_first": misses,
     }
 
 
-def run(version: str, cr_dir: Path, verbose: bool = False, set_path: Path = SET_PATH) -> dict:
-    doc = load_doc(version, cr_dir)
+def _score_set(
+    doc: Document, searcher: Searcher, baseline: BM25Baseline, set_path: Path, verbose: bool
+) -> dict:
     all_queries = load_set(set_path)
-    # The set is written against 26.03; on another version, score the queries it can answer.
+    # The sets are written against 26.03; on another version, score the queries it can answer.
     queries = [
         {**q, "answers": [a for a in q["answers"] if a in doc]}
         for q in all_queries
         if any(a in doc for a in q["answers"])
     ]
+    ours = {q["q"]: [h.id for h in searcher.search(q["q"], limit=10)] for q in queries}
+    base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
+    results = {"nrrules": evaluate(ours, queries), "bm25": evaluate(base, queries)}
+    print(
+        f"\n{set_path.name}, CR {doc.version}: {len(queries)} of {len(all_queries)} queries have an answer in this version"
+    )
+    print(f"{'':10} {'recall@5':>9} {'MRR@10':>8}   per query type: recall@5/MRR@10 (n)")
+    for name, r in results.items():
+        types = "  ".join(
+            f"{t} {r['recall5_by_type'][t]:.2f}/{v:.2f} ({r['n_by_type'][t]})"
+            for t, v in r["mrr_by_type"].items()
+        )
+        print(f"{name:10} {r['recall@5']:9.3f} {r['mrr@10']:8.3f}   {types}")
+    if verbose:
+        print("\nnrrules, queries whose first hit is not an answer (query, rank of first answer, top 3):")
+        for q, rank, top in results["nrrules"]["not_first"]:
+            print(f"  {q!r}: rank {rank}  {top}")
+    return results
+
+
+def run(
+    version: str, cr_dir: Path, verbose: bool = False, set_paths: tuple[Path, ...] | list[Path] = ALL_SETS
+) -> dict[str, dict]:
+    """Score every set on one index build; {set file name: {"nrrules": ..., "bm25": ...}}."""
+    doc = load_doc(version, cr_dir)
+    out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         ours_dir = Path(tmp) / "search"
         ours_dir.mkdir()
@@ -114,22 +150,10 @@ def run(version: str, cr_dir: Path, verbose: bool = False, set_path: Path = SET_
         base_dir = Path(tmp) / "bm25"
         base_dir.mkdir()
         baseline = BM25Baseline(doc, base_dir)
-        ours = {q["q"]: [h.id for h in searcher.search(q["q"], limit=10)] for q in queries}
-        base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
+        for set_path in set_paths:
+            out[Path(set_path).name] = _score_set(doc, searcher, baseline, Path(set_path), verbose)
         searcher.close()
-    results = {"nrrules": evaluate(ours, queries), "bm25": evaluate(base, queries)}
-    print(
-        f"{set_path.name}, CR {version}: {len(queries)} of {len(all_queries)} queries have an answer in this version"
-    )
-    print(f"{'':10} {'recall@5':>9} {'MRR@10':>8}   MRR by query type")
-    for name, r in results.items():
-        types = "  ".join(f"{t} {v:.2f}" for t, v in r["mrr_by_type"].items())
-        print(f"{name:10} {r['recall@5']:9.3f} {r['mrr@10']:8.3f}   {types}")
-    if verbose:
-        print("\nnrrules, queries whose first hit is not an answer (query, rank of first answer, top 3):")
-        for q, rank, top in results["nrrules"]["not_first"]:
-            print(f"  {q!r}: rank {rank}  {top}")
-    return results
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,14 +164,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--set",
         type=Path,
-        default=SET_PATH,
-        help="evaluation set (default relevance_set.json; relevance_holdout.json)",
+        action="append",
+        help="evaluation set; repeatable (default: relevance_set.json, relevance_holdout.json, relevance_questions.json)",
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args(argv)
-    results = run(args.version, args.cr_dir, args.verbose, args.set)
+    results = run(args.version, args.cr_dir, args.verbose, tuple(args.set or ALL_SETS))
     if args.json:
-        print(json.dumps({k: {m: v[m] for m in ("recall@5", "mrr@10")} for k, v in results.items()}))
+        print(
+            json.dumps(
+                {
+                    set_name: {
+                        k: {m: v[m] for m in ("recall@5", "mrr@10", "recall5_by_type", "mrr_by_type")}
+                        for k, v in r.items()
+                    }
+                    for set_name, r in results.items()
+                }
+            )
+        )
     return 0
 
 
