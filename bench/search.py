@@ -5,7 +5,8 @@
 Prints, for each CR version: the time `build_index` takes (best and median of --builds runs;
 target at most 1.0 s), the cold open of the built index (new `Searcher` plus its first query,
 median of several opens; target at most 100 ms) and in-process query latency over the
-evaluation set (bench/relevance_set.json), p50 and p99 (targets 3 ms and 15 ms).
+evaluation sets (bench/relevance_set.json, relevance_holdout.json and relevance_questions.json),
+p50 and p99 (targets 3 ms and 15 ms).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from scraper import parse_html  # noqa: E402
 
 VERSIONS = ["22.12", "23.08", "24.03", "25.04", "25.08", "26.03"]
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
-SET_PATH = Path(__file__).with_name("relevance_set.json")
+SET_PATHS = [Path(__file__).with_name(f"relevance_{n}.json") for n in ("set", "holdout", "questions")]
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--builds", type=int, default=3, help="index builds per version")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    queries = [q["q"] for q in json.loads(SET_PATH.read_text(encoding="utf-8"))["queries"]]
+    queries = [q["q"] for p in SET_PATHS for q in json.loads(p.read_text(encoding="utf-8"))["queries"]]
     rows = []
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(

@@ -67,7 +67,7 @@ JARGON: tuple[Jargon, ...] = (
     Jargon(("heap",), "runner's discard pile", "rule_heap_name"),
     Jargon(("stack",), "runner's deck", "rule_stack_name"),
     Jargon(("psi",), "psi game", "rule_psi_game"),
-    Jargon(("max hand size", "hand limit"), "maximum hand size", "rule_maximum_hand_size"),
+    Jargon(("max hand size", "hand limit", "hand size"), "maximum hand size", "rule_maximum_hand_size"),
     Jargon(("tag me", "tagme", "tagged up"), "tagged", "rule_tagged"),
     Jargon(("dead", "lose by damage"), "flatlined", "rule_flatline"),
     Jargon(("give up", "gives up", "giving up"), "forfeit", "movement_forfeit"),
@@ -79,6 +79,32 @@ JARGON: tuple[Jargon, ...] = (
     Jargon(("trash it", "pay to trash"), "basic trash ability", "rule_basic_trash_ability"),
     Jargon(("forced encounter", "force encounter"), "forced encounter", "rule_forced_encounter"),
     Jargon(("jack", "jacking", "jack out", "jacked out"), "jacking out jack out", "rule_jacking_out"),
+    # Player phrasing of whole situations, in the CR's words.
+    Jargon(
+        (
+            "no cards in hand",
+            "no cards in their hand",
+            "no cards left in hand",
+            "no cards in grip",
+            "no cards in their grip",
+            "no cards left in grip",
+            "empty hand",
+            "empty grip",
+        ),
+        "more damage than cards in grip flatlined",
+        "rule_flatline",
+    ),
+    Jargon(
+        ("trash an agenda", "trash agendas", "trash the agenda"),
+        "trash cost basic trash ability",
+        "rule_paying_trash_costs",
+    ),
+    Jargon(("starting hand", "opening hand"), "draws 5 cards starting hand", "rule_start_hand"),
+    Jargon(
+        ("copies of a card", "copy limit"), "more than 3 copies of any single card", "rule_maximum_copies"
+    ),
+    Jargon(("goes first", "first turn", "who starts"), "corp takes their first turn", "rule_start_corp_turn"),
+    Jargon(("skip the encounter", "skip ice", "skip the ice"), "bypass", "rule_bypass"),
     Jargon(
         ("7 points", "seven points", "win the game"),
         "score of 7 or more wins the game",

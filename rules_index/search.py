@@ -30,24 +30,26 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
+from whoosh.lang.porter import stem as porter_stem
 from whoosh.matching.combo import ArrayUnionMatcher, CombinationMatcher
-from whoosh.query import Or, Phrase, Term
+from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Term
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
 from scraper import Document, Node
 
 from .jargon import expand, find_jargon
-from .lookup import lookup, parse_query
+from .lookup import lookup, number_index, parse_query
 
 __all__ = [
     "StaleIndexError",
     "SCHEMA",
     "SearchHit",
+    "SearchResult",
     "Searcher",
     "build_index",
     "index_is_current",
@@ -60,21 +62,75 @@ log = logging.getLogger(__name__)
 MAX_QUERY = 200  # characters of a query that are looked at
 MAX_LIMIT = 100
 INDEX_META = "nrrules-index.json"
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 
 # Words: letters/digits, keeping "R&D" whole. Accents folded so "Melies" finds "Méliès".
 _TOKEN = r"(?:[Nn][Oo][Nn]-)?[^\W_]+(?:&[^\W_]+)?"
-_STOP = frozenset(
-    STOP_WORDS | {"s", "t", "rule", "rules", "cr", "happens", "what", "when", "does", "do", "how"}
+# Stop words: English function words, and the words of a question that say nothing about the
+# game ("what happens if I ...", "who", "where"), so they cannot outweigh its content words.
+QUESTION_WORDS = frozenset(
+    {"what", "when", "does", "do", "did", "how", "happens", "happen", "happened", "i", "me", "my"}
+    | {"who", "whom", "which", "why", "where", "there", "get", "gets", "got", "s", "t"}
 )
+_STOP = frozenset(STOP_WORDS | QUESTION_WORDS | {"rule", "rules", "cr"})
+# Irregular forms the Porter stemmer leaves apart from their base word.
+WORD_FORMS = {
+    "rezzed": "rez",
+    "rezzing": "rez",
+    "rezzes": "rez",
+    "derezzed": "derez",
+    "derezzing": "derez",
+    "derezzes": "derez",
+    "unrezzed": "unrez",
+    "stolen": "steal",
+    "stole": "steal",
+    "ices": "ice",
+}
+# Index-time synonyms: a rule that names the grip also stands for the word players use for it.
+# (Query words are never expanded here: "grip" in a query still means the grip.)
+INDEX_SYNONYMS = {
+    "grip": ("hand",),
+    "stack": ("deck",),
+}
+STEM_CACHE = 20000  # bounded (Whoosh's cachesize=-1 grows with every distinct word ever seen)
+
+
+@lru_cache(maxsize=STEM_CACHE)
+def _porter(word: str) -> str:
+    """Porter stem of a word, through a bounded, thread-safe cache (module level: the analyzer
+    is pickled with the index schema)."""
+    return porter_stem(word)
+
+
+class _WordFormsFilter(Filter):
+    """Maps irregular word forms to their base word (``WORD_FORMS``) and, at index time only,
+    adds each word's everyday synonyms (``INDEX_SYNONYMS``) at the same position, so "cards in
+    hand" finds the rules about the grip. One filter: each layer costs a generator per token."""
+
+    def __call__(self, tokens):
+        forms, synonyms = WORD_FORMS, INDEX_SYNONYMS
+        for t in tokens:
+            text = t.text = forms.get(t.text, t.text)
+            yield t
+            if text in synonyms and t.mode == "index":
+                for word in synonyms[text]:
+                    t.text = word
+                    yield t
+
+
 ANALYZER = (
     RegexTokenizer(_TOKEN)
     | LowercaseFilter()
     | StopFilter(stoplist=_STOP, minsize=1)  # before folding: fewer tokens to fold
     | CharsetFilter(accent_map)
-    | StemFilter(cachesize=-1)
+    | _WordFormsFilter()
+    | StemFilter(stemfn=_porter, cachesize=None)
 )
 NAME_ANALYZER = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
+
+CONTEXT_BOOST = 0.3
+CONTEXT_CITES = 4  # citing rules taken into a rule's context field (reading order)
+CONTEXT_CHARS = 300  # of each part of the context: the rule's own neighbourhood, not whole essays
 
 # Declared once. Boosts: a title or a defined term is strong evidence, the section path and the
 # examples are weak evidence; card names are exact.
@@ -90,8 +146,13 @@ SCHEMA = Schema(
     # The section path, as the titles of the enclosing chapter, section and rule: "start" finds
     # 1.6.4 under "Starting the Game".
     section=TEXT(analyzer=ANALYZER, field_boost=0.4, phrase=False),
+    # Document expansion from what the CR says about the rule elsewhere: the text of its parent
+    # rule (a sub-rule is read under it) and of every rule citing it ("If the Runner takes more
+    # damage than ... cards in their grip, they are flatlined. See rule 1.7.2b." speaks for
+    # 1.7.2b). Weak evidence, and only its distinctive words select.
+    context=TEXT(analyzer=ANALYZER, field_boost=CONTEXT_BOOST, phrase=False),
 )
-TEXT_FIELDS = ("title", "text", "examples", "terms", "section")
+TEXT_FIELDS = ("title", "text", "examples", "terms", "section", "context")
 BM25_B, BM25_K1 = 0.75, 1.2
 # Phrases matched by Whoosh (short fields); phrases in the rule text are checked in the re-rank,
 # which is far cheaper than Whoosh's positional matching over common words.
@@ -104,7 +165,7 @@ PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
 RERANK_DEPTH = 20
 # Examples are scenarios full of everyday rules words; only their distinctive words select.
-FIELD_COMMON_SHARE = {"examples": 0.01}
+FIELD_COMMON_SHARE = {"examples": 0.01, "context": 0.01}
 COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
 
 
@@ -117,9 +178,31 @@ def _searchable(doc: Document) -> list[Node]:
     return [n for n in doc.nodes if n.kind != "example"]
 
 
+def _context(doc: Document) -> dict[str, str]:
+    """Rule id -> what other rules say about it: its parent rule's text and the text of the
+    rules (or examples) citing it."""
+    said: dict[str, list[str]] = {}
+    for node in doc.nodes:
+        for ref in node.refs:
+            if ref.target != node.id:
+                said.setdefault(ref.target, []).append(node.text)
+    out: dict[str, str] = {}
+    for node in _searchable(doc):
+        parts = []
+        parent = doc.node(node.parent) if node.parent else None
+        if parent is not None and parent.text and parent.kind != "chapter":
+            parts.append(parent.text)
+        parts.extend(list(dict.fromkeys(said.get(node.id, ())))[:CONTEXT_CITES])
+        parts = [part[:CONTEXT_CHARS] for part in parts]
+        if parts:
+            out[node.id] = "\n".join(parts)
+    return out
+
+
 def build_index(doc: Document, path: Path) -> None:
     """Write the Whoosh index for ``doc`` into ``path`` (an existing, empty directory)."""
     path = Path(path)
+    context = _context(doc)
     path.mkdir(parents=True, exist_ok=True)
     storage = FileStorage(str(path))
     ix = storage.create_index(SCHEMA)
@@ -139,6 +222,7 @@ def build_index(doc: Document, path: Path) -> None:
                 "terms": "\n".join(node.terms),
                 "cards": "\n".join(sorted(cards)),
                 "section": " ".join(a.title for a in doc.ancestors(node.id) if a.title),
+                "context": context.get(node.id, ""),
             }
             # Empty fields are left out: each field of each document has a fixed cost.
             writer.add_document(**{k: v for k, v in fields.items() if v or k in ("number", "kind")})
@@ -215,8 +299,29 @@ class SearchHit:
     breadcrumb: list[dict] = field(default_factory=list)  # [{"id","number","title"}], outermost first
     score: float = 0.0
     # "exact" (number/id lookup), "cites" (cites the exact hit), "jargon" (the curated table's
-    # rule for a query that is only jargon) or "text" (full text)
+    # rule for a query that is only jargon), "text" (full text) or "looser" (an offer of
+    # `SearchResult.looser` when the query itself found nothing)
     match: str = "text"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class SearchResult:
+    """A search's answer: its hits and, when it found nothing, what it can offer instead. The
+    offers are empty whenever there are hits."""
+
+    query: str
+    hits: list[SearchHit] = field(default_factory=list)
+    # A number or id naming no rule: the nearest existing rules [{"id", "number", "title"}].
+    nearest: list[dict] = field(default_factory=list)
+    # Words the document does not have: [{"word": typed, "suggestions": [known words]}].
+    spelling: list[dict] = field(default_factory=list)
+    # The query with each unknown word replaced by its first suggestion (None if no change).
+    did_you_mean: str | None = None
+    # Top hits of a looser query (each word fuzzily, within 2 edits, or as a word prefix).
+    looser: list[SearchHit] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -275,10 +380,8 @@ class _Speller:
                 for d in _deletes(word):
                     self.by_delete.setdefault(d, []).append(word)
 
-    def correct(self, word: str) -> str | None:
-        if word in self.freq or len(word) < 4 or not word.isalpha():
-            return None
-        limit = 2 if len(word) >= 8 else 1
+    def _candidates(self, word: str, limit: int) -> list[tuple[int, int, str]]:
+        """Known words within ``limit`` edits of ``word``, as (distance, -frequency, word), best first."""
         keys = {word} | _deletes(word)
         if limit == 2:
             keys |= {d2 for d in _deletes(word) for d2 in _deletes(d)}
@@ -287,20 +390,31 @@ class _Speller:
             if key in self.freq:
                 candidates.add(key)
             candidates.update(self.by_delete.get(key, ()))
-        best = None
+        found = []
         for cand in candidates:
             dist = _distance(word, cand, limit)
-            if dist <= limit:
-                rank = (dist, -self.freq[cand], cand)
-                if best is None or rank < best:
-                    best = rank
-        if best:
-            return best[2]
+            if dist <= limit and cand != word:
+                found.append((dist, -self.freq[cand], cand))
+        return sorted(found)
+
+    def correct(self, word: str) -> str | None:
+        if word in self.freq or len(word) < 4 or not word.isalpha():
+            return None
+        found = self._candidates(word, 2 if len(word) >= 8 else 1)
+        if found:
+            return found[0][2]
         # A truncated or over-long word ("uniquenes"): the longest known word it starts with.
         for end in range(len(word) - 1, 4, -1):
             if word[:end] in self.freq:
                 return word[:end]
         return None
+
+    def suggest(self, word: str, limit: int = 3) -> list[str]:
+        """Up to ``limit`` known words a word not in the document may have meant (2 edits)."""
+        if word in self.freq or len(word) < 3 or not word.isalpha():
+            return []
+        found = [cand for _, _, cand in self._candidates(word, 2) if len(cand) >= 3 and cand.isalpha()]
+        return found[:limit]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -570,6 +684,62 @@ class Searcher:
         except Exception:  # a search box must not fail; log it and answer with nothing
             log.exception("search failed for %r", query[:MAX_QUERY] if isinstance(query, str) else query)
             return []
+
+    def search_result(self, query: str, limit: int = 10) -> SearchResult:
+        """`search`, and when it finds nothing, what it can offer: the nearest rule numbers for a
+        number naming no rule ("6.9.4z"), spelling suggestions, and the top hits of a looser
+        query. Never raises for any query string."""
+        text = clean_query(query)
+        result = SearchResult(query=text, hits=self.search(query, limit))
+        if result.hits or not text:
+            return result
+        try:
+            self._offer(result, limit)
+        except Exception:  # offers are a courtesy: never fail the search for them
+            log.exception("search offers failed for %r", text)
+        return result
+
+    def _offer(self, result: SearchResult, limit: int) -> None:
+        text = result.query
+        if parse_query(text) is not None:
+            numbers = number_index(self.doc)
+            for label in lookup(self.doc, text).suggestions:
+                node = numbers.get(label) or self.doc.node(label)
+                if node is not None:
+                    result.nearest.append({"id": node.id, "number": node.number, "title": node.title})
+            return
+        speller = self._words()
+        words = [w.lower() for w in re.findall(_TOKEN, text.replace('"', " "))]
+        fixed = []
+        for word in words:
+            options = speller.suggest(word) if word not in _STOP else []
+            if options:
+                result.spelling.append({"word": word, "suggestions": options})
+            fixed.append(options[0] if options else word)
+        if result.spelling:
+            result.did_you_mean = " ".join(fixed)
+        # Looser: every word (and every suggestion) fuzzily or as a prefix, in the title and text.
+        stems = dict.fromkeys(
+            t
+            for w in fixed + [o for item in result.spelling for o in item["suggestions"]]
+            for t in self._stems(w)
+        )
+        clauses = []
+        for stem in stems:
+            if len(stem) < 3:
+                continue
+            for fname in ("title", "text"):
+                clauses.append(FuzzyTerm(fname, stem, maxdist=2 if len(stem) >= 5 else 1, prefixlength=1))
+                clauses.append(Prefix(fname, stem))
+        if not clauses:
+            return
+        searcher = self._searcher()
+        by_docnum = self._by_docnum(searcher)
+        for docnum, score in searcher.search(Or(clauses), limit=limit).items():
+            node_id = by_docnum[docnum][0] if by_docnum else searcher.stored_fields(docnum)["id"]
+            node = self.doc.node(node_id)
+            if node is not None:
+                result.looser.append(self._hit(node, round(float(score), 4), frozenset(stems), "looser"))
 
     def _search(self, query: str, limit: int) -> list[SearchHit]:
         text = clean_query(query)

@@ -30,6 +30,7 @@ from scraper.model import CardMention
 from scraper.source import Source, atomic_write, resolve
 
 if TYPE_CHECKING:
+    from .cards import CardStore
     from .graph import RuleGraph
     from .lookup import LookupResult
     from .search import Searcher
@@ -317,6 +318,7 @@ class Library:
         self._docs: dict[str, Document] = {}
         self._graphs: dict[str, RuleGraph] = {}
         self._searchers: dict[str, Searcher] = {}
+        self._cards: CardStore | None = None
         self._infos = self._scan()
         if not self._infos:
             raise LibraryError(
@@ -419,6 +421,20 @@ class Library:
             with self._lock:
                 s = self._searchers.setdefault(v, s)
         return s
+
+    def cards(self) -> CardStore:
+        """The NetrunnerDB card build beside the rules (`nrrules build --cards`)."""
+        if self._cards is None:
+            from .cards import CardsNotBuilt, CardStore
+
+            try:
+                store = CardStore.open(self.build_dir)
+            except CardsNotBuilt as exc:
+                raise LibraryError(str(exc)) from None
+            with self._lock:
+                if self._cards is None:
+                    self._cards = store
+        return self._cards
 
     def lookup(self, query: str, version: str | None = None, with_children: bool = False) -> LookupResult:
         from .lookup import lookup

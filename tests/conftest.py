@@ -92,3 +92,21 @@ def http_server(tmp_path_factory, cr_dir):
     yield f"http://127.0.0.1:{server.server_address[1]}", root
     server.shutdown()
     server.server_close()
+
+
+NRDB_DIR = Path(os.environ.get("NRRULES_NRDB_DIR", ROOT.parent / "shared" / "nrdb" / "v2"))
+
+
+@pytest.fixture(scope="session")
+def nrdb_dir() -> Path:
+    assert (NRDB_DIR / "cards").is_dir(), f"NetrunnerDB data not found at {NRDB_DIR} (set NRRULES_NRDB_DIR)"
+    return NRDB_DIR
+
+
+@pytest.fixture(scope="session")
+def cards_built(build_dir, nrdb_dir) -> Path:
+    """The session build directory with the NetrunnerDB card data built beside the rules."""
+    from rules_index.cards import build_cards
+
+    build_cards(str(nrdb_dir), build_dir)
+    return build_dir

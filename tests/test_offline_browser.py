@@ -40,6 +40,7 @@ def start_server(build_dir: Path) -> tuple[subprocess.Popen, str]:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    log.close()  # the server process has its own copy of the file
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:

@@ -126,9 +126,9 @@ def rule_cmd(
 
 def _register_extensions() -> None:
     """Commands owned by the other packages' CLI modules."""
-    from . import cli_engine, cli_index, cli_web
+    from . import cli_engine, cli_export, cli_index, cli_web
 
-    for module in (cli_index, cli_engine, cli_web):
+    for module in (cli_index, cli_engine, cli_web, cli_export):
         module.register(main)
 
 

@@ -4,6 +4,7 @@
   "use strict";
   var body = document.body;
   var version = body.getAttribute("data-v") || "";
+  var isStatic = body.getAttribute("data-static") === "1"; /* a page of `nrrules export` */
 
   function vparam(sep) { return version ? sep + "v=" + encodeURIComponent(version) : ""; }
 
@@ -92,7 +93,7 @@
       var local = function () {
         return offlineSearch(q).then(function (res) { if (mine === seq) render(res, true); }, function () {});
       };
-      if (!navigator.onLine) { local(); return; }
+      if (!navigator.onLine || isStatic) { local(); return; } /* no server to ask */
       fetch("/api/search?limit=8&q=" + encodeURIComponent(q) + vparam("&"))
         .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
         .then(function (data) { if (mine === seq) render(data.results || []); })
@@ -124,9 +125,12 @@
   function ruleData(a) {
     var id = a.getAttribute("data-id");
     var href = a.getAttribute("href") || "";
-    var m = href.match(/[?&]v=([^&#]+)/);
+    var m = href.match(/[?&]v=([^&#]+)/) || href.match(/^\/v\/([\d.]+)\//);
     var v = m ? decodeURIComponent(m[1]) : version;
-    var url = "/api/rules/" + encodeURIComponent(id) + (v ? "?v=" + encodeURIComponent(v) : "");
+    /* a static export keeps older versions' JSON under /v/<version>/ (hosts ignore queries) */
+    var url = isStatic
+      ? (v ? "/v/" + encodeURIComponent(v) : "") + "/api/rules/" + encodeURIComponent(id)
+      : "/api/rules/" + encodeURIComponent(id) + (v ? "?v=" + encodeURIComponent(v) : "");
     var fallback = function () { return window.NROffline ? window.NROffline.rule(id) : Promise.reject(new Error("offline")); };
     return navigator.onLine ? getJSON(url).catch(fallback) : fallback();
   }
@@ -214,7 +218,8 @@
       if (!r.html && r.descendants) text.appendChild(kids(r.descendants));
       else if (!r.html && r.children && r.children.length) {
         var wait = el("p", "none", "Loading its rules…"); text.appendChild(wait);
-        getJSON("/api/rules/" + encodeURIComponent(r.id) + "?children=1" + (r.version ? "&v=" + encodeURIComponent(r.version) : ""))
+        (isStatic && window.NROffline ? window.NROffline.rule(r.id)
+          : getJSON("/api/rules/" + encodeURIComponent(r.id) + "?children=1" + (r.version ? "&v=" + encodeURIComponent(r.version) : "")))
           .then(function (full) { wait.replaceWith(kids(full.descendants || [])); }, function () { wait.remove(); });
       }
       (r.examples || []).forEach(function (ex) {

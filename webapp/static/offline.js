@@ -7,7 +7,9 @@
   var body = document.body;
   var META_CACHE = "nrrules-meta", META_URL = "/offline/saved.json", DATA_PREFIX = "nrrules-data-";
   var hasCaches = "caches" in window && window.isSecureContext;
-  var isShell = body.getAttribute("data-shell") === "1";
+  /* data-shell="1": the offline shell the worker answers with; "search": a static site's search page */
+  var shellMode = body.getAttribute("data-shell");
+  var isShell = !!shellMode, offlineShell = shellMode === "1";
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -87,15 +89,21 @@
   }
   function loadIndex() {
     if (!indexPromise) {
+      var script = loadScript(body.getAttribute("data-search-js"));
       indexPromise = getSaved().then(function (meta) {
-        if (!meta) throw new Error("no version is saved on this device");
+        if (!meta) {
+          /* nothing saved: this page's version from the network (a static site's search) */
+          var pack = body.getAttribute("data-pack");
+          if (!pack || !navigator.onLine) throw new Error("no version is saved on this device");
+          return Promise.all([fetch(pack).then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); }), script]);
+        }
         return caches.open(meta.cache).then(function (c) {
-          return Promise.all([c.match(meta.pack), loadScript(body.getAttribute("data-search-js"))]);
+          return Promise.all([c.match(meta.pack), script]);
         }).then(function (res) {
           if (!res[0]) throw new Error("the saved copy is incomplete");
-          return res[0].json();
-        }).then(function (pack) { return new window.NROfflineIndex(pack); });
-      });
+          return Promise.all([res[0].json()]);
+        });
+      }).then(function (res) { return new window.NROfflineIndex(res[0]); });
       indexPromise.catch(function () { indexPromise = null; });
     }
     return indexPromise;
@@ -134,7 +142,7 @@
   var ctl = document.getElementById("offline-ctl");
   function showStatus() {
     if (!status) return;
-    var offline = !navigator.onLine || isShell;
+    var offline = !navigator.onLine || offlineShell;
     if (!offline) { status.hidden = true; status.textContent = ""; body.classList.remove("is-offline"); return; }
     body.classList.add("is-offline");
     getSaved().then(function (meta) {
@@ -347,7 +355,9 @@
     rootBox.textContent = "";
     body.setAttribute("data-version", ix.version);
     var path = decodeURIComponent(location.pathname), params = new URLSearchParams(location.search);
-    var v = params.get("v");
+    var v = params.get("v"), vm = /^\/v\/(\d+\.\d+)(\/.*)$/.exec(path);
+    if (vm) { v = vm[1]; path = vm[2]; } /* a static site's /v/22.12/id/... */
+    if (path.length > 1) path = path.replace(/\/+$/, "");
     if (v && v !== ix.version) {
       rootBox.appendChild(el("p", "oldver", "CR " + v + " is not saved on this device; this is the saved CR " + ix.version + "."));
     }

@@ -8,7 +8,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, redirect, render_template, request
 
 from .. import library as lib
 from ..httputil import LRU, PAGE_MAX_AGE, cached_response, gzip_bytes, static_url
@@ -78,9 +78,10 @@ def service_worker():
     return resp.make_conditional(request)
 
 
-def shell_html() -> str:
+def shell_html(mode: str = "1") -> str:
     return render_template(
         "offline.html",
+        shell_mode=mode,
         version=lib.library().latest,
         is_latest=True,
         vq={},
@@ -92,7 +93,20 @@ def shell_html() -> str:
 def shell():
     """The page the service worker answers any navigation with when there is no connection:
     it renders rules, the whole CR and search results from the saved pack."""
-    return Response(shell_html(), mimetype="text/html", headers={"Cache-Control": "no-cache"})
+    # ?static=search: the same page as a static site's search page (online, no offline notice).
+    mode = "search" if request.args.get("static") == "search" else "1"
+    return Response(shell_html(mode), mimetype="text/html", headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/v/<version>/")
+@bp.get("/v/<version>/<path:rest>")
+def versioned_path(version: str, rest: str = ""):
+    """A static export's path for an older version (/v/22.12/id/x) -> the app's /id/x?v=22.12."""
+    v = lib.resolve_version(version)
+    target = "/" + rest.rstrip("/")
+    if target.startswith("/api/"):
+        raise WebError(404, f"use /api/...?v={v} for the JSON of CR {v}")
+    return redirect(f"{target}?v={v}" if target != "/" else f"/?v={v}", code=302)
 
 
 @bp.get("/offline/<version>.json")

@@ -1,0 +1,663 @@
+"""The on-disk card build next to the rules: cards, rulings, Standard legality, a Whoosh index.
+
+Layout inside a build directory (beside the CR versions, see `rules_index.store`)::
+
+    <build_dir>/cards -> .v/cards-<hash12>-<tmp>     (symlink, swapped atomically)
+        cards.json    cards, printings, rulings, tables, and each card's Standard legality
+        meta.json     source, source hash, code fingerprint, counts, when it was built
+        search/       Whoosh index over cards (title, text, subtypes) and rulings (question, answer)
+
+A build is written completely in a temporary directory and only then made visible by replacing
+the symlink; it is redone only when the source bytes (or this code) change, so a failed build
+never damages a good one.
+
+`CardStore` reads a build: lookup by card id, by NetrunnerDB code, and by a forgiving name
+("Snare", "snare!", "Sn@re!"), rulings newest first, the CR rules that mention a card (through
+the codes the CR's card links carry), the rule numbers its rulings cite, and search.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from scraper import Document, ScrapeError
+from scraper.nrdb import Card, CardData, Printing, Ruling, load, plain_text
+
+CARDS_DIR = "cards"  # the symlink's name inside a build directory
+CARDS_FORMAT = "nrrules-cards/1"
+STANDARD = "standard"
+_FINGERPRINT_FILES = ("scraper/nrdb.py", "scraper/source.py", "rules_index/cards.py")
+MAX_QUERY = 200
+MAX_LIMIT = 100
+
+
+class CardsNotBuilt(LookupError):
+    """No card data is built in the build directory."""
+
+
+def code_fingerprint() -> str:
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for rel in _FINGERPRINT_FILES:
+        p = root / rel
+        if p.exists():
+            h.update(rel.encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+# ----------------------------------------------------------------------------------------------
+# Records of the build
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Legality:
+    """A card's standing in a format's current snapshot."""
+
+    format: str
+    legal: bool
+    status: str  # "legal", "restricted", "banned", "rotated", "not in the card pool", "unknown"
+    snapshot: str | None = None
+    card_pool: str | None = None
+    restriction: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CardsInfo:
+    source: str
+    source_hash: str
+    built_at: float
+    cards: int
+    printings: int
+    rulings: int
+    standard: dict  # snapshot, card pool and restriction names
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "source": self.source,
+            "source_hash": self.source_hash,
+            "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.built_at)),
+            "cards": self.cards,
+            "printings": self.printings,
+            "rulings": self.rulings,
+            "standard": self.standard,
+        }
+
+
+@dataclass(frozen=True)
+class CardsBuildResult:
+    status: str  # "built" or "unchanged"
+    source: str
+    cards: int
+    printings: int
+    rulings: int
+    seconds: float
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CardHit:
+    source: str  # "cards" or "rulings"
+    card_id: str
+    title: str
+    score: float
+    snippet: str
+    ruling: int | None = None  # index into the card's rulings (newest first) for ruling hits
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+# ----------------------------------------------------------------------------------------------
+# Names
+# ----------------------------------------------------------------------------------------------
+
+
+def name_key(text: str) -> str:
+    """Case, accents and punctuation forgiven: "Sn@re!" and "snare" differ by one letter,
+    "Méliès" and "melies" not at all."""
+    folded = unicodedata.normalize("NFKD", text or "")
+    folded = "".join(c for c in folded if not unicodedata.combining(c)).casefold()
+    return "".join(c for c in folded if c.isalnum())
+
+
+# ----------------------------------------------------------------------------------------------
+# Legality
+# ----------------------------------------------------------------------------------------------
+
+
+def standard_legality(data: CardData) -> tuple[dict[str, Legality], dict]:
+    """Every card's legality in the latest Standard snapshot, and that snapshot's names."""
+    fmt = data.formats.get(STANDARD)
+    snap = fmt.latest() if fmt else None
+    pool = data.card_pools.get(snap.card_pool_id) if snap else None
+    if snap is None or pool is None:
+        unknown = Legality(STANDARD, False, "unknown")
+        return {cid: unknown for cid in data.cards}, {}
+    restriction = data.restrictions.get(snap.restriction_id or "")
+    sets_of: dict[str, set[str]] = {}
+    for p in data.printings.values():
+        sets_of.setdefault(p.card_id, set()).add(p.card_set_id)
+
+    def in_pool(card_id: str, pool_sets: frozenset[str], pool_cycles: frozenset[str]) -> bool:
+        for set_id in sets_of.get(card_id, ()):
+            s = data.card_sets.get(set_id)
+            if set_id in pool_sets or (s is not None and s.card_cycle_id in pool_cycles):
+                return True
+        return False
+
+    earlier = [data.card_pools[s.card_pool_id] for s in fmt.snapshots if s.card_pool_id in data.card_pools]
+    out: dict[str, Legality] = {}
+    for cid, card in data.cards.items():
+        common = {
+            "snapshot": snap.id,
+            "card_pool": pool.id,
+            "restriction": restriction.id if restriction else None,
+        }
+        if not in_pool(cid, pool.card_set_ids, pool.card_cycle_ids):
+            was = any(in_pool(cid, p.card_set_ids, p.card_cycle_ids) for p in earlier)
+            out[cid] = Legality(STANDARD, False, "rotated" if was else "not in the card pool", **common)
+        elif restriction and (cid in restriction.banned or set(card.subtypes) & restriction.banned_subtypes):
+            out[cid] = Legality(STANDARD, False, "banned", **common)
+        elif restriction and cid in restriction.restricted:
+            out[cid] = Legality(STANDARD, True, "restricted", **common)
+        else:
+            out[cid] = Legality(STANDARD, True, "legal", **common)
+    names = {
+        "format": fmt.name,
+        "snapshot": snap.id,
+        "card_pool": pool.id,
+        "card_pool_name": pool.name,
+        "restriction": restriction.id if restriction else None,
+        "restriction_name": restriction.name if restriction else None,
+        "date_start": (restriction.date_start if restriction else None) or snap.date_start,
+    }
+    return out, names
+
+
+# ----------------------------------------------------------------------------------------------
+# Building
+# ----------------------------------------------------------------------------------------------
+
+
+def _read_meta(path: Path) -> dict | None:
+    try:
+        meta = json.loads((path / "meta.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) and meta.get("format") == CARDS_FORMAT else None
+
+
+def _serialise(data: CardData, legality: dict[str, Legality]) -> dict:
+    def rows(table: dict) -> list[dict]:
+        return [asdict(v) for v in table.values()]
+
+    return {
+        "cards": [{**asdict(c), "standard": legality[c.id].to_dict()} for c in data.cards.values()],
+        "printings": rows(data.printings),
+        "rulings": [asdict(r) for r in data.rulings],
+        "card_types": rows(data.card_types),
+        "card_subtypes": rows(data.card_subtypes),
+        "factions": rows(data.factions),
+        "sides": rows(data.sides),
+        "card_sets": rows(data.card_sets),
+    }
+
+
+def build_cards(
+    spec: str | None,
+    build_dir: Path,
+    force: bool = False,
+    cache_dir: Path | None = None,
+) -> CardsBuildResult:
+    """Read card data from a folder or URL and build it into `build_dir`/cards.
+
+    Raises ScrapeError for bad input; the previous good build then stays in place."""
+    t0 = time.perf_counter()
+    build_dir = Path(build_dir)
+    data = load(spec, cache_dir=cache_dir)
+    link = build_dir / CARDS_DIR
+    old = _read_meta(link) if link.is_dir() else None
+    fingerprint = code_fingerprint()
+    counts = {"cards": len(data.cards), "printings": len(data.printings), "rulings": len(data.rulings)}
+    if (
+        not force
+        and old is not None
+        and old.get("source_hash") == data.source_hash
+        and old.get("code") == fingerprint
+    ):
+        return CardsBuildResult(
+            "unchanged", data.source, **counts, seconds=time.perf_counter() - t0, notes=data.notes
+        )
+    legality, standard = standard_legality(data)
+    build_dir.mkdir(parents=True, exist_ok=True)
+    store = build_dir / ".v"
+    store.mkdir(exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-cards-", dir=build_dir))
+    try:
+        (tmp / "cards.json").write_text(
+            json.dumps(_serialise(data, legality), ensure_ascii=False, default=sorted), encoding="utf-8"
+        )
+        (tmp / "search").mkdir()
+        _build_index(data, tmp / "search")
+        meta = {
+            "format": CARDS_FORMAT,
+            "code": fingerprint,
+            "source": data.source,
+            "source_hash": data.source_hash,
+            "built_at": time.time(),
+            "standard": standard,
+            "notes": list(data.notes),
+            **counts,
+        }
+        (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+        final = store / f"cards-{data.source_hash[:12]}-{tmp.name[-8:]}"
+        os.replace(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    old_target = link.resolve() if link.is_symlink() else None
+    tmp_link = build_dir / f".link-cards-{os.getpid()}-{threading.get_ident()}"
+    if tmp_link.is_symlink():
+        tmp_link.unlink()
+    os.symlink(os.path.relpath(final, build_dir), tmp_link)
+    if link.exists() and not link.is_symlink():
+        shutil.rmtree(link)
+    os.replace(tmp_link, link)
+    if old_target is not None and old_target != final.resolve() and old_target.parent == store.resolve():
+        shutil.rmtree(old_target, ignore_errors=True)
+    return CardsBuildResult(
+        "built", data.source, **counts, seconds=time.perf_counter() - t0, notes=data.notes
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Search index
+# ----------------------------------------------------------------------------------------------
+
+
+def _schema():
+    from whoosh.fields import ID, STORED, TEXT, Schema
+
+    from .search import ANALYZER, NAME_ANALYZER
+
+    return Schema(
+        key=ID(stored=True, unique=True),
+        source=ID(stored=True),
+        card_id=STORED(),
+        ruling=STORED(),
+        title=TEXT(analyzer=NAME_ANALYZER, field_boost=4.0, stored=True),
+        card=TEXT(analyzer=NAME_ANALYZER, field_boost=1.0),  # a ruling's card title
+        kind=TEXT(analyzer=ANALYZER, field_boost=1.5, phrase=False),  # type, subtypes, faction
+        question=TEXT(analyzer=ANALYZER, field_boost=2.0, phrase=False),
+        text=TEXT(analyzer=ANALYZER, phrase=False),
+    )
+
+
+SEARCH_FIELDS = ("title", "card", "kind", "question", "text")
+
+
+def _ruling_order(rulings: list[Ruling]) -> list[Ruling]:
+    """Newest first; a file's order kept among rulings of the same date."""
+    return sorted(rulings, key=lambda r: (r.date_update or "", -r.position), reverse=True)
+
+
+def _build_index(data: CardData, path: Path) -> None:
+    from whoosh.index import create_in
+
+    ix = create_in(str(path), _schema())
+    writer = ix.writer()
+    by_card: dict[str, list[Ruling]] = {}
+    for r in data.rulings:
+        by_card.setdefault(r.card_id, []).append(r)
+    for card in data.cards.values():
+        kind = " ".join(
+            [
+                data.card_types.get(card.card_type_id, card.card_type_id).name
+                if card.card_type_id in data.card_types
+                else card.card_type_id,
+                *(data.card_subtypes[s].name if s in data.card_subtypes else s for s in card.subtypes),
+                data.factions[card.faction_id].name if card.faction_id in data.factions else card.faction_id,
+            ]
+        )
+        writer.add_document(
+            key=f"card:{card.id}",
+            source="cards",
+            card_id=card.id,
+            title=card.title,
+            kind=kind,
+            text=card.stripped_text or plain_text(card.text),
+        )
+        for i, r in enumerate(_ruling_order(by_card.get(card.id, []))):
+            writer.add_document(
+                key=f"ruling:{card.id}:{i}",
+                source="rulings",
+                card_id=card.id,
+                ruling=i,
+                card=card.title,
+                question=plain_text(r.question or ""),
+                text=plain_text(r.answer or r.text_ruling or ""),
+            )
+    writer.commit()
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading
+# ----------------------------------------------------------------------------------------------
+
+# "rule 1.15.10b", "CR 1.4", "section 6.5.2", "Rules 1.3"
+_CITED = re.compile(r"\b(?:rules?|cr|sections?|steps?)\s+(\d{1,2}(?:\.\d{1,3}){1,2}[a-z]?)\b", re.IGNORECASE)
+
+
+def cited_numbers(ruling: Ruling) -> list[str]:
+    """CR rule numbers a ruling cites, in order, once each."""
+    text = " ".join(t for t in (ruling.question, ruling.answer, ruling.text_ruling) if t)
+    seen: dict[str, None] = {}
+    for m in _CITED.finditer(plain_text(text)):
+        seen.setdefault(m.group(1).lower(), None)
+    return list(seen)
+
+
+@dataclass
+class _Loaded:
+    cards: dict[str, Card]
+    legality: dict[str, Legality]
+    printings: dict[str, Printing]
+    printings_of: dict[str, list[Printing]]
+    rulings_of: dict[str, list[Ruling]]
+    tables: dict[str, dict[str, dict]]
+    names: dict[str, list[str]] = field(default_factory=dict)  # name_key -> card ids
+
+
+class CardStore:
+    """Read access to one card build. Thread-safe; everything is loaded once."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        meta = _read_meta(self.path)
+        if meta is None:
+            raise CardsNotBuilt(
+                "no card data is built here: run `nrrules build --cards ../shared/nrdb/v2` "
+                "(a NetrunnerDB v2 folder) or `nrrules build --cards URL`"
+            )
+        self.info = CardsInfo(
+            source=meta.get("source", ""),
+            source_hash=meta["source_hash"],
+            built_at=meta.get("built_at", 0.0),
+            cards=meta.get("cards", 0),
+            printings=meta.get("printings", 0),
+            rulings=meta.get("rulings", 0),
+            standard=meta.get("standard") or {},
+            notes=tuple(meta.get("notes") or ()),
+        )
+        self._lock = threading.Lock()
+        self._data = self._load()
+        self._mentions: dict[tuple[str, str], dict[str, list[str]]] = {}
+        self._local = threading.local()
+        self._index = None
+        self._parser = None
+
+    @classmethod
+    def open(cls, build_dir: Path | str) -> CardStore:
+        return cls(Path(build_dir) / CARDS_DIR)
+
+    def _load(self) -> _Loaded:
+        try:
+            raw = json.loads((self.path / "cards.json").read_text(encoding="utf-8"))
+            cards: dict[str, Card] = {}
+            legality: dict[str, Legality] = {}
+            for row in raw["cards"]:
+                legality[row["id"]] = Legality(**row.pop("standard"))
+                row["subtypes"] = tuple(row["subtypes"])
+                cards[row["id"]] = Card(**row)
+            printings = {p["id"]: Printing(**p) for p in raw["printings"]}
+            rulings = [Ruling(**r) for r in raw["rulings"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise CardsNotBuilt(f"the card build at {self.path} is damaged ({exc}); rebuild it") from None
+        printings_of: dict[str, list[Printing]] = {}
+        for p in printings.values():
+            printings_of.setdefault(p.card_id, []).append(p)
+        by_card: dict[str, list[Ruling]] = {}
+        for r in rulings:
+            by_card.setdefault(r.card_id, []).append(r)
+        names: dict[str, list[str]] = {}
+        for c in cards.values():
+            for key in {name_key(c.title), name_key(c.stripped_title)}:
+                names.setdefault(key, []).append(c.id)
+        tables = {k: {row["id"]: row for row in raw.get(k, [])} for k in _TABLES}
+        return _Loaded(
+            cards=cards,
+            legality=legality,
+            printings=printings,
+            printings_of=printings_of,
+            rulings_of={k: _ruling_order(v) for k, v in by_card.items()},
+            tables=tables,
+            names=names,
+        )
+
+    # ----- lookup ---------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._data.cards)
+
+    def cards(self) -> list[Card]:
+        return list(self._data.cards.values())
+
+    def card(self, card_id: str) -> Card | None:
+        return self._data.cards.get(card_id)
+
+    def by_code(self, code: str) -> Card | None:
+        p = self._data.printings.get(str(code).strip())
+        return self._data.cards.get(p.card_id) if p else None
+
+    def printings(self, card_id: str) -> list[Printing]:
+        return self._data.printings_of.get(card_id, [])
+
+    def table(self, name: str) -> dict[str, dict]:
+        """A small table by NetrunnerDB resource name: card_types, factions, card_sets ..."""
+        return self._data.tables.get(name, {})
+
+    def legality(self, card_id: str) -> Legality:
+        return self._data.legality.get(card_id) or Legality(STANDARD, False, "unknown")
+
+    def rulings(self, card_id: str) -> list[Ruling]:
+        """Newest first."""
+        return self._data.rulings_of.get(card_id, [])
+
+    def find(self, query: str, limit: int = 10) -> list[Card]:
+        """Cards by id, NetrunnerDB code or name, forgiving case, accents and punctuation:
+        exact name first, then names starting with the query, then near spellings."""
+        query = (query or "").strip()[:MAX_QUERY]
+        if not query:
+            return []
+        exact = self.card(query) or self.by_code(query)
+        if exact is not None:
+            return [exact]
+        key = name_key(query)
+        if not key:
+            return []
+        names = self._data.names
+        ids = list(names.get(key, []))
+        if not ids and len(key) >= 3:
+            starts = sorted((k for k in names if k.startswith(key)), key=len)
+            ids = [cid for k in starts for cid in names[k]]
+        if not ids and len(key) >= 3:
+            close = difflib.get_close_matches(key, names.keys(), n=limit, cutoff=0.75)
+            ids = [cid for k in close for cid in names[k]]
+        seen: dict[str, None] = dict.fromkeys(ids)
+        return [self._data.cards[cid] for cid in list(seen)[:limit]]
+
+    # ----- the rules -------------------------------------------------------------------------
+    def mentions(self, doc: Document) -> dict[str, list[str]]:
+        """card id -> ids of the rules of `doc` that mention the card (document order).
+
+        A mention resolves through its NetrunnerDB code, or by exact name when the document
+        gives no code."""
+        key = (doc.version, doc.source_hash)
+        found = self._mentions.get(key)
+        if found is None:
+            found = {}
+            for node in doc.nodes:
+                for m in node.cards:
+                    card = (self.by_code(m.code) if m.code else None) or self._exact(m.name)
+                    if card is None:
+                        continue
+                    target = node.parent if node.kind == "example" and node.parent else node.id
+                    rules = found.setdefault(card.id, [])
+                    if target not in rules:
+                        rules.append(target)
+            with self._lock:
+                found = self._mentions.setdefault(key, found)
+        return found
+
+    def unresolved_mentions(self, doc: Document) -> list[tuple[str, str, str | None]]:
+        """(node id, name, code) of every card mention that does not resolve to a card."""
+        return [
+            (n.id, m.name, m.code)
+            for n in doc.nodes
+            for m in n.cards
+            if not ((self.by_code(m.code) if m.code else None) or self._exact(m.name))
+        ]
+
+    def _exact(self, name: str) -> Card | None:
+        """The one card a name given without a code means: its whole name, or the start of
+        exactly one name ("Jesminder Sareen" for "Jesminder Sareen: Girl Behind the Curtain")."""
+        key = name_key(name)
+        ids = self._data.names.get(key, [])
+        if not ids and len(key) >= 5:
+            ids = list(dict.fromkeys(i for k, v in self._data.names.items() if k.startswith(key) for i in v))
+        return self._data.cards[ids[0]] if len(ids) == 1 else None
+
+    def _exact_all(self, name: str) -> list[Card]:
+        return [self._data.cards[i] for i in self._data.names.get(name_key(name), [])]
+
+    def cited_rules(self, card_id: str, doc: Document) -> list[tuple[str, str]]:
+        """(number, rule id) for every CR number the card's rulings cite that `doc` has."""
+        from .lookup import lookup
+
+        out: dict[str, str] = {}
+        for r in self.rulings(card_id):
+            for number in cited_numbers(r):
+                if number in out:
+                    continue
+                result = lookup(doc, number)
+                if result.nodes:
+                    out[number] = result.nodes[0].id
+        return list(out.items())
+
+    # ----- search ----------------------------------------------------------------------------
+    def _searcher(self):
+        s = getattr(self._local, "searcher", None)
+        if s is None:
+            from whoosh.index import open_dir
+
+            with self._lock:
+                if self._index is None:
+                    self._index = open_dir(str(self.path / "search"))
+            s = self._index.searcher()
+            self._local.searcher = s
+        return s
+
+    def search(
+        self, query: str, sources: tuple[str, ...] = ("cards", "rulings"), limit: int = 10
+    ) -> list[CardHit]:
+        """Cards by name and text, rulings by question and answer. Never raises on a query."""
+        from whoosh.qparser import MultifieldParser, OrGroup, WildcardPlugin
+        from whoosh.query import Or, Term
+
+        query = " ".join((query or "").split())[:MAX_QUERY]
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        wanted = tuple(s for s in sources if s in ("cards", "rulings"))
+        if not query or not wanted:
+            return []
+        words = re.sub(r"[^\w\s&'-]", " ", query)
+        if self._parser is None:
+            parser = MultifieldParser(list(SEARCH_FIELDS), _schema(), group=OrGroup.factory(0.9))
+            parser.remove_plugin_class(WildcardPlugin)
+            self._parser = parser
+        try:
+            q = self._parser.parse(words)
+        except Exception:  # noqa: BLE001 - a query string must never fail the search
+            return []
+        hits: list[CardHit] = []
+        # A card whose whole name is the query comes first (case, accents, punctuation forgiven).
+        exact = [c.id for c in self._exact_all(query)] if "cards" in wanted else []
+        searcher = self._searcher()
+        results = searcher.search(
+            q, limit=limit + len(exact), filter=Or([Term("source", s) for s in wanted]), terms=True
+        )
+        seen: set[str] = set()
+        for cid in exact:
+            card = self._data.cards[cid]
+            hits.append(CardHit("cards", cid, card.title, 1000.0, _snippet(card.stripped_text, query)))
+            seen.add(f"card:{cid}")
+        for r in results:
+            key = r["key"]
+            if key in seen:
+                continue
+            seen.add(key)
+            cid = r["card_id"]
+            card = self._data.cards.get(cid)
+            if card is None:
+                continue
+            if r["source"] == "cards":
+                hits.append(
+                    CardHit("cards", cid, card.title, float(r.score), _snippet(card.stripped_text, query))
+                )
+            else:
+                idx = r["ruling"]
+                ruling = self.rulings(cid)[idx]
+                text = plain_text(ruling.question or ruling.text_ruling or "")
+                hits.append(CardHit("rulings", cid, card.title, float(r.score), _snippet(text, query), idx))
+        return hits[:limit]
+
+
+_TABLES = ("card_types", "card_subtypes", "factions", "sides", "card_sets")
+
+
+def _snippet(text: str, query: str, width: int = 160) -> str:
+    text = " ".join((text or "").split())
+    if len(text) <= width:
+        return text
+    words = [w for w in re.findall(r"\w{3,}", query.lower())]
+    low = text.lower()
+    at = min((low.find(w) for w in words if low.find(w) >= 0), default=0)
+    start = max(0, at - width // 3)
+    chunk = text[start : start + width]
+    return ("..." if start else "") + chunk + ("..." if start + width < len(text) else "")
+
+
+def open_cards(build_dir: Path | str) -> CardStore:
+    return CardStore.open(build_dir)
+
+
+__all__ = [
+    "CARDS_DIR",
+    "CardHit",
+    "CardStore",
+    "CardsBuildResult",
+    "CardsInfo",
+    "CardsNotBuilt",
+    "Legality",
+    "ScrapeError",
+    "build_cards",
+    "cited_numbers",
+    "name_key",
+    "open_cards",
+    "standard_legality",
+]

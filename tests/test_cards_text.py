@@ -1,0 +1,160 @@
+"""Card text -> engine vocabulary, over REAL card texts from the NetrunnerDB snapshot.
+
+Each row names a real card and the position of a subroutine or paid-ability line in its printed
+text, and what the line must translate to; rows expecting ``TEXT`` are formulas that look close
+to a recognised one but say more (a condition, a restriction, "instead") and must stay text."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cardtext import (
+    ability_lines,
+    board_card,
+    parse_ability,
+    parse_effects,
+    parse_subroutine,
+    plain,
+    subroutine_lines,
+)
+from scraper.nrdb import load
+
+TEXT = "text"  # the line must stay text
+
+
+@pytest.fixture(scope="module")
+def data(nrdb_dir):
+    return load(str(nrdb_dir))
+
+
+def _dmg(kind: str, n: int) -> dict:
+    return {"effect": f"{kind}_damage", "amount": n}
+
+
+SUBROUTINES = [
+    ("ice_wall", 0, "end_the_run"),
+    ("enigma", 0, {"effect": "lose_clicks", "amount": 1}),
+    ("enigma", 1, "end_the_run"),
+    ("empiricist", "Give the Runner", [_dmg("net", 1), {"effect": "give_tags", "amount": 1}]),
+    ("attini", "unless", {"effect": "unless_pays", "amount": 2, "effects": [_dmg("net", 1)]}),
+    ("loot_box", "unless", {"effect": "unless_pays", "amount": 2, "effects": ["end_the_run"]}),
+    (
+        "funhouse",
+        "unless",
+        {"effect": "unless_pays", "amount": 4, "effects": [{"effect": "give_tags", "amount": 1}]},
+    ),
+    ("data_ward", "tagged", {"effect": "if_tagged", "effects": ["end_the_run"]}),
+    ("jaguarundi", 1, {"effect": "if_tagged", "effects": [_dmg("core", 1)]}),
+    ("jaguarundi", 0, {"effect": "give_tags", "amount": 1}),
+    (
+        "winchester",
+        0,
+        {"effect": "trace", "strength": 4, "on_success": [{"effect": "trash_program", "amount": 1}]},
+    ),
+    ("anvil", "loses", [{"effect": "gain_credits", "amount": 1}, {"effect": "lose_credits", "amount": 1}]),
+    ("seraph", "loses", {"effect": "lose_credits", "amount": 3}),
+    ("bulwark", "Gain 2", [{"effect": "gain_credits", "amount": 2}, "end_the_run"]),
+    # close to a formula, but not one: must stay text
+    ("winchester", 1, TEXT),  # trace -> trash hardware (no hardware effect)
+    ("hammer", "that is not", TEXT),  # "Trash 1 installed program that is not a decoder, ..."
+    ("ballista", " or end", TEXT),  # "Trash 1 installed program or end the run."
+    ("colossus", "tag. If there", TEXT),  # "Give the Runner 1 tag. If there are 3 or more ..., instead ..."
+    ("doomscroll", "at least", TEXT),  # "Do 2 net damage if the Runner has at least 2 tags."
+    ("diviner", "odd", TEXT),  # "Do 1 net damage. If you trash a card this way ..., end the run."
+    ("karuna", "jack out", TEXT),  # "Do 2 net damage. The Runner may jack out."
+    ("hydra", 0, TEXT),  # "... if the Runner is tagged; otherwise, ..."
+    ("data_raven", 0, TEXT),  # trace -> place a power counter
+]
+
+
+def _line(card, where: int | str) -> str:
+    """A subroutine line by position, or the one line containing some words."""
+    lines = subroutine_lines(card.text)
+    if isinstance(where, int):
+        return lines[where]
+    found = [x for x in lines if where in x]
+    assert len(set(found)) == 1, (card.id, where, lines)  # one line (possibly printed twice)
+    return found[0]
+
+
+@pytest.mark.parametrize(("card_id", "where", "expected"), SUBROUTINES)
+def test_subroutines_of_real_ice(data, card_id, where, expected):
+    line = _line(data.cards[card_id], where)
+    got = parse_subroutine(line)
+    if expected == TEXT:
+        assert isinstance(got, dict) and got["effect"] == "text", (line, got)
+        assert got["text"] == plain(line.replace("[subroutine]", "")), got
+    else:
+        assert got == expected, line
+
+
+ABILITIES = [
+    ("corroder", 0, {"kind": "break", "cost": 1, "count": 1, "up_to": False, "ice_subtype": "barrier"}),
+    ("corroder", 1, {"kind": "strength", "cost": 1, "amount": 1}),
+    ("buzzsaw", 0, {"kind": "break", "cost": 1, "count": 2, "up_to": True, "ice_subtype": "code gate"}),
+    ("buzzsaw", 1, {"kind": "strength", "cost": 3, "amount": 1}),
+    ("nanuq", 0, {"kind": "break", "cost": 2, "count": 2, "up_to": True}),  # AI: any ice
+    ("nanuq", 1, {"kind": "strength", "cost": 1, "amount": 1}),  # printed without <strong>
+    ("orca", 0, {"kind": "break", "cost": 2, "count": 20, "up_to": True, "ice_subtype": "sentry"}),
+    # must stay text
+    ("euler", 0, TEXT),  # "... Use this ability only if this program was installed this turn."
+    ("afterimage", 1, TEXT),  # "+2 strength. Use this ability only by spending a credit from ..."
+    ("hantu", 1, TEXT),  # "Hosted virus counter: +2 strength." (not a credit cost)
+    ("mayfly", 0, TEXT),  # "Break 1 subroutine. When this run ends, trash this program."
+    ("banner", 0, TEXT),  # "Subroutines on the barrier ... cannot end the run ..."
+    ("lobisomem", 1, TEXT),  # "X[credit], hosted power counter: Break X barrier subroutines."
+]
+
+
+@pytest.mark.parametrize(("card_id", "index", "expected"), ABILITIES)
+def test_abilities_of_real_icebreakers(data, card_id, index, expected):
+    line = ability_lines(data.cards[card_id].text)[index]
+    got = parse_ability(line)
+    if expected == TEXT:
+        assert got == {"kind": "text", "text": plain(line)}, line
+    else:
+        assert got == expected, line
+
+
+def test_ability_lines_are_only_paid_abilities(data):
+    abaasy = ability_lines(data.cards["abaasy"].text)
+    assert len(abaasy) == 2 and all(":" in plain(x) for x in abaasy)
+    assert ability_lines(data.cards["ice_wall"].text) == []
+
+
+def test_whole_cards(data):
+    names = {k: v.name for k, v in data.card_subtypes.items()}
+    ice = board_card(data.cards["enigma"], names)
+    assert ice["type"] == "ice" and ice["rez_cost"] == data.cards["enigma"].cost
+    assert ice["subtypes"] == ["code gate"] and ice["strength"] == data.cards["enigma"].strength
+    assert len(ice["subroutines"]) == 2 and ice["card_id"] == "enigma"
+    breaker = board_card(data.cards["corroder"], names)
+    assert (breaker["install_cost"], breaker["memory_cost"]) == (2, 1)
+    assert [a["kind"] for a in breaker["abilities"]] == ["break", "strength"]
+    agenda = board_card(data.cards["hostile_takeover"], names)
+    assert (agenda["agenda_points"], agenda["advancement_requirement"]) == (1, 2)
+    assert board_card(data.cards["sure_gamble"])["effects"] == [{"effect": "gain_credits", "amount": 9}]
+    # an event whose text is outside the vocabulary keeps it, to be resolved by hand
+    dirty = board_card(data.cards["dirty_laundry"])
+    assert dirty["effects"][0]["effect"] == "text"
+    assert "\n" not in board_card(data.cards["ice_wall"])["subroutines"][0]
+    with pytest.raises(ValueError):
+        board_card({"id": "x", "title": "X", "card_type_id": "mystery"})
+
+
+def test_every_standard_card_becomes_a_board_card(data):
+    """Every card translates without error and within the board format's limits."""
+    for card in data.cards.values():
+        obj = board_card(card)
+        assert len(obj.get("text", "")) <= 1000
+        assert len(obj.get("subroutines", ())) <= 20
+        for sub in obj.get("subroutines", ()):
+            assert isinstance(sub, str | dict | list)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "End the run and more", "Do X net damage.", "Gain 1[click].", "Trace. If successful, end the run."],
+)
+def test_near_misses_are_not_effects(text):
+    assert parse_effects(text) is None

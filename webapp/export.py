@@ -1,0 +1,257 @@
+"""`nrrules export DIR`: the whole reference as plain files for any static host or CDN.
+
+Every file is the app's own answer for its URL (requested from the app in-process, so a page
+and its exported file cannot drift apart), written where a static host serves the same URL:
+
+=================================  ===========================================================
+URL (latest version)               file
+=================================  ===========================================================
+``/``, ``/all``                    ``index.html``, ``all/index.html``
+``/id/<id>``                       ``id/<id>/index.html`` (hosts answer ``/id/<id>`` with it)
+``/r/<number>``                    ``r/<number>/index.html``: a redirect page to ``/id/<id>``
+``/api/rules/<id>``, ``/api/versions``  ``api/rules/<id>``, ``api/versions`` (JSON, no extension)
+``/offline/<v>.json``              the offline pack of every version
+``/sw.js``, ``/manifest.webmanifest``, ``/offline.html``, ``/static/...``   as they are
+``/search?q=...``                  ``search/index.html``: searches the offline pack in the browser
+=================================  ===========================================================
+
+An older version's pages live under ``/v/<version>/`` (``/v/22.12/id/<id>``, ``/v/22.12/all``,
+``/v/22.12/api/rules/<id>``): a static host ignores query strings, so the app's ``?v=22.12`` links
+are written as ``/v/22.12/...`` paths in exported HTML (the app redirects those paths to its
+``?v=`` form, so both address the same page). JSON files are byte for byte the app's.
+
+What stays on the server: live search as you type (the static site searches the offline pack
+instead), the rule graph, the board editor and the stepper.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+MARKER = ".nrrules-export"
+# A link to another version: href="/id/x?v=22.12" (or an absolute one, or data-url=...).
+_VLINK = re.compile(r'((?:href|data-url|content)=")((?:https?://[^/"]+)?)(/[^"?#]*)\?v=(\d+\.\d+)(#[^"]*)?"')
+
+
+class ExportError(Exception):
+    """The export cannot be written (bad target directory, nothing built)."""
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    directory: Path
+    versions: list[str]
+    files: int
+    bytes: int
+    seconds: float
+
+
+def static_links(html: str, latest: str) -> str:
+    """The app's ``?v=`` links as static paths: ``/id/x?v=22.12`` -> ``/v/22.12/id/x``; the
+    latest version's links lose the argument."""
+
+    def repl(m: re.Match) -> str:
+        attr, host, path, version, frag = m.group(1), m.group(2), m.group(3), m.group(4), m.group(5) or ""
+        prefix = "" if version == latest else f"/v/{version}"
+        return f'{attr}{host}{prefix}{path}{frag}"'
+
+    html = _VLINK.sub(repl, html)
+    # Tell the page's scripts there is no server behind it (search and previews read files).
+    return html.replace("<body ", '<body data-static="1" ', 1)
+
+
+def version_prefix(version: str, latest: str) -> str:
+    return "" if version == latest else f"v/{version}/"
+
+
+def _redirect_page(number: str, href: str) -> bytes:
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>CR {number}</title>"
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+        f'<link rel="canonical" href="{href}"><meta http-equiv="refresh" content="0; url={href}">'
+        f'</head><body><p><a href="{href}">CR {number}</a></p></body></html>\n'
+    ).encode()
+
+
+class _Writer:
+    def __init__(self, root: Path):
+        self.root = root
+        self.files = 0
+        self.bytes = 0
+        self._dirs: set[str] = set()
+
+    def put(self, rel: str, data: bytes) -> None:
+        folder, _, _ = rel.rpartition("/")
+        if folder not in self._dirs:  # one mkdir per folder: file system calls are most of the cost
+            os.makedirs(self.root / folder, exist_ok=True)
+            self._dirs.add(folder)
+        with open(self.root / rel, "wb") as f:
+            f.write(data)
+        self.files += 1
+        self.bytes += len(data)
+
+
+def _client(build_dir: str | None):
+    from . import create_app
+
+    app = create_app(
+        {
+            "BUILD_DIR": build_dir,
+            "TESTING": True,
+            "PAGE_CACHE_SIZE": 1,  # each page is asked for once
+            "SEARCH_CACHE_SIZE": 0,
+        }
+    )
+    return app, app.test_client()
+
+
+def _get(client, url: str, base_url: str) -> bytes:
+    """The app's answer for a GET of ``url``: dispatched in-process (the views, error handlers
+    and after-request policies of a real request, without the WSGI round trip)."""
+    app = client.application
+    with app.test_request_context(url, base_url=base_url):
+        resp = app.full_dispatch_request()
+    if resp.status_code != 200:
+        raise ExportError(f"the app answered {url} with HTTP {resp.status_code}")
+    return resp.get_data()
+
+
+def _export_versions(job: tuple[str | None, str, str, list[str]]) -> tuple[int, int]:
+    """Write every page and JSON file of some versions (one process)."""
+    build_dir, root, base_url, versions = job
+    from . import library as lib
+
+    app, client = _client(build_dir)
+    out = _Writer(Path(root))
+    with app.app_context():
+        library = lib.library()
+        latest = library.latest
+        for v in versions:
+            doc = library.document(v)
+            prefix = version_prefix(v, latest)
+            q = "" if v == latest else f"?v={v}"
+
+            def html(url: str, rel: str, v: str = v) -> None:
+                body = _get(client, url, base_url).decode("utf-8")
+                out.put(rel, static_links(body, latest).encode("utf-8"))
+
+            html(f"/{q}", f"{prefix}index.html")
+            html(f"/all{q}", f"{prefix}all/index.html")
+            for node in doc.nodes:
+                html(f"/id/{node.id}{q}", f"{prefix}id/{node.id}/index.html")
+                out.put(f"{prefix}api/rules/{node.id}", _get(client, f"/api/rules/{node.id}{q}", base_url))
+                if node.number:
+                    out.put(
+                        f"{prefix}r/{node.number}/index.html",
+                        _redirect_page(node.number, f"/{prefix}id/{node.id}"),
+                    )
+            out.put(f"offline/{v}.json", _get(client, f"/offline/{v}.json", base_url))
+    return out.files, out.bytes
+
+
+def _split(versions: list[str], jobs: int) -> list[list[str]]:
+    parts: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(versions))))]
+    for i, v in enumerate(versions):
+        parts[i % len(parts)].append(v)
+    return parts
+
+
+def export_site(
+    target: Path | str,
+    build_dir: Path | str | None = None,
+    base_url: str = "http://localhost",
+    versions: Iterable[str] | None = None,
+    jobs: int | None = None,
+) -> ExportResult:
+    """Write the static site into ``target`` (created, or replaced if it holds an earlier
+    export). Written into a temporary directory beside it first, then swapped in."""
+    from rules_index.store import Library, LibraryError
+
+    t0 = time.perf_counter()
+    target = Path(target).expanduser()
+    if target.exists() and (
+        not target.is_dir() or (any(target.iterdir()) and not (target / MARKER).exists())
+    ):
+        raise ExportError(
+            f"{target} exists and is not an earlier nrrules export; choose a new or empty directory"
+        )
+    if not re.fullmatch(r"https?://[^/\s\"'<>]+", base_url.rstrip("/")):
+        raise ExportError(f"--base-url must be like https://rules.example.org, not {base_url!r}")
+    base_url = base_url.rstrip("/")
+    bdir = str(build_dir) if build_dir else None
+    try:
+        library = Library.open(bdir)
+    except LibraryError as exc:
+        raise ExportError(str(exc)) from None
+    names = [i.version for i in library.versions()]
+    wanted = list(versions) if versions else names
+    unknown = [v for v in wanted if v not in names]
+    if unknown:
+        raise ExportError(f"CR version(s) {', '.join(unknown)} not built; built: {', '.join(names)}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-export-", dir=target.parent))
+    try:
+        files, size = _export_common(bdir, tmp, base_url)
+        jobs = jobs or min(2, os.cpu_count() or 1, len(wanted))
+        work = [(bdir, str(tmp), base_url, part) for part in _split(wanted, jobs)]
+        if len(work) == 1:
+            results = [_export_versions(work[0])]
+        else:
+            with ProcessPoolExecutor(len(work), mp_context=get_context("fork")) as pool:
+                results = list(pool.map(_export_versions, work))
+        for f, b in results:
+            files += f
+            size += b
+        (tmp / MARKER).write_text(
+            f"nrrules export of CR {', '.join(wanted)} for {base_url}\n", encoding="utf-8"
+        )
+        old = None
+        if target.exists():
+            old = target.with_name(f".{target.name}-old-{os.getpid()}")
+            os.replace(target, old)
+        os.replace(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return ExportResult(target, wanted, files, size, time.perf_counter() - t0)
+
+
+def _export_common(build_dir: str | None, root: Path, base_url: str) -> tuple[int, int]:
+    """The files every version shares: assets, service worker, manifest, shells, 404 page."""
+    from . import library as lib
+
+    app, client = _client(build_dir)
+    out = _Writer(root)
+    static = Path(app.static_folder or "")
+    for path in sorted(static.rglob("*")):
+        if path.is_file():
+            out.put(f"static/{path.relative_to(static).as_posix()}", path.read_bytes())
+    with app.app_context():
+        latest = lib.library().latest
+    for url, rel in (
+        ("/sw.js", "sw.js"),
+        ("/manifest.webmanifest", "manifest.webmanifest"),
+        ("/offline.html", "offline.html"),
+        ("/offline.html?static=search", "search/index.html"),
+        ("/api/versions", "api/versions"),
+        ("/api/openapi.yaml", "api/openapi.yaml"),
+    ):
+        data = _get(client, url, base_url)
+        if rel.endswith(".html"):
+            data = static_links(data.decode("utf-8"), latest).encode("utf-8")
+        out.put(rel, data)
+    missing = client.get("/id/no_such_rule_exists", base_url=base_url)
+    out.put("404.html", static_links(missing.get_data(as_text=True), latest).encode("utf-8"))
+    return out.files, out.bytes
