@@ -334,7 +334,7 @@ def test_editor_loads_board_from_session(client, board):
     html = client.get(f"/editor?s={data['token']}").get_data(as_text=True)
     assert "&#34;credits&#34;: 17" in html or '"credits": 17' in html
     assert '<option value="run" data-params="server" selected>' in html
-    assert 'id="server" value="remote1"' in html
+    assert '<option value="remote1" selected>Server 1</option>' in html
     assert '<input type="hidden" name="v" value="25.04">' in html
 
 

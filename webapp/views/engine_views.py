@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
 from .. import library as lib
-from ..board_picture import server_label
+from ..board_picture import CENTRAL, board_picture, server_label, server_order
 from ..httputil import GZIP_MIN, LRU, accepts_gzip, gzip_bytes
 from ..jsonprovider import dumps_bytes
 from ..library import WebError
@@ -500,6 +500,14 @@ def _editor_page(
         board = exs[0]["board"] if exs else {"format": "nrrules-board", "version": 1, "servers": {}}
     text = board_text if board_text is not None else json.dumps(board, indent=1)
     structures = _structures(v)
+    if board is None and board_text is not None:
+        try:
+            board = json.loads(board_text)
+        except ValueError:
+            board = None
+    given = board.get("servers") if isinstance(board, dict) else None
+    keys = server_order(set(CENTRAL) | set(given if isinstance(given, dict) else ()) | {server})
+    server_error = next((p["message"] for p in problems if p.get("path") == "params.server"), None)
     return (
         render_template(
             "editor.html",
@@ -512,6 +520,9 @@ def _editor_page(
             problems=problems,
             structure=structure,
             server=server,
+            servers=[(k, server_label(k)) for k in keys],
+            server_error=server_error,
+            picture=board_picture(board),
         ),
         status,
     )
