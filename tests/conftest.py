@@ -2,37 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from helpers import CR_DIR, LATEST, NRDB_DIR, VERSIONS, load_doc
 
-from scraper import Document, parse_html
-
-ROOT = Path(__file__).resolve().parent.parent
-CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
-VERSIONS = ["22.12", "23.08", "24.03", "25.04", "25.08", "26.03"]
-LATEST = VERSIONS[-1]
-
-
-def cr_path(version: str) -> Path:
-    return CR_DIR / f"cr-{version}.html"
+from scraper import Document
 
 
 @pytest.fixture(scope="session")
 def cr_dir() -> Path:
     assert CR_DIR.is_dir(), f"CR files not found at {CR_DIR} (set NRRULES_CR_DIR)"
     return CR_DIR
-
-
-_DOCS: dict[str, Document] = {}
-
-
-def load_doc(version: str) -> Document:
-    if version not in _DOCS:
-        path = cr_path(version)
-        _DOCS[version] = parse_html(path.read_bytes(), str(path))
-    return _DOCS[version]
 
 
 @pytest.fixture(scope="session")
@@ -92,9 +73,6 @@ def http_server(tmp_path_factory, cr_dir):
     yield f"http://127.0.0.1:{server.server_address[1]}", root
     server.shutdown()
     server.server_close()
-
-
-NRDB_DIR = Path(os.environ.get("NRRULES_NRDB_DIR", ROOT.parent / "shared" / "nrdb" / "v2"))
 
 
 @pytest.fixture(scope="session")

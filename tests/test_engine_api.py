@@ -7,7 +7,7 @@ import copy
 import json
 
 import pytest
-from conftest import VERSIONS, load_doc
+from helpers import VERSIONS, load_doc
 
 import engine
 from engine.scenarios import SCENARIOS, run_scenario

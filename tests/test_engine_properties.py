@@ -4,7 +4,7 @@ what the rules move (every credit change is recorded by an event at a step that 
 
 from __future__ import annotations
 
-from conftest import load_doc
+from helpers import load_doc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

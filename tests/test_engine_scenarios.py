@@ -5,7 +5,7 @@ flatline, ending the run, jacking out, and the differences between 24.03 and 26.
 from __future__ import annotations
 
 import pytest
-from conftest import VERSIONS, load_doc
+from helpers import VERSIONS, load_doc
 
 import engine
 from engine.scenarios import SCENARIOS, run_scenario

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from scraper import ScrapeError
 from scraper.judge import JudgeDocument, find_refs, parse_judge

@@ -160,3 +160,23 @@ def test_tap_targets_are_large_enough(browser, server):  # noqa: F811
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_recent_and_bookmarked_rules_are_kept_on_the_device(page, server):  # noqa: F811
+    page.goto(server + "/r/6.9.6")
+    page.goto(server + "/r/6.9.4c")
+    mark = page.locator("button.bookmark")
+    assert mark.get_attribute("aria-pressed") == "false"
+    mark.click()
+    assert mark.get_attribute("aria-pressed") == "true"
+    page.goto(server + "/")
+    recent = page.locator("#recent li a")
+    assert recent.count() == 2
+    assert recent.nth(0).inner_text().startswith("6.9.4c") and recent.nth(1).inner_text().startswith("6.9.6")
+    assert page.locator("#bookmarks li a").all_inner_texts()[0].startswith("6.9.4c")
+    page.screenshot(path=str(ARTIFACTS / "home-recent-phone.png"))
+    page.locator("#bookmarks li a").first.click()
+    page.wait_for_url("**/r/6.9.4c")
+    page.locator("button.bookmark").click()  # un-bookmark
+    page.goto(server + "/")
+    assert page.locator("#bookmarks").count() == 0 and page.locator("#recent li").count() == 2

@@ -294,7 +294,7 @@ def test_many_threads_search_at_once(searcher):
 
 def _search_in_process(args):
     index_dir, version, queries = args
-    from conftest import load_doc
+    from helpers import load_doc
 
     s = Searcher(Path(index_dir), load_doc(version))
     return os.getpid(), {q: [h.id for h in s.search(q)] for q in queries}

@@ -432,7 +432,7 @@ def test_api_search(client):
 def test_api_search_number_comes_first(client):
     data = get(client, "/api/search?q=6.9.4c").get_json()
     assert data["results"][0]["id"] == "step_jack_out_choice"
-    assert data["results"][0]["exact"] is True
+    assert data["results"][0]["match"] == "exact"
     assert [r["id"] for r in data["results"]].count("step_jack_out_choice") == 1
 
 
@@ -481,7 +481,7 @@ def test_search_cache_is_bounded_and_transparent(app, client):
     c = small.test_client()
     for q in ("rez", "tag", "advance", "trash"):
         assert get(c, f"/api/search?q={q}").status_code == 200
-    assert len(small.extensions["nrrules.search_cache"]) == 2
+    assert len(small.extensions["nrrules.search_json_cache"]) == 2
     assert len(small.extensions["nrrules.search_json_cache"]) == 2
     resp = get(client, "/api/search?q=trash%20cost&limit=5")
     assert (

@@ -14,7 +14,10 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from isal import igzip
 from werkzeug.exceptions import HTTPException
 
-from .library import WebError
+from rules_index.search import StaleIndexError
+from rules_index.store import LibraryError
+
+from .errors import BuildUnavailable, NrrulesError
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -160,29 +163,24 @@ def cached_response(body: bytes, gz: bytes | None, etag: str, mimetype: str, max
 def install_http_policies(app: Flask) -> None:
     app.jinja_env.globals["static_url"] = static_url
 
-    @app.errorhandler(WebError)
-    def _web_error(exc: WebError):
+    @app.errorhandler(NrrulesError)
+    def _domain_error(exc: NrrulesError):
         if wants_json():
-            return json_error(exc.status, exc.message, **exc.extra)
+            resp = jsonify(exc.to_json())
+            resp.status_code = exc.status
+            return resp
         return (
-            render_template("error.html", status=exc.status, message=exc.message, extra=exc.extra),
+            render_template("error.html", status=exc.status, message=exc.message, extra=exc.fields),
             exc.status,
         )
 
     def _unavailable(exc: Exception):
         # The build directory cannot answer (nothing built, stale or damaged index): say so.
         app.logger.error("build problem: %s", exc)
-        return _web_error(WebError(503, str(exc)))
+        return _domain_error(BuildUnavailable(str(exc)))
 
-    try:
-        from rules_index.store import LibraryError
-
-        app.register_error_handler(LibraryError, _unavailable)
-        from rules_index.search import StaleIndexError
-
-        app.register_error_handler(StaleIndexError, _unavailable)
-    except ImportError:  # pragma: no cover - an older rules_index
-        pass
+    app.register_error_handler(LibraryError, _unavailable)
+    app.register_error_handler(StaleIndexError, _unavailable)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -285,6 +285,57 @@
     });
   }
 
+  /* ---------------- recently viewed and bookmarked rules, kept on this device ---------------- */
+  var MAX_RECENT = 12;
+  function stored(key) { try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return []; } }
+  function store(key, list) { try { localStorage.setItem(key, JSON.stringify(list)); } catch (e) { /* not kept */ } }
+  var article = document.querySelector("article.rule[data-id]");
+  var here = null;
+  if (article) {
+    var h1 = article.querySelector("h1"), txt = article.querySelector(".text");
+    var seen = h1 ? h1.textContent.replace(/\s+/g, " ").trim() : article.getAttribute("data-id");
+    if (h1 && !h1.textContent.replace(/^\s*\S+\s*/, "") && txt) seen += " " + txt.textContent.trim().slice(0, 60) + (txt.textContent.trim().length > 60 ? "…" : "");
+    here = { id: article.getAttribute("data-id"), v: version, label: seen, href: location.pathname + location.search };
+    var same = function (r) { return r.id === here.id && r.v === here.v; };
+    store("nrrules-recent", [here].concat(stored("nrrules-recent").filter(function (r) { return !same(r); })).slice(0, MAX_RECENT));
+    var tools = article.querySelector(".tools");
+    if (tools) {
+      var mark = el("button", "bookmark"); mark.type = "button";
+      var show = function () {
+        var on = stored("nrrules-bookmarks").some(same);
+        mark.setAttribute("aria-pressed", on ? "true" : "false");
+        mark.textContent = on ? "★ Bookmarked" : "☆ Bookmark";
+      };
+      mark.addEventListener("click", function () {
+        var list = stored("nrrules-bookmarks"), on = list.some(same);
+        store("nrrules-bookmarks", on ? list.filter(function (r) { return !same(r); }) : [here].concat(list));
+        show();
+      });
+      show();
+      tools.insertBefore(mark, tools.firstChild);
+      tools.insertBefore(document.createTextNode(" "), mark.nextSibling);
+    }
+  }
+  function renderMine(box) {
+    box.textContent = "";
+    [["nrrules-bookmarks", "Bookmarks", "bookmarks"], ["nrrules-recent", "Recently viewed", "recent"]].forEach(function (k) {
+      var list = stored(k[0]);
+      if (!list.length) return;
+      box.appendChild(el("h2", null, k[1]));
+      var ul = el("ul", "mine"); ul.id = k[2];
+      list.forEach(function (r) {
+        var li = el("li"), a = el("a", null, r.label + (r.v ? " (CR " + r.v + ")" : ""));
+        a.href = r.href || ("/id/" + encodeURIComponent(r.id) + (r.v ? "?v=" + encodeURIComponent(r.v) : ""));
+        li.appendChild(a); ul.appendChild(li);
+      });
+      box.appendChild(ul);
+    });
+    box.hidden = !box.childNodes.length;
+  }
+  window.NRMine = { render: renderMine };
+  var mine = document.getElementById("mine");
+  if (mine) renderMine(mine);
+
   /* ---------------- /all: the contents open beside the text on wide screens ---------------- */
   var toc = document.getElementById("toc");
   if (toc && window.matchMedia("(min-width: 64rem)").matches) toc.open = true;

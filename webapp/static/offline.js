@@ -338,6 +338,7 @@
     document.title = "CR " + ix.version + " (offline) — nrrules";
     rootBox.appendChild(el("h1", null, "Netrunner Comprehensive Rules, CR " + ix.version));
     rootBox.appendChild(el("p", "lead", "This is the copy saved on this device: search it with the box above, or open a chapter."));
+    if (window.NRMine) { var mine = el("section"); mine.id = "mine"; rootBox.appendChild(mine); window.NRMine.render(mine); }
     var ol = el("ol", "toc");
     ix.rules.forEach(function (r, pos) {
       if (r[4] !== -1) return;
