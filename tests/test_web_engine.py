@@ -336,7 +336,7 @@ def test_editor_loads_board_from_session(client, board):
     html = client.get(f"/editor?s={data['token']}").get_data(as_text=True)
     assert "&#34;credits&#34;: 17" in html
     assert '<option value="run" data-params="server" selected>' in html
-    assert 'id="server" value="remote1"' in html
+    assert '<option value="remote1" selected>Server 1</option>' in html
     assert '<input type="hidden" name="v" value="25.04">' in html
 
 
@@ -366,7 +366,7 @@ def test_stepper_finished_page(client, board):
     data = start(client, board).get_json()
     final = run_to_end(client, data, lambda ds: ds[0]["id"])[-1]
     html = client.get(final["url"]).get_data(as_text=True)
-    assert 'id="finished"' in html and "Run on hq" in html
+    assert 'id="finished"' in html and "Run on HQ" in html
     assert 'id="decisions"' not in html
 
 

@@ -13,12 +13,14 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
+from ..board_picture import CENTRAL, board_picture, server_label, server_order
 from ..caches import cache
 from ..errors import BadRequest, NotFound, NrrulesError, UnsupportedMediaType
 from ..httputil import GZIP_MIN, accepts_gzip, gzip_bytes
 from ..jsonprovider import dumps_bytes
 from ..library import build_id, rules
 from ..payloads import engine as engine_payloads
+from ..stepper_page import stepper_context
 from ..tokens import SessionSpec, decode, encode
 
 bp = Blueprint("engine", __name__)
@@ -184,6 +186,14 @@ def _editor_page(
         board = exs[0]["board"] if exs else {"format": "nrrules-board", "version": 1, "servers": {}}
     text = board_text if board_text is not None else json.dumps(board, indent=1)
     structures = engine_payloads.structures(rules(), v)["structures"]
+    if board is None and board_text is not None:
+        try:
+            board = json.loads(board_text)
+        except ValueError:
+            board = None
+    given = board.get("servers") if isinstance(board, dict) else None
+    keys = server_order(set(CENTRAL) | set(given if isinstance(given, dict) else ()) | {server})
+    server_error = next((p["message"] for p in problems if p.get("path") == "params.server"), None)
     return (
         render_template(
             "editor.html",
@@ -196,6 +206,9 @@ def _editor_page(
             problems=problems,
             structure=structure,
             server=server,
+            servers=[(k, server_label(k)) for k in keys],
+            server_error=server_error,
+            picture=board_picture(board),
         ),
         status,
     )
@@ -239,14 +252,25 @@ def stepper():
     if not token:
         return redirect(url_for("engine.editor"))
     spec = decode(token)
-    state = state_json(spec, replay(spec, token=token))
+    rebuilt = replay(spec, token=token)
+    state = state_json(spec, rebuilt)
+    share_url = url_for("engine.stepper", s=token, _external=True)
     return render_template(
         "stepper.html",
         state=state,
+        view=stepper_context(
+            state,
+            rebuilt.session.frames,
+            rebuilt.doc,
+            share_url,
+            engine_payloads.structures(rules(), state["version"])["structures"],
+        ),
+        label=server_label,
+        printing=_flag("print"),
         version=state["version"],
         is_latest=rules().is_latest(state["version"]),
         vq={} if rules().is_latest(state["version"]) else {"v": state["version"]},
-        share_url=url_for("engine.stepper", s=token, _external=True),
+        share_url=share_url,
     )
 
 
