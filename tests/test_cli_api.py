@@ -29,6 +29,9 @@ TWINS = [
     (["search", "PAW", "-v", "22.12"], "/api/search?q=PAW&v=22.12"),
     (["structures"], "/api/engine/structures"),
     (["structures", "-v", "24.03"], "/api/engine/structures?v=24.03"),
+    (["history", "6.1.5"], "/api/history/6.1.5"),
+    (["history", "step_jack_out_choice", "-v", "22.12"], "/api/history/step_jack_out_choice?v=22.12"),
+    (["changes", "25.08", "26.03"], "/api/changes/25.08..26.03"),
 ]
 
 # Commands with --json that answer questions the API does not serve (yet): each says why.
@@ -39,6 +42,8 @@ NO_API_TWIN = {
     "term": "rules defining or using a term; glossary pages come later",
     "step": "engine sessions are POSTed to the API (not GET), and the CLI prints a replayable session",
     "engine-coverage": "a report on the engine's scenario suite, for developers",
+    "judge": "searches judges' documents, which the shared test build does not hold; its twin "
+    "/api/judge/search is compared in test_judge_history_web.py",
 }
 
 # (command line, the API GET, the status the API answers)

@@ -95,3 +95,12 @@ def test_cli_build_judge_bad_input(tmp_path):
     bad.write_text("<html><body><p>No headings here at all, only words.</p></body></html>")
     out = CliRunner().invoke(main, ["build", "--judge", str(bad), "--build-dir", str(tmp_path / "b")])
     assert out.exit_code == 2 and "no headings" in out.output
+
+
+def test_cli_judge_json_is_the_api_body(client, judge_build_dir):
+    out = CliRunner().invoke(
+        main, ["judge", "three", "warnings", "-n", "5", "--json", "--build-dir", str(judge_build_dir)]
+    )
+    assert out.exit_code == 0, out.output
+    api = client.get("/api/judge/search?q=three%20warnings&limit=5").get_json()
+    assert json.loads(out.output) == api and api["results"]
