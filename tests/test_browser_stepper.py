@@ -156,8 +156,9 @@ def test_build_step_share_and_undo(screen, server, browser):  # noqa: F811
     share = page.locator("#share-url").input_value()
     summary = page.locator("#share-summary").input_value()
     assert summary.startswith("Run on Server 2, CR ") and share in summary
-    trace = page.locator("#trace").inner_text()
-    board = page.locator("#board").inner_text()
+    # (text content: some groups are unfolded here and folded on a fresh page)
+    trace = page.locator("#trace").text_content()
+    board = page.locator("#board").text_content()
     # undo goes back one decision; reload gives the same page
     page.click("#undo")
     page.wait_for_load_state()
@@ -169,8 +170,8 @@ def test_build_step_share_and_undo(screen, server, browser):  # noqa: F811
     other = browser.new_context(viewport={"width": VIEWPORTS[name][0], "height": VIEWPORTS[name][1]})
     pg = other.new_page()
     pg.goto(share)
-    assert pg.locator("#trace").inner_text() == trace
-    assert pg.locator("#board").inner_text() == board
+    assert pg.locator("#trace").text_content() == trace
+    assert pg.locator("#board").text_content() == board
     pg.screenshot(path=str(ARTIFACTS / f"{name}-shared.png"))
     other.close()
 
