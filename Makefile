@@ -22,7 +22,7 @@ run: build
 	$(BIN)/nrrules serve --port $(PORT)
 
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 lint: install
 	$(BIN)/ruff check .

@@ -694,6 +694,7 @@ class Library:
             except VersionUnavailable as exc:
                 problems.append(exc)
         return problems
+
     def history(self) -> HistoryStore:
         """Rule histories and changes between versions (consecutive pairs stored at build)."""
         if self._history is None:

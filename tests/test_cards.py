@@ -120,9 +120,9 @@ def test_rules_mentioning_a_card_and_rules_cited_by_its_rulings(store, library):
     # some card is mentioned by the rules, and that rule's card list names it
     card_id, rules = next(iter(mentions.items()))
     node = doc.node(rules[0])
-    assert any(name_key(store.card(card_id).title).startswith(name_key(c.name)[:5]) for c in node.cards) or any(
-        doc.node(e) and doc.node(e).cards for e in node.examples
-    )
+    assert any(
+        name_key(store.card(card_id).title).startswith(name_key(c.name)[:5]) for c in node.cards
+    ) or any(doc.node(e) and doc.node(e).cards for e in node.examples)
     cited = {cid: store.cited_rules(cid, doc) for cid in store._data.rulings_of}
     cited = {k: v for k, v in cited.items() if v}
     assert cited, "some ruling cites a CR rule by number"
@@ -132,7 +132,12 @@ def test_rules_mentioning_a_card_and_rules_cited_by_its_rulings(store, library):
 
 
 def test_cited_numbers_parse_rule_citations():
-    r = Ruling("x", "2024-01-01", True, text_ruling="See rule 1.15.10b and CR 1.4, and section 6.5.2. Also 3 credits.")
+    r = Ruling(
+        "x",
+        "2024-01-01",
+        True,
+        text_ruling="See rule 1.15.10b and CR 1.4, and section 6.5.2. Also 3 credits.",
+    )
     assert cited_numbers(r) == ["1.15.10b", "1.4", "6.5.2"]
 
 
@@ -174,9 +179,9 @@ def test_standard_legality(store, nrdb_dir):
     snare = store.legality("snare")  # Core Set, rotated long ago
     assert not snare.legal and snare.status == "rotated"
     assert store.legality("hedge_fund").legal  # reprinted in System Gateway
-    banned = json.loads((nrdb_dir / "restrictions" / "standard" / "standard_ban_list_25_10.json").read_text())[
-        "banned"
-    ]
+    banned = json.loads(
+        (nrdb_dir / "restrictions" / "standard" / "standard_ban_list_25_10.json").read_text()
+    )["banned"]
     first = store.legality(banned[0])
     assert not first.legal and first.status == "banned"
     assert first.restriction == "standard_ban_list_25_10"
@@ -302,7 +307,11 @@ def api(http_server, nrdb_dir):
 
 def test_build_from_an_api_url_matches_the_folder(api, tmp_path, store):
     result = build_cards(f"{api}/api/", tmp_path / "b", cache_dir=tmp_path / "http")
-    assert (result.cards, result.printings, result.rulings) == (len(store), store.info.printings, store.info.rulings)
+    assert (result.cards, result.printings, result.rulings) == (
+        len(store),
+        store.info.printings,
+        store.info.rulings,
+    )
     over_http = CardStore.open(tmp_path / "b")
     assert over_http.legality("snare") == store.legality("snare")
     assert over_http.info.standard == store.info.standard

@@ -123,7 +123,7 @@ def test_leftovers_of_interrupted_builds_are_cleaned(built_2603):
     os.utime(built_2603 / ".link-26.03-1-2", (hour_ago, hour_ago), follow_symlinks=False)
     assert build(str(cr_path("26.03")), built_2603)[0].status == "unchanged"
     left = sorted(p.name for p in built_2603.iterdir())
-    assert left == [".build.lock", ".cards.json", ".tmp-cards-inprogress", ".v", "26.03"]
+    assert left == [".build.lock", ".cards.json", ".history.json", ".tmp-cards-inprogress", ".v", "26.03"]
     assert [p.name for p in (built_2603 / ".v").iterdir()] == [good.name]
     assert Library.open(built_2603).document("26.03")
 

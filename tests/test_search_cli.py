@@ -38,7 +38,16 @@ def test_search_text_and_json(run):
     data = json.loads(run("search", "jack", "out", "--json").output)
     assert data["version"] == "26.03" and data["query"] == "jack out"
     assert data["results"][0]["id"] in {"rule_jacking_out", "step_jack_out_choice"}
-    assert set(data["results"][0]) >= {"id", "number", "title", "kind", "snippet", "breadcrumb", "score", "match"}
+    assert set(data["results"][0]) >= {
+        "id",
+        "number",
+        "title",
+        "kind",
+        "snippet",
+        "breadcrumb",
+        "score",
+        "match",
+    }
 
 
 def test_search_version_selection(run):
