@@ -180,6 +180,10 @@ def install_http_policies(app: Flask) -> None:
                 h["Cache-Control"] = f"public, max-age={STATIC_MAX_AGE}, immutable"
             else:
                 h["Cache-Control"] = "public, max-age=3600"
+        if resp.status_code >= 400:
+            # An error is about this moment (a typo, a version being rebuilt): a CDN or browser
+            # must not keep it and keep answering it after the cause is gone.
+            h["Cache-Control"] = "no-store"
         if "content-encoding" not in present:
             _maybe_gzip(resp)
         return resp
