@@ -22,7 +22,7 @@ run: build
 	$(BIN)/nrrules serve --port $(PORT)
 
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 lint: install
 	$(BIN)/ruff check .
@@ -32,4 +32,5 @@ bench: install
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/relevance.py
 	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/http.py
+	$(BIN)/python bench/http_load.py
+	$(BIN)/python bench/offline.py

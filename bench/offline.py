@@ -13,24 +13,18 @@ Usage: python bench/offline.py [--build-dir DIR] [--seconds 5] [--skip-export]
 Needs Debian's chromium and Playwright (as the browser tests do); wrk for throughput.
 """
 
-# ruff: noqa: E402
 from __future__ import annotations
-
-import os
-import sys
-
-# bench/http.py shadows the stdlib's http package: keep this folder off sys.path.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
 import functools
 import http.server
 import importlib.util
+import os
 import resource
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -49,7 +43,7 @@ FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.6 * 1024 
 
 
 def _bench_http():
-    spec = importlib.util.spec_from_file_location("bench_http", ROOT / "bench" / "http.py")
+    spec = importlib.util.spec_from_file_location("bench_http", ROOT / "bench" / "http_load.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

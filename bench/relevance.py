@@ -24,8 +24,6 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# Import the project, not sibling bench scripts (a bench/http.py would shadow the stdlib).
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
 
 from whoosh import index as windex  # noqa: E402

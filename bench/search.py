@@ -21,8 +21,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# Import the project, not sibling bench scripts (a bench/http.py would shadow the stdlib).
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
 
 from rules_index.search import Searcher, build_index  # noqa: E402

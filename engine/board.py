@@ -22,7 +22,16 @@ MAX_SUBS = 20  # subroutines on one ice
 MAX_REMOTES = 30
 MAX_EFFECTS = 10  # instructions in one effect list
 MAX_NAME = 100
-MAX_TRACE_DEPTH = 3
+MAX_TRACE_DEPTH = 3  # nested effect lists (trace results, unless_pays, if_tagged)
+MAX_RIG = 30  # cards in one rig zone (programs, hardware, resources, facedown)
+MAX_ABILITIES = 10  # paid abilities on one card
+MAX_SUBTYPES = 10
+MAX_TEXT = 1000  # printed card text / a text-only effect or ability
+DEFAULT_MEMORY_LIMIT = 4  # CR 1.20.2: the starting memory limit when the identity names none
+RIG_ZONES = ("programs", "hardware", "resources", "facedown")
+RIG_TYPE = {"programs": "program", "hardware": "hardware", "resources": "resource"}
+COUNTERS = ("advancement", "agenda", "power", "virus", "credits")
+ACCESS_ZONES = ("hq", "rd", "archives", "installed")
 
 CENTRAL = ("hq", "rd", "archives")
 REMOTE_RE = re.compile(r"^remote([1-9][0-9]?)$")
@@ -50,7 +59,47 @@ EFFECTS: dict[str, dict[str, Any]] = {
     "core_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} core damage."},
     "give_tags": {"params": ("amount",), "corp_only": True, "text": "Give the Runner {amount} tag(s)."},
     "trace": {"params": ("strength",), "corp_only": True, "text": "Trace {strength}."},
+    "unless_pays": {
+        "params": ("amount",),
+        "nested": ("effects",),
+        "corp_only": True,
+        "text": "Unless the Runner pays {amount}[credit]:",
+    },
+    "if_tagged": {
+        "params": (),
+        "nested": ("effects",),
+        "corp_only": False,
+        "text": "If the Runner is tagged:",
+    },
+    "trash_program": {
+        "params": (),
+        "optional": {"amount": 1},
+        "corp_only": True,
+        "text": "Trash {amount} installed program(s).",
+    },
+    "may_pay": {
+        "params": ("amount",),
+        "nested": ("effects",),
+        "corp_only": False,
+        "text": "The controller may pay {amount}[credit]. If they do:",
+    },
+    "if_accessed_from": {
+        "params": (),
+        "nested": ("effects",),
+        "zones": True,
+        "corp_only": True,
+        "text": "If accessed from {zones}:",
+    },
+    "text": {
+        "params": (),
+        "strings": ("text",),
+        "corp_only": False,
+        "text": "{text}",
+    },
 }
+
+# Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
+ABILITY_KINDS = ("break", "strength", "text")
 
 _CARD_FIELDS_CORP = {
     "accessed",  # engine-managed during a breach
@@ -69,8 +118,29 @@ _CARD_FIELDS_CORP = {
     "play_cost",
     "effects",
     "faceup",
+    "strength",
+    "subtypes",
+    "card_id",
+    "text",
+    "counters",
 }
-_CARD_FIELDS_RUNNER = {"name", "type", "play_cost", "effects"}
+_CARD_FIELDS_RUNNER = {
+    "name",
+    "type",
+    "play_cost",
+    "effects",
+    "install_cost",
+    "memory_cost",
+    "strength",
+    "subtypes",
+    "abilities",
+    "card_id",
+    "text",
+    "counters",
+    "boost",  # engine-managed: strength added by pump abilities during the current encounter
+    "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
+}
+_IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
 
 
 def _is_int(v: Any) -> bool:
@@ -94,6 +164,17 @@ class _Checker:
             self.add(f"{path}.{key}", "must be a non-negative integer")
         elif v > hi:
             self.add(f"{path}.{key}", f"must be at most {hi}")
+
+    def text_field(
+        self, obj: dict, key: str, path: str, most: int = MAX_TEXT, required: bool = False
+    ) -> None:
+        if key not in obj:
+            if required:
+                self.add(f"{path}.{key}", "is required")
+            return
+        v = obj[key]
+        if not isinstance(v, str) or not v or len(v) > most:
+            self.add(f"{path}.{key}", f"must be a string of 1-{most} characters")
 
     def bool_field(self, obj: dict, key: str, path: str) -> None:
         if key in obj and not isinstance(obj[key], bool):
@@ -121,12 +202,31 @@ class _Checker:
         spec = EFFECTS[name]
         if spec["corp_only"] and controller != "corp":
             self.add(f"{path}.effect", f"{name!r} can only be used on Corp cards")
-        allowed = {"effect", *spec["params"]}
+        nested = spec.get("nested", ())
+        strings = spec.get("strings", ())
+        optional = spec.get("optional", {})
+        allowed = {"effect", *spec["params"], *nested, *strings, *optional}
+        if spec.get("zones"):
+            allowed.add("zones")
+            zs = e.get("zones")
+            if not isinstance(zs, list) or not zs or any(z not in ACCESS_ZONES for z in zs):
+                self.add(f"{path}.zones", f"is required: a list of {', '.join(ACCESS_ZONES)}")
         if name == "trace":
             allowed |= {"on_success", "on_failure"}
         self.unknown(e, allowed, path)
         for p in spec["params"]:
             self.int_field(e, p, path, required=True)
+        for p in optional:
+            self.int_field(e, p, path)
+        for p in strings:
+            self.text_field(e, p, path, required=True)
+        for p in nested:
+            if p not in e:
+                self.add(f"{path}.{p}", "is required: the effects this applies to")
+            elif depth >= MAX_TRACE_DEPTH:
+                self.add(path, f"effects nest at most {MAX_TRACE_DEPTH} deep")
+            else:
+                self.effect_list(e[p], f"{path}.{p}", controller, depth + 1)
         if name == "trace":
             if depth >= MAX_TRACE_DEPTH:
                 self.add(path, f"traces nest at most {MAX_TRACE_DEPTH} deep")
@@ -166,7 +266,7 @@ class _Checker:
         if not isinstance(name, str) or not name or len(name) > MAX_NAME:
             self.add(f"{path}.name", f"is required: a string of 1-{MAX_NAME} characters")
         types = CORP_TYPES if side == "corp" else RUNNER_TYPES
-        ctype = c.get("type")
+        ctype = c.get("type", RIG_TYPE.get(where))
         if ctype is not None and ctype not in types:
             self.add(f"{path}.type", f"must be one of {', '.join(types)}")
         if where == "ice" and ctype not in (None, "ice"):
@@ -175,10 +275,46 @@ class _Checker:
             self.add(f"{path}.type", "cards in a server's root must be upgrades (type 'upgrade')")
         if where == "content" and ctype not in ("agenda", "asset"):
             self.add(f"{path}.type", "a remote server's installed card must be an agenda or an asset")
-        for key in ("rez_cost", "trash_cost", "play_cost", "steal_cost", "break_cost"):
+        if where in RIG_TYPE and ctype not in (None, RIG_TYPE[where]):
+            self.add(f"{path}.type", f"cards in rig.{where} must be of type {RIG_TYPE[where]!r}")
+        for key in ("rez_cost", "trash_cost", "play_cost", "steal_cost", "break_cost", "install_cost"):
             self.int_field(c, key, path, hi=MAX_CREDITS)
-        for key in ("agenda_points", "advancement_requirement", "advancements"):
+        for key in (
+            "agenda_points",
+            "advancement_requirement",
+            "advancements",
+            "strength",
+            "memory_cost",
+            "boost",
+        ):
             self.int_field(c, key, path)
+        self.text_field(c, "card_id", path, most=MAX_NAME)
+        self.text_field(c, "text", path)
+        if "subtypes" in c:
+            subs = self.bounded_list(c["subtypes"], f"{path}.subtypes", MAX_SUBTYPES, "subtypes")
+            for i, st in enumerate(subs or ()):
+                if not isinstance(st, str) or not st or len(st) > 40:
+                    self.add(f"{path}.subtypes[{i}]", "must be a subtype name of 1-40 characters")
+        if "counters" in c:
+            cs = c["counters"]
+            if not isinstance(cs, dict):
+                self.add(f"{path}.counters", f"must be an object ({', '.join(COUNTERS)} -> count)")
+            else:
+                self.unknown(cs, set(COUNTERS), f"{path}.counters")
+                for k in COUNTERS:
+                    self.int_field(cs, k, f"{path}.counters")
+        if "access_bonus" in c:
+            ab = c["access_bonus"]
+            if not isinstance(ab, dict):
+                self.add(f"{path}.access_bonus", "must be an object {'hq': N, 'rd': N}")
+            else:
+                self.unknown(ab, {"hq", "rd"}, f"{path}.access_bonus")
+                for k in ("hq", "rd"):
+                    self.int_field(ab, k, f"{path}.access_bonus")
+        if "memory_cost" in c and ctype != "program":
+            self.add(f"{path}.memory_cost", "only programs have a memory cost (3.9.3)")
+        if "abilities" in c:
+            self.abilities(c, path, ctype)
         self.bool_field(c, "rezzed", path)
         self.bool_field(c, "faceup", path)
         self.bool_field(c, "accessed", path)
@@ -198,6 +334,36 @@ class _Checker:
             self.add(f"{path}.steal_cost", "only agendas have a cost to steal")
         if "agenda_points" in c and ctype != "agenda":
             self.add(f"{path}.agenda_points", "only agendas have agenda points")
+
+    def abilities(self, c: dict, path: str, ctype: str | None) -> None:
+        abl = self.bounded_list(c["abilities"], f"{path}.abilities", MAX_ABILITIES, "abilities")
+        if abl is None:
+            return
+        if ctype != "program":
+            self.add(f"{path}.abilities", "only programs have paid abilities in the board vocabulary")
+        for i, a in enumerate(abl):
+            ap = f"{path}.abilities[{i}]"
+            if not isinstance(a, dict) or a.get("kind") not in ABILITY_KINDS:
+                self.add(ap, f"must be an object with 'kind' one of {', '.join(ABILITY_KINDS)}")
+                continue
+            kind = a["kind"]
+            if kind == "text":
+                self.unknown(a, {"kind", "text"}, ap)
+                self.text_field(a, "text", ap, required=True)
+                continue
+            if "strength" not in c:
+                self.add(ap, f"a {kind!r} ability needs the program's strength (an icebreaker, 3.9.4a)")
+            self.int_field(a, "cost", ap, hi=MAX_CREDITS, required=True)
+            if kind == "strength":
+                self.unknown(a, {"kind", "cost", "amount"}, ap)
+                self.int_field(a, "amount", ap, required=True)
+                continue
+            self.unknown(a, {"kind", "cost", "count", "up_to", "ice_subtype"}, ap)
+            self.int_field(a, "count", ap, hi=MAX_SUBS, required=True)
+            if a.get("count") == 0:
+                self.add(f"{ap}.count", "must be at least 1")
+            self.bool_field(a, "up_to", ap)
+            self.text_field(a, "ice_subtype", ap, most=40)
 
     def zone(self, v: Any, path: str, side: str, where: str = "zone", max_len: int = MAX_ZONE) -> None:
         if _is_int(v):
@@ -225,8 +391,61 @@ _BOTH_FIELDS = {
 }
 _PLAYER_FIELDS = {
     "corp": _BOTH_FIELDS | {"bad_publicity"},
-    "runner": _BOTH_FIELDS | {"tags", "core_damage", "link", "bad_publicity_fund"},
+    "runner": _BOTH_FIELDS
+    | {"tags", "core_damage", "link", "bad_publicity_fund", "memory_limit", "identity", "rig"},
 }
+
+
+def memory_used(rig: dict) -> int:
+    """Total memory cost of the installed programs (3.9.3) of a normalised rig."""
+    return sum(c.get("memory_cost", 0) for c in rig["programs"])
+
+
+def _check_identity(ck: _Checker, ident: Any) -> None:
+    if ident is None:
+        return
+    if isinstance(ident, str):
+        ident = {"name": ident}
+    if not isinstance(ident, dict):
+        ck.add("runner.identity", "must be an identity name or an object")
+        return
+    ck.unknown(ident, _IDENTITY_FIELDS, "runner.identity")
+    ck.text_field(ident, "name", "runner.identity", most=MAX_NAME, required=True)
+    ck.int_field(ident, "base_link", "runner.identity")
+    ck.int_field(ident, "memory_limit", "runner.identity")
+    ck.text_field(ident, "card_id", "runner.identity", most=MAX_NAME)
+    ck.text_field(ident, "text", "runner.identity")
+
+
+def _memory_limit(p: dict) -> Any:
+    """The Runner's memory limit as given: `memory_limit`, else the identity's, else 4 (1.20.2)."""
+    ident = p.get("identity")
+    from_identity = ident.get("memory_limit") if isinstance(ident, dict) else None
+    return p.get("memory_limit", DEFAULT_MEMORY_LIMIT if from_identity is None else from_identity)
+
+
+def _check_rig(ck: _Checker, p: dict) -> None:
+    rig = p.get("rig")
+    if rig is None:
+        return
+    if not isinstance(rig, dict):
+        ck.add("runner.rig", f"must be an object with lists {', '.join(RIG_ZONES)}")
+        return
+    ck.unknown(rig, set(RIG_ZONES), "runner.rig")
+    for zone in RIG_ZONES:
+        cards = ck.bounded_list(rig.get(zone, []), f"runner.rig.{zone}", MAX_RIG, "cards", "a list of cards")
+        for i, c in enumerate(cards or ()):
+            ck.card(c, f"runner.rig.{zone}[{i}]", "runner", zone)
+    progs = rig.get("programs", [])
+    if isinstance(progs, list):
+        used = sum(c["memory_cost"] for c in progs if isinstance(c, dict) and _is_int(c.get("memory_cost")))
+        limit = _memory_limit(p)
+        if _is_int(limit) and used > limit:
+            ck.add(
+                "runner.rig.programs",
+                f"installed programs use {used} [mu] but the memory limit is {limit}; "
+                "the Runner must trash programs down to the limit (3.9.3c)",
+            )
 
 
 def validate_board(data: Any) -> list[str]:
@@ -260,6 +479,9 @@ def validate_board(data: Any) -> list[str]:
             for key in ("tags", "core_damage", "link"):
                 ck.int_field(p, key, side)
             ck.int_field(p, "bad_publicity_fund", side)
+            ck.int_field(p, "memory_limit", side)
+            _check_identity(ck, p.get("identity"))
+            _check_rig(ck, p)
         for zone in ("hand", "deck", "discard", "score_area", "set_aside"):
             if zone in p:
                 ck.zone(p[zone], f"{side}.{zone}", side if zone != "score_area" else "corp")
@@ -310,6 +532,15 @@ def _card(c: Any, default_type: str | None = None) -> dict:
     card = {"name": c} if isinstance(c, str) else dict(c)
     if default_type and "type" not in card:
         card["type"] = default_type
+    if "subtypes" in card:
+        card["subtypes"] = [st.lower() for st in card["subtypes"]]
+    if "abilities" in card:
+        card["abilities"] = [_norm_ability(a) for a in card["abilities"]]
+    if "counters" in card:
+        card["counters"] = dict(card["counters"])
+    if card.get("type") == "agenda":
+        card.setdefault("agenda_points", 0)
+        card.setdefault("advancement_requirement", 0)
     for key in ("subroutines", "on_access", "effects"):
         if key in card:
             card[key] = (
@@ -320,11 +551,22 @@ def _card(c: Any, default_type: str | None = None) -> dict:
     return card
 
 
+def _norm_ability(a: dict) -> dict:
+    a = dict(a)
+    if a["kind"] == "break":
+        a.setdefault("up_to", False)
+        if "ice_subtype" in a:
+            a["ice_subtype"] = a["ice_subtype"].lower()
+    return a
+
+
 def _norm_effect(e: Any) -> dict:
     e = {"effect": e} if isinstance(e, str) else dict(e)
-    for key in ("on_success", "on_failure"):
+    for key in ("on_success", "on_failure", "effects"):
         if key in e:
             e[key] = _norm_effects(e[key])
+    for key, default in EFFECTS.get(e["effect"], {}).get("optional", {}).items():
+        e.setdefault(key, default)
     return e
 
 
@@ -366,6 +608,12 @@ def normalise_board(data: dict) -> dict:
         "score_area": _zone(corp_in.get("score_area", []), "Agenda", "agenda"),
         "set_aside": _zone(corp_in.get("set_aside", []), "Set-aside card"),
     }
+    ident_in = runner_in.get("identity")
+    identity = {"name": ident_in} if isinstance(ident_in, str) else dict(ident_in) if ident_in else None
+    rig_in = runner_in.get("rig", {})
+    rig = {zone: _zone(rig_in.get(zone, []), zone, RIG_TYPE.get(zone)) for zone in RIG_ZONES}
+    for c in rig["programs"]:
+        c.setdefault("memory_cost", 0)
     runner = {
         "credits": runner_in.get("credits", 5),
         "clicks": runner_in.get("clicks", 0),
@@ -373,7 +621,10 @@ def normalise_board(data: dict) -> dict:
         "tags": runner_in.get("tags", 0),
         "core_damage": runner_in.get("core_damage", 0),
         "max_hand_size": runner_in.get("max_hand_size", 5),
-        "link": runner_in.get("link", 0),
+        "link": runner_in.get("link", (identity or {}).get("base_link", 0)),
+        "memory_limit": _memory_limit(runner_in),
+        "identity": identity,
+        "rig": rig,
         "bad_publicity_fund": runner_in.get("bad_publicity_fund", 0),
         "hand": _zone(runner_in.get("hand", 5), "Grip card"),
         "deck": _zone(runner_in.get("deck", 30), "Stack card"),
@@ -398,6 +649,8 @@ def normalise_board(data: dict) -> dict:
             ice.setdefault("rezzed", False)
             ice.setdefault("rez_cost", 0)
             ice.setdefault("subroutines", [])
+            ice.setdefault("subtypes", [])
+            ice.setdefault("strength", 0)
         for up in s["root"]:
             up.setdefault("rezzed", False)
         if name not in CENTRAL:
@@ -422,6 +675,7 @@ def count_cards(board: dict) -> int:
     for side in PLAYERS:
         p = board[side]
         n += sum(len(p[z]) for z in ("hand", "deck", "discard", "score_area", "set_aside"))
+    n += sum(len(cards) for cards in board["runner"]["rig"].values())
     for srv in board["servers"].values():
         n += len(srv["ice"]) + len(srv["root"]) + (1 if srv.get("content") else 0)
     return n

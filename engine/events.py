@@ -14,6 +14,12 @@ class Event:
     rules: tuple[str, ...]  # stable ids of the rules applied (all present in the loaded document)
     text: str  # one-line plain English
     changes: dict[str, Any] = field(default_factory=dict)  # e.g. {"runner.credits": [5, 3]}
+    # False when the step was walked but its rule did not apply (a condition not met, nothing to
+    # do, or a step the engine only narrates); True when the rule fired.
+    applied: bool = True
+    # The objects touched, as structured fields: {"server": "hq", "ice": 0, "subroutine": 1,
+    # "card": "Ice Wall", "program": 2}; tools read these instead of parsing `text`.
+    objects: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -21,4 +27,6 @@ class Event:
             "rules": list(self.rules),
             "text": self.text,
             "changes": dict(self.changes),
+            "applied": self.applied,
+            "objects": dict(self.objects),
         }

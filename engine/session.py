@@ -9,7 +9,7 @@ from typing import Any
 from scraper import Document
 
 from . import steps as _steps
-from .board import normalise_board, validate_board
+from .board import memory_used, normalise_board, validate_board
 from .errors import BoardError, IllegalDecision
 from .events import Event
 from .structures import BY_ID, Tables, tables
@@ -84,6 +84,7 @@ class Session:
             "accessed": list(r["accessed"]),
             "stolen": list(r["stolen"]),
             "trashed": list(r["trashed"]),
+            "trashed_programs": list(r["trashed_programs"]),
             "scored": list(r["scored"]),
             "winner": r["winner"],
             "win_reason": r["win_reason"],
@@ -101,7 +102,11 @@ class Session:
                 "core_damage": runner["core_damage"],
                 "score": sum(c.get("agenda_points", 0) for c in runner["score_area"]),
                 "hand": len(runner["hand"]),
+                "bad_publicity_fund": runner["bad_publicity_fund"],
+                "memory": {"used": memory_used(runner["rig"]), "limit": runner["memory_limit"]},
+                "programs": [c["name"] for c in runner["rig"]["programs"]],
             },
+            "archives_faceup": [c["name"] for c in corp["discard"] if c.get("faceup")],
         }
 
     # ----- serialisation -----------------------------------------------------------------------
@@ -188,7 +193,7 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
     if not isinstance(params, dict):
         return ["params: must be an object"]
     for k in params:
-        if k not in s.params:
+        if k not in s.params and k not in s.advanced:
             problems.append(
                 f"params.{k}: unknown parameter for {structure!r} (known: {', '.join(s.params) or 'none'})"
             )
@@ -209,7 +214,11 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
                 problems.append(
                     f"params.card: {params['card']!r} is not a card in {srv} (choose from {', '.join(cands)})"
                 )
-    elif structure == "trace":
+    if structure in ("run", "breach") and "additional_access" in params:
+        n = params["additional_access"]
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 99:
+            problems.append("params.additional_access: must be an integer from 0 to 99")
+    if structure == "trace":
         st = params.get("strength")
         if not isinstance(st, int) or isinstance(st, bool) or st < 0 or st > 99:
             problems.append("params.strength: required: an integer from 0 to 99")
@@ -287,6 +296,7 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
         "accessed": [],
         "stolen": [],
         "trashed": [],
+        "trashed_programs": [],
         "scored": [],
         "winner": None,
         "win_reason": None,

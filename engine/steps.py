@@ -20,7 +20,8 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .board import EFFECTS
+from . import rig
+from .board import EFFECTS, memory_used
 from .events import Event
 
 if TYPE_CHECKING:
@@ -89,9 +90,25 @@ class Ctx:
     def has(self, step_id: str) -> bool:
         return self.doc.node(step_id) is not None
 
-    def ev(self, text: str, rules: tuple[str, ...] | list[str] = (), changes: dict | None = None) -> None:
+    def ev(
+        self,
+        text: str,
+        rules: tuple[str, ...] | list[str] = (),
+        changes: dict | None = None,
+        applied: bool = True,
+        objects: dict | None = None,
+    ) -> None:
         key = rules if type(rules) is tuple else tuple(rules)
-        self.s.trace.append(Event(self.step, self._present(key), text, {} if changes is None else changes))
+        self.s.trace.append(
+            Event(
+                self.step,
+                self._present(key),
+                text,
+                {} if changes is None else changes,
+                applied,
+                {} if objects is None else objects,
+            )
+        )
 
     def rand(self, n: int) -> int:
         """A seeded random integer in [0, n); the draw number is part of the state."""
@@ -117,6 +134,7 @@ class Ctx:
                 "rule_bad_publicity_fund",
                 "rule_runner_can_pay_bad_publicity_costs",
                 "rule_bad_publicity_beginning_run",
+                "rule_bad_publicity_in_credit_pool",
             ]
         if amount:
             setv(p, side, "credits", p["credits"] - amount, ch)
@@ -216,7 +234,7 @@ def advance(s: Session, decision: str | None) -> None:
         ctx.step = at
         h = handler_for(at)
         if h is None:
-            ctx.ev("This step is not modeled by the engine; it has no effect here.")
+            ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
             res = None
         else:
             res = h(ctx, f, decision)
@@ -260,7 +278,7 @@ def checkpoint(ctx: Ctx) -> None:
     for step_id, h in s.tables.checkpoint_plan:
         ctx.step = step_id
         if h is None:
-            ctx.ev("This step is not modeled by the engine; it has no effect here.")
+            ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
             continue
         if h(ctx, {"s": "checkpoint", "at": step_id, "v": {}}, None) is UNWOUND or s.finished:
             return
@@ -281,7 +299,24 @@ def why_illegal(s: Session, decision: str) -> str:
         return "no such card can be rezzed now (already rezzed, not affordable, or not in this window)"
     if decision.startswith("break:"):
         return "no such unbroken subroutine the Runner can afford to break"
+    ref = rig.AbilityRef.parse(decision)
+    if ref is not None:
+        return _why_not_ability(s, ref)
     return "not offered at this step"
+
+
+def _why_not_ability(s: Session, ref: rig.AbilityRef) -> str:
+    progs = s.board["runner"]["rig"]["programs"]
+    if ref.program >= len(progs) or ref.ability >= len(progs[ref.program].get("abilities", ())):
+        return "no such installed program ability"
+    if s.current_step != "step_encounter_paw":
+        return "interface abilities can only be used during an encounter (3.9.5f)"
+    run = next(f for f in reversed(s.frames) if f["s"] == "run")
+    ice = s.board["servers"][run["v"]["server"]]["ice"][run["v"]["pos"]]
+    prog = progs[ref.program]
+    have = s.board["runner"]["credits"] + s.board["runner"]["bad_publicity_fund"]
+    why = rig.unusable(prog, prog["abilities"][ref.ability], ice, run["v"]["enc"]["broken"], have)
+    return why or "not offered at this step"
 
 
 # ----- cards and locations ----------------------------------------------------------------------
@@ -358,8 +393,14 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
     spec = EFFECTS.get(e.get("effect", ""), None)
     if spec is None:
         return str(e)
-    text = spec["text"].format(**{k: e.get(k, 0) for k in spec["params"]})
+    fields = {k: e.get(k, 0) for k in (*spec["params"], *spec.get("optional", ()))}
+    fields.update({k: e.get(k, "") for k in spec.get("strings", ())})
+    if spec.get("zones"):
+        fields["zones"] = " or ".join(e.get("zones", ()))
+    text = spec["text"].format(**fields)
     text = text.replace("The opponent", "The Runner" if controller == "corp" else "The Corp")
+    if "effects" in e:
+        text += " " + " ".join(describe_effect(x, controller) for x in e["effects"])
     if e["effect"] == "trace":
         if e.get("on_success"):
             text += " If successful: " + " ".join(describe_effect(x) for x in e["on_success"])
@@ -385,6 +426,7 @@ def end_the_run(ctx: Ctx) -> Any:
     ctx.ev("The run ends: play moves to the Run Ends Phase.", rules, {"run.ended_by": [None, "end_the_run"]})
     del frames[idx + 1 :]
     clear_access_marks(ctx.board)
+    rig.clear_boosts(ctx.board)
     run["v"]["ended_by"] = "end_the_run"
     present = [t for t in RUN_ENDS if t in ctx.s.next_of["run"]]
     run["at"] = present[0] if present else None
@@ -397,6 +439,16 @@ def win(ctx: Ctx, winner: str | None, reason: str, rules: list[str]) -> Any:
     res["win_reason"] = reason
     who = "the game ends in a draw" if winner is None else f"the {winner.capitalize()} wins"
     ctx.ev(f"{reason}: {who}.", [*rules, "rule_game_end"], {"winner": [None, winner or "draw"]})
+    run = ctx.run_frame()
+    if run is not None:  # the game ended during a run: it never reaches the Run Ends Phase
+        v = run["v"]
+        res["runs"].append(
+            {
+                "server": v["server"],
+                "result": "successful" if v.get("success") else "neither",
+                "ended_by": "game_end",
+            }
+        )
     ctx.s.finished = True
     ctx.s.frames.clear()
     return UNWOUND
@@ -435,7 +487,19 @@ def damage(ctx: Ctx, kind: str, amount: int) -> Any:
     return None
 
 
-def resolve_effect(ctx: Ctx, e: dict, controller: str, source: str) -> Any:
+def _splice(f: dict, effects: list[dict]) -> None:
+    """Make `effects` the next instructions of the ability resolving in frame `f` (the inner
+    effects of "unless the Runner pays" / "if the Runner is tagged" resolve as its instructions)."""
+    v = f["v"]
+    i = v["i"]
+    v["instructions"] = [*v["instructions"][: i + 1], *effects, *v["instructions"][i + 1 :]]
+
+
+def resolve_effect(
+    ctx: Ctx, e: dict, controller: str, source: str, d: str | None = None, f: dict | None = None
+) -> Any:
+    """Resolve one instruction. Effects that need a choice wait for it (the same handler gets
+    the decision `d`); effects with inner effects splice them into frame `f`'s instructions."""
     name = e["effect"]
     b = ctx.board
     ch: dict = {}
@@ -451,6 +515,57 @@ def resolve_effect(ctx: Ctx, e: dict, controller: str, source: str) -> Any:
                 "on_failure": e.get("on_failure", []),
             },
         )
+    if name == "unless_pays":
+        return _unless_pays(ctx, e, source, d, f)
+    if name == "if_tagged":
+        tags = b["runner"]["tags"]
+        if tags:
+            ctx.ev(
+                f"{source}: the Runner is tagged ({tags} tag(s)), so the conditional instructions resolve.",
+                ("rule_tagged",),
+                objects={"tags": tags},
+            )
+            _splice(f, e["effects"])
+        else:
+            ctx.ev(
+                f"{source}: the Runner is not tagged, so nothing happens.",
+                ("rule_tagged",),
+                applied=False,
+                objects={"tags": 0},
+            )
+        return None
+    if name == "trash_program":
+        return _trash_program(ctx, e, source, d, f)
+    if name == "may_pay":
+        return _may_pay(ctx, e, controller, source, d, f)
+    if name == "if_accessed_from":
+        where = f["v"].get("accessed_from") if f is not None else None
+        zones = e["zones"]
+        if where in zones:
+            ctx.ev(
+                f"{source} was accessed from {where}: the conditional instructions resolve.",
+                ("rule_conditional_ability",),
+                objects={"accessed_from": where},
+            )
+            _splice(f, e["effects"])
+        else:
+            ctx.ev(
+                f"{source} was not accessed from {' or '.join(zones)} ({where or 'no access'}): nothing happens.",
+                ("rule_conditional_ability",),
+                applied=False,
+                objects={"accessed_from": where},
+            )
+        return None
+    if name == "text":
+        if d is None:
+            return wait([dec("resolved", f"Resolved as written (by hand): {e['text']}", controller)])
+        ctx.ev(
+            f"{source}: resolved as written by the judge, outside the engine: {e['text']}",
+            (),
+            applied=False,
+            objects={"text": e["text"]},
+        )
+        return None
     if name.endswith("_damage"):
         return damage(ctx, name[: -len("_damage")], e["amount"])
     amt = e["amount"]
@@ -470,6 +585,117 @@ def resolve_effect(ctx: Ctx, e: dict, controller: str, source: str) -> Any:
     elif name == "give_tags":
         setv(b["runner"], "runner", "tags", b["runner"]["tags"] + amt, ch)
         ctx.ev(f"{source}: the Runner takes {amt} tag(s).", ("rule_tag",), ch)
+    return None
+
+
+def _unless_pays(ctx: Ctx, e: dict, source: str, d: str | None, f: dict | None) -> Any:
+    amt = e["amount"]
+    inner = " ".join(describe_effect(x) for x in e["effects"])
+    if d is None:
+        if ctx.spendable("runner") >= amt:
+            return wait(
+                [
+                    dec("pay", f"Pay {amt} credit(s) (prevents: {inner})", "runner"),
+                    dec("dont_pay", f"Do not pay: {inner}", "runner"),
+                ]
+            )
+        ctx.ev(
+            f"{source}: the Runner cannot pay {amt} credit(s), so the instructions resolve: {inner}",
+            ("rule_cost",),
+            objects={"amount": amt, "paid": False},
+        )
+        _splice(f, e["effects"])
+        return None
+    if d == "pay":
+        ch: dict = {}
+        rules = ctx.pay("runner", amt, ch)
+        ctx.ev(
+            f"{source}: the Runner pays {amt} credit(s); the instructions do not resolve.",
+            ["rule_cost", *rules],
+            ch,
+            objects={"amount": amt, "paid": True},
+        )
+        return None
+    ctx.ev(
+        f"{source}: the Runner does not pay {amt} credit(s), so the instructions resolve: {inner}",
+        ("rule_cost",),
+        objects={"amount": amt, "paid": False},
+    )
+    _splice(f, e["effects"])
+    return None
+
+
+def _may_pay(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: dict | None) -> Any:
+    """ "The Corp may pay N[credit]. If they do, ...": an optional cost (1.16.4)."""
+    amt = e["amount"]
+    who = controller.capitalize()
+    inner = " ".join(describe_effect(x, controller) for x in e["effects"])
+    if d is None:
+        if ctx.spendable(controller) < amt:
+            ctx.ev(
+                f"{source}: the {who} cannot pay {amt} credit(s); nothing happens.",
+                ("rule_cost",),
+                applied=False,
+                objects={"amount": amt, "paid": False},
+            )
+            return None
+        return wait(
+            [
+                dec("pay", f"The {who} pays {amt} credit(s): {inner}", controller),
+                dec("dont_pay", f"The {who} does not pay", controller),
+            ]
+        )
+    if d == "dont_pay":
+        ctx.ev(
+            f"{source}: the {who} does not pay; nothing happens.",
+            ("rule_cost",),
+            applied=False,
+            objects={"amount": amt, "paid": False},
+        )
+        return None
+    ch: dict = {}
+    rules = ctx.pay(controller, amt, ch)
+    ctx.ev(
+        f"{source}: the {who} pays {amt} credit(s): {inner}",
+        ["rule_cost", *rules],
+        ch,
+        objects={"amount": amt, "paid": True},
+    )
+    _splice(f, e["effects"])
+    return None
+
+
+def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: dict | None) -> Any:
+    r = ctx.board["runner"]
+    progs = r["rig"]["programs"]
+    n = e.get("amount", 1)
+    if not progs or not n:
+        ctx.ev(f"{source}: the Runner has no installed program to trash.", ("rule_trashing",), applied=False)
+        return None
+    if d is None and len(progs) > n:
+        return wait(
+            [dec(f"trash:{i}", f"Trash {c['name']} (installed program)", "corp") for i, c in enumerate(progs)]
+        )
+    picks = [int(d[6:])] if d is not None else list(range(len(progs)))
+    ch: dict = {}
+    names = []
+    before = len(progs)
+    for i in sorted(picks, reverse=True):
+        card = progs.pop(i)
+        card.pop("boost", None)
+        r["discard"].append(card)
+        names.append(card["name"])
+    ch["runner.rig.programs"] = [before, len(progs)]
+    ch["runner.discard"] = [len(r["discard"]) - len(names), len(r["discard"])]
+    ctx.s.result["trashed_programs"].extend(reversed(names))
+    ctx.ev(
+        f"{source}: the Corp trashes {', '.join(reversed(names))} (installed program).",
+        ("rule_trashing",),
+        ch,
+        objects={"programs": sorted(picks), "cards": list(reversed(names))},
+    )
+    if d is not None and n > 1 and progs:
+        _splice(f, [{"effect": "trash_program", "amount": n - 1}])
     return None
 
 
@@ -542,6 +768,7 @@ def paw(
             ctx.ev(
                 "Paid ability window: no modeled paid ability, rez or score is available; it closes.",
                 ("rule_paid_ability_window",),
+                applied=False,
             )
             return None
         active = b["turn"]
@@ -599,8 +826,10 @@ def paw(
 
 
 def _noop(text: str, *rules: str) -> Handler:
+    """A step the engine walks but only narrates: nothing on the board makes it apply."""
+
     def h(ctx: Ctx, f: dict, d: str | None) -> Any:
-        ctx.ev(text, rules)
+        ctx.ev(text, rules, applied=False)
         return None
 
     return h
@@ -740,7 +969,11 @@ def _announce_targets(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 def _interrupt_window(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev("Interrupt window: no interrupt in the board vocabulary applies.", ("rule_interrupt_definition",))
+    ctx.ev(
+        "Interrupt window: no interrupt in the board vocabulary applies.",
+        ("rule_interrupt_definition",),
+        applied=False,
+    )
     return None
 
 
@@ -748,7 +981,7 @@ def _resolve_instruction(ctx: Ctx, f: dict, d: str | None) -> Any:
     v = f["v"]
     if not v["instructions"]:
         return None
-    return resolve_effect(ctx, _instr(f), v["controller"], v["source"])
+    return resolve_effect(ctx, _instr(f), v["controller"], v["source"], d, f)
 
 
 def _loop(back_to: str) -> Handler:
@@ -827,11 +1060,19 @@ def _play_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
     ch: dict = {}
     for i in range(len(p["set_aside"]) - 1, -1, -1):
         if p["set_aside"][i]["name"] == v["card"]:
-            p["discard"].append(p["set_aside"].pop(i))
+            card = p["set_aside"].pop(i)
+            if v["controller"] == "corp":
+                card["faceup"] = True  # it was visible to the Runner when trashed (4.4.6b)
+            p["discard"].append(card)
             ch[f"{v['controller']}.discard"] = [len(p["discard"]) - 1, len(p["discard"])]
             break
-    pile = "Archives" if v["controller"] == "corp" else "the heap"
-    ctx.ev(f"{v['card']} has resolved and is trashed to {pile}.", ("rule_play_ability",), ch)
+    rules = ["rule_play_ability"]
+    if v["controller"] == "corp":
+        pile = "Archives, faceup"
+        rules.append("rule_archives_faceup_facedown")
+    else:
+        pile = "the heap"
+    ctx.ev(f"{v['card']} has resolved and is trashed to {pile}.", rules, ch, objects={"card": v["card"]})
     return END
 
 
@@ -860,6 +1101,18 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
             cost = 2
         elif act.startswith("advance:"):
             cost = 1
+        elif act.startswith("install:"):
+            i, _, where = act[8:].partition("@")
+            card = p["hand"].pop(int(i))
+            p["set_aside"].append(card)
+            ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
+            v["card"] = card["name"]
+            if side == "runner":
+                cost = card.get("install_cost", 0)
+            else:
+                v["server"] = _new_remote(b) if where == "new" else where
+                srv = b["servers"].get(v["server"])
+                cost = len(srv["ice"]) if card["type"] == "ice" and srv else 0
         elif act.startswith("play:"):
             i = int(act[5:])
             card = p["hand"].pop(i)
@@ -867,6 +1120,9 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
             p["set_aside"].append(card)
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
             v["card"] = card["name"]
+    elif v["kind"] == "ability":
+        ab = p["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        cost = ab.get("cost", 0)
     else:  # break:i
         ice = b["servers"][v["server"]]["ice"][v["pos"]]
         cost = ice.get("break_cost", 1)
@@ -881,7 +1137,49 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 @handles("step_paid_ability_target_first_instruction")
 def _pa_target(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev(f"{f['v']['label']}: the instruction becomes imminent.")
+    v = f["v"]
+    if v["kind"] == "ability":
+        ab = ctx.board["runner"]["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        if ab["kind"] == "break":
+            return _choose_break_targets(ctx, f, ab, d)
+    ctx.ev(f"{v['label']}: the instruction becomes imminent.")
+    return None
+
+
+def _choose_break_targets(ctx: Ctx, f: dict, ab: dict, d: str | None) -> Any:
+    """9.8.6: the Runner chooses unbroken subroutines as targets, one at a time: exactly
+    `count` (or every unbroken one if fewer remain), or up to `count` for "break up to N"."""
+    v = f["v"]
+    targets = v.setdefault("targets", [])
+    run = ctx.run_frame()
+    enc = run["v"]["enc"]
+    ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
+    if d == "done":
+        pass
+    elif d is not None:
+        targets.append(int(d[4:]))
+    free = [i for i, br in enumerate(enc["broken"]) if not br and i not in targets]
+    forced = 1 if ab.get("up_to") else ab["count"]
+    if d is None and not targets and len(free) <= forced:
+        targets.extend(free)  # no choice to make: every unbroken subroutine is a target
+    elif len(targets) < ab["count"] and free and d != "done":
+        opts = [
+            dec(
+                f"sub:{i}",
+                f"Target subroutine {i + 1} of {ice['name']} "
+                f"({' '.join(describe_effect(e) for e in ice['subroutines'][i])})",
+                "runner",
+            )
+            for i in free
+        ]
+        if ab.get("up_to") and targets:
+            opts.append(dec("done", f"Break only the {len(targets)} chosen subroutine(s)", "runner"))
+        return wait(opts)
+    ctx.ev(
+        f"{v['label']}: targets subroutine(s) {', '.join(str(i + 1) for i in sorted(targets))} of {ice['name']}.",
+        ("rule_unbroken_subroutines_target_for_break_abilities", "rule_break_subroutine"),
+        objects={"server": v["server"], "ice": v["pos"], "subroutines": sorted(targets)},
+    )
     return None
 
 
@@ -934,6 +1232,10 @@ def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
                 "card": v["card"],
             },
         )
+    if v["kind"] == "ability":
+        return _use_ability(ctx, v)
+    if act.startswith("install:"):
+        return _install(ctx, v, d)
     if act.startswith("break:"):
         run = ctx.run_frame()
         enc = run["v"]["enc"]
@@ -949,6 +1251,54 @@ def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
         ctx.ev(text, rules, {f"servers.{v['server']}.ice[{v['pos']}].subroutines[{i}].broken": [False, True]})
         return None
     raise AssertionError(act)  # pragma: no cover
+
+
+def _use_ability(ctx: Ctx, v: dict) -> Any:
+    b = ctx.board
+    prog = b["runner"]["rig"]["programs"][v["program"]]
+    ab = prog["abilities"][v["ability"]]
+    objs = {"program": v["program"], "card": prog["name"], "ability": v["ability"]}
+    if ab["kind"] == "text":
+        ctx.ev(
+            f"{prog['name']}: resolved as written by the judge, outside the engine: {ab['text']}",
+            ("rule_paid_ability",),
+            applied=False,
+            objects=objs,
+        )
+        return None
+    if ab["kind"] == "strength":
+        old = rig.strength(prog)
+        prog["boost"] = prog.get("boost", 0) + ab["amount"]
+        ctx.ev(
+            f"{prog['name']} gets +{ab['amount']} strength for the remainder of the encounter "
+            f"({old} -> {rig.strength(prog)}).",
+            ("rule_icebreaker_strength_increase_implicit", "rule_icebreaker_strength_increase_implicit_link"),
+            {f"runner.rig.programs[{v['program']}].strength": [old, rig.strength(prog)]},
+            objects=objs,
+        )
+        return None
+    enc = ctx.run_frame()["v"]["enc"]
+    ice = b["servers"][v["server"]]["ice"][v["pos"]]
+    ch = {}
+    for i in sorted(v.get("targets", ())):
+        enc["broken"][i] = True
+        ch[f"servers.{v['server']}.ice[{v['pos']}].subroutines[{i}].broken"] = [False, True]
+    rules = ["rule_encounter_break_paw", "rule_break_subroutine", "rule_icebreaker_interface_strength"]
+    if ab.get("ice_subtype"):
+        rules.append("rule_icebreaker_interface_subtype")
+    subs = ", ".join(str(i + 1) for i in sorted(v.get("targets", ())))
+    text = f"{prog['name']} (strength {rig.strength(prog)}) breaks subroutine(s) {subs} of {ice['name']} (strength {ice.get('strength', 0)})."
+    if all(enc["broken"]) and not enc["fully"]:
+        enc["fully"] = True
+        rules.append("rule_fully_break")
+        text += f" All its subroutines are broken: {ice['name']} is fully broken."
+    ctx.ev(
+        text,
+        rules,
+        ch,
+        objects={**objs, "server": v["server"], "ice": v["pos"], "subroutines": sorted(v.get("targets", ()))},
+    )
+    return None
 
 
 @handles("step_paid_ability_loop")
@@ -988,19 +1338,19 @@ def _trace_spend(side: str) -> Handler:
     rule = "rule_trace_strength" if side == "corp" else "rule_link_strength"
 
     def h(ctx: Ctx, f: dict, d: str | None) -> Any:
-        have = ctx.board[side]["credits"]
+        have = ctx.spendable(side)  # the Runner may spend bad publicity credits in a run (10.6.2)
         if d is None and have > 0:
             return wait(_spend_options(side, have))
         n = int(d[6:]) if d else 0
         ch: dict = {}
-        setv(ctx.board[side], side, "credits", have - n, ch)
+        extra = ctx.pay(side, n, ch) if n else []
         f["v"][key] = n
         v = f["v"]
         if side == "corp":
             txt = f"The Corp spends {n} credit(s): trace strength {v['strength'] + n}."
         else:
             txt = f"The Runner spends {n} credit(s): link strength {ctx.board['runner']['link'] + n}."
-        ctx.ev(txt, (rule,), ch)
+        ctx.ev(txt, (rule, *extra), ch, objects={"player": side, "spent": n})
         return None
 
     return h
@@ -1083,6 +1433,9 @@ def _access_card(ctx: Ctx, f: dict, d: str | None) -> Any:
                 "controller": "corp",
                 "source": card["name"],
                 "why": "when accessed",
+                "accessed_from": {"hand": "hq", "deck": "rd", "discard": "archives"}.get(
+                    v["ref"][0], "installed"
+                ),
             },
         )
     return None
@@ -1218,7 +1571,7 @@ def _breach_begins(ctx: Ctx, f: dict, d: str | None) -> Any:
 @handles("step_flip_archives")
 def _flip_archives(ctx: Ctx, f: dict, d: str | None) -> Any:
     if f["v"]["server"] != "archives":
-        ctx.ev("The breached server is not Archives; no cards are turned faceup.")
+        ctx.ev("The breached server is not Archives; no cards are turned faceup.", applied=False)
         return None
     n = 0
     for c in ctx.board["corp"]["discard"]:
@@ -1235,13 +1588,28 @@ def _flip_archives(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 @handles("step_determine_candidates_limit")
 def _limit(ctx: Ctx, f: dict, d: str | None) -> Any:
-    if f["v"]["server"] in ("hq", "rd"):
-        f["v"]["limit"] = 1
-        ctx.ev(
-            "The random access limit is 1.", ("rule_random_access_limit", "rule_default_random_access_limit")
-        )
+    server = f["v"]["server"]
+    if server in ("hq", "rd"):
+        extra = f["v"].get("additional_access", 0)
+        from_rig = [
+            (c["name"], c["access_bonus"][server])
+            for zone in ctx.board["runner"]["rig"].values()
+            for c in zone
+            if c.get("access_bonus", {}).get(server)
+        ]
+        limit = 1 + extra + sum(n for _, n in from_rig)
+        f["v"]["limit"] = limit
+        rules = ["rule_random_access_limit", "rule_default_random_access_limit"]
+        text = f"The random access limit is {limit}"
+        if limit > 1:
+            rules.append("rule_increasing_random_access_limit")
+            parts = ([f"{extra} from the run"] if extra else []) + [
+                f"{n} from {name}" for name, n in from_rig
+            ]
+            text += f" (1 by default, +{', +'.join(parts)})"
+        ctx.ev(text + ".", rules, objects={"server": server, "limit": limit})
     else:
-        ctx.ev("The breached server is neither HQ nor R&D; there is no random access limit.")
+        ctx.ev("The breached server is neither HQ nor R&D; there is no random access limit.", applied=False)
     return None
 
 
@@ -1263,10 +1631,22 @@ def _choose(ctx: Ctx, f: dict, d: str | None) -> Any:
     sub = {"server": v["server"], "pick": key}
     if key in ("hq", "rd"):
         v["taken"] += 1
-        rules.append("rule_candidates_breaching_hq" if key == "hq" else "rule_rnd_candidates_1_at_a_time")
+        rules += (
+            ["rule_candidates_in_hq", "rule_candidates_breaching_hq"]
+            if key == "hq"
+            else ["rule_candidates_in_rnd", "rule_rnd_candidates_1_at_a_time"]
+        )
+        rules += ["rule_random_access_limit", "rule_counting_random_access_limit"]
+    elif key.startswith("archives."):
+        rules.append("rule_candidates_in_archives")
+    else:  # an upgrade in the root, or a remote's installed card: the Runner picks the order
+        rules += ["rule_candidates_in_server_root", "rule_server_root_order"]
     label = next(lbl for k, lbl, _ in cands if k == key)
     v["next"] = sub
-    ctx.ev(f"The Runner chooses: {label}.", rules)
+    objs = {"server": v["server"], "candidate": key}
+    if key in ("hq", "rd"):
+        objs.update(taken=v["taken"], limit=v["limit"])
+    ctx.ev(f"The Runner chooses: {label}.", rules, objects=objs)
     return None
 
 
@@ -1326,7 +1706,7 @@ def _run_bp(ctx: Ctx, f: dict, d: str | None) -> Any:
             ch,
         )
     else:
-        ctx.ev("The Corp has no bad publicity: no bad publicity credits this run.", rules)
+        ctx.ev("The Corp has no bad publicity: no bad publicity credits this run.", rules, applied=False)
     return None
 
 
@@ -1414,6 +1794,28 @@ def _encounter(ctx: Ctx, f: dict, d: str | None) -> Any:
     return None
 
 
+def _legacy_break(b: dict, ice: dict) -> bool:
+    """The board-level `break_cost` shortcut (one credit-priced break per subroutine) applies when
+    the ice names a `break_cost`, or when the Runner has no icebreaker abilities installed."""
+    return "break_cost" in ice or not rig.has_interface_abilities(b)
+
+
+def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
+    """`use:P.A` decisions: every usable break / strength / text ability on an installed program."""
+    out = []
+    have = ctx.spendable("runner")
+    for p, prog in enumerate(ctx.board["runner"]["rig"]["programs"]):
+        for a, ab in enumerate(prog.get("abilities", ())):
+            if rig.unusable(prog, ab, ice, enc["broken"], have) is None:
+                label = f"{prog['name']}: {rig.describe_ability(ab)}"
+                if ab["kind"] != "text":
+                    label += f" (strength {rig.strength(prog)})"
+                else:
+                    label += " (resolve by hand)"
+                out.append(dec(f"use:{p}.{a}", label, "runner"))
+    return out
+
+
 @handles("step_encounter_paw")
 def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
     v = f["v"]
@@ -1431,8 +1833,26 @@ def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
     if d == "pass":
         ctx.ev("The Runner breaks no more subroutines; the window closes.", ("rule_encounter_break_paw",))
         return None
-    if d is not None:  # break:i (legality was checked against the listed decisions)
-        i = int(d[6:])
+    if d is not None:
+        ref = rig.AbilityRef.parse(d)
+        if ref is not None:
+            prog = ctx.board["runner"]["rig"]["programs"][ref.program]
+            ab = prog["abilities"][ref.ability]
+            return call(
+                "paid_ability",
+                {
+                    "kind": "ability",
+                    "player": "runner",
+                    "action": d,
+                    "program": ref.program,
+                    "ability": ref.ability,
+                    "label": f"{prog['name']}: {rig.describe_ability(ab)}",
+                    "server": v["server"],
+                    "pos": v["pos"],
+                },
+                "stay",
+            )
+        i = int(d[6:])  # break:i (legality was checked against the listed decisions)
         return call(
             "paid_ability",
             {
@@ -1446,15 +1866,17 @@ def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
             "stay",
         )
     opts = []
-    if ctx.spendable("runner") >= cost:
+    if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
         broken = enc["broken"]
         opts = [
             dec(f"break:{i}", _break_label(ice, i, cost), "runner")
             for i in range(len(ice["subroutines"]))
             if not broken[i]
         ]
+    if not all(enc["broken"]):
+        opts += _rig_options(ctx, ice, enc)
     if not opts:
-        why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot pay to break more"
+        why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot break more"
         ctx.ev(f"Paid ability window: {why}; the window closes.", ("rule_encounter_break_paw",))
         return None
     return wait([*opts, dec("pass", "Stop breaking; unbroken subroutines will resolve", "runner")])
@@ -1506,7 +1928,13 @@ def _resolve_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 @handles("step_encounter_complete")
 def _encounter_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev("The Encounter Ice Phase is complete.", ("rule_encounter_ice_next_phase",))
+    ended = rig.clear_boosts(ctx.board)
+    text = "The Encounter Ice Phase is complete."
+    rules = ["rule_encounter_ice_next_phase"]
+    if ended:
+        text += " Strength added for the encounter ends."
+        rules.append("rule_icebreaker_strength_increase_implicit")
+    ctx.ev(text, rules)
     return None
 
 
@@ -1620,8 +2048,8 @@ def _breach(ctx: Ctx, f: dict, d: str | None) -> Any:
     if srv not in ctx.board["servers"]:
         ctx.ev(f"{srv} no longer exists: there is nothing to breach.")
         return None
-    ctx.ev(f"The Runner breaches {srv}.", ("rule_breaching_servers",))
-    return call("breach", {"server": srv})
+    ctx.ev(f"The Runner breaches {srv}.", ("rule_breaching_servers",), objects={"server": srv})
+    return call("breach", {"server": srv, "additional_access": f["v"].get("additional_access", 0)})
 
 
 @handles("step_success_complete")
@@ -1774,6 +2202,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
             opts.append(
                 dec(f"play:{i}", f"[click]: Play {c['name']} ({c.get('play_cost', 0)} credits)", side)
             )
+    opts += _install_options(b, side)
     if side == "corp":
         if p["credits"] >= 1:
             for name, srv in b["servers"].items():
@@ -1788,6 +2217,155 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
         if p["tags"] and p["credits"] >= 2:
             opts.append(dec("remove_tag", "[click], 2 credits: Remove 1 tag", side))
     return opts
+
+
+def _new_remote(b: dict) -> str:
+    used = {int(n[6:]) for n in b["servers"] if n.startswith("remote")}
+    return f"remote{next(i for i in range(1, 100) if i not in used)}"
+
+
+def _install_options(b: dict, side: str) -> list[dict]:
+    """The install basic actions (5.2.6d, 5.2.7d) for the cards in HQ / the grip."""
+    p = b[side]
+    out = []
+    if side == "runner":
+        r = p
+        for i, c in enumerate(p["hand"]):
+            t = c.get("type")
+            if t not in ("program", "hardware", "resource"):
+                continue
+            cost = c.get("install_cost", 0)
+            if cost > r["credits"] or (t == "program" and c.get("memory_cost", 0) > r["memory_limit"]):
+                continue
+            out.append(dec(f"install:{i}", f"[click]: Install {c['name']} ({cost} credits)", side))
+        return out
+    servers = b["servers"]
+    new = _new_remote(b) if len([n for n in servers if n.startswith("remote")]) < 30 else None
+    for i, c in enumerate(p["hand"]):
+        t = c.get("type")
+        if t == "ice":
+            for name, srv in [*servers.items(), *([(new, {"ice": []})] if new else [])]:
+                cost = len(srv["ice"])
+                if cost <= p["credits"]:
+                    where = "a new remote server" if name == new else name
+                    out.append(
+                        dec(
+                            f"install:{i}@{'new' if name == new else name}",
+                            f"[click]: Install {c['name']} protecting {where} ({cost} credits: "
+                            f"{cost} ice already protect it)",
+                            side,
+                        )
+                    )
+        elif t in ("agenda", "asset"):
+            for name, srv in servers.items():
+                if name.startswith("remote") and srv.get("content") is None:
+                    out.append(dec(f"install:{i}@{name}", f"[click]: Install {c['name']} in {name}", side))
+            if new:
+                out.append(
+                    dec(f"install:{i}@new", f"[click]: Install {c['name']} in a new remote server", side)
+                )
+        elif t == "upgrade":
+            for name in [*servers, *([new] if new else [])]:
+                where = "the root of a new remote server" if name == new else f"the root of {name}"
+                out.append(
+                    dec(
+                        f"install:{i}@{'new' if name == new else name}",
+                        f"[click]: Install {c['name']} in {where}",
+                        side,
+                    )
+                )
+    return out
+
+
+def _install(ctx: Ctx, v: dict, d: str | None) -> Any:
+    """Resolve an install action: place the card (paid for at the cost step)."""
+    b = ctx.board
+    side = v["player"]
+    p = b[side]
+    ch: dict = {}
+    if side == "runner":
+        card = p["set_aside"][-1]
+        t = card["type"]
+        r = p
+        if t == "program":
+            progs = r["rig"]["programs"]
+            over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
+            if d is not None and d.startswith("trash:"):
+                gone = progs.pop(int(d[6:]))
+                gone.pop("boost", None)
+                r["discard"].append(gone)
+                ch["runner.rig.programs"] = [len(progs) + 1, len(progs)]
+                ctx.ev(
+                    f"To stay within the memory limit, the Runner trashes {gone['name']}.",
+                    ("rule_install_trash_programs", "rule_program_install_exceed_memory_limit"),
+                    ch,
+                    objects={"card": gone["name"]},
+                )
+                ch = {}
+                over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
+            if over > 0:
+                return wait(
+                    [
+                        dec(
+                            f"trash:{j}",
+                            f"Trash {c['name']} ({c.get('memory_cost', 0)} [mu]) to make room",
+                            "runner",
+                        )
+                        for j, c in enumerate(progs)
+                    ]
+                )
+        zone = {"program": "programs", "hardware": "hardware", "resource": "resources"}[t]
+        p["set_aside"].pop()
+        r["rig"][zone].append(card)
+        ch[f"runner.rig.{zone}"] = [len(r["rig"][zone]) - 1, len(r["rig"][zone])]
+        rules = ["runner_basic_action_install", "rule_installing", "rule_install_cost"]
+        text = f"The Runner installs {card['name']}."
+        if t == "program":
+            rules += ["rule_program_memory_cost", "rule_memory_limit"]
+            text += f" Memory: {memory_used(r['rig'])} of {r['memory_limit']} [mu] used."
+        ctx.ev(text, rules, ch, objects={"card": card["name"], "zone": zone})
+        return None
+    card = p["set_aside"].pop()
+    server = v["server"]
+    if server not in b["servers"]:
+        b["servers"][server] = {"ice": [], "root": [], "content": None}
+        ch["servers"] = [None, server]
+    srv = b["servers"][server]
+    card["rezzed"] = False
+    rules = [
+        "rule_corp_basic_action_install",
+        "rule_installing",
+        "rule_corp_install_choose_destination_server",
+    ]
+    if card["type"] == "ice":
+        srv["ice"].insert(0, card)  # the outermost position (4.6.9d)
+        card.setdefault("rez_cost", 0)
+        card.setdefault("subroutines", [])
+        card.setdefault("subtypes", [])
+        card.setdefault("strength", 0)
+        where = f"protecting {server}, outermost (ice {len(srv['ice'])} of {len(srv['ice'])} counting inward from the server: position 1 of {len(srv['ice'])})"
+        rules += ["rule_ice_install_outermost", "rule_install_cost_ice", "rule_install_cost_link"]
+        ch[f"servers.{server}.ice"] = [len(srv["ice"]) - 1, len(srv["ice"])]
+    elif card["type"] == "upgrade":
+        srv["root"].append(card)
+        where = f"in the root of {server}"
+        rules += ["rule_upgrade_install", "rule_no_install_cost"]
+        ch[f"servers.{server}.root"] = [len(srv["root"]) - 1, len(srv["root"])]
+    else:
+        srv["content"] = card
+        where = f"in {server}"
+        rules += [
+            "rule_agendas_in_roots" if card["type"] == "agenda" else "rule_asset_root_remote",
+            "rule_no_install_cost",
+        ]
+        ch[f"servers.{server}.content"] = [None, card["name"]]
+    ctx.ev(
+        f"The Corp installs {card['name']} {where}, unrezzed.",
+        rules,
+        ch,
+        objects={"card": card["name"], "server": server},
+    )
+    return None
 
 
 def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:

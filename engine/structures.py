@@ -18,6 +18,9 @@ class Structure:
     section_id: str
     params: dict[str, str] = field(default_factory=dict)  # name -> description
     startable: bool = True
+    # accepted params not (yet) listed by `structures()` (the web editor builds a field per listed
+    # param); documented in docs/board-format.md
+    advanced: dict[str, str] = field(default_factory=dict)
 
 
 STRUCTURES: tuple[Structure, ...] = (
@@ -28,12 +31,16 @@ STRUCTURES: tuple[Structure, ...] = (
         "A run",
         "sec_steps_of_a_run",
         {"server": "required: the attacked server (hq, rd, archives or remoteN)"},
+        advanced={
+            "additional_access": "optional: additional cards accessed if HQ or R&D is breached (7.3.5b)"
+        },
     ),
     Structure(
         "breach",
         "Breaching a server",
         "sec_breaching_steps",
         {"server": "required: the breached server (hq, rd, archives or remoteN)"},
+        advanced={"additional_access": "optional: additional cards accessed from HQ or R&D (7.3.5b)"},
     ),
     Structure(
         "access",

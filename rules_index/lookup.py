@@ -13,7 +13,6 @@ every lookup is against one `Document`.
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -37,8 +36,9 @@ _NUMBER = re.compile(
         \s*\.?\s*(?P<plus>\+)?\s*$""",
     re.VERBOSE | re.IGNORECASE,
 )
-# A stable id: letters, digits and _ . + - &, at least one "_" (every CR id has one).
-_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.+&-]*_[A-Za-z0-9_.+&-]*$")
+# A stable id: letters, digits and _ . + - &, starting with a letter, with at least one "_"
+# (every CR id has one; checked apart, as one pattern for both backtracks quadratically).
+_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.+&-]*")
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
 
 
@@ -69,8 +69,12 @@ class LookupResult:
 
 
 def _clean(text: str) -> str:
+    """The query cut to MAX_QUERY characters, each run of blanks or unprintable characters made
+    one space (so no pattern below sees a long run of blanks: their optional-blank groups
+    would otherwise backtrack cubically), quotes and brackets around it removed."""
     text = "".join(ch if ch.isprintable() else " " for ch in text[:MAX_QUERY])
-    return text.strip().strip("\"'`“”‘’()[]{}<>").strip()
+    text = " ".join(text.split())
+    return text.strip("\"'`“”‘’()[]{}<>").strip()
 
 
 def _id_from_url(text: str) -> str | None:
@@ -118,7 +122,7 @@ def parse_query(text: str) -> ParsedRef | None:
         number = ".".join(str(int(p)) for p in parts) + letter + (f".{roman}" if roman else "")
         return ParsedRef("number", number, with_children=bool(m.group("plus")), raw=raw)
     # A prefixed word that is not a number ("rule of thumb") is not a reference.
-    if _ID.match(text):
+    if "_" in text and _ID.fullmatch(text):
         return ParsedRef("id", text, with_children=False, raw=raw)
     return None
 
@@ -141,28 +145,13 @@ def number_key(number: str) -> tuple:
     return _parts(number) or (10**6,)
 
 
-# Per-document indexes, cached for the life of the Document (Documents are not hashable).
-_INDEX_CACHE: dict[int, tuple[weakref.ref, dict[str, Node], dict[str, Node]]] = {}
-
-
 def number_index(doc: Document) -> dict[str, Node]:
-    """Printed number -> node, for one document."""
-    return _indexes(doc)[0]
+    """Printed number -> node, for one document (built once and kept by the document)."""
+    return doc.number_index()
 
 
 def _indexes(doc: Document) -> tuple[dict[str, Node], dict[str, Node]]:
-    entry = _INDEX_CACHE.get(id(doc))
-    if entry is not None and entry[0]() is doc:
-        return entry[1], entry[2]
-    by_number = {n.number: n for n in doc.nodes if n.number}
-    by_lower_id = {n.id.lower(): n for n in doc.nodes}
-    key = id(doc)
-    _INDEX_CACHE[key] = (
-        weakref.ref(doc, lambda _r, k=key: _INDEX_CACHE.pop(k, None)),
-        by_number,
-        by_lower_id,
-    )
-    return by_number, by_lower_id
+    return doc.number_index(), doc.lower_id_index()
 
 
 def _suggest_numbers(doc: Document, number: str, limit: int = 5) -> list[str]:

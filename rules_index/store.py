@@ -16,26 +16,32 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import re
 import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scraper import Document, ScrapeError, parse_html, verify
 from scraper.model import CardMention
-from scraper.source import Source, atomic_write, resolve
+from scraper.source import Source, atomic_write, is_url, resolve
+
+from . import integrity
 
 if TYPE_CHECKING:
     from .cards import CardStore
     from .graph import RuleGraph
+    from .history import HistoryStore
+    from .judge import JudgeStore
     from .lookup import LookupResult
     from .search import Searcher
 
-BUILD_FORMAT = 1
+BUILD_FORMAT = 2  # 2: meta.json carries the checksums of every file of the build
 # Builds are also keyed on the code that made them: a changed parser or index schema makes
 # every existing build stale, so `build` redoes it instead of serving old output.
 _FINGERPRINT_FILES = (
@@ -64,8 +70,43 @@ def code_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
+log = logging.getLogger("nrrules.build")
+_VERSION_NAME = re.compile(r"^\d{2}\.\d{2}$")
+
+# The status of a built version, as `Library.versions()` reports it.
+OK, DAMAGED, MISSING, STALE = "ok", "damaged", "missing", "stale"
+
+
 class LibraryError(Exception):
-    """The build directory cannot answer (nothing built, unknown version, damaged build)."""
+    """The build directory cannot answer (nothing built, unknown version, damaged build).
+
+    `message` never names a server path (it may be shown to anyone); `path`, when given, is
+    added by `str()` for the command line and logs."""
+
+    def __init__(self, message: str, path: Path | str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = str(path) if path is not None else None
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.path})" if self.path else self.message
+
+
+class VersionUnavailable(LibraryError):
+    """One built version cannot be served (damaged, missing or stale); the others still can."""
+
+    def __init__(self, version: str, status: str, problem: str):
+        super().__init__(f"CR {version} is unavailable: {problem}")
+        self.version = version
+        self.status = status
+        self.problem = problem
+
+
+def public_source(source: str) -> str:
+    """What may be shown of a build's source: a URL, or a file's name (never a server path)."""
+    if not source or is_url(source):
+        return source
+    return source.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
 
 
 def default_build_dir() -> Path:
@@ -81,20 +122,30 @@ class VersionInfo:
     version: str
     effective_date: str | None
     node_count: int
-    source: str
+    source: str  # as given to the build (a path or URL): use `to_dict()` for anything shown
     source_hash: str
-    layout: str
+    layout: str | None
     built_at: float
+    status: str = OK  # ok | damaged | missing | stale
+    problem: str | None = None  # why it cannot be served, with the remedy
+
+    @property
+    def available(self) -> bool:
+        return self.status == OK
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "version": self.version,
             "effective_date": self.effective_date,
             "node_count": self.node_count,
-            "source": self.source,
+            "source": public_source(self.source),
             "source_hash": self.source_hash,
             "layout": self.layout,
+            "status": self.status,
         }
+        if self.problem:
+            out["problem"] = self.problem
+        return out
 
 
 @dataclass(frozen=True)
@@ -129,7 +180,12 @@ def _built_hashes(build_dir: Path) -> dict[str, str]:
         if entry.name.startswith(".") or not entry.is_dir():
             continue
         meta = _read_meta(entry)
-        if meta and meta.get("format") == BUILD_FORMAT and meta.get("code") == fingerprint:
+        if (
+            isinstance(meta, dict)
+            and meta.get("format") == BUILD_FORMAT
+            and meta.get("code") == fingerprint
+            and integrity.check_files(entry, meta.get("files")) is None  # a damaged build is redone
+        ):
             out[meta["source_hash"]] = meta["version"]
     return out
 
@@ -193,7 +249,9 @@ def _write_version(doc: Document, build_dir: Path) -> None:
             "node_count": len(doc.nodes),
             "built_at": time.time(),
         }
+        meta["files"] = integrity.manifest(tmp)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+        integrity.make_readable(tmp)
         final = store / f"{doc.version}-{doc.source_hash[:12]}-{tmp.name[-8:]}"
         os.replace(tmp, final)
     except BaseException:
@@ -213,7 +271,9 @@ def _write_version(doc: Document, build_dir: Path) -> None:
 
 
 def parse_source(src: Source, version: str | None = None) -> Document:
-    """Parse and self-check one source; any disagreement is an error."""
+    """Parse and self-check one source; any disagreement is an error, and so is a document
+    that is not a whole CR (see `integrity`)."""
+    integrity.check_encoding(src.data, src.name)
     doc = parse_html(src.data, src.name, version=version)
     problems = verify(doc)
     if problems:
@@ -223,6 +283,7 @@ def parse_source(src: Source, version: str | None = None) -> Document:
             "numbers or links; the build was not written",
             problems,
         )
+    integrity.check_looks_like_cr(doc, src.name)
     return doc
 
 
@@ -236,12 +297,35 @@ def build(
 ) -> list[BuildResult]:
     """Build every CR version found at `source` (file, folder or URL) into `build_dir`.
 
-    Raises ScrapeError for the first source that cannot be built; versions built before it
-    stay built, and the failing one keeps its previous good build (if any)."""
+    Raises ScrapeError for the first source that cannot be built, or that would replace a
+    version's build with one that lost most of its rules (unless `force`); versions built
+    before it stay built, and the failing one keeps its previous good build (if any).
+    Raises LibraryError when the build directory cannot be written."""
     build_dir = Path(build_dir) if build_dir else default_build_dir()
     sources = resolve(source, cache_dir=cache_dir)
     if version is not None and len(sources) > 1:
         raise ScrapeError(str(source), "--version can only be given for a single file or URL")
+    try:
+        results, pending = _parse_sources(sources, build_dir, version, progress, force)
+        if pending or build_dir.is_dir():
+            with integrity.build_lock(build_dir):
+                removed = integrity.clean_leftovers(build_dir)
+                if removed:
+                    log.info("removed leftovers of interrupted builds: %s", ", ".join(removed))
+                results += _write_pending(pending, build_dir, progress, force)
+    except OSError as exc:
+        raise LibraryError(
+            f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
+            path=getattr(exc, "filename", None) or build_dir,
+        ) from None
+    results.sort(key=lambda r: r.version)
+    return results
+
+
+def _parse_sources(
+    sources: list[Source], build_dir: Path, version: str | None, progress: bool, force: bool
+) -> tuple[list[BuildResult], list[tuple[Source, Document, float]]]:
+    """Parse every source whose build is missing or stale; the others are "unchanged"."""
     built = {} if force else _built_hashes(build_dir)
     results: list[BuildResult] = []
     pending: list[tuple[Source, Document, float]] = []
@@ -275,31 +359,47 @@ def build(
         pending.append((src, doc, time.perf_counter() - t0))
     if bar is not None:
         bar.close()
-    if pending:
-        known = _known_codes(build_dir)
-        _fill_card_codes([d for _, d, _ in pending], known)
-        items = pending
-        if progress and len(pending) > 1:
-            from tqdm import tqdm
+    return results, pending
 
-            items = tqdm(pending, desc="indexing", unit="version", leave=False)
-        for src, doc, parse_s in items:
-            t0 = time.perf_counter()
-            _write_version(doc, build_dir)
-            results.append(
-                BuildResult(
-                    doc.version,
-                    "built",
-                    src.name,
-                    len(doc.nodes),
-                    parse_s + time.perf_counter() - t0,
-                    src.note,
-                )
+
+def _write_pending(
+    pending: list[tuple[Source, Document, float]], build_dir: Path, progress: bool, force: bool
+) -> list[BuildResult]:
+    """Write parsed versions (under the build lock). A version whose new build would lose most
+    of its current build's rules is refused unless `force`; versions before it stay written."""
+    if not pending:
+        return []
+    results: list[BuildResult] = []
+    known = _known_codes(build_dir)
+    _fill_card_codes([d for _, d, _ in pending], known)
+    items = pending
+    if progress and len(pending) > 1:
+        from tqdm import tqdm
+
+        items = tqdm(pending, desc="indexing", unit="version", leave=False)
+    for src, doc, parse_s in items:
+        t0 = time.perf_counter()
+        if not force:
+            integrity.check_not_a_regression(doc, build_dir, src.name)
+        _write_version(doc, build_dir)
+        results.append(
+            BuildResult(
+                doc.version,
+                "built",
+                src.name,
+                len(doc.nodes),
+                parse_s + time.perf_counter() - t0,
+                src.note,
             )
-        try:
-            atomic_write(build_dir / ".cards.json", json.dumps(known, sort_keys=True).encode())
-        except OSError:
-            pass
+        )
+    try:
+        atomic_write(build_dir / ".cards.json", json.dumps(known, sort_keys=True).encode())
+    except OSError:
+        pass
+    if results:
+        from .history import refresh  # a no-op when the stored history is current
+
+        refresh(build_dir, [doc for _, doc, _ in pending])
     results.sort(key=lambda r: r.version)
     return results
 
@@ -309,8 +409,30 @@ def build(
 # ----------------------------------------------------------------------------------------------
 
 
+def _damage_problem(damage: str) -> str:
+    what = (
+        "its search index is damaged or out of date"
+        if damage.startswith("search/")
+        else "its build is damaged"
+    )
+    return f"{what} ({damage}); run `nrrules build` to rebuild it"
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """Where one version's files are (the resolved build directory) and what its build wrote."""
+
+    target: Path | None
+    meta: dict
+
+
 class Library:
-    """Read access to every version in a build directory. Thread-safe; caches loaded data."""
+    """Read access to every version in a build directory. Thread-safe; caches loaded data.
+
+    A version that cannot be served (its files damaged, missing or from an older nrrules) is
+    reported by `versions()` with its status and problem, and loading it raises
+    `VersionUnavailable`; every other version keeps working. Files are checked against the
+    checksums the build wrote: sizes when listing, full checksums when loading."""
 
     def __init__(self, build_dir: Path):
         self.build_dir = Path(build_dir)
@@ -318,45 +440,145 @@ class Library:
         self._docs: dict[str, Document] = {}
         self._graphs: dict[str, RuleGraph] = {}
         self._searchers: dict[str, Searcher] = {}
+        self._entries: dict[str, _Entry] = {}
+        self._history: HistoryStore | None = None
+        self._judge: list[JudgeStore | None] = []  # [] until looked for
         self._cards: CardStore | None = None
         self._infos = self._scan()
         if not self._infos:
             raise LibraryError(
-                f"no CR versions are built in {self.build_dir}: run `nrrules build` "
-                "(or `nrrules build --source path/to/cr.html` offline) first"
+                "no CR versions are built: run `nrrules build` "
+                "(or `nrrules build --source path/to/cr.html` offline) first",
+                path=self.build_dir,
             )
+        for info in self._infos.values():
+            if not info.available:
+                log.warning("CR %s is unavailable: %s", info.version, info.problem)
 
     @classmethod
     def open(cls, build_dir: Path | str | None = None) -> Library:
         return cls(Path(build_dir) if build_dir else default_build_dir())
 
+    # ----- listing and checking ---------------------------------------------------------------
     def _scan(self) -> dict[str, VersionInfo]:
         infos: dict[str, VersionInfo] = {}
-        if not self.build_dir.is_dir():
-            return infos
-        for entry in sorted(self.build_dir.iterdir()):
-            if entry.name.startswith(".") or not entry.is_dir():
+        try:
+            names = sorted(e.name for e in self.build_dir.iterdir()) if self.build_dir.is_dir() else []
+        except OSError:
+            names = []
+        for name in names:
+            if not _VERSION_NAME.match(name):
                 continue
-            meta = _read_meta(entry)
-            if not meta or meta.get("format") != BUILD_FORMAT:
-                continue
-            infos[meta["version"]] = VersionInfo(
-                version=meta["version"],
-                effective_date=meta.get("effective_date"),
-                node_count=meta.get("node_count", 0),
-                source=meta.get("source", ""),
-                source_hash=meta["source_hash"],
-                layout=meta.get("layout", ""),
-                built_at=meta.get("built_at", 0.0),
-            )
+            entry, info = self._scan_one(name)
+            if info is not None:
+                self._entries[name] = entry
+                infos[name] = info
         return dict(sorted(infos.items()))
 
+    def _scan_one(self, name: str) -> tuple[_Entry, VersionInfo | None]:
+        """The state of one version name in the build directory, checked cheaply (sizes)."""
+        link = self.build_dir / name
+        blank = VersionInfo(name, None, 0, "", "", None, 0.0)
+        try:
+            if not link.is_dir():
+                if link.is_symlink():
+                    problem = "its build directory is gone; run `nrrules build`"
+                    return _Entry(None, {}), replace(blank, status=MISSING, problem=problem)
+                return _Entry(None, {}), None  # a stray file, not a version
+            target = link.resolve()
+        except OSError as exc:
+            problem = f"its build cannot be read ({exc.strerror or type(exc).__name__}); run `nrrules build`"
+            return _Entry(None, {}), replace(blank, status=DAMAGED, problem=problem)
+        meta = _read_meta(target)
+        if not isinstance(meta, dict):
+            problem = "its meta.json is missing or unreadable; run `nrrules build` to rebuild it"
+            return _Entry(target, {}), replace(blank, status=DAMAGED, problem=problem)
+        try:
+            info = VersionInfo(
+                version=name,
+                effective_date=meta.get("effective_date"),
+                node_count=int(meta.get("node_count", 0)),
+                source=str(meta.get("source", "")),
+                source_hash=str(meta["source_hash"]),
+                layout=meta.get("layout"),
+                built_at=float(meta.get("built_at", 0.0)),
+            )
+        except (KeyError, TypeError, ValueError):
+            problem = "its meta.json is damaged; run `nrrules build` to rebuild it"
+            return _Entry(target, {}), replace(blank, status=DAMAGED, problem=problem)
+        entry = _Entry(target, meta)
+        if meta.get("format") != BUILD_FORMAT:
+            problem = (
+                f"it was built by another nrrules (build format {meta.get('format')!r}, this one reads "
+                f"{BUILD_FORMAT}); run `nrrules build` to rebuild it"
+            )
+            return entry, replace(info, status=STALE, problem=problem)
+        if meta.get("version") != name:
+            problem = f"its directory holds CR {meta.get('version')!r}; run `nrrules build` to rebuild it"
+            return entry, replace(info, status=DAMAGED, problem=problem)
+        damage = integrity.check_files(target, meta.get("files"), deep=False)
+        if damage:
+            return entry, replace(info, status=DAMAGED, problem=_damage_problem(damage))
+        return entry, info
+
+    def _fail(self, version: str, status: str, problem: str) -> VersionUnavailable:
+        """Record that a version cannot be served (logged once) and return the error to raise."""
+        with self._lock:
+            info = self._infos[version]
+            if info.status != status or info.problem != problem:
+                log.error("CR %s is unavailable: %s", version, problem)
+            self._infos[version] = replace(info, status=status, problem=problem)
+        return VersionUnavailable(version, status, problem)
+
+    def _require(self, version: str) -> _Entry:
+        """The version's entry if it can be served; a rebuilt version is looked at again."""
+        info = self._infos[version]
+        entry = self._entries[version]
+        if not info.available:
+            self._refresh(version)
+            info, entry = self._infos[version], self._entries[version]
+            if not info.available:
+                raise VersionUnavailable(version, info.status, info.problem or "")
+        return entry
+
+    def _refresh(self, version: str) -> bool:
+        """Re-read a version whose name now points to another build (a rebuild since we
+        listed it). True if it changed; cached data of the old build is dropped."""
+        link = self.build_dir / version
+        try:
+            target = link.resolve() if link.exists() else None
+        except OSError:
+            target = None
+        if target == self._entries[version].target and self._infos[version].status != MISSING:
+            return False
+        entry, info = self._scan_one(version)
+        if info is None:
+            info = VersionInfo(
+                version, None, 0, "", "", None, 0.0, MISSING, "its build is gone; run `nrrules build`"
+            )
+        with self._lock:
+            self._entries[version] = entry
+            self._infos[version] = info
+            self._docs.pop(version, None)
+            self._graphs.pop(version, None)
+            self._searchers.pop(version, None)
+        return True
+
     def versions(self) -> list[VersionInfo]:
+        """Every built version, with its status (`available` or a `problem`)."""
         return list(self._infos.values())
+
+    def available_versions(self) -> list[str]:
+        return [v for v, info in self._infos.items() if info.available]
 
     @property
     def latest(self) -> str:
-        return next(reversed(self._infos))
+        """The newest version that can be served."""
+        for v in reversed(self._infos):
+            if self._infos[v].available:
+                return v
+        problems = "; ".join(f"{i.version}: {i.problem}" for i in self._infos.values())
+        raise LibraryError(f"no CR version can be served ({problems})")
 
     def has_version(self, version: str) -> bool:
         return version in self._infos
@@ -365,6 +587,8 @@ class Library:
         return self._infos[self.resolve_version(version)]
 
     def resolve_version(self, version: str | None) -> str:
+        """The built version named (None, "" or "latest": the newest available). A version that
+        is built but cannot be served resolves; loading it raises `VersionUnavailable`."""
         if version is None or version == "" or version == "latest":
             return self.latest
         v = version.strip().lstrip("vV")
@@ -377,21 +601,52 @@ class Library:
     def version_dir(self, version: str | None = None) -> Path:
         return self.build_dir / self.resolve_version(version)
 
+    # ----- loading ----------------------------------------------------------------------------
     def document(self, version: str | None = None) -> Document:
         v = self.resolve_version(version)
         doc = self._docs.get(v)
         if doc is None:
-            path = self.build_dir / v / "document.json"
-            try:
-                doc = Document.from_json(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                raise LibraryError(f"the build of CR {v} at {path} is damaged ({exc}); rebuild it") from None
+            doc = self._load_document(v)
             with self._lock:
                 doc = self._docs.setdefault(v, doc)
         return doc
 
+    def _load_document(self, v: str, retry: bool = True) -> Document:
+        entry = self._require(v)
+        try:
+            data = (entry.target / "document.json").read_bytes()  # type: ignore[operator]
+        except OSError as exc:
+            if retry and self._refresh(v):
+                return self._load_document(v, retry=False)
+            status = MISSING if isinstance(exc, FileNotFoundError) else DAMAGED
+            raise self._fail(
+                v, status, f"its document.json cannot be read ({exc.strerror}); run `nrrules build`"
+            ) from None
+        damage = integrity.check_bytes(data, "document.json", entry.meta.get("files"))
+        if damage:
+            if retry and self._refresh(v):
+                return self._load_document(v, retry=False)
+            raise self._fail(v, DAMAGED, _damage_problem(damage))
+        try:
+            doc = Document.from_json(data.decode("utf-8"))
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
+            raise self._fail(
+                v, DAMAGED, f"its document.json is damaged ({type(exc).__name__}); run `nrrules build`"
+            ) from None
+        if doc.version != v:
+            raise self._fail(v, DAMAGED, f"its document.json holds CR {doc.version}; run `nrrules build`")
+        return doc
+
     def documents(self) -> dict[str, Document]:
-        return {v: self.document(v) for v in self._infos}
+        """Every version that can be served (the others are skipped, and reported by
+        `versions()`)."""
+        out: dict[str, Document] = {}
+        for v in list(self._infos):
+            try:
+                out[v] = self.document(v)
+            except VersionUnavailable:
+                continue
+        return out
 
     def graph(self, version: str | None = None) -> RuleGraph:
         from .graph import RuleGraph
@@ -405,22 +660,61 @@ class Library:
         return g
 
     def searcher(self, version: str | None = None) -> Searcher:
-        from .search import Searcher
-
         v = self.resolve_version(version)
         s = self._searchers.get(v)
         if s is None:
-            from .search import StaleIndexError
-
-            try:
-                s = Searcher(self.build_dir / v / "search", self.document(v))
-            except StaleIndexError as exc:
-                raise LibraryError(
-                    f"the search index of CR {v} is out of date ({exc}): run `nrrules build`"
-                ) from None
+            s = self._open_searcher(v)
             with self._lock:
                 s = self._searchers.setdefault(v, s)
         return s
+
+    def _open_searcher(self, v: str) -> Searcher:
+        from .search import Searcher
+
+        doc = self.document(v)
+        entry = self._require(v)
+        hint = "; run `nrrules build` to rebuild it"
+        damage = integrity.check_files(entry.target, entry.meta.get("files"), prefix="search/")  # type: ignore[arg-type]
+        if damage:
+            raise self._fail(v, DAMAGED, _damage_problem(damage))
+        try:
+            return Searcher(entry.target / "search", doc)  # type: ignore[operator]
+        except Exception as exc:  # noqa: BLE001 - Whoosh reading files it did not write fails in many ways
+            raise self._fail(
+                v, DAMAGED, f"its search index is damaged or out of date ({type(exc).__name__}){hint}"
+            ) from None
+
+    def preload(self) -> list[VersionUnavailable]:
+        """Load every version's document and rule graph now. A version that cannot be loaded
+        is reported (logged, and by `versions()`) and skipped: the others still load."""
+        problems: list[VersionUnavailable] = []
+        for v in list(self._infos):
+            try:
+                self.graph(v)
+            except VersionUnavailable as exc:
+                problems.append(exc)
+        return problems
+
+    def history(self) -> HistoryStore:
+        """Rule histories and changes between versions (consecutive pairs stored at build)."""
+        if self._history is None:
+            from .history import HISTORY_FILE, HistoryStore
+
+            store = HistoryStore(self.documents(), self.build_dir / HISTORY_FILE)
+            with self._lock:
+                self._history = self._history or store
+        return self._history
+
+    def judge(self) -> JudgeStore | None:
+        """The judges' documents built beside the CR (None when there are none)."""
+        if not self._judge:
+            from .judge import JudgeStore
+
+            store = JudgeStore.open(self.build_dir)
+            with self._lock:
+                if not self._judge:
+                    self._judge.append(store)
+        return self._judge[0]
 
     def cards(self) -> CardStore:
         """The NetrunnerDB card build beside the rules (`nrrules build --cards`)."""
@@ -430,7 +724,7 @@ class Library:
             try:
                 store = CardStore.open(self.build_dir)
             except CardsNotBuilt as exc:
-                raise LibraryError(str(exc)) from None
+                raise LibraryError(str(exc), path=self.build_dir) from None
             with self._lock:
                 if self._cards is None:
                     self._cards = store

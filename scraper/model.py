@@ -96,12 +96,26 @@ class Document:
     nodes: list[Node] = field(default_factory=list)  # document order
     _by_id: dict[str, Node] | None = field(default=None, repr=False, compare=False)
     _children: dict[str | None, list[Node]] | None = field(default=None, repr=False, compare=False)
+    _by_number: dict[str, Node] | None = field(default=None, repr=False, compare=False)
+    _by_lower_id: dict[str, Node] | None = field(default=None, repr=False, compare=False)
 
     # ----- navigation -------------------------------------------------------------------------
     def node(self, node_id: str) -> Node | None:
         if self._by_id is None:
             self._by_id = {n.id: n for n in self.nodes}
         return self._by_id.get(node_id)
+
+    def number_index(self) -> dict[str, Node]:
+        """Printed number -> node (rules_index.lookup reads numbers through it)."""
+        if self._by_number is None:
+            self._by_number = {n.number: n for n in self.nodes if n.number}
+        return self._by_number
+
+    def lower_id_index(self) -> dict[str, Node]:
+        """Lower-cased stable id -> node, for ids typed in any case."""
+        if self._by_lower_id is None:
+            self._by_lower_id = {n.id.lower(): n for n in self.nodes}
+        return self._by_lower_id
 
     def __contains__(self, node_id: object) -> bool:
         return isinstance(node_id, str) and self.node(node_id) is not None

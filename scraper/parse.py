@@ -439,6 +439,12 @@ def parse_html(
         )
 
     doc_version, effective = _metadata(root, text)
+    if version is not None and doc_version is not None and version.strip() != doc_version:
+        raise ScrapeError(
+            source,
+            f"the document states CR version {doc_version}, not {version.strip()}: "
+            "drop --version or give the right file",
+        )
     if version is None:
         version = doc_version
     if version is None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import select
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,18 +48,15 @@ def resolve(
         files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".html", ".htm") and p.is_file())
         if not files:
             raise ScrapeError(str(path), "the folder contains no .html files")
-        return [_read_file(p) for p in files]
+        return [_read_file(p, timeout) for p in files]
     if not path.exists():
         raise ScrapeError(str(path), "no such file or folder")
-    return [_read_file(path)]
+    return [_read_file(path, timeout)]
 
 
-def _read_file(path: Path) -> Source:
+def _read_file(path: Path, timeout: float = DEFAULT_TIMEOUT) -> Source:
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise ScrapeError(str(path), f"the file is {size} bytes, far larger than any CR document")
-        return Source(name=str(path), data=path.read_bytes())
+        return Source(name=str(path), data=read_bounded(path, MAX_BYTES, timeout))
     except PermissionError:
         raise ScrapeError(str(path), "permission denied") from None
     except IsADirectoryError:
@@ -64,12 +65,50 @@ def _read_file(path: Path) -> Source:
         raise ScrapeError(str(path), f"cannot be read ({exc.strerror or exc})") from None
 
 
+def read_bounded(path: Path, limit: int, timeout: float) -> bytes:
+    """The bytes of a file, refusing more than `limit` bytes or a read lasting over `timeout` s.
+
+    Works for anything a path can name: a regular file (its size is checked first), a device
+    such as /dev/zero (stops at the cap) or a FIFO whose writer is slow or silent (stops at the
+    deadline; a FIFO nobody writes to reads as empty)."""
+    name = str(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", name)
+        if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+            raise ScrapeError(name, f"the file is {st.st_size} bytes, far larger than any CR document")
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        deadline = time.monotonic() + timeout
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not poller.poll(left * 1000):
+                raise ScrapeError(name, f"reading it did not finish within {timeout:g} s")
+            try:
+                chunk = os.read(fd, 1 << 20)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                return b"".join(chunks)
+            total += len(chunk)
+            if total > limit:
+                raise ScrapeError(name, f"it holds more than {limit} bytes, far more than any CR document")
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; readers may be another user (docs/deploy.md)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -2,37 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from helpers import CR_DIR, JUDGE_PATH, LATEST, NRDB_DIR, VERSIONS, load_doc
 
-from scraper import Document, parse_html
-
-ROOT = Path(__file__).resolve().parent.parent
-CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
-VERSIONS = ["22.12", "23.08", "24.03", "25.04", "25.08", "26.03"]
-LATEST = VERSIONS[-1]
-
-
-def cr_path(version: str) -> Path:
-    return CR_DIR / f"cr-{version}.html"
+from scraper import Document
 
 
 @pytest.fixture(scope="session")
 def cr_dir() -> Path:
     assert CR_DIR.is_dir(), f"CR files not found at {CR_DIR} (set NRRULES_CR_DIR)"
     return CR_DIR
-
-
-_DOCS: dict[str, Document] = {}
-
-
-def load_doc(version: str) -> Document:
-    if version not in _DOCS:
-        path = cr_path(version)
-        _DOCS[version] = parse_html(path.read_bytes(), str(path))
-    return _DOCS[version]
 
 
 @pytest.fixture(scope="session")
@@ -94,7 +75,26 @@ def http_server(tmp_path_factory, cr_dir):
     server.server_close()
 
 
-NRDB_DIR = Path(os.environ.get("NRRULES_NRDB_DIR", ROOT.parent / "shared" / "nrdb" / "v2"))
+@pytest.fixture(scope="session")
+def judge_build_dir(tmp_path_factory, build_dir) -> Path:
+    """A copy of the session build with the real judges' excerpt built beside the CR."""
+    import shutil
+
+    from rules_index.judge import build_judge
+    from rules_index.store import Library
+
+    path = tmp_path_factory.mktemp("judge-build") / "build"
+    shutil.copytree(build_dir, path, symlinks=True)
+    names = {c.name for n in Library.open(path).document().nodes for c in n.cards}
+    build_judge(str(JUDGE_PATH), path, names)
+    return path
+
+
+@pytest.fixture(scope="session")
+def judge_library(judge_build_dir):
+    from rules_index.store import Library
+
+    return Library.open(judge_build_dir)
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import cr_path
+from helpers import cr_path
 
 from rules_index.store import Library, build
 from scraper import ScrapeError, parse_html

@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright import sync_api
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
@@ -33,7 +34,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -229,10 +229,10 @@ def test_build_board_in_editor_and_step_run_to_end(page, server):
     page.fill('[data-path="runner.credits"]', "9")
     assert '"credits": 9' in page.locator("#boardjson").input_value()
     page.select_option("#structure", "run")
-    page.fill("#server", "remote1")
+    page.select_option("#server", "remote1")
     page.click("#start")
     page.wait_for_url("**/step?s=**")
-    assert "on remote1" in page.locator("h1").inner_text()
+    assert "on Server 1" in page.locator("h1").inner_text()
     shot(page, "stepper-start")
     for _ in range(80):
         if page.locator("#finished").count():
@@ -248,12 +248,13 @@ def test_build_board_in_editor_and_step_run_to_end(page, server):
     trace = page.locator("#trace li")
     assert trace.count() > 10
     shot(page, "stepper-finished")
-    # a fired rule links to its rule page, with a preview on hover
-    fired = page.locator("#trace a.ref.fired").first
+    # a fired rule opens its text in place, with a link to its rule page
+    fired = page.locator("#trace details[open] a.ref.fired").first
     number = fired.inner_text()
-    fired.hover()
-    page.wait_for_selector(".preview")
     fired.click()
+    expect(page.locator("#rulesheet")).to_be_visible()
+    expect(page.locator("#rulesheet-h")).to_contain_text(number)
+    page.click("#rulesheet .sheet-go")
     page.wait_for_url("**/id/**")
     assert page.locator("article.rule h1 .num").inner_text() == number
 
@@ -261,7 +262,7 @@ def test_build_board_in_editor_and_step_run_to_end(page, server):
 def test_reload_and_share_stepper_url(page, browser, server):
     page.goto(server + "/editor?example=02-remote-agenda")
     page.wait_for_selector("#formroot .server[data-server='remote1']")
-    page.fill("#server", "remote1")
+    page.select_option("#server", "remote1")
     page.click("#start")
     page.wait_for_url("**/step?s=**")
     for _ in range(3):
@@ -290,7 +291,7 @@ def test_editor_examples_load_and_save(page, server, tmp_path):
     page.goto(server + "/editor")
     page.wait_for_selector("#formroot .server[data-server='hq']")
     page.click("a.example-link[data-example='03-rd-trace']")
-    expect(page.locator(".server[data-server='rd'] .item")).to_have_count(2)
+    expect(page.locator(".srv[data-server='rd'] .ic")).to_have_count(2)
     expect(page.locator('[data-path="servers.rd.ice[0].name"]')).to_have_value("Data Raven")
     # save: the downloaded file is the board in the form
     page.fill('[data-path="corp.credits"]', "21")
@@ -311,7 +312,7 @@ def test_editor_examples_load_and_save(page, server, tmp_path):
     page.set_input_files("#loadfile", str(good))
     expect(page.locator('[data-path="runner.tags"]')).to_have_value("3")
     expect(page.locator('[data-path="servers.archives.ice[0].name"]')).to_have_value("Cell Portal")
-    expect(page.locator(".server[data-server='rd'] .item")).to_have_count(0)
+    expect(page.locator(".srv[data-server='rd'] .ic")).to_have_count(0)
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")
     page.set_input_files("#loadfile", str(bad))

@@ -56,10 +56,29 @@ def test_rule_page_links_its_cards_with_a_preview(client):
 
 def test_card_and_ruling_search_api(client):
     hits = client.get("/api/cards?q=Snare!").get_json()["results"]
-    assert hits[0]["card_id"] == "snare" and hits[0]["source"] == "cards"
+    assert hits[0]["id"] == "snare" and hits[0]["source"] == "cards"
     rulings = client.get("/api/cards?q=choosing+to+take+the+tag&source=rulings").get_json()["results"]
     assert rulings and {h["source"] for h in rulings} == {"rulings"}
-    assert "funhouse" in {h["card_id"] for h in rulings[:5]}
+    assert "funhouse" in {h["id"] for h in rulings[:5]}
+
+
+def test_board_card_for_the_editor(client, nrdb_dir):
+    raw = json.loads((nrdb_dir / "cards" / "ice_wall.json").read_text())
+    board = client.get("/api/cards/Ice%20Wall/board").get_json()
+    assert board["id"] == "ice_wall"
+    assert board["card"]["type"] == "ice" and board["card"]["strength"] == raw["strength"]
+    assert board["card"]["subroutines"] == ["end_the_run"]
+    hit = client.get("/api/cards?q=ice+wall&source=cards").get_json()["results"][0]
+    assert hit["id"] == "ice_wall" and hit["board"] == board["card"]
+    assert (hit["type"], hit["cost"], hit["strength"]) == ("Ice", raw["cost"], raw["strength"])
+    assert "barrier" in [x.lower() for x in hit["subtypes"]]
+    corroder = client.get("/api/cards/corroder/board").get_json()["card"]
+    assert {"kind": "strength", "cost": 1, "amount": 1} in corroder["abilities"]
+
+
+def test_missing_card_suggests_near_names(client):
+    body = client.get("/api/cards/zzqqxx%20wall").get_json()
+    assert body["status"] == 404 and isinstance(body["suggestions"], list)
 
 
 @pytest.mark.parametrize(
@@ -102,6 +121,8 @@ def test_cli_card_rulings_versions_and_build(cards_built, nrdb_dir):
         ("/api/cards/Sn@re!", 200),
         ("/api/cards/the_cleaners?v=22.12", 200),
         ("/api/cards/funhouse/rulings", 200),
+        ("/api/cards/ice_wall/board", 200),
+        ("/api/cards?q=ice+wall", 200),
         ("/api/cards?q=end+the+run&source=cards,rulings&limit=5", 200),
         ("/api/cards/zzqqxx-no-card", 404),
         ("/api/cards?q=snare&source=bogus", 400),

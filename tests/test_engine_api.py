@@ -7,7 +7,7 @@ import copy
 import json
 
 import pytest
-from conftest import VERSIONS, load_doc
+from helpers import VERSIONS, load_doc
 
 import engine
 from engine.scenarios import SCENARIOS, run_scenario
@@ -200,7 +200,11 @@ def test_event_dataclass_and_describe_event(documents):
         s = run_scenario(next(x for x in SCENARIOS if x.name == "etr_hq"), doc)
         etr = next(e for e in s.trace if "rule_end_the_run" in e.rules)
         d = etr.to_dict()
-        assert set(d) == {"step", "rules", "text", "changes"}
+        assert set(d) == {"step", "rules", "text", "changes", "applied", "objects"}
+        assert d["applied"] is True
+        # a narrated step (nothing on the board makes it apply) is walked but not applied
+        narrated = [e for e in s.trace if not e.applied]
+        assert narrated and all(e.changes == {} for e in narrated)
         desc = engine.describe_event(etr, doc)
         assert desc["step_number"] == doc.node(etr.step).number
         assert desc["rule_numbers"] == [doc.node(r).number for r in etr.rules]

@@ -1,41 +1,25 @@
-"""`nrrules step` and `nrrules engine-coverage`, through click's test runner with the real CR
-documents (the document loader is injected, so no build directory is needed)."""
+"""`nrrules structures`, `step` and `engine-coverage`, through click's test runner on a real
+build directory of the six CR versions."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
-from conftest import load_doc
+from helpers import load_doc
 
 import engine
-from webapp.cli_engine import register
+from webapp.cli import main
 
 EXAMPLES = Path(engine.__file__).parent / "examples"
 
 
-class Missing(Exception):
-    pass
-
-
-def loader(version, build_dir):
-    if version not in (None, "22.12", "23.08", "24.03", "25.04", "25.08", "26.03"):
-        raise Missing(f"version {version} is not built")
-    return load_doc(version or "26.03")
-
-
 @pytest.fixture
-def cli():
-    @click.group()
-    def group():
-        pass
-
-    register(group, loader=loader)
+def cli(build_dir):
     runner = CliRunner()
-    return lambda *args, **kw: runner.invoke(group, list(args), **kw)
+    return lambda *args, **kw: runner.invoke(main, [*args, "--build-dir", str(build_dir)], **kw)
 
 
 def test_step_auto_runs_to_the_end(cli):
@@ -99,11 +83,11 @@ def test_step_other_structures(cli, tmp_path):
         (["step", "missing.json"], "error: cannot read board file missing.json"),
         (["step", "{board}", "--server", "remote9"], "params.server: unknown server 'remote9'"),
         (["step", "{board}", "--server", "hq", "-d", "fly"], "decision 'fly' is not legal"),
-        (["step", "{board}", "--server", "hq", "-v", "99.99"], "error: cannot load CR 99.99"),
+        (["step", "{board}", "--server", "hq", "-v", "99.99"], "error: CR version '99.99' is not available"),
         (["step", "{bad}", "--server", "hq"], "corp.credits: must be a non-negative integer"),
         (["step", "{notjson}"], "is not valid JSON"),
         (["step", "{board}", "--params", "[1]"], "--params must be a JSON object"),
-        (["engine-coverage", "-v", "0.1"], "error: cannot load CR 0.1"),
+        (["engine-coverage", "-v", "0.1"], "error: CR version '0.1' is not available"),
     ],
 )
 def test_errors_are_one_line_and_exit_2(cli, tmp_path, args, message):
@@ -117,7 +101,11 @@ def test_errors_are_one_line_and_exit_2(cli, tmp_path, args, message):
     r = cli(*args)
     assert r.exit_code == 2, r.output
     assert message in r.output
-    assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit)
+    lines = r.output.strip().splitlines()
+    assert lines[0].startswith("error: ") and "Traceback" not in r.output
+    # one line, or the board's problems listed under it
+    assert all(line.startswith("  ") for line in lines[1:]), r.output
+    assert isinstance(r.exception, SystemExit)
 
 
 def test_engine_coverage_command(cli):

@@ -4,7 +4,7 @@ what the rules move (every credit change is recorded by an event at a step that 
 
 from __future__ import annotations
 
-from conftest import load_doc
+from helpers import load_doc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +35,17 @@ simple_effect = st.one_of(
 effect = st.one_of(
     simple_effect,
     st.builds(
+        lambda a, inner: {"effect": "unless_pays", "amount": a, "effects": inner},
+        amount,
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda inner: {"effect": "if_tagged", "effects": inner},
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(lambda a: {"effect": "trash_program", "amount": a}, st.integers(1, 2)),
+    st.just({"effect": "text", "text": "Do something the engine does not model."}),
+    st.builds(
         lambda s, ok, ko: {"effect": "trace", "strength": s, "on_success": ok, "on_failure": ko},
         st.integers(0, 4),
         st.lists(simple_effect, max_size=2),
@@ -42,18 +53,54 @@ effect = st.one_of(
     ),
 )
 ice = st.builds(
-    lambda n, rez, cost, brk, subs: {
+    lambda n, rez, cost, brk, subs, strength, sub: {
         "name": f"Ice {n}",
         "rezzed": rez,
         "rez_cost": cost,
-        "break_cost": brk,
+        **({} if brk is None else {"break_cost": brk}),
         "subroutines": subs,
+        "strength": strength,
+        "subtypes": [sub],
     },
     st.integers(1, 99),
     st.booleans(),
     st.integers(0, 5),
-    st.integers(0, 3),
+    st.one_of(st.none(), st.integers(0, 3)),
     st.lists(effect, max_size=3),
+    st.integers(0, 4),
+    st.sampled_from(["barrier", "code gate", "sentry"]),
+)
+ability = st.one_of(
+    st.builds(
+        lambda c, n, up, sub: {
+            "kind": "break",
+            "cost": c,
+            "count": n,
+            "up_to": up,
+            **({"ice_subtype": sub} if sub else {}),
+        },
+        st.integers(0, 2),
+        st.integers(1, 3),
+        st.booleans(),
+        st.sampled_from([None, "barrier", "code gate", "sentry"]),
+    ),
+    st.builds(
+        lambda c, a: {"kind": "strength", "cost": c, "amount": a}, st.integers(0, 2), st.integers(1, 3)
+    ),
+    st.just({"kind": "text", "text": "Install a virus counter."}),
+)
+program = st.builds(
+    lambda n, mu, strength, abl: {
+        "name": f"Breaker {n}",
+        "memory_cost": mu,
+        "strength": strength,
+        "subtypes": ["icebreaker"],
+        "abilities": abl,
+    },
+    st.integers(1, 9),
+    st.integers(0, 1),
+    st.integers(0, 3),
+    st.lists(ability, max_size=3),
 )
 agenda = st.builds(
     lambda pts, req, adv, steal: {
@@ -81,7 +128,21 @@ asset = st.builds(
     st.booleans(),
     st.integers(0, 4),
     st.integers(0, 5),
-    st.lists(simple_effect, max_size=2),
+    st.one_of(
+        st.lists(simple_effect, max_size=2),
+        st.builds(
+            lambda zones, a, inner: [
+                {
+                    "effect": "if_accessed_from",
+                    "zones": zones,
+                    "effects": [{"effect": "may_pay", "amount": a, "effects": inner}],
+                }
+            ],
+            st.lists(st.sampled_from(["hq", "rd", "archives", "installed"]), min_size=1, max_size=2),
+            st.integers(0, 4),
+            st.lists(simple_effect, min_size=1, max_size=2),
+        ),
+    ),
 )
 upgrade = st.builds(
     lambda rez, cost, trash: {
@@ -100,7 +161,21 @@ operation = st.builds(
     st.integers(0, 3),
     st.lists(st.builds(lambda a: {"effect": "gain_credits", "amount": a}, amount), min_size=1, max_size=2),
 )
-corp_card = st.one_of(st.just("Card"), agenda, asset, operation)
+hand_ice = st.builds(
+    lambda st_, sub: {"name": "New Ice", "type": "ice", "rez_cost": 1, "strength": st_, "subroutines": [sub]},
+    st.integers(0, 3),
+    simple_effect,
+)
+corp_card = st.one_of(st.just("Card"), agenda, asset, operation, hand_ice)
+runner_hand_card = st.one_of(
+    st.just("Grip card"),
+    st.builds(
+        lambda c, mu: {"name": "New Program", "type": "program", "install_cost": c, "memory_cost": mu},
+        st.integers(0, 3),
+        st.integers(0, 3),
+    ),
+    st.just({"name": "Gear", "type": "hardware", "install_cost": 1, "access_bonus": {"rd": 1}}),
+)
 central = st.builds(
     lambda i, r: {"ice": i, "root": r}, st.lists(ice, max_size=2), st.lists(upgrade, max_size=1)
 )
@@ -134,12 +209,16 @@ def boards(draw):
             "credits": draw(st.integers(0, 12)),
             "clicks": draw(st.integers(0, 2)),
             "allotted_clicks": draw(st.integers(0, 3)),
-            "hand": draw(st.integers(0, 7)),
+            "hand": draw(st.one_of(st.integers(0, 7), st.lists(runner_hand_card, max_size=5))),
             "deck": draw(st.integers(0, 3)),
             "tags": draw(st.integers(0, 2)),
             "core_damage": draw(st.integers(0, 6)),
             "link": draw(st.integers(0, 2)),
             "score_area": draw(st.lists(agenda, max_size=2)),
+            "rig": {
+                "programs": draw(st.lists(program, max_size=4)),
+                "hardware": draw(st.lists(st.just("Box"), max_size=1)),
+            },
         },
         "servers": servers,
     }
@@ -154,6 +233,8 @@ def starts(draw):
     params: dict = {}
     if structure in ("run", "breach"):
         params["server"] = draw(st.sampled_from(sorted(b["servers"])))
+        if draw(st.booleans()):
+            params["additional_access"] = draw(st.integers(0, 3))
     elif structure == "trace":
         params = {
             "strength": draw(st.integers(0, 5)),

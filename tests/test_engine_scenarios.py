@@ -5,7 +5,7 @@ flatline, ending the run, jacking out, and the differences between 24.03 and 26.
 from __future__ import annotations
 
 import pytest
-from conftest import VERSIONS, load_doc
+from helpers import VERSIONS, load_doc
 
 import engine
 from engine.scenarios import SCENARIOS, run_scenario
@@ -78,7 +78,9 @@ def test_unprotected_server_goes_from_initiation_to_movement(version):
     }
     assert set(structure_steps(doc, "run")) - set(steps) == expected_missing
     assert s.finished and s.outcome["run"] == "successful"
-    assert s.outcome["accessed"] == ["HQ card 1"] or len(s.outcome["accessed"]) == 1
+    # one card of the three in HQ, picked by the seed
+    assert len(s.outcome["accessed"]) == 1
+    assert s.outcome["accessed"][0] in {"HQ card 1", "HQ card 2", "HQ card 3"}
 
 
 def test_unrezzed_ice_is_approached_but_not_encountered(doc_latest):

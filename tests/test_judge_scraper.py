@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import JUDGE_FIXTURE as FIXTURE
+from helpers import JUDGE_PATH
 
 from scraper import ScrapeError
 from scraper.judge import JudgeDocument, find_refs, parse_judge
 
-JUDGE_PATH = ROOT.parent / "shared" / "judge" / "judge-reference-excerpt.html"
-FIXTURE = Path(__file__).parent / "fixtures" / "judge-libreoffice-floor-guide.html"
 CARDS = ["Hush", "Stavka", "Gatekeeper", "Magnet", "Azef Protocol", "Tucana", "Ob", "Hedge Fund"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hypothesis
 import pytest
 
 from rules_index.lookup import lookup as do_lookup
@@ -180,7 +181,6 @@ def test_versions_differ_by_number(documents):
 
 
 def test_random_text_never_raises_and_hits_are_exact(doc_latest):
-    hypothesis = pytest.importorskip("hypothesis")
     from hypothesis import strategies as st
 
     numbers = [n.number for n in doc_latest.nodes if n.number]

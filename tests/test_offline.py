@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import LATEST, VERSIONS
+from helpers import LATEST, VERSIONS
 
 from rules_index.offline import OFFLINE_FILE, build_pack
 from webapp import create_app

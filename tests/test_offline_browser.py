@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import LATEST
+from helpers import LATEST
 from test_browser import ARTIFACTS, ROOT, browser, free_port, page  # noqa: F401 - fixtures
 
 from rules_index.offline import OFFLINE_FILE

@@ -175,7 +175,7 @@ def test_export_refuses_to_overwrite_other_files(build_dir, tmp_path):
 
 def test_static_site_searches_and_previews_in_the_browser(static_server, library):
     """No server behind the export: search runs on the offline pack, previews read the files."""
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api  # only this test drives a browser
     from test_browser import CHROMIUM, CHROMIUM_ARGS
 
     if not Path(CHROMIUM).exists():

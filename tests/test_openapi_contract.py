@@ -115,19 +115,56 @@ def check(resp, method: str, path: str) -> Any:
 
 GETS = [
     ("/api/versions", 200),
+    # rules by number: a rule, a step, a section, a chapter, with sub-rules
     ("/api/rules/6.9.4c", 200),
+    ("/api/rules/1.2.1", 200),
+    ("/api/rules/6.9", 200),
+    ("/api/rules/6", 200),
+    ("/api/rules/6.9.4+", 200),
     ("/api/rules/6.9.4?children=1", 200),
+    # by stable id, in the latest and an older version
+    ("/api/rules/rule_paid_ability", 200),
     ("/api/rules/step_jack_out_choice?v=22.12", 200),
-    ("/api/rules/99.99.99", 404),
-    ("/api/rules/6.9.4c?v=0.1", 404),
+    # deep links and what people paste
     ("/api/lookup?q=6.9.4c", 200),
+    ("/api/lookup?q=rule%206.9.4c", 200),
+    ("/api/lookup?q=https%3A%2F%2Frules.nullsignal.games%2F%3Fr%3Dstep_jack_out_choice", 200),
+    ("/api/lookup?q=%2Fid%2Frule_paid_ability&v=24.03", 200),
     ("/api/rules/6.9.4c/refs", 200),
+    ("/api/rules/step_jack_out_choice/refs?v=23.08", 200),
     ("/api/rules/rule_paid_ability/graph?k=2", 200),
+    ("/api/rules/6.9.4c/graph?kinds=cites,contains", 200),
     ("/api/rules/6.9.4c/versions", 200),
+    ("/api/rules/rule_game_numbers/versions", 200),
     ("/api/search?q=jack%20out&limit=5", 200),
-    ("/api/search?q=", 400),
+    ("/api/search?q=6.9.4c", 200),
+    ("/api/search?q=step_jack_out_choice&v=22.12", 200),
+    ("/api/search?q=PAW", 200),
+    ("/api/search?q=zzzzqqqqxx", 200),
     ("/api/engine/structures", 200),
+    ("/api/engine/structures?v=22.12", 200),
     ("/api/engine/examples", 200),
+    # misses and bad input: every error status a GET can answer
+    ("/api/rules/99.99.99", 404),
+    ("/api/rules/no_such_rule_id", 404),
+    ("/api/rules/6.9.4c?v=0.1", 404),
+    ("/api/rules/" + "9" * 301, 400),
+    ("/api/lookup?q=", 400),
+    ("/api/lookup?q=6.9.9", 404),
+    ("/api/rules/6.9.9/refs", 404),
+    ("/api/rules/" + "9" * 301 + "/refs", 400),
+    ("/api/rules/6.9.4c/graph?k=9", 400),
+    ("/api/rules/6.9.4c/graph?k=x", 400),
+    ("/api/rules/6.9.4c/graph?kinds=bogus", 400),
+    ("/api/rules/no_such_rule_id/graph", 404),
+    ("/api/rules/6.9.4c/versions?v=nope", 404),
+    ("/api/rules/" + "9" * 301 + "/versions", 400),
+    ("/api/search?q=", 400),
+    ("/api/search?q=" + "x" * 201, 400),
+    ("/api/search?q=x&limit=0", 400),
+    ("/api/search?q=x&v=9.9", 404),
+    ("/api/engine/structures?v=9.9", 404),
+    ("/api/engine/sessions/not-a-token", 400),
 ]
 
 
@@ -172,3 +209,16 @@ def test_undocumented_fields_are_caught():
     assert undocumented_fields({"token": "t", "events": [{"step": "s", "oops": 2}]}, schema) == [
         ".events[0].oops"
     ]
+
+
+def test_every_error_status_is_documented_and_answered(client, tmp_path):
+    """415 (not JSON), 409 (illegal decision, above) and 503 (nothing built) answer in the
+    documented error shape."""
+    body = {"board": BOARD, "structure": "run", "params": {"server": "remote1"}}
+    not_json = client.post("/api/engine/sessions", data=json.dumps(body), content_type="text/plain")
+    assert not_json.status_code == 415 and "JSON" in check(not_json, "POST", "/api/engine/sessions")["error"]
+    empty = create_app({"TESTING": True, "BUILD_DIR": str(tmp_path), "SECRET_KEY": "k"}).test_client()
+    for url in ("/api/versions", "/api/rules/6.9.4c", "/api/search?q=jack"):
+        resp = empty.get(url)
+        assert resp.status_code == 503
+        assert "nrrules build" in check(resp, "GET", url.split("?")[0])["error"]

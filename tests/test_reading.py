@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import LATEST
+from helpers import LATEST
 
 from webapp import create_app
 

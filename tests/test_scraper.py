@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import VERSIONS, cr_path, load_doc
+from helpers import VERSIONS, cr_path, load_doc
 
 from scraper import Document, parse_html, verify
 from scraper.model import CHAPTER, EXAMPLE, KINDS, SECTION, STEP

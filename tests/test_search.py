@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
+import hypothesis
 import pytest
 
 from rules_index.search import MAX_QUERY, Searcher, SearchHit, build_index, clean_query, index_is_current
@@ -244,7 +245,6 @@ def test_query_length_is_capped():
 
 
 def test_random_queries_never_raise(searcher, caplog):
-    hypothesis = pytest.importorskip("hypothesis")
     from hypothesis import strategies as st
 
     @hypothesis.settings(max_examples=150, deadline=None, database=None)
@@ -294,7 +294,7 @@ def test_many_threads_search_at_once(searcher):
 
 def _search_in_process(args):
     index_dir, version, queries = args
-    from conftest import load_doc
+    from helpers import load_doc
 
     s = Searcher(Path(index_dir), load_doc(version))
     return os.getpid(), {q: [h.id for h in s.search(q)] for q in queries}

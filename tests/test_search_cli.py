@@ -37,24 +37,33 @@ def test_search_text_and_json(run):
     assert "CR 26.03" in out.output and "[rule_jacking_out]" in out.output
     data = json.loads(run("search", "jack", "out", "--json").output)
     assert data["version"] == "26.03" and data["query"] == "jack out"
-    assert data["hits"][0]["id"] in {"rule_jacking_out", "step_jack_out_choice"}
-    assert set(data["hits"][0]) >= {"id", "number", "title", "kind", "snippet", "breadcrumb", "score"}
+    assert data["results"][0]["id"] in {"rule_jacking_out", "step_jack_out_choice"}
+    assert set(data["results"][0]) >= {
+        "id",
+        "number",
+        "title",
+        "kind",
+        "snippet",
+        "breadcrumb",
+        "score",
+        "match",
+    }
 
 
 def test_search_version_selection(run):
     old = json.loads(run("search", "1.3.3", "--version", "22.12", "--json").output)
     new = json.loads(run("search", "1.3.3", "--json").output)
-    assert old["version"] == "22.12" and old["hits"][0]["id"] == "rule_symbol_credits"
-    assert new["hits"][0]["id"] != "rule_symbol_credits"
+    assert old["version"] == "22.12" and old["results"][0]["id"] == "rule_symbol_credits"
+    assert new["results"][0]["id"] != "rule_symbol_credits"
 
 
 def test_search_errors(run):
     bad = run("search", "x", "--version", "99.9")
-    assert bad.exit_code == 2 and bad.output.startswith("error: CR version '99.9' is not built")
+    assert bad.exit_code == 2 and bad.output.startswith("error: CR version '99.9' is not available")
     none = run("search", "zzzzqqqq")
     assert none.exit_code == 1
     hostile = run("search", '"unbalanced NOT OR *', "--json")
-    assert hostile.exit_code == 0 and isinstance(json.loads(hostile.output)["hits"], list)
+    assert hostile.exit_code == 0 and isinstance(json.loads(hostile.output)["results"], list)
 
 
 def test_refs(run):

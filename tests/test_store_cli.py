@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from conftest import VERSIONS, cr_path
+from helpers import VERSIONS, cr_path
 from test_bad_input import run_cli
 
 from rules_index.store import Library, LibraryError, build
@@ -84,7 +84,8 @@ def test_cli_versions(build_dir):
     assert [ln.split()[0] for ln in lines] == VERSIONS
     assert "2026-03-02" in lines[-1] and "(latest)" in lines[-1]
     data = json.loads(run_cli("versions", "--json", "--build-dir", str(build_dir)).stdout)
-    assert data[2]["version"] == "24.03" and data[2]["node_count"] > 1700
+    assert data["latest"] == "26.03"
+    assert data["versions"][2]["version"] == "24.03" and data["versions"][2]["node_count"] > 1700
 
 
 def test_cli_rule(build_dir):
@@ -92,7 +93,7 @@ def test_cli_rule(build_dir):
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["id"] == "step_jack_out_choice" and data["version"] == "24.03"
-    assert [p["number"] for p in data["parents"]] == ["6", "6.9", "6.9.4"]
+    assert [p["number"] for p in data["breadcrumb"]] == ["6", "6.9", "6.9.4"]
     text = run_cli("rule", "rule", "1.2.2b", "--version", "22.12", "--build-dir", str(build_dir)).stdout
     assert "1.2.2b" in text and "Example: During a run" in text and "Golden Rules" in text
 

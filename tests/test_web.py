@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from webapp import create_app
+from webapp.caches import cache
 
 LATEST = "26.03"
 
@@ -432,7 +433,7 @@ def test_api_search(client):
 def test_api_search_number_comes_first(client):
     data = get(client, "/api/search?q=6.9.4c").get_json()
     assert data["results"][0]["id"] == "step_jack_out_choice"
-    assert data["results"][0]["exact"] is True
+    assert data["results"][0]["match"] == "exact"
     assert [r["id"] for r in data["results"]].count("step_jack_out_choice") == 1
 
 
@@ -467,7 +468,7 @@ def test_stateless_no_unbounded_cache(app, client):
     c = small.test_client()
     for number in ("6.9.4a", "6.9.4b", "6.9.4c", "6.9.4d", "6.9.1", "6.9.2"):
         assert get(c, f"/r/{number}").status_code == 200
-    assert len(small.extensions["nrrules.page_cache"]) == 3
+    assert len(cache("pages", small)) == 3
     assert cache_size >= 100
 
 
@@ -481,8 +482,8 @@ def test_search_cache_is_bounded_and_transparent(app, client):
     c = small.test_client()
     for q in ("rez", "tag", "advance", "trash"):
         assert get(c, f"/api/search?q={q}").status_code == 200
-    assert len(small.extensions["nrrules.search_cache"]) == 2
-    assert len(small.extensions["nrrules.search_json_cache"]) == 2
+    assert len(cache("search", small)) == 2
+    assert cache("search", nocache) is None
     resp = get(client, "/api/search?q=trash%20cost&limit=5")
     assert (
         client.get(
@@ -601,6 +602,6 @@ def test_page_cache_bounded_by_bytes(app):
     c = small.test_client()
     for number in ("6.9", "6.9.4c", "6.9.4d", "5.6", "1.2", "6.9.1", "6.9.2"):
         assert get(c, f"/r/{number}").status_code == 200
-    cache = small.extensions["nrrules.page_cache"]
-    assert cache.weight <= 40_000 or len(cache) == 1
-    assert 1 <= len(cache) < 7
+    pages = cache("pages", small)
+    assert pages.weight <= 40_000 or len(pages) == 1
+    assert 1 <= len(pages) < 7

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from webapp import create_app
+from webapp.caches import cache
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "webapp" / "examples"
 
@@ -284,7 +285,8 @@ def test_whole_turn(client, board):
     assert resp.status_code == 201, resp.get_json()
     data = resp.get_json()
     ids = [d["id"] for d in data["decisions"]]
-    assert "run:hq" in ids or data["current_step"] is not None
+    assert data["current_step"]["id"] == "step_runner_turn_action"
+    assert {"credit", "draw", "run:hq", "run:rd", "run:archives"} <= set(ids)
 
 
 def test_session_in_older_version(client, board, documents):
@@ -322,7 +324,7 @@ def test_editor_form_without_javascript(client, board):
     assert resp.status_code == 400
     assert '<li data-path="corp.credits"><code>corp.credits</code>: must be a non-negative integer' in html
     # the user's text is kept so it can be fixed
-    assert "&#34;credits&#34;: -5" in html or "&quot;credits&quot;: -5" in html or '"credits": -5' in html
+    assert "&#34;credits&#34;: -5" in html
 
 
 def test_editor_loads_board_from_session(client, board):
@@ -332,9 +334,9 @@ def test_editor_loads_board_from_session(client, board):
     }
     data = start(client, board, params={"server": "remote1"}, v="25.04").get_json()
     html = client.get(f"/editor?s={data['token']}").get_data(as_text=True)
-    assert "&#34;credits&#34;: 17" in html or '"credits": 17' in html
+    assert "&#34;credits&#34;: 17" in html
     assert '<option value="run" data-params="server" selected>' in html
-    assert 'id="server" value="remote1"' in html
+    assert '<option value="remote1" selected>Server 1</option>' in html
     assert '<input type="hidden" name="v" value="25.04">' in html
 
 
@@ -364,7 +366,7 @@ def test_stepper_finished_page(client, board):
     data = start(client, board).get_json()
     final = run_to_end(client, data, lambda ds: ds[0]["id"])[-1]
     html = client.get(final["url"]).get_data(as_text=True)
-    assert 'id="finished"' in html and "Run on hq" in html
+    assert 'id="finished"' in html and "Run on HQ" in html
     assert 'id="decisions"' not in html
 
 
@@ -398,8 +400,8 @@ def test_session_cache_is_transparent(app, client, board):
         choice = a["decisions"][0]["id"]
         a = decide(client, a["token"], choice).get_json()
         b = decide(pc, b["token"], choice).get_json()
-    assert len(app.extensions["nrrules.session_cache"]) <= app.config["SESSION_CACHE_SIZE"]
-    assert "nrrules.session_cache" not in plain.extensions
+    assert 0 < len(cache("sessions", app)) <= app.config["SESSION_CACHE_SIZE"]
+    assert cache("sessions", plain) is None and cache("answers", plain) is None
 
 
 def test_engine_answers_are_kept_per_exact_request(app, client, board):
@@ -424,8 +426,9 @@ def test_engine_answers_are_kept_per_exact_request(app, client, board):
     for _ in range(2):
         illegal = decide(client, token, "no_such_decision")
         assert illegal.status_code == 409 and illegal.get_json()["legal"]
-    cache = app.extensions["nrrules.answer_cache"]
-    assert 0 < len(cache) <= app.config["SESSION_CACHE_SIZE"]
+    answers = cache("answers", app)
+    assert 0 < len(answers) <= app.config["SESSION_CACHE_SIZE"]
+    assert 0 < answers.weight <= app.config["ANSWER_CACHE_BYTES"]
     # a GET of the new position answers from the same kind of cache, with an ETag
     url = f"/api/engine/sessions/{first.get_json()['token']}"
     got = client.get(url)
@@ -475,7 +478,7 @@ def test_board_text_is_escaped_everywhere(client, board):
     for url in (data["url"], f"/editor?s={data['token']}"):
         html = client.get(url).get_data(as_text=True)
         assert evil not in html
-        assert "&lt;script&gt;alert(1)" in html or "\\u003cscript\\u003e" in html
+        assert "&lt;script&gt;alert(1)" in html  # shown as text
 
 
 def test_cached_sessions_are_never_moved_by_later_decisions(client, build_dir, board):

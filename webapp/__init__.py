@@ -15,12 +15,13 @@ Configuration (environment variables, overridable by ``test_config``):
 ``NRRULES_PRELOAD=1``  load every version when a worker starts, not on its first requests.
 ``NRRULES_PROXY_FIX=1`` trust one proxy's X-Forwarded-Proto/Host for canonical (shared) links.
 ``NRRULES_PAGE_CACHE`` (+ ``_MB``), ``NRRULES_SEARCH_CACHE``, ``NRRULES_SESSION_CACHE``: sizes of the
-                       bounded in-process caches (0 disables the search and session caches).
+                       bounded in-process caches (0 disables the search and session caches);
+                       every cache, its bounds in entries and bytes and its reason: caches.py.
 
 See docs/deploy.md.
 
-The app keeps no per-user state: engine sessions travel in signed URL tokens, and the only
-in-process caches are bounded (rendered rule pages, static file hashes).
+The app keeps no per-user state: engine sessions travel in signed URL tokens, and every
+in-process cache is bounded in entries and bytes (webapp/caches.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 from flask import Flask
 from flask.sessions import SessionInterface
 
+from . import caches
 from .httputil import install_http_policies
 from .jsonprovider import FastJSONProvider
 from .library import LibraryHolder
@@ -55,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=os.environ.get("SECRET_KEY") or os.environ.get("NRRULES_SECRET_KEY") or DEV_SECRET,
         BUILD_DIR=os.environ.get("NRRULES_BUILD_DIR") or None,
         MAX_CONTENT_LENGTH=256 * 1024,  # boards are a few KB; refuse anything large
+        # Cache bounds (see webapp/caches.py for every cache, its bounds and why it exists).
         PAGE_CACHE_SIZE=int(os.environ.get("NRRULES_PAGE_CACHE", "2048")),
         PAGE_CACHE_BYTES=int(os.environ.get("NRRULES_PAGE_CACHE_MB", "64")) * 1024 * 1024,
         SEARCH_CACHE_SIZE=int(os.environ.get("NRRULES_SEARCH_CACHE", "4096")),
@@ -75,6 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.session_interface = NoCookieSession()  # nothing is kept per user: no session cookie
     app.json = FastJSONProvider(app)  # orjson: compact UTF-8, keys in insertion order
 
+    caches.init_app(app)
     app.extensions["nrrules.library"] = LibraryHolder(app.config.get("LIBRARY"), app.config["BUILD_DIR"])
 
     from .views import api, cards, engine_views, offline, pages
@@ -84,6 +88,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(engine_views.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(cards.bp)
+    from .views import judge_history
+
+    app.register_blueprint(judge_history.bp)
     install_http_policies(app)
     from .reading import install as install_reading
 

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+from .library import rules
+
 MARKER = ".nrrules-export"
 # A link to another version: href="/id/x?v=22.12" (or an absolute one, or data-url=...).
 _VLINK = re.compile(r'((?:href|data-url|content)=")((?:https?://[^/"]+)?)(/[^"?#]*)\?v=(\d+\.\d+)(#[^"]*)?"')
@@ -129,12 +131,11 @@ def _get(client, url: str, base_url: str) -> bytes:
 def _export_versions(job: tuple[str | None, str, str, list[str]]) -> tuple[int, int]:
     """Write every page and JSON file of some versions (one process)."""
     build_dir, root, base_url, versions = job
-    from . import library as lib
 
     app, client = _client(build_dir)
     out = _Writer(Path(root))
     with app.app_context():
-        library = lib.library()
+        library = rules().library
         latest = library.latest
         for v in versions:
             doc = library.document(v)
@@ -230,7 +231,6 @@ def export_site(
 
 def _export_common(build_dir: str | None, root: Path, base_url: str) -> tuple[int, int]:
     """The files every version shares: assets, service worker, manifest, shells, 404 page."""
-    from . import library as lib
 
     app, client = _client(build_dir)
     out = _Writer(root)
@@ -239,7 +239,7 @@ def _export_common(build_dir: str | None, root: Path, base_url: str) -> tuple[in
         if path.is_file():
             out.put(f"static/{path.relative_to(static).as_posix()}", path.read_bytes())
     with app.app_context():
-        latest = lib.library().latest
+        latest = rules().library.latest
     for url, rel in (
         ("/sw.js", "sw.js"),
         ("/manifest.webmanifest", "manifest.webmanifest"),

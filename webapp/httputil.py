@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +12,11 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from isal import igzip
 from werkzeug.exceptions import HTTPException
 
-from .library import WebError
+from rules_index.search import StaleIndexError
+from rules_index.store import LibraryError
+
+from .caches import cache
+from .errors import BuildUnavailable, NrrulesError
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -29,49 +31,6 @@ SECURITY_HEADERS = (
 )
 STATIC_MAX_AGE = 365 * 24 * 3600
 PAGE_MAX_AGE = 300
-
-
-class LRU:
-    """A small thread-safe least-recently-used mapping, bounded by entry count and, when given a
-    `weigh` function, by total weight (bytes)."""
-
-    def __init__(self, size: int, max_weight: int = 0, weigh: Any = None):
-        self.size = max(1, size)
-        self.max_weight = max_weight
-        self.weigh = weigh
-        self.weight = 0
-        self._data: OrderedDict[Any, Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Any) -> Any:
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
-
-    def put(self, key: Any, value: Any) -> None:
-        with self._lock:
-            old = self._data.pop(key, None)
-            if old is not None and self.weigh:
-                self.weight -= self.weigh(old)
-            self._data[key] = value
-            if self.weigh:
-                self.weight += self.weigh(value)
-            while len(self._data) > self.size or (
-                self.max_weight and self.weight > self.max_weight and len(self._data) > 1
-            ):
-                _, dropped = self._data.popitem(last=False)
-                if self.weigh:
-                    self.weight -= self.weigh(dropped)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-
-def entry_bytes(entry: tuple) -> int:
-    """Weight of a cached (etag, body, gzip body) entry."""
-    return sum(len(part) for part in entry if isinstance(part, (bytes, str)))
 
 
 def wants_json() -> bool:
@@ -119,21 +78,11 @@ def asset_revision(app: Flask) -> str:
     return rev
 
 
-_GZ_CACHE = LRU(256)
-
-
-def gzip_bytes(data: bytes, key: Any = None, fast: bool = False) -> bytes:
+def gzip_bytes(data: bytes, fast: bool = False) -> bytes:
     """gzip. Bodies compressed once and cached get zlib's level 6; `fast` (a body made for one
     request) uses ISA-L's level 1, which on our JSON and HTML is 2-3x faster than zlib's fastest
     level and still a little smaller (bench: 31 us against 64 us for an engine step's 14 KB)."""
-    if key is not None:
-        hit = _GZ_CACHE.get(key)
-        if hit is not None:
-            return hit
-    out = igzip.compress(data, compresslevel=1, mtime=0) if fast else gzip.compress(data, 6, mtime=0)
-    if key is not None:
-        _GZ_CACHE.put(key, out)
-    return out
+    return igzip.compress(data, compresslevel=1, mtime=0) if fast else gzip.compress(data, 6, mtime=0)
 
 
 def accepts_gzip() -> bool:
@@ -160,29 +109,24 @@ def cached_response(body: bytes, gz: bytes | None, etag: str, mimetype: str, max
 def install_http_policies(app: Flask) -> None:
     app.jinja_env.globals["static_url"] = static_url
 
-    @app.errorhandler(WebError)
-    def _web_error(exc: WebError):
+    @app.errorhandler(NrrulesError)
+    def _domain_error(exc: NrrulesError):
         if wants_json():
-            return json_error(exc.status, exc.message, **exc.extra)
+            resp = jsonify(exc.to_json())
+            resp.status_code = exc.status
+            return resp
         return (
-            render_template("error.html", status=exc.status, message=exc.message, extra=exc.extra),
+            render_template("error.html", status=exc.status, message=exc.message, extra=exc.fields),
             exc.status,
         )
 
     def _unavailable(exc: Exception):
         # The build directory cannot answer (nothing built, stale or damaged index): say so.
         app.logger.error("build problem: %s", exc)
-        return _web_error(WebError(503, str(exc)))
+        return _domain_error(BuildUnavailable(getattr(exc, "message", None) or str(exc)))  # no server path
 
-    try:
-        from rules_index.store import LibraryError
-
-        app.register_error_handler(LibraryError, _unavailable)
-        from rules_index.search import StaleIndexError
-
-        app.register_error_handler(StaleIndexError, _unavailable)
-    except ImportError:  # pragma: no cover - an older rules_index
-        pass
+    app.register_error_handler(LibraryError, _unavailable)
+    app.register_error_handler(StaleIndexError, _unavailable)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
@@ -236,6 +180,10 @@ def install_http_policies(app: Flask) -> None:
                 h["Cache-Control"] = f"public, max-age={STATIC_MAX_AGE}, immutable"
             else:
                 h["Cache-Control"] = "public, max-age=3600"
+        if resp.status_code >= 400:
+            # An error is about this moment (a typo, a version being rebuilt): a CDN or browser
+            # must not keep it and keep answering it after the cause is gone.
+            h["Cache-Control"] = "no-store"
         if "content-encoding" not in present:
             _maybe_gzip(resp)
         return resp
@@ -250,9 +198,15 @@ def _maybe_gzip(resp: Response) -> None:
     data = resp.get_data()
     if len(data) < GZIP_MIN:
         return
-    key = None
-    if request.endpoint == "static":
-        key = ("static", request.path, resp.headers.get("ETag"))
-    resp.set_data(gzip_bytes(data, key, fast=key is None))
+    static = cache("static_gzip") if request.endpoint == "static" else None
+    if static is not None:
+        key = (request.path, resp.headers.get("ETag"))
+        gz = static.get(key)
+        if gz is None:
+            gz = gzip_bytes(data)
+            static.put(key, gz)
+    else:
+        gz = gzip_bytes(data, fast=True)
+    resp.set_data(gz)
     resp.headers["Content-Encoding"] = "gzip"
     resp.vary.add("Accept-Encoding")

@@ -19,7 +19,10 @@ from typing import Any
 from flask import Flask, url_for
 from markupsafe import Markup
 
+from rules_index.lookup import number_index
 from scraper import Document, Node
+
+from .library import rules
 
 # "(d)" or "(2)" after "to"/"from", outside tags: "skip to (d)", "got here from (2) or (3)".
 _STEP_REF = re.compile(r"(\b(?:to|from|or|and)\s+)\(([a-z]|\d{1,2})\)(?![^<]*>)")
@@ -28,8 +31,6 @@ _CONTEXT_KINDS = ("subrule", "step", "timing_step")
 
 
 def _number_index(doc: Document) -> dict[str, Node]:
-    from rules_index.lookup import number_index
-
     return number_index(doc)
 
 
@@ -102,17 +103,13 @@ def versioned_url(node_id: str, version: str) -> str:
 
 
 def cr_document(version: str) -> Document:
-    from . import library as lib
-
-    return lib.library().document(version)
+    return rules().library.document(version)
 
 
 def nearest_numbers(query: str, version: str) -> list[str]:
     """For a query that is a rule number the version lacks (6.9.4z): its nearest rules, as
     the rule page's "Did you mean" offers them."""
-    from . import library as lib
-
-    result = lib.library().lookup(query, version)
+    result = rules().library.lookup(query, version)
     if result.nodes or result.ref is None or result.ref.kind != "number":
         return []
     return list(result.suggestions)

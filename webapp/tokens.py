@@ -17,8 +17,8 @@ import orjson
 from flask import current_app
 from itsdangerous import BadData, URLSafeSerializer
 
+from .errors import BadToken
 from .jsonprovider import dumps_bytes
-from .library import WebError
 
 SALT = "nrrules.engine.session.v1"
 MAX_TOKEN = 12000  # characters; a typical board is well under 2000
@@ -46,7 +46,7 @@ class SessionSpec:
     @classmethod
     def from_payload(cls, data: Any) -> SessionSpec:
         if not isinstance(data, dict) or not {"v", "s", "b", "d"} <= set(data):
-            raise WebError(400, "session token does not hold an engine session")
+            raise BadToken("session token does not hold an engine session")
         return cls(
             version=data["v"],
             structure=data["s"],
@@ -91,14 +91,13 @@ def encode(spec: SessionSpec) -> str:
 
 def decode(token: str) -> SessionSpec:
     if not token:
-        raise WebError(400, "no session token given")
+        raise BadToken("no session token given")
     if len(token) > MAX_TOKEN:
-        raise WebError(400, f"session token is too long ({len(token)} characters, at most {MAX_TOKEN})")
+        raise BadToken(f"session token is too long ({len(token)} characters, at most {MAX_TOKEN})")
     try:
         data = _serializer().loads(token)
     except BadData:
-        raise WebError(
-            400,
+        raise BadToken(
             "session token is invalid: it was damaged (copied only in part?) or signed by a server "
             "with a different SECRET_KEY",
         ) from None

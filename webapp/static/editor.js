@@ -1,6 +1,8 @@
-/* Board editor: a form over the JSON board format. The JSON textarea is the source of truth
-   for the no-JavaScript form; with JavaScript, a form is built from it and kept in sync,
-   validated as you type (POST /api/engine/validate), and errors appear next to their field. */
+/* Board editor: the board picture made editable, over the JSON board format. The JSON textarea
+   is the source of truth for the no-JavaScript form; with JavaScript, the picture and the
+   player panels are built from it and kept in sync, validated as you type
+   (POST /api/engine/validate), and every error appears next to its field. The server to run is
+   chosen from the board's own servers; a new remote appears in that list at once, selected. */
 (function () {
   "use strict";
   var form = document.getElementById("boardform");
@@ -10,6 +12,8 @@
   var problemsList = document.getElementById("problems");
   var status = document.getElementById("valid-status");
   var version = form.querySelector("input[name=v]").value;
+  var serverSelect = document.getElementById("server");
+  var staticPicture = document.getElementById("edpic");
   var model = null;
   var validateTimer = null;
 
@@ -18,6 +22,25 @@
     net_damage: ["amount"], meat_damage: ["amount"], core_damage: ["amount"], give_tags: ["amount"],
     trace: ["strength"]
   };
+  var CENTRAL = ["hq", "rd", "archives"];
+  var LABELS = { hq: "HQ", rd: "R&D", archives: "Archives" };
+
+  function label(key) {
+    if (LABELS[key]) return LABELS[key];
+    var m = /^remote(\d+)$/.exec(key);
+    return m ? "Server " + m[1] : key;
+  }
+  function remoteNo(key) { var m = /^remote(\d+)$/.exec(key); return m ? Number(m[1]) : 1e6; }
+  function serverKeys() {
+    var keys = Object.keys((model && model.servers) || {});
+    return CENTRAL.concat(keys.filter(function (k) { return CENTRAL.indexOf(k) < 0; }).sort(function (a, b) { return remoteNo(a) - remoteNo(b); }));
+  }
+  function posLabel(i, n) {
+    if (n === 1) return "only ice";
+    if (i === 0) return "outermost";
+    if (i === n - 1) return "innermost";
+    return (i + 1) + " of " + n;
+  }
 
   /* ---------- paths: "servers.hq.ice[0].rez_cost" ---------- */
   function parsePath(path) {
@@ -45,81 +68,95 @@
       else if (k === "cls") e.className = attrs[k];
       else e.setAttribute(k, attrs[k]);
     });
-    (kids || []).forEach(function (c) { if (c) e.appendChild(c); });
+    (kids || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
     return e;
   }
 
-  /* ---------- fields ---------- */
-  function numField(label, path, dflt) {
+  /* ---------- fields (each with its error slot) ---------- */
+  function numField(lbl, path, dflt) {
     var v = getAt(model, path);
-    var input = el("input", { type: "number", min: "0", step: "1", "data-path": path, "aria-label": label });
+    var input = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric", "data-path": path, "aria-label": lbl });
     input.value = v == null ? (dflt == null ? "" : dflt) : v;
     input.addEventListener("input", function () {
       var raw = input.value.trim();
       setAt(model, path, raw === "" ? undefined : (/^-?\d+$/.test(raw) ? Number(raw) : raw));
       changed(false);
     });
-    return wrap(label, input, path);
+    return wrap(lbl, input, path);
   }
-  function textField(label, path) {
-    var input = el("input", { type: "text", "data-path": path, "aria-label": label, maxlength: "100" });
+  function textField(lbl, path, onInput) {
+    var input = el("input", { type: "text", "data-path": path, "aria-label": lbl, maxlength: "100" });
     input.value = getAt(model, path) || "";
-    input.addEventListener("input", function () { setAt(model, path, input.value); changed(false); });
-    return wrap(label, input, path);
+    input.addEventListener("input", function () { setAt(model, path, input.value); if (onInput) onInput(input.value); changed(false); });
+    return wrap(lbl, input, path);
   }
-  function boolField(label, path) {
-    var input = el("input", { type: "checkbox", "data-path": path, "aria-label": label });
-    input.checked = !!getAt(model, path);
-    input.addEventListener("change", function () { setAt(model, path, input.checked); changed(false); });
-    return wrap(label, input, path);
+  function listField(lbl, path) {
+    var input = el("input", { type: "text", "data-path": path, "aria-label": lbl, maxlength: "200", placeholder: "barrier, ap" });
+    var v = getAt(model, path);
+    input.value = Array.isArray(v) ? v.join(", ") : "";
+    input.addEventListener("input", function () {
+      var items = input.value.split(",").map(function (s) { return s.trim().toLowerCase(); }).filter(Boolean);
+      setAt(model, path, items.length ? items : undefined);
+      changed(false);
+    });
+    return wrap(lbl, input, path);
   }
-  function selectField(label, path, options, dflt) {
-    var sel = el("select", { "data-path": path, "aria-label": label });
+  function selectField(lbl, path, options, dflt) {
+    var sel = el("select", { "data-path": path, "aria-label": lbl });
     options.forEach(function (o) { sel.appendChild(el("option", { value: o, text: o })); });
     sel.value = getAt(model, path) || dflt || options[0];
     sel.addEventListener("change", function () { setAt(model, path, sel.value); changed(false); });
-    return wrap(label, sel, path);
+    return wrap(lbl, sel, path);
   }
-  function wrap(label, input, path) {
-    return el("label", { cls: "field", "data-box": path }, [
-      document.createTextNode(label), input, el("span", { cls: "ferr", "data-for": path })
-    ]);
+  function wrap(lbl, input, path) {
+    return el("label", { cls: "field", "data-box": path }, [lbl, input, el("span", { cls: "ferr", "data-for": path })]);
   }
-  function button(text, onClick, cls) {
-    var b = el("button", { type: "button", cls: "btn " + (cls || ""), text: text });
+  function err(path) { return el("span", { cls: "ferr", "data-for": path }); }
+  function button(text, onClick, cls, attrs) {
+    var b = el("button", Object.assign({ type: "button", cls: "btn " + (cls || ""), text: text }, attrs || {}));
     b.addEventListener("click", onClick);
     return b;
   }
-  function countField(label, path, dflt) {
+  function rezToggle(path, what) {
+    var on = !!getAt(model, path);
+    return button(on ? "Rezzed" : "Unrezzed", function () {
+      setAt(model, path, !getAt(model, path));
+      changed(true);
+    }, "rez " + (on ? "on" : "off"), { "aria-pressed": on ? "true" : "false", "data-path": path, "aria-label": (on ? "Rezzed: " : "Unrezzed: ") + what + " (tap to toggle)" });
+  }
+  function countField(lbl, path, dflt) {
     var v = getAt(model, path);
     if (Array.isArray(v)) {
-      return el("span", { cls: "field", "data-box": path }, [
-        document.createTextNode(label), el("span", { text: v.length + " named cards (edit in JSON)" }),
-        el("span", { cls: "ferr", "data-for": path })
-      ]);
+      return el("span", { cls: "field", "data-box": path }, [lbl, el("span", { text: v.length + " named cards (edit in JSON)" }), err(path)]);
     }
-    return numField(label, path, dflt);
+    return numField(lbl, path, dflt);
   }
   function scoreField(side) {
     var path = side + ".score_area";
     var cards = getAt(model, path) || [];
     var total = Array.isArray(cards) ? cards.reduce(function (n, c) { return n + ((c && c.agenda_points) || 0); }, 0) : 0;
-    var input = el("input", { type: "number", min: "0", step: "1", "data-path": path, "aria-label": side + " score" });
+    var input = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric", "data-path": path, "aria-label": side + " score" });
     input.value = total;
     input.addEventListener("input", function () {
       var n = input.value.trim() === "" ? 0 : Number(input.value);
       setAt(model, path, n > 0 ? [{ name: "Scored agendas", type: "agenda", agenda_points: n }] : []);
       changed(false);
     });
-    return wrap("Score (agenda points)", input, path);
+    return wrap("Score", input, path);
   }
 
   /* ---------- subroutines ---------- */
-  function subEditor(path) {
+  function subEditor(path, n) {
     var sub = getAt(model, path);
-    var obj = typeof sub === "string" ? { effect: sub } : (sub && !Array.isArray(sub) ? sub : { effect: "end_the_run" });
-    var box = el("div", { cls: "row", "data-box": path });
-    var sel = el("select", { "data-path": path + ".effect", "aria-label": "Subroutine effect" });
+    var obj = typeof sub === "string" ? { effect: sub } : (sub && !Array.isArray(sub) ? sub : null);
+    var box = el("div", { cls: "subed", "data-box": path });
+    if (!obj || !(obj.effect in EFFECTS)) {
+      box.appendChild(el("span", { cls: "hint", text: "Subroutine " + (n + 1) + ": edit in JSON" }));
+      box.appendChild(button("Remove", function () { setAt(model, path, undefined); changed(true); }, "small", { "aria-label": "Remove subroutine " + (n + 1) }));
+      box.appendChild(err(path));
+      return box;
+    }
+    var sel = el("select", { "data-path": path + ".effect", "aria-label": "Subroutine " + (n + 1) });
     Object.keys(EFFECTS).forEach(function (k) { sel.appendChild(el("option", { value: k, text: k.replace(/_/g, " ") })); });
     sel.value = obj.effect;
     sel.addEventListener("change", function () {
@@ -129,90 +166,175 @@
       setAt(model, path, next);
       changed(true);
     });
-    box.appendChild(wrap("Subroutine", sel, path + ".effect"));
+    box.appendChild(wrap("↳ Subroutine " + (n + 1), sel, path + ".effect"));
     (EFFECTS[obj.effect] || []).forEach(function (p) {
-      if (typeof sub === "string") { setAt(model, path, obj); }
+      if (typeof sub === "string") setAt(model, path, obj);
       box.appendChild(numField(p, path + "." + p, 1));
     });
-    box.appendChild(button("Remove subroutine", function () { setAt(model, path, undefined); changed(true); }));
-    box.appendChild(el("span", { cls: "ferr", "data-for": path }));
+    box.appendChild(button("Remove", function () { setAt(model, path, undefined); changed(true); }, "small", { "aria-label": "Remove subroutine " + (n + 1) }));
+    box.appendChild(err(path));
     return box;
   }
 
-  function iceEditor(path) {
-    var box = el("div", { cls: "item", "data-box": path });
-    box.appendChild(el("div", { cls: "row" }, [
-      textField("Ice name", path + ".name"), numField("Rez cost", path + ".rez_cost", 0),
-      numField("Break cost", path + ".break_cost"), boolField("Rezzed", path + ".rezzed"),
-      button("Remove ice", function () { setAt(model, path, undefined); changed(true); })
+  /* ---------- ice on the picture ---------- */
+  var openIce = {};  // which ice editors are open, by path, across re-renders
+
+  function moveIce(server, from, to) {
+    var list = model.servers[server].ice;
+    var item = list.splice(from, 1)[0];
+    list.splice(to, 0, item);
+    var a = "servers." + server + ".ice[" + from + "]", b = "servers." + server + ".ice[" + to + "]";
+    var wasOpen = openIce[a]; delete openIce[a]; if (wasOpen) openIce[b] = true;
+    changed(true);
+    focusLater('[data-ice="' + b + '"] .mv-' + (to < from ? "out" : "in"));
+  }
+  function focusLater(sel) {
+    setTimeout(function () { var e = root.querySelector(sel); if (e && !e.disabled) e.focus(); }, 0);
+  }
+
+  function iceCard(server, i, n) {
+    var path = "servers." + server + ".ice[" + i + "]";
+    var ice = getAt(model, path) || {};
+    var name = ice.name || "Unnamed ice";
+    var li = el("li", { cls: "ic " + (ice.rezzed ? "rz" : "unrz"), "data-pos": String(i), "data-ice": path, "data-box": path });
+    li.appendChild(el("span", { cls: "pl", text: posLabel(i, n) }));
+    var head = el("div", { cls: "ic-head" }, [el("b", { cls: "ic-name", text: name })]);
+    if (ice.strength != null) head.appendChild(el("span", { cls: "st", title: "strength", text: String(ice.strength) }));
+    li.appendChild(head);
+    var tools = el("div", { cls: "ic-tools" }, [
+      rezToggle(path + ".rezzed", name),
+      button("↑", function () { moveIce(server, i, i - 1); }, "mv-out", { "aria-label": "Move " + name + " outward", title: "Move outward" }),
+      button("↓", function () { moveIce(server, i, i + 1); }, "mv-in", { "aria-label": "Move " + name + " inward", title: "Move inward" }),
+      button("✕", function () { setAt(model, path, undefined); changed(true); }, "del", { "aria-label": "Delete " + name, title: "Delete" })
+    ]);
+    tools.querySelector(".mv-out").disabled = i === 0;
+    tools.querySelector(".mv-in").disabled = i === n - 1;
+    li.appendChild(tools);
+    var subs = Array.isArray(ice.subroutines) ? ice.subroutines : [];
+    var details = el("details", { cls: "ic-edit" });
+    if (openIce[path]) details.open = true;
+    details.addEventListener("toggle", function () { if (details.open) openIce[path] = true; else delete openIce[path]; });
+    details.appendChild(el("summary", { text: "Edit " + subs.length + " subroutine" + (subs.length === 1 ? "" : "s") + ", costs" }));
+    details.appendChild(el("div", { cls: "row" }, [
+      textField("Name", path + ".name", function (v) { li.querySelector(".ic-name").textContent = v || "Unnamed ice"; }),
+      numField("Rez cost", path + ".rez_cost", 0),
+      numField("Strength", path + ".strength"),
+      numField("Break cost", path + ".break_cost"),
+      listField("Subtypes", path + ".subtypes")
     ]));
-    var subs = getAt(model, path + ".subroutines") || [];
-    subs.forEach(function (_, i) { box.appendChild(subEditor(path + ".subroutines[" + i + "]")); });
-    box.appendChild(button("Add subroutine", function () {
+    subs.forEach(function (_, k) { details.appendChild(subEditor(path + ".subroutines[" + k + "]", k)); });
+    details.appendChild(button("Add subroutine", function () {
       var list = getAt(model, path + ".subroutines") || [];
-      list.push("end_the_run"); setAt(model, path + ".subroutines", list); changed(true);
-    }));
-    box.appendChild(el("span", { cls: "ferr", "data-for": path + ".subroutines" }));
-    box.appendChild(el("span", { cls: "ferr", "data-for": path }));
-    return box;
+      list.push("end_the_run"); setAt(model, path + ".subroutines", list); openIce[path] = true; changed(true);
+    }, "small"));
+    details.appendChild(err(path + ".subroutines"));
+    li.appendChild(details);
+    li.appendChild(err(path));
+    return li;
   }
 
-  function upgradeEditor(path) {
-    return el("div", { cls: "item row", "data-box": path }, [
-      textField("Upgrade name", path + ".name"), numField("Rez cost", path + ".rez_cost", 0),
-      numField("Trash cost", path + ".trash_cost"), boolField("Rezzed", path + ".rezzed"),
-      button("Remove upgrade", function () { setAt(model, path, undefined); changed(true); }),
-      el("span", { cls: "ferr", "data-for": path })
+  function addIceControl(server, n) {
+    var list = getAt(model, "servers." + server + ".ice") || [];
+    var sel = el("select", { cls: "ice-at", "aria-label": "Position of the new ice in " + label(server) });
+    sel.appendChild(el("option", { value: "0", text: n ? "outermost (top)" : "first ice" }));
+    for (var i = 1; i < n; i++) {
+      sel.appendChild(el("option", { value: String(i), text: "between " + (list[i - 1].name || "ice " + i) + " and " + (list[i].name || "ice " + (i + 1)) }));
+    }
+    if (n) sel.appendChild(el("option", { value: String(n), text: "innermost (bottom)" }));
+    var add = button("Add ice", function () {
+      var at = Number(sel.value);
+      var ice = getAt(model, "servers." + server + ".ice") || [];
+      ice.splice(at, 0, { name: "Ice " + (ice.length + 1), type: "ice", rezzed: false, rez_cost: 1, subroutines: ["end_the_run"] });
+      setAt(model, "servers." + server + ".ice", ice);
+      Object.keys(openIce).forEach(function (p) { if (p.indexOf("servers." + server + ".") === 0) delete openIce[p]; });
+      openIce["servers." + server + ".ice[" + at + "]"] = true;  // the new ice's fields, ready to fill in
+      changed(true);
+      focusLater('[data-ice="servers.' + server + ".ice[" + at + ']"] .rez');
+    }, "add-ice");
+    return el("div", { cls: "ice-add" }, [el("label", { cls: "field" }, ["New ice at", sel]), add]);
+  }
+
+  function rootCard(server, i) {
+    var path = "servers." + server + ".root[" + i + "]";
+    var up = getAt(model, path) || {};
+    return el("div", { cls: "bc up " + (up.rezzed ? "rz" : "unrz"), "data-box": path }, [
+      el("div", { cls: "row" }, [
+        textField("Upgrade", path + ".name"), numField("Rez cost", path + ".rez_cost", 0), numField("Trash cost", path + ".trash_cost")
+      ]),
+      el("div", { cls: "ic-tools" }, [
+        rezToggle(path + ".rezzed", up.name || "upgrade"),
+        button("✕", function () { setAt(model, path, undefined); changed(true); }, "del", { "aria-label": "Delete " + (up.name || "upgrade") })
+      ]),
+      err(path)
     ]);
   }
 
-  function contentEditor(path) {
+  function contentCard(server) {
+    var path = "servers." + server + ".content";
     var c = getAt(model, path);
     if (!c) {
-      return el("div", { cls: "item", "data-box": path }, [button("Install a card in this server", function () {
+      return el("div", { cls: "bc", "data-box": path }, [button("Install a card", function () {
         setAt(model, path, { name: "Agenda", type: "agenda", agenda_points: 2, advancement_requirement: 3, advancements: 0 });
         changed(true);
-      })]);
+      }), err(path)]);
     }
-    var kids = [textField("Card name", path + ".name"), selectField("Type", path + ".type", ["agenda", "asset"], "agenda")];
+    var kids = [textField("Card", path + ".name"), selectField("Type", path + ".type", ["agenda", "asset"], "agenda")];
     if ((c.type || "agenda") === "agenda") {
-      kids.push(numField("Agenda points", path + ".agenda_points"), numField("Advancement req.", path + ".advancement_requirement"), numField("Advancements", path + ".advancements"));
+      kids.push(numField("Points", path + ".agenda_points"), numField("Adv. req.", path + ".advancement_requirement"), numField("Advanced", path + ".advancements"));
     } else {
-      kids.push(numField("Rez cost", path + ".rez_cost"), numField("Trash cost", path + ".trash_cost"), boolField("Rezzed", path + ".rezzed"));
+      kids.push(numField("Rez cost", path + ".rez_cost"), numField("Trash cost", path + ".trash_cost"));
     }
-    kids.push(button("Remove card", function () { setAt(model, path, undefined); changed(true); }));
-    kids.push(el("span", { cls: "ferr", "data-for": path }));
-    var box = el("div", { cls: "item row", "data-box": path }, kids);
+    var box = el("div", { cls: "bc content " + (c.type === "asset" ? (c.rezzed ? "rz" : "unrz") : ""), "data-box": path }, [el("div", { cls: "row" }, kids)]);
+    var tools = el("div", { cls: "ic-tools" });
+    if (c.type === "asset") tools.appendChild(rezToggle(path + ".rezzed", c.name || "asset"));
+    tools.appendChild(button("✕", function () { setAt(model, path, undefined); changed(true); }, "del", { "aria-label": "Remove " + (c.name || "card") }));
+    box.appendChild(tools);
+    box.appendChild(err(path));
     box.querySelector("select").addEventListener("change", function () { changed(true); });
     return box;
   }
 
-  function serverEditor(name) {
-    var path = "servers." + name;
+  function serverColumn(key) {
+    var path = "servers." + key;
     var srv = getAt(model, path) || {};
-    var box = el("div", { cls: "panel server", "data-box": path, "data-server": name });
-    var head = el("h3", { text: name === "rd" ? "R&D" : name === "hq" ? "HQ" : name.charAt(0).toUpperCase() + name.slice(1) });
-    box.appendChild(head);
-    box.appendChild(el("span", { cls: "ferr", "data-for": path }));
-    (srv.ice || []).forEach(function (_, i) { box.appendChild(iceEditor(path + ".ice[" + i + "]")); });
-    box.appendChild(button("Add ice", function () {
-      var list = getAt(model, path + ".ice") || [];
-      list.push({ name: "Ice " + (list.length + 1), type: "ice", rezzed: true, rez_cost: 1, subroutines: ["end_the_run"] });
-      setAt(model, path + ".ice", list); changed(true);
-    }));
-    (srv.root || []).forEach(function (_, i) { box.appendChild(upgradeEditor(path + ".root[" + i + "]")); });
-    box.appendChild(button("Add upgrade", function () {
+    var ice = Array.isArray(srv.ice) ? srv.ice : [];
+    var col = el("div", { cls: "srv server" + (serverSelect.value === key ? " atk" : ""), "data-server": key, "data-box": path });
+    var h = el("h3", {}, [label(key)]);
+    if (serverSelect.value === key && !serverField.hidden) h.appendChild(el("span", { cls: "tag", text: "run" }));
+    if (!/^remote/.test(key)) h.appendChild(el("span", { cls: "zone", text: centralCount(key) }));
+    col.appendChild(h);
+    col.appendChild(err(path));
+    col.appendChild(addIceControl(key, ice.length));
+    if (ice.length) {
+      var ol = el("ol", { cls: "ice" });
+      ice.forEach(function (_, i) { ol.appendChild(iceCard(key, i, ice.length)); });
+      col.appendChild(ol);
+    } else {
+      col.appendChild(el("p", { cls: "noice", text: "no ice" }));
+    }
+    col.appendChild(err(path + ".ice"));
+    var rootBox = el("div", { cls: "root" });
+    if (/^remote/.test(key)) rootBox.appendChild(contentCard(key));
+    (srv.root || []).forEach(function (_, i) { rootBox.appendChild(rootCard(key, i)); });
+    rootBox.appendChild(button("Add upgrade", function () {
       var list = getAt(model, path + ".root") || [];
       list.push({ name: "Upgrade " + (list.length + 1), type: "upgrade", rezzed: false, rez_cost: 1, trash_cost: 2 });
       setAt(model, path + ".root", list); changed(true);
-    }));
-    if (/^remote/.test(name)) {
-      box.appendChild(contentEditor(path + ".content"));
-      box.appendChild(button("Remove server", function () { delete model.servers[name]; changed(true); }, "danger"));
+    }, "small add-upgrade"));
+    if (/^remote/.test(key)) {
+      rootBox.appendChild(button("Remove " + label(key), function () { delete model.servers[key]; changed(true); }, "small danger remove-server"));
     }
-    return box;
+    col.appendChild(rootBox);
+    return col;
+  }
+  function centralCount(key) {
+    var zone = { hq: "hand", rd: "deck", archives: "discard" }[key];
+    var v = model.corp ? model.corp[zone] : undefined;
+    var n = Array.isArray(v) ? v.length : (typeof v === "number" ? v : (key === "hq" ? 5 : key === "rd" ? 30 : 0));
+    return n + " card" + (n === 1 ? "" : "s");
   }
 
+  /* ---------- the whole form ---------- */
   function render() {
     root.textContent = "";
     if (!model || typeof model !== "object" || Array.isArray(model)) {
@@ -220,17 +342,24 @@
       return;
     }
     model.servers = model.servers || {};
-    root.appendChild(el("div", { cls: "panel" }, [el("div", { cls: "row" }, [selectField("Whose turn", "turn", ["runner", "corp"], "runner")])]));
-    root.appendChild(el("div", { cls: "panel", "data-box": "corp" }, [
+    syncServers();
+    var bp = el("section", { cls: "bp ed-bp", "aria-label": "Board (editable)" });
+    bp.appendChild(el("div", { cls: "bp-side bp-corp", "data-box": "corp" }, [
       el("h2", { text: "Corp" }),
       el("div", { cls: "row" }, [
         numField("Credits", "corp.credits", 5), numField("Clicks", "corp.clicks", 0),
         numField("Bad publicity", "corp.bad_publicity", 0), countField("Cards in HQ", "corp.hand", 5),
-        countField("Cards in R&D", "corp.deck", 30), scoreField("corp")
+        countField("Cards in R&D", "corp.deck", 30), scoreField("corp"),
+        selectField("Whose turn", "turn", ["runner", "corp"], "runner")
       ]),
-      el("span", { cls: "ferr", "data-for": "corp" })
+      err("corp")
     ]));
-    root.appendChild(el("div", { cls: "panel", "data-box": "runner" }, [
+    var srvs = el("div", { cls: "bp-srvs", "data-box": "servers" });
+    serverKeys().forEach(function (k) { srvs.appendChild(serverColumn(k)); });
+    bp.appendChild(err("servers"));
+    bp.appendChild(srvs);
+    bp.appendChild(el("p", { cls: "ed-tools" }, [button("Add remote server", addRemote, "add-remote")]));
+    bp.appendChild(el("div", { cls: "bp-side bp-runner", "data-box": "runner" }, [
       el("h2", { text: "Runner" }),
       el("div", { cls: "row" }, [
         numField("Credits", "runner.credits", 5), numField("Clicks", "runner.clicks", 0),
@@ -238,22 +367,38 @@
         numField("Core damage", "runner.core_damage", 0), countField("Cards in grip", "runner.hand", 5),
         countField("Cards in stack", "runner.deck", 30), scoreField("runner")
       ]),
-      el("span", { cls: "ferr", "data-for": "runner" })
+      rigSummary(),
+      err("runner")
     ]));
-    var servers = el("div", { cls: "servers", "data-box": "servers" }, [el("h2", { text: "Servers" }), el("span", { cls: "ferr", "data-for": "servers" })]);
-    var names = ["hq", "rd", "archives"].concat(Object.keys(model.servers).filter(function (n) { return ["hq", "rd", "archives"].indexOf(n) < 0; }).sort(function (a, b) {
-      return (parseInt(a.replace(/\D/g, ""), 10) || 0) - (parseInt(b.replace(/\D/g, ""), 10) || 0);
-    }));
-    names.forEach(function (n) { servers.appendChild(serverEditor(n)); });
-    servers.appendChild(button("Add remote server", function () {
-      var i = 1; while (model.servers["remote" + i]) i++;
-      model.servers["remote" + i] = { ice: [], content: { name: "Agenda", type: "agenda", agenda_points: 2, advancement_requirement: 3, advancements: 0 } };
-      changed(true);
-    }));
-    root.appendChild(servers);
-    var dl = document.getElementById("serverlist");
-    dl.textContent = "";
-    names.forEach(function (n) { dl.appendChild(el("option", { value: n })); });
+    root.appendChild(bp);
+  }
+  function rigSummary() {
+    var rig = model.runner && model.runner.rig;
+    if (!rig || typeof rig !== "object") return el("p", { cls: "hint", text: "Installed Runner cards (rig): add them in the JSON below (runner.rig)." });
+    var names = [];
+    ["programs", "hardware", "resources", "facedown"].forEach(function (z) {
+      (Array.isArray(rig[z]) ? rig[z] : []).forEach(function (c) { names.push((c && c.name) || "card"); });
+    });
+    return el("p", { cls: "hint", text: "Rig: " + (names.join(", ") || "empty") + " (edit in the JSON below)." });
+  }
+
+  function addRemote() {
+    var i = 1; while (model.servers["remote" + i]) i++;
+    var key = "remote" + i;
+    model.servers[key] = { ice: [], content: { name: "Agenda", type: "agenda", agenda_points: 2, advancement_requirement: 3, advancements: 0 } };
+    syncServers();
+    serverSelect.value = key;  // a new remote is the server to run, at once
+    changed(true);
+    focusLater('.srv[data-server="' + key + '"] .add-ice');
+  }
+
+  /* the server list: the board's own servers, by their names; keeps the choice if it still exists */
+  function syncServers() {
+    var keep = serverSelect.value;
+    var keys = serverKeys();
+    serverSelect.textContent = "";
+    keys.forEach(function (k) { serverSelect.appendChild(el("option", { value: k, text: label(k) })); });
+    serverSelect.value = keys.indexOf(keep) >= 0 ? keep : "hq";
   }
 
   /* ---------- sync, validation, errors ---------- */
@@ -325,14 +470,16 @@
     var opt = structure.options[structure.selectedIndex];
     var params = (opt.getAttribute("data-params") || "").split(",");
     serverField.hidden = params.indexOf("server") < 0;
+    if (model) render();
   }
   structure.addEventListener("change", structureChanged);
+  serverSelect.addEventListener("change", function () { if (model) render(); });
 
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     if (!loadText(textarea.value)) return;
     var params = {};
-    if (!serverField.hidden) params.server = document.getElementById("server").value.trim();
+    if (!serverField.hidden) params.server = serverSelect.value;
     var startErr = document.getElementById("start-error");
     startErr.textContent = "";
     fetch("/api/engine/sessions", {
@@ -373,6 +520,7 @@
   });
 
   textarea.addEventListener("change", function () { loadText(textarea.value); });
+  if (staticPicture) staticPicture.hidden = true;
   root.hidden = false;
   structureChanged();
   loadText(textarea.value);

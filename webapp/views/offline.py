@@ -10,24 +10,23 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request
 
-from .. import library as lib
-from ..httputil import LRU, PAGE_MAX_AGE, cached_response, gzip_bytes, static_url
-from ..library import WebError
+from ..caches import cache
+from ..errors import BuildUnavailable, NotFound
+from ..httputil import PAGE_MAX_AGE, cached_response, gzip_bytes, static_url
+from ..library import build_id, rules
 
 bp = Blueprint("offline", __name__)
-
-PACK_CACHE = 8  # versions whose gzipped pack is kept in memory
 
 
 def pack_path(version: str) -> Path:
     from rules_index.offline import OFFLINE_FILE
 
-    return lib.library().version_dir(version) / OFFLINE_FILE
+    return rules().library.version_dir(version) / OFFLINE_FILE
 
 
 def pack_url(version: str) -> str:
     """The pack's URL, with the source hash so a saved copy is replaced when the CR changes."""
-    info = next(i for i in lib.library().versions() if i.version == version)
+    info = next(i for i in rules().library.versions() if i.version == version)
     return f"/offline/{version}.json?h={info.source_hash[:12]}"
 
 
@@ -50,7 +49,7 @@ def _offline_context() -> dict:
     def offline_pack(version: str | None) -> str:
         try:
             return pack_url(version) if version else ""
-        except (StopIteration, WebError):
+        except (StopIteration, BuildUnavailable):
             return ""
 
     return {"offline_pack": offline_pack}
@@ -82,7 +81,7 @@ def shell_html(mode: str = "1") -> str:
     return render_template(
         "offline.html",
         shell_mode=mode,
-        version=lib.library().latest,
+        version=rules().library.latest,
         is_latest=True,
         vq={},
         search_js=static_url("offline-search.js"),
@@ -102,29 +101,28 @@ def shell():
 @bp.get("/v/<version>/<path:rest>")
 def versioned_path(version: str, rest: str = ""):
     """A static export's path for an older version (/v/22.12/id/x) -> the app's /id/x?v=22.12."""
-    v = lib.resolve_version(version)
+    v = rules().version(version)
     target = "/" + rest.rstrip("/")
     if target.startswith("/api/"):
-        raise WebError(404, f"use /api/...?v={v} for the JSON of CR {v}")
+        raise NotFound(f"use /api/...?v={v} for the JSON of CR {v}")
     return redirect(f"{target}?v={v}" if target != "/" else f"/?v={v}", code=302)
 
 
 @bp.get("/offline/<version>.json")
 def pack(version: str):
-    v = lib.resolve_version(version)
+    v = rules().version(version)
     path = pack_path(v)
-    cache = current_app.extensions.get("nrrules.pack_cache")
-    if cache is None:
-        cache = current_app.extensions["nrrules.pack_cache"] = LRU(PACK_CACHE)
-    key = (lib.build_id(), v)
-    entry = cache.get(key)
+    packs = cache("packs")
+    key = (build_id(), v)
+    entry = packs.get(key) if packs is not None else None
     if entry is None:
         try:
             body = path.read_bytes()
         except OSError:
-            raise WebError(
-                503, f"CR {v} has no offline pack in this build: rebuild it (nrrules build --force)"
+            raise BuildUnavailable(
+                f"CR {v} has no offline pack in this build: rebuild it (nrrules build --force)"
             ) from None
         entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
-        cache.put(key, entry)
+        if packs is not None:
+            packs.put(key, entry)
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)

@@ -1,9 +1,8 @@
-# ruff: noqa: E402  (imports follow the sys.path fix below)
 """HTTP benchmark: a real gunicorn server on loopback and a concurrent client.
 
-    python bench/http.py                      # 32 connections, 10 s per scenario
-    python bench/http.py --duration 5 --client python
-    python bench/http.py --only step steps    # just the engine scenarios
+    python bench/http_load.py                      # 32 connections, 10 s per scenario
+    python bench/http_load.py --duration 5 --client python
+    python bench/http_load.py --only step steps    # just the engine scenarios
 
 Prints requests per second and p50/p99 latency for a rule page, a search (one hot query, and a
 rotating mix of queries) and an engine step (the same request again and again, as retries and
@@ -19,27 +18,24 @@ keep-alive connections. Traffic goes to 127.0.0.1 only.
 
 from __future__ import annotations
 
-import os
-import sys
-
-# This file is named http.py: keep its folder off sys.path so `import http.client` is the stdlib.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-
 import argparse
 import gzip
 import http.client
 import json
+import os
 import re
 import shutil
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 import urllib.request
 from pathlib import Path
+
+from rules_index.store import Library, LibraryError, build
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFICIAL_PAGE = ROOT.parent / "shared" / "cr" / "cr-26.03.html"
@@ -107,9 +103,6 @@ def free_port() -> int:
 
 
 def ensure_build(build_dir: str | None) -> str:
-    sys.path.insert(0, str(ROOT))
-    from rules_index.store import Library, LibraryError, build
-
     try:
         lib = Library.open(build_dir)
         return str(lib.build_dir)

@@ -1,5 +1,7 @@
-"""`nrrules step` and `nrrules engine-coverage`: the timing-structure engine on the command line.
+"""`nrrules structures`, `step` and `engine-coverage`: the timing-structure engine on the
+command line.
 
+    nrrules structures [--version V] [--json]          # the /api/engine/structures answer
     nrrules step board.json --structure run --server hq [--decide ID ...] [--json]
     nrrules engine-coverage [--version V] [--json]
 
@@ -12,51 +14,34 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
+import engine
 from scraper import Document
 
-from .cli_common import build_dir_option, fail
+from ..errors import BadBoard, BadRequest, IllegalDecision
+from ..payloads import engine as payloads
+from .common import build_dir_option, emit, json_option, open_rules, user_errors, version_option
 
 MAX_AUTO_DECISIONS = 5000
-
-DocLoader = Callable[[str | None, Path | None], Document]
-
-
-def _default_loader(version: str | None, build_dir: Path | None) -> Document:
-    from rules_index.store import load_document
-
-    return load_document(version, build_dir)
-
-
-class CliError(Exception):
-    pass
-
-
-def _load(loader: DocLoader, version: str | None, build_dir: Path | None) -> Document:
-    try:
-        return loader(version, build_dir)
-    except Exception as exc:  # the store's own errors (not built, unknown version) carry the message
-        raise CliError(f"cannot load CR {version or '(latest)'}: {exc}") from None
 
 
 def read_board(path: str) -> dict:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise CliError(f"cannot read board file {path}: {exc.strerror or exc}") from None
+        raise BadRequest(f"cannot read board file {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise CliError(f"board file {path} is not UTF-8 text") from None
+        raise BadRequest(f"board file {path} is not UTF-8 text") from None
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise CliError(f"board file {path} is not valid JSON: {exc}") from None
+        raise BadRequest(f"board file {path} is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise CliError(f"board file {path} must hold a JSON object")
+        raise BadRequest(f"board file {path} must hold a JSON object")
     return data
 
 
@@ -69,12 +54,13 @@ def step_session(
     seed: int = 0,
 ) -> dict[str, Any]:
     """Walk a structure; returns {"session", "chunks": [(decision | None, player, events)], "auto"}."""
-    import engine
-
     try:
         s = engine.start(board, structure, doc, params, seed)
     except engine.BoardError as exc:
-        raise CliError("invalid board or parameters:\n  " + "\n  ".join(exc.problems)) from None
+        raise BadBoard(
+            "invalid board or parameters:\n  " + "\n  ".join(exc.problems),
+            [payloads.split_problem(p) for p in exc.problems],
+        ) from None
     chunks: list[tuple[str | None, str | None, list]] = [(None, None, list(s.trace))]
     auto = not decisions
     todo = list(decisions)
@@ -87,7 +73,7 @@ def step_session(
         try:
             s, events = engine.apply(s, d)
         except engine.IllegalDecision as exc:
-            raise CliError(str(exc)) from None
+            raise IllegalDecision(str(exc), list(exc.legal)) from None
         chunks.append((d, player, events))
     return {"session": s, "chunks": chunks, "auto": auto}
 
@@ -101,8 +87,6 @@ def _rule_line(doc: Document, rid: str) -> str:
 
 
 def format_step(result: dict[str, Any], doc: Document, rule_text: bool = True) -> str:
-    import engine
-
     s = result["session"]
     lines = [
         f"CR {doc.version}: {s.structure}"
@@ -146,8 +130,6 @@ def format_step(result: dict[str, Any], doc: Document, rule_text: bool = True) -
 
 
 def step_json(result: dict[str, Any], doc: Document) -> dict[str, Any]:
-    import engine
-
     s = result["session"]
     return {
         "version": doc.version,
@@ -183,17 +165,26 @@ def format_coverage(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def register(group: click.Group, loader: DocLoader | None = None) -> None:
-    """Add `step` and `engine-coverage` to the `nrrules` command group. `loader(version, build_dir)`
-    returns a Document (default: rules_index.store.load_document)."""
-    load = loader or _default_loader
-    build_dir_opt = build_dir_option
+def register(group: click.Group) -> None:
+    """Add `structures`, `step` and `engine-coverage` to the `nrrules` command group."""
+
+    @group.command("structures")
+    @version_option
+    @json_option
+    @build_dir_option
+    @user_errors
+    def structures_cmd(version: str | None, as_json: bool, build_dir: Path | None) -> None:
+        """The timing structures the engine can walk in a CR version."""
+        data = payloads.structures(open_rules(build_dir), version)
+        if as_json:
+            emit(data)
+            return
+        for s in data["structures"]:
+            click.echo(f"{s['id']:<12} {s['title']}")
 
     @group.command("step")
     @click.argument("board_json")
-    @click.option(
-        "--version", "-v", "version", default=None, help="CR version, e.g. 24.03 (default: latest built)."
-    )
+    @version_option
     @click.option("--structure", "-s", default="run", show_default=True, help="Timing structure to walk.")
     @click.option(
         "--server", default=None, help="Server for run, breach and access (hq, rd, archives, remoteN)."
@@ -213,50 +204,48 @@ def register(group: click.Group, loader: DocLoader | None = None) -> None:
     @click.option(
         "--no-rule-text", is_flag=True, help="Do not print the text of the rules each event applied."
     )
-    @build_dir_opt
+    @build_dir_option
+    @user_errors
     def step(
-        board_json, version, structure, server, params_json, decisions, seed, as_json, no_rule_text, build_dir
-    ):
+        board_json: str,
+        version: str | None,
+        structure: str,
+        server: str | None,
+        params_json: str | None,
+        decisions: tuple[str, ...],
+        seed: int,
+        as_json: bool,
+        no_rule_text: bool,
+        build_dir: Path | None,
+    ) -> None:
         """Step BOARD_JSON (a file, or - for stdin) through a CR timing structure and print the
         trace with step numbers and the rules applied."""
-        try:
-            board = read_board(board_json)
-            params: dict = {}
-            if params_json:
-                try:
-                    params = json.loads(params_json)
-                except ValueError as exc:
-                    raise CliError(f"--params is not valid JSON: {exc}") from None
-                if not isinstance(params, dict):
-                    raise CliError("--params must be a JSON object")
-            if server is not None:
-                params["server"] = server
-            doc = _load(load, version, build_dir)
-            result = step_session(board, doc, structure, params, list(decisions), seed)
-        except CliError as exc:
-            fail(str(exc))
-            return
+        board = read_board(board_json)
+        params: dict = {}
+        if params_json:
+            try:
+                params = json.loads(params_json)
+            except ValueError as exc:
+                raise BadRequest(f"--params is not valid JSON: {exc}") from None
+            if not isinstance(params, dict):
+                raise BadRequest("--params must be a JSON object")
+        if server is not None:
+            params["server"] = server
+        doc = open_rules(build_dir).document(version)
+        result = step_session(board, doc, structure, params, list(decisions), seed)
         if as_json:
             click.echo(json.dumps(step_json(result, doc), indent=2, ensure_ascii=False))
         else:
             click.echo(format_step(result, doc, rule_text=not no_rule_text))
 
     @group.command("engine-coverage")
-    @click.option(
-        "--version", "-v", "version", default=None, help="CR version, e.g. 24.03 (default: latest built)."
-    )
+    @version_option
     @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-    @build_dir_opt
-    def engine_coverage(version, as_json, build_dir):
+    @build_dir_option
+    @user_errors
+    def engine_coverage(version: str | None, as_json: bool, build_dir: Path | None) -> None:
         """Share of the version's timing steps walked by the engine's scenario suite."""
-        import engine
-
-        try:
-            doc = _load(load, version, build_dir)
-        except CliError as exc:
-            fail(str(exc))
-            return
-        report = engine.scenario_coverage(doc)
+        report = engine.scenario_coverage(open_rules(build_dir).document(version))
         if as_json:
             click.echo(json.dumps(report, indent=2))
         else:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .cli_common import build_dir_option, fail, user_errors
+from .common import build_dir_option, fail, user_errors
 
 
 def register(group: click.Group) -> None:
@@ -31,7 +31,7 @@ def register(group: click.Group) -> None:
     ) -> None:
         """Write rule pages of every version, their JSON, /all, the offline packs and assets as
         plain files for a static host (docs/deploy.md)."""
-        from .export import ExportError, export_site
+        from ..export import ExportError, export_site
 
         try:
             result = export_site(

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import click
 
-from .cli_common import build_dir_option, user_errors
+from rules_index.store import Library
+
+from .common import build_dir_option, user_errors
 
 
 def register(group: click.Group) -> None:
@@ -23,9 +25,7 @@ def register(group: click.Group) -> None:
     @user_errors
     def serve(host: str, port: int, build_dir: Path | None, debug: bool) -> None:
         """Serve rule pages, search, the board editor, the stepper and the JSON API."""
-        from rules_index.store import Library
-
-        from . import create_app
+        from .. import create_app  # the web app only when serving: other commands start faster
 
         Library.open(build_dir)  # fail early, with the store's own message, if nothing is built
         if build_dir is not None:

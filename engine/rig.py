@@ -1,0 +1,87 @@
+"""The Runner's rig during an encounter: icebreaker strength, interface abilities and why one
+cannot be used (CR 3.9.5, 6.5.4, 9.8.5-9.8.6). Pure functions over the normalised board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityRef:
+    """A paid ability on an installed program: `use:<program>.<ability>` as a decision id."""
+
+    program: int
+    ability: int
+
+    @classmethod
+    def parse(cls, decision: str) -> AbilityRef | None:
+        """`use:2.0` -> AbilityRef(2, 0); None when `decision` is not an ability use."""
+        if not decision.startswith("use:"):
+            return None
+        p, _, a = decision[4:].partition(".")
+        if not (p.isdigit() and a.isdigit()):
+            return None
+        return cls(int(p), int(a))
+
+    @property
+    def id(self) -> str:
+        return f"use:{self.program}.{self.ability}"
+
+
+def strength(card: dict) -> int:
+    """An icebreaker's current strength: printed plus this encounter's pumps (3.9.5b)."""
+    return card.get("strength", 0) + card.get("boost", 0)
+
+
+def clear_boosts(board: dict) -> dict:
+    """End every "for the remainder of the encounter" strength change; {program index: boost}."""
+    gone = {}
+    for i, c in enumerate(board["runner"]["rig"]["programs"]):
+        if c.pop("boost", 0):
+            gone[i] = True
+    return gone
+
+
+def has_interface_abilities(board: dict) -> bool:
+    """Does the Runner have any installed program with break or strength abilities?"""
+    return any(
+        a["kind"] in ("break", "strength")
+        for c in board["runner"]["rig"]["programs"]
+        for a in c.get("abilities", ())
+    )
+
+
+def unusable(program: dict, ability: dict, ice: dict, broken: list[bool], spendable: int) -> str | None:
+    """Why `ability` on `program` cannot be used against `ice` now (None when it can)."""
+    kind = ability["kind"]
+    if kind == "text":
+        return None
+    cost = ability["cost"]
+    if spendable < cost:
+        return f"the Runner cannot pay {cost} credit(s)"
+    if kind == "strength":
+        return None
+    if all(broken):
+        return "every subroutine is already broken (9.8.6)"
+    want = ability.get("ice_subtype")
+    if want and want not in ice.get("subtypes", ()):
+        return f"{ice['name']} is not a {want} (3.9.5h)"
+    if strength(program) < ice.get("strength", 0):
+        return (
+            f"{program['name']} has strength {strength(program)}, below {ice['name']}'s "
+            f"strength {ice.get('strength', 0)} (3.9.5g)"
+        )
+    return None
+
+
+def describe_ability(ability: dict) -> str:
+    kind = ability["kind"]
+    if kind == "text":
+        return ability["text"]
+    if kind == "strength":
+        return f"{ability['cost']}[credit]: +{ability['amount']} strength"
+    what = ability.get("ice_subtype", "")
+    n = ability["count"]
+    count = f"up to {n}" if ability.get("up_to") else str(n)
+    noun = f"{what} subroutine" if what else "subroutine"
+    return f"{ability['cost']}[credit]: break {count} {noun}{'s' if n != 1 else ''}"

@@ -1,0 +1,115 @@
+"""Installing as a basic action (5.2.6d, 5.2.7d; 8.5): ice install cost is one credit per ice
+already protecting the server (1.16.6b, 8.5.11a) and new ice goes outermost (4.6.9d); agendas and
+assets go to remotes (new ones created); the Runner pays install costs and must trash programs
+to stay within the memory limit (3.9.3b, 8.5.6c)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import load_doc
+
+import engine
+
+ICE = {
+    "name": "Ice Wall",
+    "type": "ice",
+    "rez_cost": 1,
+    "strength": 1,
+    "subtypes": ["barrier"],
+    "subroutines": ["end_the_run"],
+}
+
+
+def ids(s) -> list[str]:
+    return [d["id"] for d in engine.legal_decisions(s)]
+
+
+def to_actions(s):
+    """Pass paid ability windows until the action decisions are offered."""
+    for _ in range(50):
+        if "credit" in ids(s):
+            return s
+        s, _ = engine.apply(s, "pass" if "pass" in ids(s) else ids(s)[0])
+    raise AssertionError("no action offered")
+
+
+@pytest.fixture(params=["24.03", "26.03"])
+def doc(request):
+    return load_doc(request.param)
+
+
+def corp_board(hand, credits=5, servers=None):
+    return {
+        "version": 1,
+        "turn": "corp",
+        "corp": {"credits": credits, "hand": hand, "deck": 5},
+        "runner": {"hand": 3},
+        "servers": servers or {},
+    }
+
+
+def test_third_ice_costs_two(doc):
+    wall = {"name": "Old Wall", "rezzed": True, "rez_cost": 1}
+    b = corp_board([ICE], servers={"hq": {"ice": [dict(wall), {**wall, "name": "Inner Wall"}]}})
+    s = to_actions(engine.start(b, "corp_turn", doc))
+    label = next(d["label"] for d in engine.legal_decisions(s) if d["id"] == "install:0@hq")
+    assert "2 credits" in label
+    s, ev = engine.apply(s, "install:0@hq")
+    corp = s.board["corp"]
+    assert corp["credits"] == 3 and corp["clicks"] == 2
+    assert [c["name"] for c in s.board["servers"]["hq"]["ice"]] == ["Ice Wall", "Old Wall", "Inner Wall"]
+    assert s.board["servers"]["hq"]["ice"][0]["rezzed"] is False
+    assert any("rule_install_cost_ice" in e.rules for e in ev)
+
+
+def test_ice_install_cost_not_offered_when_unaffordable(doc):
+    walls = [{"name": f"W{i}", "rezzed": True} for i in range(3)]
+    b = corp_board([ICE], credits=2, servers={"rd": {"ice": walls}})
+    s = to_actions(engine.start(b, "corp_turn", doc))
+    assert "install:0@rd" not in ids(s) and "install:0@hq" in ids(s)
+
+
+def test_agenda_into_a_new_remote(doc):
+    agenda = {"name": "Project Atlas", "type": "agenda", "agenda_points": 2, "advancement_requirement": 3}
+    b = corp_board([agenda], servers={"remote1": {"content": {"name": "PAD", "type": "asset"}}})
+    s = to_actions(engine.start(b, "corp_turn", doc))
+    assert "install:0@remote1" not in ids(s)  # remote1 already holds an asset (3.2.1)
+    s, _ = engine.apply(s, "install:0@new")
+    assert s.board["servers"]["remote2"]["content"]["name"] == "Project Atlas"
+    assert s.board["corp"]["credits"] == 5  # no install cost (1.16.6c)
+    assert engine.validate_board(s.board) == []
+
+
+def runner_board(hand, programs, credits=5):
+    return {
+        "version": 1,
+        "turn": "runner",
+        "corp": {"hand": 3, "deck": 5},
+        "runner": {"credits": credits, "hand": hand, "deck": 5, "rig": {"programs": programs}},
+        "servers": {},
+    }
+
+
+def test_memory_limit_exceeded_trashes_programs(doc):
+    old = [{"name": "A", "memory_cost": 2}, {"name": "B", "memory_cost": 1}]
+    new = {"name": "Big", "type": "program", "install_cost": 3, "memory_cost": 2}
+    s = to_actions(engine.start(runner_board([new, "Sure Gamble"], old), "runner_turn", doc))
+    s, _ = engine.apply(s, "install:0")
+    assert ids(s) == ["trash:0", "trash:1"]  # 3 + 2 > 4: the Runner must trash (3.9.3b)
+    s, ev = engine.apply(s, "trash:1")  # trash B (1 mu): 2 + 2 = 4 fits
+    rig = s.board["runner"]["rig"]["programs"]
+    assert [c["name"] for c in rig] == ["A", "Big"]
+    assert s.board["runner"]["credits"] == 2
+    assert [c["name"] for c in s.board["runner"]["discard"]] == ["B"]
+    assert any("rule_install_trash_programs" in e.rules for e in ev)
+    assert s.outcome["runner"]["memory"] == {"used": 4, "limit": 4}
+
+
+def test_program_bigger_than_the_memory_limit_is_not_offered(doc):
+    huge = {"name": "Huge", "type": "program", "install_cost": 0, "memory_cost": 5}
+    hw = {"name": "Box", "type": "hardware", "install_cost": 9}
+    res = {"name": "Job", "type": "resource", "install_cost": 1}
+    s = to_actions(engine.start(runner_board([huge, hw, res], []), "runner_turn", doc))
+    assert "install:0" not in ids(s) and "install:1" not in ids(s)  # too big / too expensive
+    s, _ = engine.apply(s, "install:2")
+    assert s.board["runner"]["rig"]["resources"][0]["name"] == "Job"

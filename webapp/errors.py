@@ -1,0 +1,135 @@
+"""Domain errors: what a request or a command can get wrong, with structured fields.
+
+Every error a user can cause is an `NrrulesError`. The API answers it with its `status` and the
+JSON of `to_json()` (``{"error": ..., "status": ..., <fields>}``), an HTML page shows its
+message, and the CLI prints one ``error: ...`` line and exits with `exit_code`. Nothing else is
+caught: any other exception is a bug and is reported as one (a 500, a traceback).
+
+Where natural the errors are also `LookupError` (something named does not exist) or `ValueError`
+(the input is malformed), so code that knows only the standard library can still catch them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+EXIT_NOT_FOUND = 1
+
+
+class NrrulesError(Exception):
+    """Base of every error meant for the user. `fields` travel in the JSON answer."""
+
+    status = 400
+    exit_code = EXIT_BAD_INPUT
+
+    def __init__(self, message: str, **fields: Any):
+        super().__init__(message)
+        self.message = message
+        self.fields = fields
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": self.message, "status": self.status, **self.fields}
+
+
+class BadRequest(NrrulesError, ValueError):
+    """Malformed input: a missing or over-long parameter, a number out of range."""
+
+
+class UnsupportedMediaType(BadRequest):
+    status = 415
+
+
+class RuleNotFound(NrrulesError, LookupError):
+    """No rule has this number or id in this version. `suggestions` are the nearest numbers,
+    `present_in` the versions that do have the id (when it was asked for by id)."""
+
+    status = 404
+    exit_code = EXIT_NOT_FOUND
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        version: str | None = None,
+        suggestions: Iterable[str] | None = None,
+        present_in: Iterable[str] | None = None,
+    ):
+        fields: dict[str, Any] = {}
+        if suggestions is not None:
+            fields["suggestions"] = list(suggestions)
+        if present_in is not None:
+            fields["present_in"] = list(present_in)
+        fields["version"] = version
+        super().__init__(message, **fields)
+
+
+class NotFound(NrrulesError, LookupError):
+    """Something other than a rule does not exist (an example board, a citation path)."""
+
+    status = 404
+    exit_code = EXIT_NOT_FOUND
+
+
+class CardNotFound(NotFound):
+    """No card has this id, NetrunnerDB code or name; `suggestions` are near card names."""
+
+    def __init__(self, message: str, suggestions: Iterable[str] = ()):
+        super().__init__(message, suggestions=list(suggestions))
+
+
+class UnknownVersion(NrrulesError, LookupError):
+    """The CR version asked for is not built. `versions` lists those that are."""
+
+    status = 404
+
+    def __init__(self, asked: str, versions: Iterable[str]):
+        names = list(versions)
+        super().__init__(
+            f"CR version {asked!r} is not available; available versions: {', '.join(names)}",
+            versions=names,
+        )
+        self.asked = asked
+
+
+class BadBoard(NrrulesError, ValueError):
+    """A board (or the structure's parameters) the engine refuses; `problems` names each
+    problem by field path: ``[{"path": "corp.credits", "message": "must be ..."}]``."""
+
+    def __init__(self, message: str, problems: list[dict[str, str]]):
+        super().__init__(message, problems=problems)
+        self.problems = problems
+
+
+class UnknownStructure(NrrulesError, ValueError):
+    """A timing structure this CR version does not have; `structures` lists those it has."""
+
+    def __init__(self, structure: str, version: str, known: list[str]):
+        super().__init__(
+            f"unknown structure {structure!r} for CR {version}; known: {', '.join(known)}",
+            structures=known,
+        )
+
+
+class BadToken(NrrulesError, ValueError):
+    """A session token that is damaged, forged, too long or no longer replays."""
+
+
+class IllegalDecision(NrrulesError, ValueError):
+    """A decision that is not legal at this point of a session; `legal` lists those that are."""
+
+    status = 409
+
+    def __init__(self, message: str, legal: list[str]):
+        super().__init__(message, legal=legal)
+
+
+class BuildUnavailable(NrrulesError):
+    """The build directory cannot answer (nothing built, damaged or stale build)."""
+
+    status = 503
+
+
+class NoCardData(BuildUnavailable):
+    """No NetrunnerDB card data is built beside the rules (`nrrules build --cards`)."""
