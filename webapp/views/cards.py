@@ -61,12 +61,19 @@ def card_lookup():
     return card_page(request.args.get("q", ""))
 
 
-@bp.get("/api/cards/<path:ref>")
-def card_api(ref: str):
-    for suffix, build in (("/rulings", payloads.rulings), ("/board", payloads.board)):
-        if ref.endswith(suffix) and len(ref) > len(suffix):
-            return jsonify(build(rules(), payloads.find(rules(), ref[: -len(suffix)])))
-    return jsonify(payloads.card(rules(), payloads.find(rules(), ref), request.args.get("v")))
+@bp.get("/api/cards/<path:card>")
+def card_api(card: str):
+    return jsonify(payloads.card(rules(), payloads.find(rules(), card), request.args.get("v")))
+
+
+@bp.get("/api/cards/<path:card>/rulings")
+def card_rulings_api(card: str):
+    return jsonify(payloads.rulings(rules(), payloads.find(rules(), card)))
+
+
+@bp.get("/api/cards/<path:card>/board")
+def card_board_api(card: str):
+    return jsonify(payloads.board(rules(), payloads.find(rules(), card)))
 
 
 @bp.get("/api/cards")
