@@ -99,6 +99,9 @@ def spec_from_json(rules: Rules, data: dict[str, Any]) -> SessionSpec:
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise BadRequest(f"seed must be an integer from 0 to {MAX_SEED}")
+    for key in ("v", "version"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise BadRequest(f'{key} must be a string such as "26.03" (the CR version)')
     spec = SessionSpec(
         version=rules.version(data.get("v") or data.get("version")),
         structure=structure,
@@ -235,6 +238,8 @@ def _event(event: Any, doc: Any, suffix: str, cards: dict, links: dict) -> dict[
         "rules": event.rules,
         "text": event.text,
         "changes": event.changes,
+        "applied": event.applied,
+        "objects": event.objects,
         "step_number": _card(cards, doc, event.step, suffix)["number"] if event.step else None,
         "rule_numbers": [_card(cards, doc, rid, suffix)["number"] for rid in event.rules],
         "rule_links": [_link(links, cards, doc, rid, suffix) for rid in event.rules],
@@ -295,6 +300,10 @@ def state(
         "decisions_taken": list(spec.decisions),
         "current_step": _card(cards, doc, current, suffix) if current and not session.finished else None,
         "decisions": decisions,
+        "refused": [
+            {**r.to_dict(), "rule_number": _card(cards, doc, r.rule, suffix)["number"]}
+            for r in ([] if session.finished else engine.refused_decisions(session))
+        ],
         "finished": bool(session.finished),
         "outcome": _plain(session.outcome),
         "trace_length": len(session.trace),
