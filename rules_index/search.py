@@ -302,6 +302,10 @@ class SearchHit:
     # rule for a query that is only jargon), "text" (full text) or "looser" (an offer of
     # `SearchResult.looser` when the query itself found nothing)
     match: str = "text"
+    source: str = "rules"
+    # The score as a share of the best score this query could reach in this index
+    # (`ideal_score`): comparable across sources, 1.0 for exact and jargon answers.
+    norm: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -465,6 +469,29 @@ class _DenseOr(Or):
         return _DenseUnionMatcher(
             [sub.matcher(searcher, context) for sub in subs], searcher.doc_count_all(), self.boost, scored
         )
+
+
+def ideal_score(searcher, clauses, k1: float = BM25_K1) -> float:
+    """The best BM25F score a query could reach in this index: for each distinct word (grouped by
+    its stem, whatever field or analyzer it came through), the most any one of its clauses can
+    give, ``idf x (K1 + 1) x boost`` (BM25's limit as the term frequency grows; Whoosh applies
+    field boosts to the term frequency, so they change how fast a field saturates, not the
+    limit), summed. A hit's score over this is the share of the query's evidence it carries,
+    which puts the scores of different indexes (rules, judge items, cards) on one scale.
+    ``clauses`` are ``(field, text, boost)``; phrases and absent terms add nothing."""
+    best: dict[str, float] = {}
+    for fname, text, boost in clauses:
+        if not searcher.reader().doc_frequency(fname, text):
+            continue
+        key = _porter(text.lower())
+        w = searcher.idf(fname, text) * (k1 + 1) * boost
+        best[key] = max(best.get(key, 0.0), w)
+    return sum(best.values())
+
+
+def norm_of(score: float, ideal: float) -> float:
+    """``score / ideal`` clamped to [0, 1] (0 when nothing could match)."""
+    return round(min(1.0, max(0.0, score / ideal)), 4) if ideal > 0 else 0.0
 
 
 class StaleIndexError(ValueError):
@@ -670,6 +697,7 @@ class Searcher:
             elif tokens:
                 phrases.append(Phrase("cards", tokens, boost=6.0))
         info["text_phrases"] = text_phrases
+        info["weights"] = weights
         # Only terms the index holds: a matcher for an absent term still costs its set-up.
         clauses = [Term(f, s, boost=b) for (f, s), b in weights.items() if self._df(f, s)] + phrases
         if not clauses:
@@ -767,15 +795,16 @@ class Searcher:
             for item in info["jargon"]:
                 node = self.doc.node(item["rule"])
                 if node is not None and all(h.id != node.id for h in hits):
-                    hits.append(self._hit(node, 500.0, highlight_terms, "jargon"))
+                    hits.append(self._hit(node, 500.0, highlight_terms, "jargon", norm=1.0))
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
         query_stems = {s for s in self._stems(" ".join(info["words"]))}
         ranked = self._rank(q, query_stems, limit, info["text_phrases"])
+        ideal = ideal_score(self._searcher(), [(f, t, b) for (f, t), b in info["weights"].items()])
         for node_id, score in ranked:
             node = self.doc.node(node_id)
             if node is None or any(h.id == node.id for h in hits):
                 continue
-            hits.append(self._hit(node, round(score, 4), highlight_terms, "text"))
+            hits.append(self._hit(node, round(score, 4), highlight_terms, "text", norm=norm_of(score, ideal)))
         return hits[:limit]
 
     def _rank(
@@ -861,7 +890,7 @@ class Searcher:
         return docs
 
     def _exact_hits(self, node: Node, text: str, limit: int) -> list[SearchHit]:
-        hits = [self._hit(node, 1000.0, frozenset(), "exact")]
+        hits = [self._hit(node, 1000.0, frozenset(), "exact", norm=1.0)]
         for source_id in self._backlinks().get(node.id, []):
             if len(hits) >= limit:
                 break
@@ -870,7 +899,9 @@ class Searcher:
                 hits.append(self._hit(source, 0.0, frozenset(), "cites"))
         return hits[:limit]
 
-    def _hit(self, node: Node, score: float, terms: frozenset[str], match: str) -> SearchHit:
+    def _hit(
+        self, node: Node, score: float, terms: frozenset[str], match: str, norm: float = 0.0
+    ) -> SearchHit:
         return SearchHit(
             id=node.id,
             number=node.number,
@@ -882,6 +913,7 @@ class Searcher:
             ],
             score=score,
             match=match,
+            norm=norm,
         )
 
     def snippet(self, node: Node, terms: frozenset[str]) -> str:
