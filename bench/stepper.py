@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
-# bench/http.py shadows the stdlib's http package: keep this folder off sys.path.
+# keep this folder off sys.path (a bench/http.py once shadowed the stdlib http package).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
@@ -41,7 +41,7 @@ FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.6 * 1024 
 
 
 def _bench_http():
-    spec = importlib.util.spec_from_file_location("bench_http", ROOT / "bench" / "http.py")
+    spec = importlib.util.spec_from_file_location("bench_http", ROOT / "bench" / "http_load.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

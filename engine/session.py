@@ -239,33 +239,34 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
     return problems
 
 
-_PREPARED: dict[bytes, tuple[tuple[str, ...], bytes]] = {}
-_PREPARED_MAX = 128
+PREPARED_MAX = 128  # boards kept per document by `_prepare`
 
 
-def _prepare(board: Any) -> tuple[list[str], dict | None]:
-    """(problems, normalised board) for a board, memoised by its marshalled bytes: every step of
-    a session replayed from its token starts from the same board, and validating and normalising
-    it (70-odd card dicts) is a third of starting. The normalised board comes back as a fresh
-    deep copy each time (it is the session's mutable state)."""
+def _prepare(board: Any, t: Tables) -> tuple[list[str], dict | None]:
+    """(problems, normalised board) for a board, memoised in the document's tables by its
+    marshalled bytes: every step of a session replayed from its token starts from the same board,
+    and validating and normalising it (70-odd card dicts) is a third of starting. The normalised
+    board comes back as a fresh deep copy each time (it is the session's mutable state)."""
     try:
         key = marshal.dumps(board)
     except ValueError:  # not plain JSON-like data: validate it the long way
         problems = validate_board(board)
         return problems, None if problems else normalise_board(board)
-    hit = _PREPARED.get(key)
+    memo = t.prepared
+    hit = memo.get(key)
     if hit is None:
         problems = validate_board(board)
         hit = (tuple(problems), b"" if problems else marshal.dumps(normalise_board(board)))
-        if len(_PREPARED) >= _PREPARED_MAX:
-            _PREPARED.clear()
-        _PREPARED[key] = hit
+        if len(memo) >= PREPARED_MAX:
+            memo.clear()
+        memo[key] = hit
     return list(hit[0]), marshal.loads(hit[1]) if hit[1] else None
 
 
 def start(board: dict, structure: str, doc: Document, params: dict | None = None, seed: int = 0) -> Session:
     """Start walking `structure` on `board` under the CR version `doc`. Raises BoardError."""
-    problems, norm = _prepare(board)
+    t = tables(doc)
+    problems, norm = _prepare(board, t)
     if problems or norm is None:
         raise BoardError(problems)
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -274,7 +275,6 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
     problems = _validate_params(structure, params, norm, doc)
     if problems:
         raise BoardError(problems)
-    t = tables(doc)
     table = t.steps
     if not table.get(structure):
         raise BoardError([f"structure: {structure!r} has no steps in CR {doc.version}"])

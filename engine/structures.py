@@ -113,9 +113,10 @@ def step_table(doc: Document) -> dict[str, list[str]]:
 
 class Tables:
     """Per-document lookup tables derived from the document alone (never game state): the step
-    lists, each step's successor, and a memo of which cited rule ids the document contains."""
+    lists, each step's successor, a memo of which cited rule ids the document contains, and a
+    bounded memo of prepared boards. Owned by the document (`tables(doc)`)."""
 
-    __slots__ = ("version", "source_hash", "steps", "next_of", "cites", "checkpoint_plan")
+    __slots__ = ("version", "source_hash", "steps", "next_of", "cites", "checkpoint_plan", "prepared")
 
     def __init__(self, doc: Document):
         self.version = doc.version
@@ -129,20 +130,14 @@ class Tables:
         from .steps import handler_for  # steps imports this module
 
         self.checkpoint_plan = tuple((i, handler_for(i)) for i in self.steps.get("checkpoint", ()))
-
-
-_TABLES: dict[int, tuple[Document, Tables]] = {}  # memo of derived, immutable data; bounded
+        # boards validated and normalised for sessions on this document (engine.session._prepare):
+        # marshalled board -> (problems, marshalled normalised board); bounded
+        self.prepared: dict[bytes, tuple[tuple[str, ...], bytes]] = {}
 
 
 def tables(doc: Document) -> Tables:
-    hit = _TABLES.get(id(doc))
-    if hit is not None and hit[0] is doc:
-        return hit[1]
-    t = Tables(doc)
-    if len(_TABLES) > 32:
-        _TABLES.clear()
-    _TABLES[id(doc)] = (doc, t)
-    return t
+    """The engine's tables for `doc`, built once and owned by the document (`Document.derived`)."""
+    return doc.derived("engine.tables", Tables)
 
 
 def structures(doc: Document) -> list[dict]:

@@ -7,9 +7,11 @@ Everything here is plain data that round-trips through JSON exactly
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 # Node kinds, outermost first.
 CHAPTER = "chapter"
@@ -98,6 +100,9 @@ class Document:
     _children: dict[str | None, list[Node]] | None = field(default=None, repr=False, compare=False)
     _by_number: dict[str, Node] | None = field(default=None, repr=False, compare=False)
     _by_lower_id: dict[str, Node] | None = field(default=None, repr=False, compare=False)
+    # Tables other packages derive from this document alone (the engine's step tables), kept
+    # with it so they live and die with the document: `derived(key, build)`.
+    _derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     # ----- navigation -------------------------------------------------------------------------
     def node(self, node_id: str) -> Node | None:
@@ -116,6 +121,14 @@ class Document:
         if self._by_lower_id is None:
             self._by_lower_id = {n.id.lower(): n for n in self.nodes}
         return self._by_lower_id
+
+    def derived(self, key: str, build: Callable[[Document], T]) -> T:
+        """The table `key` derived from this document, built once by `build(self)` and owned by
+        the document (no module-level caches keyed by documents)."""
+        hit = self._derived.get(key)
+        if hit is None:
+            hit = self._derived[key] = build(self)
+        return hit  # type: ignore[return-value]
 
     def __contains__(self, node_id: object) -> bool:
         return isinstance(node_id, str) and self.node(node_id) is not None

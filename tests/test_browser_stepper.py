@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_browser import ARTIFACTS as BROWSER_ARTIFACTS
 from test_browser import browser, server, sync_api  # noqa: F401  (shared fixtures: one server per module)
@@ -195,3 +197,99 @@ def test_stepper_without_javascript(browser, server):  # noqa: F811
     assert pg.locator("#recent").count() == 1
     pg.screenshot(path=str(ARTIFACTS / "nojs-stepper.png"), full_page=True)
     context.close()
+
+
+def test_rig_edited_on_the_picture(screen, server):  # noqa: F811
+    """Install an icebreaker on the picture (keyboard for its fields), make the HQ ice a barrier
+    it must pump against, and step the run: the editor's rig is the one the engine uses."""
+    name, page = screen
+    page.goto(server + "/editor?example=01-hq-ice-wall")
+    page.wait_for_selector("#formroot .srv[data-server='hq'] .ic")
+    hq = page.locator(".srv[data-server='hq']")
+    hq.locator(".ic-edit > summary").click()
+    page.fill("input[data-path='servers.hq.ice[0].strength']", "3")
+    page.fill("input[data-path='servers.hq.ice[0].subtypes']", "Barrier")
+    page.fill("input[data-path='servers.hq.ice[0].break_cost']", "")
+    programs = page.locator(".rig[data-zone='programs']")
+    expect(programs.locator(".rc")).to_have_count(0)
+    programs.locator(".add-card").click()
+    # the new program's name field has the focus: typed from the keyboard
+    path = "runner.rig.programs[0]"
+    assert page.evaluate("document.activeElement.dataset.path") == f"{path}.name"
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("Corroder")
+    page.keyboard.press("Tab")  # to install cost
+    page.keyboard.press("Tab")  # to memory
+    page.keyboard.press("Tab")  # to strength
+    assert page.evaluate("document.activeElement.dataset.path") == f"{path}.strength"
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("2")
+    card = programs.locator(f"[data-card='{path}']")
+    expect(card.locator(".ic-name")).to_have_text("Corroder")
+    # its first ability breaks barriers only; a bad value shows its error beside the field
+    page.select_option(f"select[data-path='{path}.abilities[0].ice_subtype']", "barrier")
+    page.fill(f"input[data-path='{path}.abilities[0].count']", "0")
+    expect(page.locator(f".ferr[data-for='{path}.abilities[0].count']")).not_to_be_empty()
+    page.fill(f"input[data-path='{path}.abilities[0].count']", "1")
+    expect(page.locator("#valid-status")).to_have_text("Board is valid.")
+    # hardware installed and uninstalled again, with the keyboard focus kept on the zone
+    hardware = page.locator(".rig[data-zone='hardware']")
+    hardware.locator(".add-card").click()
+    expect(hardware.locator(".rc")).to_have_count(1)
+    hardware.locator(".rc .del").click()
+    expect(hardware.locator(".rc")).to_have_count(0)
+    assert page.evaluate("document.activeElement.classList.contains('add-card')")
+    board = page.evaluate("JSON.parse(document.getElementById('boardjson').value)")
+    assert [p["name"] for p in board["runner"]["rig"]["programs"]] == ["Corroder"]
+    assert board["runner"]["rig"]["programs"][0]["abilities"][0]["ice_subtype"] == "barrier"
+    assert not board["runner"]["rig"].get("hardware")
+    assert board["servers"]["hq"]["ice"][0]["subtypes"] == ["barrier"]
+    shot(page, f"{name}-editor-rig")
+    page.select_option("#server", "hq")
+    page.click("#start")
+    page.wait_for_url("**/step?s=**")
+    expect(page.locator("#board .bp-runner .rig")).to_contain_text("Corroder")
+    used: list[str] = []
+    for _ in range(20):
+        if page.locator("#finished").count():
+            break
+        buttons = page.locator("#decisions button")
+        labels = buttons.all_inner_texts()
+        ids = [b.get_attribute("data-decision") for b in buttons.all()]
+        choice = next((i for i in ids if i.startswith("use:")), None) or (
+            "continue" if "continue" in ids else ids[0]
+        )
+        if choice.startswith("use:"):
+            used.append(labels[ids.index(choice)])
+        with page.expect_navigation():
+            page.locator(f"#decisions button[data-decision='{choice}']").click()
+    expect(page.locator("#finished")).to_contain_text("successful")
+    # strength 2 against 3: first the pump, then the barrier break
+    assert [u.split(":")[0] for u in used] == ["Corroder", "Corroder"]
+    assert "+1 strength" in used[0] and "break 1 barrier" in used[1]
+
+
+def test_dark_colours_follow_the_system_and_the_toggle(browser, server):  # noqa: F811
+    """The board picture has no light islands in dark mode (prefers-color-scheme or the toggle)."""
+
+    def luminance(pg, selector: str, prop: str) -> float:
+        rgb = pg.eval_on_selector(selector, f"e => getComputedStyle(e).{prop}")
+        r, g, b = (float(x) for x in re.findall(r"[\d.]+", rgb)[:3])
+        return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+    parts = ("#edpic .bp-runner", "#edpic .srv", "#edpic .ic.rz", "#edpic .bc", "#edpic .bp-corp")
+    for scheme, theme in (("dark", None), ("light", "dark"), ("light", None)):
+        context = browser.new_context(color_scheme=scheme, java_script_enabled=theme is None)
+        pg = context.new_page()
+        pg.goto(server + "/editor?example=remote-run")
+        if theme:  # the header toggle's choice, as theme.js applies it
+            pg.evaluate(f"document.documentElement.setAttribute('data-theme', '{theme}')")
+        dark = (theme or scheme) == "dark"
+        for sel in parts:
+            bg = luminance(pg, sel, "backgroundColor")
+            assert (bg < 0.2) if dark else (bg > 0.85), (scheme, theme, sel, bg)
+        fg = luminance(pg, "#edpic .ic.rz b", "color")
+        assert (fg > 0.7) if dark else (fg < 0.3), (scheme, theme, fg)
+        if dark and theme is None:
+            pg.screenshot(path=str(ARTIFACTS / "dark-editor-nojs.png"), full_page=True)
+        context.close()

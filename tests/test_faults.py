@@ -309,3 +309,16 @@ def test_gunicorn_with_preload_survives_damage_at_start_and_on_hup(bdir, tmp_pat
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.mark.parametrize("preload", [False, True])
+def test_the_other_versions_box_says_unavailable_for_a_damaged_version(bdir, preload):
+    truncate(_target(bdir, DAMAGED_V) / "document.json")
+    client = app_for(bdir, preload)
+    rows = {r["version"]: r for r in client.get("/api/rules/6.9.4c/versions").get_json()["versions"]}
+    assert list(rows) == ["22.12", "23.08", "24.03", "25.04", "25.08", "26.03"]  # none left out
+    assert rows[DAMAGED_V]["unavailable"] is True and rows[DAMAGED_V]["present"] is False
+    assert all("unavailable" not in r for v, r in rows.items() if v != DAMAGED_V)
+    assert client.get("/api/rules/6.9.4c").get_json()["across"] == list(rows.values())
+    page = client.get("/r/6.9.4c").get_data(as_text=True)
+    assert f"CR {DAMAGED_V}: unavailable" in page and "CR 25.08: 6.9.4c" in page

@@ -86,7 +86,7 @@ def test_validate_bad_bodies(client):
     not_json = client.post("/api/engine/validate", data="board", content_type="text/plain")
     assert not_json.status_code == 415 and "JSON" in not_json.get_json()["error"]
     broken = client.post("/api/engine/validate", data="{not json", content_type="application/json")
-    assert broken.status_code == 400 and "JSON object" in broken.get_json()["error"]
+    assert broken.status_code == 400 and "not valid JSON" in broken.get_json()["error"]
     listy = client.post("/api/engine/validate", json=[1, 2])
     assert listy.status_code == 400
     huge = client.post(

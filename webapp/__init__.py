@@ -12,6 +12,7 @@ Configuration (environment variables, overridable by ``test_config``):
                        rules_index default, ``~/.cache/nrrules/build``).
 ``SECRET_KEY``         signs engine session tokens. Every worker and machine behind one load
                        balancer must share it, or links made on one will not open on another.
+                       Required: without it the app refuses to start (except with TESTING).
 ``NRRULES_PRELOAD=1``  load every version when a worker starts, not on its first requests.
 ``NRRULES_PROXY_FIX=1`` trust one proxy's X-Forwarded-Proto/Host for canonical (shared) links.
 ``NRRULES_PAGE_CACHE`` (+ ``_MB``), ``NRRULES_SEARCH_CACHE``, ``NRRULES_SESSION_CACHE``: sizes of the
@@ -27,7 +28,6 @@ in-process cache is bounded in entries and bytes (webapp/caches.py).
 from __future__ import annotations
 
 import os
-import warnings
 from typing import Any
 
 from flask import Flask
@@ -38,7 +38,11 @@ from .httputil import install_http_policies
 from .jsonprovider import FastJSONProvider
 from .library import LibraryHolder
 
-DEV_SECRET = "nrrules-dev-secret-change-me"
+DEV_SECRET = "nrrules-dev-secret-change-me"  # only for apps made with TESTING
+
+
+class MissingSecretKey(RuntimeError):
+    """The app was started for real (not TESTING) without a SECRET_KEY."""
 
 
 class NoCookieSession(SessionInterface):
@@ -54,7 +58,7 @@ class NoCookieSession(SessionInterface):
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=False)
     app.config.from_mapping(
-        SECRET_KEY=os.environ.get("SECRET_KEY") or os.environ.get("NRRULES_SECRET_KEY") or DEV_SECRET,
+        SECRET_KEY=os.environ.get("SECRET_KEY") or os.environ.get("NRRULES_SECRET_KEY") or None,
         BUILD_DIR=os.environ.get("NRRULES_BUILD_DIR") or None,
         MAX_CONTENT_LENGTH=256 * 1024,  # boards are a few KB; refuse anything large
         # Cache bounds (see webapp/caches.py for every cache, its bounds and why it exists).
@@ -70,11 +74,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.from_mapping(test_config)
-    if app.config["SECRET_KEY"] == DEV_SECRET and not app.testing and not app.debug:
-        warnings.warn(
-            "SECRET_KEY is not set: using the development key; set SECRET_KEY in production",
-            stacklevel=2,
-        )
+    if not app.config.get("SECRET_KEY"):
+        if not app.testing:
+            # A public key would let anyone forge session tokens: refuse to start. (`nrrules
+            # serve`, for local use, makes a random key per process instead.)
+            raise MissingSecretKey(
+                "SECRET_KEY is not set (or empty): set it to a long random string, the same on every "
+                "worker and machine, e.g. SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
+        app.config["SECRET_KEY"] = DEV_SECRET  # tests only
     app.session_interface = NoCookieSession()  # nothing is kept per user: no session cookie
     app.json = FastJSONProvider(app)  # orjson: compact UTF-8, keys in insertion order
 

@@ -16,6 +16,9 @@ from typing import Any
 import orjson
 from flask.json.provider import DefaultJSONProvider
 
+from .errors import BadRequest
+
+MAX_DEPTH = 64  # levels of nesting in JSON a user sends; a board is about 6 deep
 _OPTIONS = orjson.OPT_NON_STR_KEYS  # like json.dumps: {1: "a"} -> {"1": "a"}
 _default = DefaultJSONProvider.default  # dates, dataclasses, UUIDs, Markup, as Flask does
 
@@ -25,7 +28,42 @@ def dumps_bytes(obj: Any) -> bytes:
     try:
         return orjson.dumps(obj, default=_default, option=_OPTIONS)
     except TypeError:
-        return json.dumps(obj, default=_default, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        text = json.dumps(obj, default=_default, ensure_ascii=False, separators=(",", ":"))
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate ("\ud800"): escaped, as JSON allows
+            return json.dumps(obj, default=_default, separators=(",", ":")).encode("ascii")
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether lists and objects nest deeper than MAX_DEPTH (without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if depth > MAX_DEPTH:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
+
+
+def loads_user(data: str | bytes, what: str = "the request body") -> Any:
+    """JSON a user sent (a request body, a board file, ``--params``), or `BadRequest` naming
+    `what` and the problem: not JSON, nested deeper than MAX_DEPTH (deeper JSON would exhaust
+    the recursion of the standard library's parser and of whatever walks it next), or a string
+    with a lone surrogate (``"\\ud800"``, which no UTF-8 answer or page could echo)."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        reason = str(exc)
+        if "depth limit" in reason:
+            raise BadRequest(f"{what} is nested too deeply (at most {MAX_DEPTH} levels)") from None
+        if "surrogate" in reason:
+            raise BadRequest(f"{what} holds a lone surrogate (\\ud800-\\udfff): send valid Unicode") from None
+        raise BadRequest(f"{what} is not valid JSON: {reason}") from None
+    if isinstance(value, (dict, list)) and _too_deep(value):
+        raise BadRequest(f"{what} is nested too deeply (at most {MAX_DEPTH} levels)")
+    return value
 
 
 class FastJSONProvider(DefaultJSONProvider):
@@ -43,7 +81,10 @@ class FastJSONProvider(DefaultJSONProvider):
         try:
             return orjson.loads(s)
         except orjson.JSONDecodeError:
-            return super().loads(s, **kwargs)  # the standard library's verdict and message
+            try:
+                return super().loads(s, **kwargs)  # the standard library's verdict and message
+            except RecursionError:
+                raise ValueError("JSON nested too deeply") from None
 
     def response(self, *args: Any, **kwargs: Any) -> Any:
         obj = self._prepare_response_obj(args, kwargs)

@@ -9,19 +9,33 @@ zlib-compressed when that is shorter), so a server never replays a board it did 
 
 from __future__ import annotations
 
-import json
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from flask import current_app
-from itsdangerous import BadData, URLSafeSerializer
+from itsdangerous import BadData, BadPayload, URLSafeSerializer
+from itsdangerous.encoding import base64_decode
+from itsdangerous.serializer import Serializer
 
 from .errors import BadToken
-from .jsonprovider import dumps_bytes
+from .jsonprovider import dumps_bytes, loads_user
 
 SALT = "nrrules.engine.session.v1"
 MAX_TOKEN = 12000  # characters; a typical board is well under 2000
+# Bytes of JSON a token may unpack to: zlib packs up to ~1000:1, so 12,000 characters could
+# otherwise carry 9 MB (issue 16). A request body is at most 256 KB; so is a token's payload.
+MAX_PAYLOAD = 256 * 1024
+MAX_SEED = 2**31 - 1
+# (field, type, what the field holds) of a token's payload, checked before anything reads it.
+_FIELDS: tuple[tuple[str, type | tuple[type, ...], str], ...] = (
+    ("v", str, "the CR version"),
+    ("s", str, "the structure"),
+    ("b", dict, "the board"),
+    ("d", list, "the decisions"),
+    ("p", dict, "the parameters"),
+    ("r", int, "the seed"),
+)
 
 
 @dataclass
@@ -47,12 +61,23 @@ class SessionSpec:
     def from_payload(cls, data: Any) -> SessionSpec:
         if not isinstance(data, dict) or not {"v", "s", "b", "d"} <= set(data):
             raise BadToken("session token does not hold an engine session")
+        for key, typ, what in _FIELDS:
+            value = data.get(key)
+            if key in ("p", "r") and value is None:
+                continue
+            if not isinstance(value, typ) or isinstance(value, bool):
+                raise BadToken(f"session token field {key!r} ({what}) has the wrong type")
+        seed = data.get("r") or 0
+        if not 0 <= seed <= MAX_SEED:
+            raise BadToken(f"session token field 'r' (the seed) must be from 0 to {MAX_SEED}")
+        if not all(isinstance(d, str) for d in data["d"]):
+            raise BadToken("session token field 'd' (the decisions) must hold only strings")
         return cls(
             version=data["v"],
             structure=data["s"],
             board=data["b"],
             params=data.get("p") or {},
-            seed=int(data.get("r") or 0),
+            seed=seed,
             decisions=list(data["d"]),
         )
 
@@ -69,10 +94,27 @@ class _CompactJSON:
 
     @staticmethod
     def loads(data: str | bytes, **kwargs: Any) -> Any:
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError:
-            return json.loads(data)  # what orjson refuses (e.g. integers beyond 64 bits)
+        # As a request body: at most MAX_DEPTH levels, no lone surrogates (BadRequest, which the
+        # serializer reports as a bad payload).
+        return loads_user(data, "session token")
+
+
+class _Serializer(URLSafeSerializer):
+    """itsdangerous's URL-safe serializer, unpacking at most MAX_PAYLOAD bytes."""
+
+    def load_payload(self, payload: bytes, *args: Any, serializer: Any = None, **kwargs: Any) -> Any:
+        if payload.startswith(b"."):
+            try:
+                packed = base64_decode(payload[1:])
+                unpack = zlib.decompressobj()
+                payload = unpack.decompress(packed, MAX_PAYLOAD)
+            except Exception as exc:  # what itsdangerous's own load_payload catches, too
+                raise BadPayload("the payload does not decompress", original_error=exc) from exc
+            if unpack.unconsumed_tail or not unpack.eof:
+                raise BadPayload(f"the payload unpacks to more than {MAX_PAYLOAD} bytes")
+            # The plain serializer's step (JSON to object), skipping the mixin's unbounded unpacking.
+            return Serializer.load_payload(self, payload, *args, serializer=serializer, **kwargs)
+        return super().load_payload(payload, *args, serializer=serializer, **kwargs)
 
 
 def _serializer() -> URLSafeSerializer:
@@ -80,7 +122,7 @@ def _serializer() -> URLSafeSerializer:
     key = current_app.config["SECRET_KEY"]
     cached = current_app.extensions.get("nrrules.token_serializer")
     if cached is None or cached[0] != key:
-        cached = (key, URLSafeSerializer(key, salt=SALT, serializer=_CompactJSON))
+        cached = (key, _Serializer(key, salt=SALT, serializer=_CompactJSON))
         current_app.extensions["nrrules.token_serializer"] = cached
     return cached[1]
 

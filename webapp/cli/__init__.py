@@ -19,10 +19,10 @@ import click
 from rules_index.store import build, default_build_dir
 
 from . import engine, export, history, rules, search, serve
-from .common import build_dir_option, user_errors
+from .common import CommandGroup, build_dir_option, user_errors
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Netrunner Comprehensive Rules: build, look up, search, and step timing structures."""
 

@@ -26,8 +26,38 @@ from ..payloads import Rules
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo("error: " + " ".join(message.split("\n")), err=True)
     sys.exit(code)
+
+
+def os_problem(exc: OSError) -> str:
+    """An operating-system failure (read-only or full disk, a name too long, no permission) as
+    the user's problem: what failed and on which file."""
+    what = exc.strerror or exc.__class__.__name__
+    return f"{what}: {exc.filename}" if exc.filename else what
+
+
+class CommandGroup(click.Group):
+    """The `nrrules` group: every failure, click's usage errors included, is one ``error:`` line
+    on stderr, and nothing the commands print can fail to encode (a file name or argument that
+    is not UTF-8 reaches Python as lone surrogates; they are printed as ``\\udcff``)."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        for stream in (sys.stdout, sys.stderr):
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="backslashreplace")
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            rv = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as exc:
+            where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+            fail(exc.format_message() + where, EXIT_BAD_INPUT)
+        except click.ClickException as exc:
+            fail(exc.format_message(), exc.exit_code)
+        except click.Abort:
+            fail("aborted", 1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -42,6 +72,8 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             fail(exc.message + (f"; nearest: {', '.join(nearest)}" if nearest else ""), exc.exit_code)
         except (ScrapeError, LibraryError) as exc:
             fail(str(exc))
+        except OSError as exc:  # the machine's problem, not the program's: say which file
+            fail(os_problem(exc))
 
     return wrapper
 

@@ -23,6 +23,7 @@ import engine
 from scraper import Document
 
 from ..errors import BadBoard, BadRequest, IllegalDecision
+from ..jsonprovider import loads_user
 from ..payloads import engine as payloads
 from .common import build_dir_option, emit, json_option, open_rules, user_errors, version_option
 
@@ -36,10 +37,7 @@ def read_board(path: str) -> dict:
         raise BadRequest(f"cannot read board file {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise BadRequest(f"board file {path} is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise BadRequest(f"board file {path} is not valid JSON: {exc}") from None
+    data = loads_user(text, f"board file {path}")
     if not isinstance(data, dict):
         raise BadRequest(f"board file {path} must hold a JSON object")
     return data
@@ -223,10 +221,7 @@ def register(group: click.Group) -> None:
         board = read_board(board_json)
         params: dict = {}
         if params_json:
-            try:
-                params = json.loads(params_json)
-            except ValueError as exc:
-                raise BadRequest(f"--params is not valid JSON: {exc}") from None
+            params = loads_user(params_json, "--params")
             if not isinstance(params, dict):
                 raise BadRequest("--params must be a JSON object")
         if server is not None:

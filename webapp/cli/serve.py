@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import secrets
 from pathlib import Path
 
 import click
 
 from rules_index.store import Library
 
-from .common import build_dir_option, user_errors
+from .common import build_dir_option, fail, user_errors
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is only reachable from this machine (127.0.0.0/8, ::1, localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def register(group: click.Group) -> None:
@@ -27,9 +39,22 @@ def register(group: click.Group) -> None:
         """Serve rule pages, search, the board editor, the stepper and the JSON API."""
         from .. import create_app  # the web app only when serving: other commands start faster
 
+        if debug and not is_loopback(host):
+            fail(
+                f"--debug is refused on --host {host}: the debugger runs any Python a visitor types; "
+                "use it on 127.0.0.1 only (production: gunicorn, see docs/deploy.md)"
+            )
         Library.open(build_dir)  # fail early, with the store's own message, if nothing is built
         if build_dir is not None:
             os.environ["NRRULES_BUILD_DIR"] = str(build_dir)
-        app = create_app({"BUILD_DIR": str(build_dir) if build_dir else None})
+        config: dict[str, str | None] = {"BUILD_DIR": str(build_dir) if build_dir else None}
+        if not (os.environ.get("SECRET_KEY") or os.environ.get("NRRULES_SECRET_KEY")):
+            config["SECRET_KEY"] = secrets.token_urlsafe(32)
+            click.echo(
+                "nrrules: SECRET_KEY is not set: stepper links are signed with a random key for this "
+                "process and stop opening once it stops (set SECRET_KEY to keep them)",
+                err=True,
+            )
+        app = create_app(config)
         click.echo(f"nrrules: serving on http://{host}:{port}/ (Ctrl-C to stop)", err=True)
         app.run(host=host, port=port, debug=debug, use_reloader=debug, threaded=True)

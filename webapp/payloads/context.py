@@ -49,6 +49,8 @@ class Rules:
 
     def version(self, version: str | None) -> str:
         """The version a request or command names (None, "" or "latest": the latest)."""
+        if version is not None and not isinstance(version, str):  # a JSON body's {"v": 5}
+            raise BadRequest(f'version must be a string such as "{self.library.latest}", not {version!r}')
         if version is None or version.strip() in ("", "latest"):
             return self.library.latest
         v = version.strip().lstrip("vV")

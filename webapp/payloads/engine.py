@@ -99,6 +99,9 @@ def spec_from_json(rules: Rules, data: dict[str, Any]) -> SessionSpec:
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise BadRequest(f"seed must be an integer from 0 to {MAX_SEED}")
+    for key in ("v", "version"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise BadRequest(f'{key} must be a string such as "26.03" (the CR version)')
     spec = SessionSpec(
         version=rules.version(data.get("v") or data.get("version")),
         structure=structure,

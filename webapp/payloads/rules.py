@@ -86,7 +86,7 @@ def rule(rules: Rules, found: Found, descendants: bool = False) -> dict[str, Any
     graph = rules.library.graph(v)
     out["cites"] = graph.cites(n.id)
     out["cited_by"] = graph.cited_by(n.id)
-    out["across"] = across_versions(rules.library.documents(), n.id)
+    out["across"] = across(rules, found)["versions"]
     below = _below(doc, n) if descendants or n.kind != "chapter" else []
     # `next` is the first rule after what the rule's page shows (a chapter's page lists its
     # sections, so its next is its first section).
@@ -163,7 +163,17 @@ def graph(rules: Rules, found: Found, k: int = 1, kinds: list[str] | None = None
 
 
 def across(rules: Rules, found: Found) -> dict[str, Any]:
-    return {"id": found.node.id, "versions": across_versions(rules.library.documents(), found.node.id)}
+    """The rule in every built version, oldest first. A version that cannot be served (damaged,
+    missing, stale) is listed as ``unavailable`` rather than left out or loaded."""
+    rows = {row["version"]: row for row in across_versions(rules.library.documents(), found.node.id)}
+    versions = []
+    for info in rules.library.versions():
+        row = rows.get(info.version)
+        if row is None:
+            row = {"version": info.version, "present": False, "number": None, "title": None, "text": None}
+            row["unavailable"] = True
+        versions.append(row)
+    return {"id": found.node.id, "versions": versions}
 
 
 def path(rules: Rules, a: Found, b: Found, cites_only: bool = False) -> dict[str, Any]:

@@ -367,19 +367,151 @@
         numField("Core damage", "runner.core_damage", 0), countField("Cards in grip", "runner.hand", 5),
         countField("Cards in stack", "runner.deck", 30), scoreField("runner")
       ]),
-      rigSummary(),
+      rigEditor(),
       err("runner")
     ]));
     root.appendChild(bp);
   }
-  function rigSummary() {
-    var rig = model.runner && model.runner.rig;
-    if (!rig || typeof rig !== "object") return el("p", { cls: "hint", text: "Installed Runner cards (rig): add them in the JSON below (runner.rig)." });
-    var names = [];
-    ["programs", "hardware", "resources", "facedown"].forEach(function (z) {
-      (Array.isArray(rig[z]) ? rig[z] : []).forEach(function (c) { names.push((c && c.name) || "card"); });
+  /* ---------- the Runner's identity and rig on the picture ---------- */
+  var RIG_ZONES = [
+    ["programs", "Programs", "program"], ["hardware", "Hardware", "hardware"],
+    ["resources", "Resources", "resource"], ["facedown", "Facedown", ""]
+  ];
+  var ICE_SUBTYPES = ["barrier", "code gate", "sentry"];
+
+  function identityFields() {
+    var ident = getAt(model, "runner.identity");
+    var name = typeof ident === "string" ? ident : (ident && ident.name) || "";
+    var input = el("input", { type: "text", "data-path": "runner.identity", "aria-label": "Identity", maxlength: "100", placeholder: "none" });
+    input.value = name;
+    input.addEventListener("input", function () {
+      var v = input.value.trim(), cur = getAt(model, "runner.identity");
+      if (cur && typeof cur === "object") setAt(model, "runner.identity.name", v || "Identity");
+      else setAt(model, "runner.identity", v || undefined);
+      changed(false);
     });
-    return el("p", { cls: "hint", text: "Rig: " + (names.join(", ") || "empty") + " (edit in the JSON below)." });
+    var limit = numField("Memory limit", "runner.memory_limit");
+    var fromId = ident && typeof ident === "object" && ident.memory_limit != null ? ident.memory_limit : 4;
+    limit.querySelector("input").placeholder = String(fromId);
+    return [wrap("Identity", input, "runner.identity"), limit];
+  }
+
+  function abilityEditor(path, k) {
+    var a = getAt(model, path) || {};
+    var what = "ability " + (k + 1);
+    var box = el("div", { cls: "subed ab-ed", "data-box": path });
+    var kind = el("select", { "data-path": path + ".kind", "aria-label": "Kind of " + what });
+    [["break", "break subroutines"], ["strength", "+ strength"], ["text", "other (text)"]].forEach(function (o) {
+      kind.appendChild(el("option", { value: o[0], text: o[1] }));
+    });
+    kind.value = a.kind || "text";
+    kind.addEventListener("change", function () {
+      var next = { kind: kind.value };
+      if (kind.value === "break") { next.cost = a.cost || 1; next.count = 1; }
+      else if (kind.value === "strength") { next.cost = a.cost || 1; next.amount = 1; }
+      else next.text = "Ability";
+      setAt(model, path, next);
+      changed(true);
+      focusLater('[data-path="' + path + '.kind"]');
+    });
+    box.appendChild(wrap("↳ Ability " + (k + 1), kind, path + ".kind"));
+    if (kind.value === "break") {
+      box.appendChild(numField("Cost ¢", path + ".cost", 1));
+      box.appendChild(numField("Breaks", path + ".count", 1));
+      var sub = el("select", { "data-path": path + ".ice_subtype", "aria-label": "Ice subtype " + what + " breaks" });
+      sub.appendChild(el("option", { value: "", text: "any ice (AI)" }));
+      var known = ICE_SUBTYPES.slice();
+      if (a.ice_subtype && known.indexOf(a.ice_subtype) < 0) known.push(a.ice_subtype);
+      known.forEach(function (t) { sub.appendChild(el("option", { value: t, text: t })); });
+      sub.value = a.ice_subtype || "";
+      sub.addEventListener("change", function () { setAt(model, path + ".ice_subtype", sub.value || undefined); changed(false); });
+      box.appendChild(wrap("Subtype", sub, path + ".ice_subtype"));
+      var upTo = el("input", { type: "checkbox", "data-path": path + ".up_to", "aria-label": "Break up to (" + what + ")" });
+      upTo.checked = !!a.up_to;
+      upTo.addEventListener("change", function () { setAt(model, path + ".up_to", upTo.checked || undefined); changed(false); });
+      box.appendChild(el("label", { cls: "field check", "data-box": path + ".up_to" }, [upTo, " up to"]));
+    } else if (kind.value === "strength") {
+      box.appendChild(numField("Cost ¢", path + ".cost", 1));
+      box.appendChild(numField("+ Strength", path + ".amount", 1));
+    } else {
+      box.appendChild(textField("Text", path + ".text"));
+    }
+    box.appendChild(button("Remove", function () { setAt(model, path, undefined); changed(true); }, "small", { "aria-label": "Remove " + what }));
+    box.appendChild(err(path));
+    return box;
+  }
+
+  function rigCard(zone, type, i) {
+    var path = "runner.rig." + zone + "[" + i + "]";
+    var c = getAt(model, path);
+    if (typeof c === "string") { c = { name: c }; if (type) c.type = type; setAt(model, path, c); syncText(); }
+    c = c || {};
+    var name = c.name || "Unnamed card";
+    var box = el("div", { cls: "bc rc", "data-card": path, "data-box": path });
+    var head = el("div", { cls: "ic-head" }, [el("b", { cls: "ic-name", text: name })]);
+    if (c.strength != null) head.appendChild(el("span", { cls: "st", title: "strength", text: String(c.strength) }));
+    if (c.memory_cost) head.appendChild(el("span", { cls: "ty", text: c.memory_cost + " MU" }));
+    box.appendChild(head);
+    if (Array.isArray(c.subtypes) && c.subtypes.length) box.appendChild(el("span", { cls: "ty", text: c.subtypes.join(" · ") }));
+    var abilities = Array.isArray(c.abilities) ? c.abilities : [];
+    var details = el("details", { cls: "ic-edit" });
+    if (openIce[path]) details.open = true;
+    details.addEventListener("toggle", function () { if (details.open) openIce[path] = true; else delete openIce[path]; });
+    var what = zone === "programs" ? ", strength, " + abilities.length + " abilit" + (abilities.length === 1 ? "y" : "ies") : "";
+    details.appendChild(el("summary", { text: "Edit " + name + what }));
+    var fields = [
+      textField("Name", path + ".name", function (v) { box.querySelector(".ic-name").textContent = v || "Unnamed card"; }),
+      numField("Install cost", path + ".install_cost")
+    ];
+    if (zone === "programs") {
+      fields.push(numField("Memory (MU)", path + ".memory_cost", 0), numField("Strength", path + ".strength"), listField("Subtypes", path + ".subtypes"));
+    }
+    if (zone === "facedown") fields.push(selectField("Type", path + ".type", ["program", "hardware", "resource", "event"], "program"));
+    details.appendChild(el("div", { cls: "row" }, fields));
+    if (zone === "programs") {
+      abilities.forEach(function (_, k) { details.appendChild(abilityEditor(path + ".abilities[" + k + "]", k)); });
+      details.appendChild(button("Add ability", function () {
+        var list = getAt(model, path + ".abilities") || [];
+        list.push({ kind: "break", cost: 1, count: 1 });
+        setAt(model, path + ".abilities", list); openIce[path] = true; changed(true);
+        focusLater('[data-path="' + path + ".abilities[" + (list.length - 1) + '].kind"]');
+      }, "small add-ability", { "aria-label": "Add an ability to " + name }));
+      details.appendChild(err(path + ".abilities"));
+    }
+    head.appendChild(button("✕", function () { setAt(model, path, undefined); changed(true); focusLater('[data-zone="' + zone + '"] .add-card'); }, "del", { "aria-label": "Uninstall " + name, title: "Uninstall" }));
+    box.appendChild(details);
+    box.appendChild(err(path));
+    return box;
+  }
+
+  function rigZone(zone, title, type) {
+    var path = "runner.rig." + zone;
+    var cards = getAt(model, path);
+    cards = Array.isArray(cards) ? cards : [];
+    var col = el("div", { cls: "rig", "data-zone": zone, "data-box": path }, [el("h3", { text: title + (cards.length ? " (" + cards.length + ")" : "") })]);
+    cards.forEach(function (_, i) { col.appendChild(rigCard(zone, type, i)); });
+    var noun = { programs: "program", hardware: "hardware", resources: "resource", facedown: "facedown card" }[zone];
+    col.appendChild(button("Install " + noun, function () {
+      var list = getAt(model, path);
+      list = Array.isArray(list) ? list : [];
+      var card = zone === "programs"
+        ? { name: "Icebreaker " + (list.length + 1), type: "program", install_cost: 1, memory_cost: 1, strength: 1, subtypes: ["icebreaker"], abilities: [{ kind: "break", cost: 1, count: 1 }, { kind: "strength", cost: 1, amount: 1 }] }
+        : { name: title.replace(/s$/, "") + " " + (list.length + 1), type: type || "program", install_cost: 1 };
+      list.push(card);
+      setAt(model, path, list);
+      var at = path + "[" + (list.length - 1) + "]";
+      openIce[at] = true;  // the new card's fields, ready to fill in
+      changed(true);
+      focusLater('[data-card="' + at + '"] input[data-path="' + at + '.name"]');
+    }, "small add-card", { "aria-label": "Install a " + noun }));
+    col.appendChild(err(path));
+    return col;
+  }
+
+  function rigEditor() {
+    var box = el("div", { cls: "rig-ed", "data-box": "runner.rig" }, [el("div", { cls: "row" }, identityFields()), err("runner.rig")]);
+    RIG_ZONES.forEach(function (z) { box.appendChild(rigZone(z[0], z[1], z[2])); });
+    return box;
   }
 
   function addRemote() {

@@ -17,7 +17,7 @@ from ..board_picture import CENTRAL, board_picture, server_label, server_order
 from ..caches import cache
 from ..errors import BadRequest, NotFound, NrrulesError, UnsupportedMediaType
 from ..httputil import GZIP_MIN, accepts_gzip, gzip_bytes
-from ..jsonprovider import dumps_bytes
+from ..jsonprovider import dumps_bytes, loads_user
 from ..library import build_id, rules
 from ..payloads import engine as engine_payloads
 from ..stepper_page import stepper_context
@@ -29,7 +29,7 @@ bp = Blueprint("engine", __name__)
 def _json_body() -> dict[str, Any]:
     if request.mimetype != "application/json":
         raise UnsupportedMediaType("send the request body as JSON (Content-Type: application/json)")
-    data = request.get_json(silent=True)
+    data = loads_user(request.get_data(cache=True))
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
     return data
@@ -188,8 +188,8 @@ def _editor_page(
     structures = engine_payloads.structures(rules(), v)["structures"]
     if board is None and board_text is not None:
         try:
-            board = json.loads(board_text)
-        except ValueError:
+            board = loads_user(board_text, "the board")
+        except BadRequest:
             board = None
     given = board.get("servers") if isinstance(board, dict) else None
     keys = server_order(set(CENTRAL) | set(given if isinstance(given, dict) else ()) | {server})
@@ -220,12 +220,12 @@ def editor_submit():
     v = rules().version(request.form.get("v"))
     text = request.form.get("board", "")
     try:
-        board = json.loads(text)
-    except ValueError as exc:
+        board = loads_user(text, "the board")
+    except BadRequest as exc:
         return _editor_page(
             v,
             None,
-            [{"path": "", "message": f"the board is not valid JSON: {exc}"}],
+            [{"path": "", "message": exc.message}],
             400,
             text,
             structure=request.form.get("structure") or "run",

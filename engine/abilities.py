@@ -1,0 +1,374 @@
+"""Abilities: paid (9.5.7: actions, icebreakers), conditional (9.6.15), play (9.7.2)
+and subroutines (9.8.10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rig
+from .effects import describe_effect, resolve_effect
+from .machine import (
+    END,
+    Ctx,
+    Handler,
+    call,
+    complete,
+    dec,
+    goto,
+    handles,
+    setv,
+    wait,
+)
+from .turns import install, new_remote
+
+
+def _instr(f: dict) -> dict:
+    return f["v"]["instructions"][f["v"]["i"]]
+
+
+def _announce_targets(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    ins = v["instructions"]
+    if not ins:
+        ctx.ev(f"{v['source']}: no instructions to resolve.")
+        return None
+    ctx.ev(
+        f"{v['source']}: instruction {v['i'] + 1} of {len(ins)} becomes imminent: {describe_effect(_instr(f), v.get('controller', 'corp'))}"
+    )
+    return None
+
+
+def _interrupt_window(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ctx.ev(
+        "Interrupt window: no interrupt in the board vocabulary applies.",
+        ("rule_interrupt_definition",),
+        applied=False,
+    )
+    return None
+
+
+def _resolve_instruction(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    if not v["instructions"]:
+        return None
+    return resolve_effect(ctx, _instr(f), v["controller"], v["source"], d, f)
+
+
+def _loop(back_to: str) -> Handler:
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        v = f["v"]
+        if v["i"] + 1 < len(v["instructions"]):
+            v["i"] += 1
+            ctx.ev(
+                f"{v['source']}: instruction {v['i'] + 1} becomes imminent: {describe_effect(_instr(f), v.get('controller', 'corp'))}"
+            )
+            return goto(back_to)
+        ctx.ev(f"{v['source']}: no more instructions to resolve.")
+        return None
+
+    return h
+
+
+# subroutine
+@handles("step_subroutine_becomes_imminent")
+def _sub_imminent(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    v.setdefault("controller", "corp")
+    text = " ".join(describe_effect(e) for e in v["instructions"]) or "(no instructions)"
+    ctx.ev(f"{v['source']} becomes imminent: {text}", ("rule_encounter_sub_resolve",))
+    return None
+
+
+handles(
+    "step_subroutine_interrupt_subroutine_resolution",
+    "step_subroutine_interrupt_subroutine_effect",
+    "step_paid_ability_interrupt_window",
+    "step_conditional_ability_interrupt_window",
+    "step_play_ability_interrupt_window",
+)(_interrupt_window)
+handles(
+    "step_subroutine_target_first_instruction",
+    "step_conditional_ability_target_first_instruction",
+    "step_play_ability_target_first_instruction",
+)(_announce_targets)
+handles(
+    "step_subroutine_resolution",
+    "step_conditional_ability_resolution",
+    "step_play_ability_interrupt_resolution",
+)(_resolve_instruction)
+handles("step_subroutine_loop")(_loop("step_subroutine_interrupt_subroutine_effect"))
+handles("step_conditional_ability_loop")(_loop("step_conditional_ability_interrupt_window"))
+handles("step_play_ability_loop")(_loop("step_play_ability_interrupt_window"))
+handles("step_subroutine_complete")(complete("Resolution of {source} is complete."))
+handles("step_conditional_ability_complete")(
+    complete("Resolution of the conditional ability of {source} is complete.")
+)
+
+
+@handles("step_conditional_ability_announce")
+def _cond_announce(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    ctx.ev(
+        f"The {v['controller'].capitalize()} triggers the pending ability of {v['source']} ({v['why']}).",
+        ("rule_conditional_ability",),
+    )
+    return None
+
+
+@handles("step_play_ability_complete")
+def _playcomplete(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    p = ctx.board[v["controller"]]
+    ch: dict = {}
+    for i in range(len(p["set_aside"]) - 1, -1, -1):
+        if p["set_aside"][i]["name"] == v["card"]:
+            card = p["set_aside"].pop(i)
+            if v["controller"] == "corp":
+                card["faceup"] = True  # it was visible to the Runner when trashed (4.4.6b)
+            p["discard"].append(card)
+            ch[f"{v['controller']}.discard"] = [len(p["discard"]) - 1, len(p["discard"])]
+            break
+    rules = ["rule_play_ability"]
+    if v["controller"] == "corp":
+        pile = "Archives, faceup"
+        rules.append("rule_archives_faceup_facedown")
+    else:
+        pile = "the heap"
+    ctx.ev(f"{v['card']} has resolved and is trashed to {pile}.", rules, ch, objects={"card": v["card"]})
+    return END
+
+
+# paid abilities: actions and icebreaking
+@handles("step_paid_ability_announce")
+def _pa_announce(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    ctx.ev(f"The {v['player'].capitalize()} announces: {v['label']}.", ("rule_paid_ability",))
+    return None
+
+
+@handles("step_paid_ability_condition")
+def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    b = ctx.board
+    side = v["player"]
+    p = b[side]
+    ch: dict = {}
+    rules: list[str] = ["rule_cost"]
+    act = v["action"]
+    cost = 0
+    if v["kind"] == "action":
+        setv(p, side, "clicks", p["clicks"] - 1, ch)
+        rules += ["rule_initiate_action", "rule_action_definition"]
+        if act == "remove_tag":
+            cost = 2
+        elif act.startswith("advance:"):
+            cost = 1
+        elif act.startswith("install:"):
+            i, _, where = act[8:].partition("@")
+            card = p["hand"].pop(int(i))
+            p["set_aside"].append(card)
+            ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
+            v["card"] = card["name"]
+            if side == "runner":
+                cost = card.get("install_cost", 0)
+            else:
+                v["server"] = new_remote(b) if where == "new" else where
+                srv = b["servers"].get(v["server"])
+                cost = len(srv["ice"]) if card["type"] == "ice" and srv else 0
+        elif act.startswith("play:"):
+            i = int(act[5:])
+            card = p["hand"].pop(i)
+            cost = card.get("play_cost", 0)
+            p["set_aside"].append(card)
+            ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
+            v["card"] = card["name"]
+    elif v["kind"] == "ability":
+        ab = p["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        cost = ab.get("cost", 0)
+    else:  # break:i
+        ice = b["servers"][v["server"]]["ice"][v["pos"]]
+        cost = ice.get("break_cost", 1)
+    if cost:
+        rules += ctx.pay(side, cost, ch)
+    what = "[click]" if v["kind"] == "action" else ""
+    if cost:
+        what += (" and " if what else "") + f"{cost} credit(s)"
+    ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
+    return None
+
+
+@handles("step_paid_ability_target_first_instruction")
+def _pa_target(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    if v["kind"] == "ability":
+        ab = ctx.board["runner"]["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        if ab["kind"] == "break":
+            return _choose_break_targets(ctx, f, ab, d)
+    ctx.ev(f"{v['label']}: the instruction becomes imminent.")
+    return None
+
+
+def _choose_break_targets(ctx: Ctx, f: dict, ab: dict, d: str | None) -> Any:
+    """9.8.6: the Runner chooses unbroken subroutines as targets, one at a time: exactly
+    `count` (or every unbroken one if fewer remain), or up to `count` for "break up to N"."""
+    v = f["v"]
+    targets = v.setdefault("targets", [])
+    run = ctx.run_frame()
+    enc = run["v"]["enc"]
+    ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
+    if d == "done":
+        pass
+    elif d is not None:
+        targets.append(int(d[4:]))
+    free = [i for i, br in enumerate(enc["broken"]) if not br and i not in targets]
+    forced = 1 if ab.get("up_to") else ab["count"]
+    if d is None and not targets and len(free) <= forced:
+        targets.extend(free)  # no choice to make: every unbroken subroutine is a target
+    elif len(targets) < ab["count"] and free and d != "done":
+        opts = [
+            dec(
+                f"sub:{i}",
+                f"Target subroutine {i + 1} of {ice['name']} "
+                f"({' '.join(describe_effect(e) for e in ice['subroutines'][i])})",
+                "runner",
+            )
+            for i in free
+        ]
+        if ab.get("up_to") and targets:
+            opts.append(dec("done", f"Break only the {len(targets)} chosen subroutine(s)", "runner"))
+        return wait(opts)
+    ctx.ev(
+        f"{v['label']}: targets subroutine(s) {', '.join(str(i + 1) for i in sorted(targets))} of {ice['name']}.",
+        ("rule_unbroken_subroutines_target_for_break_abilities", "rule_break_subroutine"),
+        objects={"server": v["server"], "ice": v["pos"], "subroutines": sorted(targets)},
+    )
+    return None
+
+
+@handles("step_paid_ability_resolution")
+def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    b = ctx.board
+    side = v["player"]
+    p = b[side]
+    act = v["action"]
+    ch: dict = {}
+    if act == "credit":
+        setv(p, side, "credits", p["credits"] + 1, ch)
+        rid = "rule_corp_basic_action_credit" if side == "corp" else "runner_basic_action_credit"
+        ctx.ev(f"The {side.capitalize()} gains 1 credit.", (rid, "rule_basic_actions"), ch)
+        return None
+    if act == "draw":
+        rid = "rule_corp_basic_action_draw" if side == "corp" else "runner_basic_action_card"
+        ctx.ev(f"The {side.capitalize()} draws 1 card.", (rid, "rule_basic_actions"))
+        return call("draw", {"player": side, "count": 1})
+    if act.startswith("run:"):
+        ctx.ev(f"The Runner runs {act[4:]}.", ("runner_basic_action_run", "rule_basic_actions"))
+        return call("run", {"server": act[4:]})
+    if act == "remove_tag":
+        setv(p, "runner", "tags", p["tags"] - 1, ch)
+        ctx.ev("The Runner removes 1 tag.", ("runner_basic_action_remove_tag", "rule_tagged_remove_tag"), ch)
+        return None
+    if act.startswith("advance:"):
+        card = b["servers"][act[8:]]["content"]
+        old = card.get("advancements", 0)
+        card["advancements"] = old + 1
+        ch[f"servers.{act[8:]}.content.advancements"] = [old, old + 1]
+        ctx.ev(
+            f"The Corp advances {card['name']} ({old + 1} advancement counter(s)).",
+            ("corp_basic_action_advance", "rule_basic_actions"),
+            ch,
+        )
+        return None
+    if act.startswith("play:"):
+        rid = "rule_corp_basic_action_operation" if side == "corp" else "runner_basic_action_event"
+        ctx.ev(f"The {side.capitalize()} plays {v['card']}.", (rid, "rule_basic_actions"))
+        card = next(c for c in reversed(p["set_aside"]) if c["name"] == v["card"])
+        return call(
+            "play_ability",
+            {
+                "instructions": card.get("effects", []),
+                "i": 0,
+                "controller": side,
+                "source": v["card"],
+                "card": v["card"],
+            },
+        )
+    if v["kind"] == "ability":
+        return _use_ability(ctx, v)
+    if act.startswith("install:"):
+        return install(ctx, v, d)
+    if act.startswith("break:"):
+        i = int(act[6:])
+        ice, ch, fully = break_subroutines(ctx, v, [i])
+        rules = ["rule_encounter_break_paw"]
+        text = f"The Runner breaks subroutine {i + 1} of {ice['name']}."
+        ctx.ev(text + fully, [*rules, *(["rule_fully_break"] if fully else [])], ch)
+        return None
+    raise AssertionError(act)  # pragma: no cover
+
+
+def break_subroutines(ctx: Ctx, v: dict, targets: Any) -> tuple[dict, dict, str]:
+    """Mark `targets` broken on the encountered ice (9.8.6); (ice, changes, and the text to add
+    when this fully breaks it (6.2.2 "fully broken"), else "")."""
+    enc = ctx.run_frame()["v"]["enc"]
+    ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
+    ch = {}
+    for i in sorted(targets):
+        enc["broken"][i] = True
+        ch[f"servers.{v['server']}.ice[{v['pos']}].subroutines[{i}].broken"] = [False, True]
+    fully = ""
+    if all(enc["broken"]) and not enc["fully"]:
+        enc["fully"] = True
+        fully = f" All its subroutines are broken: {ice['name']} is fully broken."
+    return ice, ch, fully
+
+
+def _use_ability(ctx: Ctx, v: dict) -> Any:
+    b = ctx.board
+    prog = b["runner"]["rig"]["programs"][v["program"]]
+    ab = prog["abilities"][v["ability"]]
+    objs = {"program": v["program"], "card": prog["name"], "ability": v["ability"]}
+    if ab["kind"] == "text":
+        ctx.ev(
+            f"{prog['name']}: resolved as written by the judge, outside the engine: {ab['text']}",
+            ("rule_paid_ability",),
+            applied=False,
+            objects=objs,
+        )
+        return None
+    if ab["kind"] == "strength":
+        old = rig.strength(prog)
+        prog["boost"] = prog.get("boost", 0) + ab["amount"]
+        ctx.ev(
+            f"{prog['name']} gets +{ab['amount']} strength for the remainder of the encounter "
+            f"({old} -> {rig.strength(prog)}).",
+            ("rule_icebreaker_strength_increase_implicit", "rule_icebreaker_strength_increase_implicit_link"),
+            {f"runner.rig.programs[{v['program']}].strength": [old, rig.strength(prog)]},
+            objects=objs,
+        )
+        return None
+    ice, ch, fully = break_subroutines(ctx, v, v.get("targets", ()))
+    rules = ["rule_encounter_break_paw", "rule_break_subroutine", "rule_icebreaker_interface_strength"]
+    if ab.get("ice_subtype"):
+        rules.append("rule_icebreaker_interface_subtype")
+    if fully:
+        rules.append("rule_fully_break")
+    subs = ", ".join(str(i + 1) for i in sorted(v.get("targets", ())))
+    text = f"{prog['name']} (strength {rig.strength(prog)}) breaks subroutine(s) {subs} of {ice['name']} (strength {ice.get('strength', 0)})."
+    ctx.ev(
+        text + fully,
+        rules,
+        ch,
+        objects={**objs, "server": v["server"], "ice": v["pos"], "subroutines": sorted(v.get("targets", ()))},
+    )
+    return None
+
+
+@handles("step_paid_ability_loop")
+def _pa_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ctx.ev("The ability has no more instructions to resolve.")
+    return None
+
+
+handles("step_paid_ability_complete")(complete("Resolution of the paid ability is complete."))

@@ -1,0 +1,65 @@
+"""Checkpoints (10.3.1): the steps that change the board; the rest are narrated
+(engine.narration)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .effects import win
+from .machine import (
+    Ctx,
+    call,
+    handles,
+    score,
+)
+
+
+@handles("step_checkpoint_agenda_points")
+def _cp_points(ctx: Ctx, f: dict, d: str | None) -> Any:
+    c, r = score(ctx.board, "corp"), score(ctx.board, "runner")
+    rules = ["rule_win_agenda_points", "rule_game_win"]
+    if c >= 7 and r >= 7:
+        return win(
+            ctx,
+            None,
+            f"Both players have 7 or more agenda points ({c} and {r})",
+            [*rules, "rule_simultaneous_win"],
+        )
+    if c >= 7 or r >= 7:
+        who = "corp" if c >= 7 else "runner"
+        return win(ctx, who, f"The {who.capitalize()} has {max(c, r)} agenda points", rules)
+    ctx.ev(f"Scores are Corp {c}, Runner {r}: nobody has 7 agenda points.", rules)
+    return None
+
+
+@handles("step_checkpoint_remote_server")
+def _cp_remote(ctx: Ctx, f: dict, d: str | None) -> Any:
+    gone = [
+        n
+        for n, s in ctx.board["servers"].items()
+        if n.startswith("remote") and not s["ice"] and not s["root"] and s.get("content") is None
+    ]
+    for n in gone:
+        del ctx.board["servers"][n]
+    if gone:
+        ctx.ev(
+            f"Remote server(s) with no cards cease to exist: {', '.join(gone)}.",
+            ("rule_checkpoints",),
+            {"servers": [sorted(gone), []]},
+        )
+    else:
+        ctx.ev("Every remote server still has a card in it.", ("rule_checkpoints",))
+    return None
+
+
+@handles(
+    "step_draw_checkpoint",
+    "step_subroutine_checkpoint",
+    "step_trace_checkpoint",
+    "step_paid_ability_checkpoint",
+    "step_conditional_ability_checkpoint",
+    "step_play_ability_checkpoint",
+)
+def _checkpoint(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ctx.ev("A checkpoint occurs.", ("rule_checkpoints",))
+    return call("checkpoint", {})

@@ -1,0 +1,174 @@
+"""The Encounter Ice Phase (6.9.3): breaking subroutines with icebreakers or the ice's break
+cost, then resolving the unbroken ones (9.8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rig
+from .effects import describe_effect
+from .machine import (
+    Ctx,
+    call,
+    dec,
+    goto,
+    handles,
+    wait,
+)
+from .run import ice_at
+
+
+@handles("step_encounter_begins")
+def _encounter(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ice = ice_at(ctx, f["v"])
+    n = len(ice["subroutines"])
+    f["v"]["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
+    ctx.ev(
+        f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
+        ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
+    )
+    return None
+
+
+def _legacy_break(b: dict, ice: dict) -> bool:
+    """The board-level `break_cost` shortcut (one credit-priced break per subroutine) applies when
+    the ice names a `break_cost`, or when the Runner has no icebreaker abilities installed."""
+    return "break_cost" in ice or not rig.has_interface_abilities(b)
+
+
+def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
+    """`use:P.A` decisions: every usable break / strength / text ability on an installed program."""
+    out = []
+    have = ctx.spendable("runner")
+    for p, prog in enumerate(ctx.board["runner"]["rig"]["programs"]):
+        for a, ab in enumerate(prog.get("abilities", ())):
+            if rig.unusable(prog, ab, ice, enc["broken"], have) is None:
+                label = f"{prog['name']}: {rig.describe_ability(ab)}"
+                if ab["kind"] != "text":
+                    label += f" (strength {rig.strength(prog)})"
+                else:
+                    label += " (resolve by hand)"
+                out.append(dec(f"use:{p}.{a}", label, "runner"))
+    return out
+
+
+@handles("step_encounter_paw")
+def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    ice = ice_at(ctx, v)
+    enc = v["enc"]
+    if not ice["subroutines"]:
+        if not enc["fully"]:
+            enc["fully"] = True
+            ctx.ev(
+                f"{ice['name']} has no subroutines: it is fully broken when this window closes.",
+                ("rule_fully_break_no_subroutines", "rule_fully_break"),
+            )
+        return None
+    cost = ice.get("break_cost", 1)
+    if d == "pass":
+        ctx.ev("The Runner breaks no more subroutines; the window closes.", ("rule_encounter_break_paw",))
+        return None
+    if d is not None:
+        ref = rig.AbilityRef.parse(d)
+        if ref is not None:
+            prog = ctx.board["runner"]["rig"]["programs"][ref.program]
+            ab = prog["abilities"][ref.ability]
+            return call(
+                "paid_ability",
+                {
+                    "kind": "ability",
+                    "player": "runner",
+                    "action": d,
+                    "program": ref.program,
+                    "ability": ref.ability,
+                    "label": f"{prog['name']}: {rig.describe_ability(ab)}",
+                    "server": v["server"],
+                    "pos": v["pos"],
+                },
+                "stay",
+            )
+        i = int(d[6:])  # break:i (legality was checked against the listed decisions)
+        return call(
+            "paid_ability",
+            {
+                "kind": "break",
+                "player": "runner",
+                "action": d,
+                "label": _break_label(ice, i, cost),
+                "server": v["server"],
+                "pos": v["pos"],
+            },
+            "stay",
+        )
+    opts = []
+    if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
+        broken = enc["broken"]
+        opts = [
+            dec(f"break:{i}", _break_label(ice, i, cost), "runner")
+            for i in range(len(ice["subroutines"]))
+            if not broken[i]
+        ]
+    if not all(enc["broken"]):
+        opts += _rig_options(ctx, ice, enc)
+    if not opts:
+        why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot break more"
+        ctx.ev(f"Paid ability window: {why}; the window closes.", ("rule_encounter_break_paw",))
+        return None
+    return wait([*opts, dec("pass", "Stop breaking; unbroken subroutines will resolve", "runner")])
+
+
+def _break_label(ice: dict, i: int, cost: int) -> str:
+    text = " ".join(describe_effect(e) for e in ice["subroutines"][i])
+    return f"Break subroutine {i + 1} ({text}) for {cost} credit(s)"
+
+
+@handles("step_resolve_subroutine")
+def _resolve_sub(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    ice = ice_at(ctx, v)
+    enc = v["enc"]
+    for i in range(enc["next"], len(ice["subroutines"])):
+        if not enc["broken"][i]:
+            enc["next"] = i + 1
+            ctx.ev(
+                f"The Corp resolves unbroken subroutine {i + 1} of {ice['name']}.",
+                ("rule_encounter_sub_resolve",),
+            )
+            return call(
+                "subroutine",
+                {
+                    "instructions": ice["subroutines"][i],
+                    "i": 0,
+                    "controller": "corp",
+                    "source": f"subroutine {i + 1} of {ice['name']}",
+                },
+                "step_resolve_subroutine_loop",
+            )
+    enc["next"] = len(ice["subroutines"])
+    rules = ["rule_encounter_sub_resolve"]
+    if enc["fully"]:
+        rules.append("rule_fully_break")
+        text = f"{ice['name']} was fully broken: no subroutine resolves."
+    else:
+        text = "No unbroken subroutines remain to resolve."
+    ctx.ev(text, rules)
+    return goto("step_encounter_complete")
+
+
+@handles("step_resolve_subroutine_loop")
+def _resolve_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ctx.ev("Return to resolving the next unbroken subroutine.")
+    return goto("step_resolve_subroutine")
+
+
+@handles("step_encounter_complete")
+def _encounter_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ended = rig.clear_boosts(ctx.board)
+    text = "The Encounter Ice Phase is complete."
+    rules = ["rule_encounter_ice_next_phase"]
+    if ended:
+        text += " Strength added for the encounter ends."
+        rules.append("rule_icebreaker_strength_increase_implicit")
+    ctx.ev(text, rules)
+    return None

@@ -1,0 +1,67 @@
+"""Cards and their locations on the normalised board; breach candidates (7.4)."""
+
+from __future__ import annotations
+
+
+def get_card(board: dict, ref: list) -> dict | None:
+    try:
+        kind = ref[0]
+        if kind == "content":
+            return board["servers"][ref[1]]["content"]
+        if kind == "root":
+            return board["servers"][ref[1]]["root"][ref[2]]
+        return board["corp"][kind][ref[1]]  # hand / deck / discard
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def take_card(board: dict, ref: list) -> dict:
+    kind = ref[0]
+    if kind == "content":
+        card = board["servers"][ref[1]]["content"]
+        board["servers"][ref[1]]["content"] = None
+        return card
+    if kind == "root":
+        return board["servers"][ref[1]]["root"].pop(ref[2])
+    return board["corp"][kind].pop(ref[1])
+
+
+def candidates(board: dict, server: str, random_left: bool) -> list[tuple[str, str, list | None]]:
+    """(decision key, label, ref) for the current candidates of a breach (7.4)."""
+    srv = board["servers"].get(server)
+    if srv is None:
+        return []
+    out: list[tuple[str, str, list | None]] = []
+    for i, c in enumerate(srv["root"]):
+        if not c.get("accessed"):
+            out.append(
+                (f"root.{i}", f"Access {c['name']} (upgrade in the root of {server})", ["root", server, i])
+            )
+    if srv.get("content") is not None and not srv["content"].get("accessed"):
+        out.append(
+            ("content", f"Access {srv['content']['name']} (installed in {server})", ["content", server])
+        )
+    corp = board["corp"]
+    if server == "hq" and random_left and any(not c.get("accessed") for c in corp["hand"]):
+        out.append(("hq", "Access a random card from HQ", None))
+    if server == "rd" and random_left:
+        for i, c in enumerate(corp["deck"]):
+            if not c.get("accessed"):
+                out.append(("rd", "Access the top card of R&D", ["deck", i]))
+                break
+    if server == "archives":
+        for i, c in enumerate(corp["discard"]):
+            if not c.get("accessed"):
+                out.append((f"archives.{i}", f"Access {c['name']} in Archives", ["discard", i]))
+    return out
+
+
+def clear_access_marks(board: dict) -> None:
+    for zone in ("hand", "deck", "discard"):
+        for c in board["corp"][zone]:
+            c.pop("accessed", None)
+    for srv in board["servers"].values():
+        for c in srv["root"]:
+            c.pop("accessed", None)
+        if srv.get("content"):
+            srv["content"].pop("accessed", None)

@@ -1,0 +1,306 @@
+"""The step machine: one handler per CR step id, walked in the order of the loaded document.
+
+A frame (`Frame`: structure id, current step id (None once complete), vars) sits on a stack that
+nests structures (a run calls a breach, which calls accesses, ...). A handler is called as
+``handler(ctx, frame, decision)`` and returns one of:
+
+* ``None`` (NEXT): continue with the next step of the structure present in the document;
+* ``("goto", step_id, ...)``: jump to the first of the given steps present in the document;
+* ``("wait", decisions)``: stop; the player must choose (the same handler gets the decision);
+* ``("call", structure, vars, then)``: walk another structure, then continue at ``then``
+  (``None`` = the next step, ``"stay"`` = this step again);
+* ``STAY``: run this handler again (a paid ability window after an action in it);
+* ``END``: the structure is complete;  ``UNWOUND``: the frame stack was rewritten (end the run,
+  game won), just continue.
+
+The handlers live in modules named after the CR's timing structures (run, encounter, access,
+abilities, trace, damage, turns, windows, checkpoints, draw); `engine.steps` imports them all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .events import Event
+from .locations import candidates
+
+if TYPE_CHECKING:
+    from .session import Session
+
+STAY = ("stay",)
+END = ("end",)
+UNWOUND = ("unwound",)
+# The Run Ends Phase steps a run moves to when it ends early (the first present in the document).
+RUN_ENDS = (
+    "step_open_priority_windows_closed",
+    "step_run_ends_bad_publicity",
+    "step_run_declared_unsuccessful",
+    "step_run_complete",
+)
+MAX_ITERATIONS = 100_000  # safety net against a malformed table; never reached by real boards
+
+Handler = Callable[["Ctx", dict, "str | None"], Any]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(*ids: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        for i in ids:
+            HANDLERS[i] = fn
+        return fn
+
+    return deco
+
+
+def handler_for(step_id: str) -> Handler | None:
+    h = HANDLERS.get(step_id)
+    if h is None and step_id.startswith("rule_checkpoint_"):
+        h = HANDLERS.get("step_checkpoint_" + step_id[len("rule_checkpoint_") :])
+    return h
+
+
+def modeled(step_id: str) -> bool:
+    return handler_for(step_id) is not None
+
+
+# ----- context ----------------------------------------------------------------------------------
+
+
+class Ctx:
+    __slots__ = ("s", "doc", "board", "step", "cites")
+
+    def __init__(self, s: Session):
+        self.s = s
+        self.doc = s.doc
+        self.board = s.board
+        self.step = ""
+        self.cites = s.tables.cites
+
+    def cite(self, *ids: str) -> list[str]:
+        return list(self._present(ids))
+
+    def _present(self, ids: tuple[str, ...]) -> tuple[str, ...]:
+        """The cited ids the loaded document contains (memoised per document; immutable)."""
+        hit = self.cites.get(ids)
+        if hit is None:
+            doc = self.doc
+            hit = self.cites[ids] = tuple(i for i in ids if doc.node(i) is not None)
+        return hit
+
+    def has(self, step_id: str) -> bool:
+        return self.doc.node(step_id) is not None
+
+    def ev(
+        self,
+        text: str,
+        rules: tuple[str, ...] | list[str] = (),
+        changes: dict | None = None,
+        applied: bool = True,
+        objects: dict | None = None,
+    ) -> None:
+        key = rules if type(rules) is tuple else tuple(rules)
+        self.s.trace.append(
+            Event(
+                self.step,
+                self._present(key),
+                text,
+                {} if changes is None else changes,
+                applied,
+                {} if objects is None else objects,
+            )
+        )
+
+    def rand(self, n: int) -> int:
+        """A seeded random integer in [0, n); the draw number is part of the state."""
+        r = random.Random(f"{self.s.seed}:{self.s.rng_n}").randrange(n)
+        self.s.rng_n += 1
+        return r
+
+    # money --------------------------------------------------------------------------------
+    def spendable(self, side: str) -> int:
+        p = self.board[side]
+        return p["credits"] + (p.get("bad_publicity_fund", 0) if side == "runner" else 0)
+
+    def pay(self, side: str, amount: int, ch: dict) -> list[str]:
+        """Pay `amount`; the Runner spends bad publicity fund credits first. Returns rules cited."""
+        p = self.board[side]
+        rules: list[str] = []
+        if side == "runner" and p["bad_publicity_fund"] and amount:
+            use = min(p["bad_publicity_fund"], amount)
+            ch["runner.bad_publicity_fund"] = [p["bad_publicity_fund"], p["bad_publicity_fund"] - use]
+            p["bad_publicity_fund"] -= use
+            amount -= use
+            rules += [
+                "rule_bad_publicity_fund",
+                "rule_runner_can_pay_bad_publicity_costs",
+                "rule_bad_publicity_beginning_run",
+                "rule_bad_publicity_in_credit_pool",
+            ]
+        if amount:
+            setv(p, side, "credits", p["credits"] - amount, ch)
+        return rules
+
+    def run_frame(self) -> dict | None:
+        for f in reversed(self.s.frames):
+            if f["s"] == "run":
+                return f
+        return None
+
+
+def setv(obj: dict, prefix: str, key: str, value: Any, ch: dict) -> None:
+    old = obj[key]
+    if old != value:
+        path = f"{prefix}.{key}"
+        ch[path] = [ch[path][0] if path in ch else old, value]
+        obj[key] = value
+
+
+def goto(*ids: str) -> tuple:
+    return ("goto", *ids)
+
+
+def wait(decisions: list[dict]) -> tuple:
+    return ("wait", decisions)
+
+
+def call(structure: str, v: dict, then: str | None = None) -> tuple:
+    return ("call", structure, v, then)
+
+
+def dec(id_: str, label: str, player: str) -> dict:
+    return {"id": id_, "label": label, "player": player}
+
+
+def opponent(side: str) -> str:
+    return "runner" if side == "corp" else "corp"
+
+
+def score(board: dict, side: str) -> int:
+    return sum(c.get("agenda_points", 0) for c in board[side]["score_area"])
+
+
+def max_hand(board: dict, side: str) -> int:
+    p = board[side]
+    return p["max_hand_size"] - (p["core_damage"] if side == "runner" else 0)
+
+
+# ----- the loop ---------------------------------------------------------------------------------
+
+
+def initial_frame(structure: str, params: dict, board: dict, first: str) -> dict:
+    v = dict(params)
+    if structure == "draw":
+        v.setdefault("player", board["turn"])
+        v.setdefault("count", 1)
+    if structure in ("subroutine",):
+        v = {"instructions": _as_list(params["subroutine"]), "source": "the subroutine", "i": 0}
+    if structure == "trace":
+        v = {
+            "strength": params["strength"],
+            "on_success": _as_list(params.get("on_success", [])),
+            "on_failure": _as_list(params.get("on_failure", [])),
+        }
+    if structure == "access":
+        cands = candidates(board, params["server"], random_left=True)
+        key = params.get("card", cands[0][0])
+        v = {"server": params["server"], "pick": key}
+    return {"s": structure, "at": first, "v": v}
+
+
+def _as_list(v: Any) -> list[dict]:
+    if isinstance(v, (str, dict)):
+        v = [v]
+    return [{"effect": e} if isinstance(e, str) else e for e in v]
+
+
+def advance(s: Session, decision: str | None) -> None:
+    """Walk until a decision is needed or the structure is finished."""
+    ctx = Ctx(s)
+    s.pending = []
+    for _ in range(MAX_ITERATIONS):
+        if s.finished:
+            s.pending = []
+            return
+        if not s.frames:
+            s.finished = True
+            return
+        f = s.frames[-1]
+        at = f["at"]
+        if at is None:
+            s.frames.pop()
+            if s.frames:
+                s.frames[-1]["v"]["ret"] = f["v"].get("ret")
+            continue
+        ctx.step = at
+        h = handler_for(at)
+        if h is None:
+            ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
+            res = None
+        else:
+            res = h(ctx, f, decision)
+        decision = None
+        if res is None:
+            f["at"] = s.next_of[f["s"]].get(at)
+        elif res is STAY or res is UNWOUND:
+            continue
+        elif res is END:
+            f["at"] = None
+        else:
+            kind = res[0]
+            if kind == "goto":
+                present = [t for t in res[1:] if t in s.next_of[f["s"]]]
+                f["at"] = present[0] if present else None
+            elif kind == "wait":
+                s.pending = res[1]
+                return
+            elif kind == "call":
+                _, structure, v, then = res
+                if then == "stay":
+                    pass
+                elif then is None:
+                    f["at"] = s.next_of[f["s"]].get(at)
+                else:
+                    f["at"] = then if then in s.next_of[f["s"]] else s.next_of[f["s"]].get(at)
+                if structure == "checkpoint":
+                    # A checkpoint never waits for a decision: walk its steps inline (same events).
+                    checkpoint(ctx)
+                    continue
+                steps = s.steps[structure]
+                s.frames.append({"s": structure, "at": steps[0] if steps else None, "v": v})
+            else:  # pragma: no cover - programming error
+                raise AssertionError(f"bad handler result {res!r}")
+    raise AssertionError("engine did not settle")  # pragma: no cover
+
+
+def checkpoint(ctx: Ctx) -> None:
+    """Walk the document's checkpoint steps (10.3.1) in order; stops early if the game ends."""
+    s = ctx.s
+    for step_id, h in s.tables.checkpoint_plan:
+        ctx.step = step_id
+        if h is None:
+            ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
+            continue
+        if h(ctx, {"s": "checkpoint", "at": step_id, "v": {}}, None) is UNWOUND or s.finished:
+            return
+
+
+def narrate(text: str, *rules: str) -> Handler:
+    """A step the engine walks but only narrates: nothing on the board makes it apply."""
+
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        ctx.ev(text, rules, applied=False)
+        return None
+
+    return h
+
+
+def complete(text: str) -> Handler:
+    """A "... is complete" step: narrate it and end the structure."""
+
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        ctx.ev(text.format(source=f["v"].get("source", "")))
+        return END
+
+    return h

@@ -1,0 +1,364 @@
+"""Turns (5.6 Corp, 5.7 Runner): clicks, actions, installs, discard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import memory_used
+from .effects import win
+from .machine import (
+    END,
+    STAY,
+    Ctx,
+    Handler,
+    call,
+    dec,
+    goto,
+    handles,
+    max_hand,
+    opponent,
+    setv,
+    wait,
+)
+from .run import paw_rez_nonice
+from .windows import paw
+
+
+def _gain_clicks(side: str) -> Handler:
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        p = ctx.board[side]
+        ch: dict = {}
+        if ctx.board["turn"] != side:
+            ch["turn"] = [ctx.board["turn"], side]
+            ctx.board["turn"] = side
+        setv(p, side, "clicks", p["clicks"] + p["allotted_clicks"], ch)
+        ctx.ev(
+            f"The {side.capitalize()} gains {p['allotted_clicks']} allotted [click].",
+            ("rule_allotted_clicks",),
+            ch,
+        )
+        return None
+
+    return h
+
+
+handles("step_corp_turn_allotted_clicks")(_gain_clicks("corp"))
+handles("step_runner_turn_allotted_clicks")(_gain_clicks("runner"))
+
+
+@handles("step_corp_turn_draw_phase_paw", "step_corp_turn_action_phase_paw")
+def _corp_paw_rs(ctx: Ctx, f: dict, d: str | None) -> Any:
+    return paw(ctx, f, d, score_ok=True)
+
+
+handles(
+    "step_corp_turn_discard_phase_paw",
+    "step_runner_turn_action_phase_paw",
+    "step_runner_turn_loop_paw",
+    "step_runner_turn_discard_phase_paw",
+)(paw_rez_nonice)
+
+
+@handles("step_corp_turn_mandatory_draw")
+def _mandatory_draw(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ctx.ev("The Corp performs their mandatory draw.", ("rule_mandatory_draw",))
+    return call("draw", {"player": "corp", "count": 1})
+
+
+def _actions(ctx: Ctx, side: str) -> list[dict]:
+    b = ctx.board
+    p = b[side]
+    opts = [dec("credit", "[click]: Gain 1 credit", side)]
+    if p["deck"]:
+        opts.append(dec("draw", "[click]: Draw 1 card", side))
+    ptype = "operation" if side == "corp" else "event"
+    for i, c in enumerate(p["hand"]):
+        if c.get("type") == ptype and c.get("play_cost", 0) <= p["credits"]:
+            opts.append(
+                dec(f"play:{i}", f"[click]: Play {c['name']} ({c.get('play_cost', 0)} credits)", side)
+            )
+    opts += _install_options(b, side)
+    if side == "corp":
+        if p["credits"] >= 1:
+            for name, srv in b["servers"].items():
+                c = srv.get("content")
+                if c and c.get("type") == "agenda":
+                    opts.append(
+                        dec(f"advance:{name}", f"[click], 1 credit: Advance {c['name']} in {name}", side)
+                    )
+    else:
+        for name in b["servers"]:
+            opts.append(dec(f"run:{name}", f"[click]: Run {name}", side))
+        if p["tags"] and p["credits"] >= 2:
+            opts.append(dec("remove_tag", "[click], 2 credits: Remove 1 tag", side))
+    return opts
+
+
+def new_remote(b: dict) -> str:
+    used = {int(n[6:]) for n in b["servers"] if n.startswith("remote")}
+    return f"remote{next(i for i in range(1, 100) if i not in used)}"
+
+
+def _install_options(b: dict, side: str) -> list[dict]:
+    """The install basic actions (5.2.6d, 5.2.7d) for the cards in HQ / the grip."""
+    p = b[side]
+    out = []
+    if side == "runner":
+        r = p
+        for i, c in enumerate(p["hand"]):
+            t = c.get("type")
+            if t not in ("program", "hardware", "resource"):
+                continue
+            cost = c.get("install_cost", 0)
+            if cost > r["credits"] or (t == "program" and c.get("memory_cost", 0) > r["memory_limit"]):
+                continue
+            out.append(dec(f"install:{i}", f"[click]: Install {c['name']} ({cost} credits)", side))
+        return out
+    servers = b["servers"]
+    new = new_remote(b) if len([n for n in servers if n.startswith("remote")]) < 30 else None
+    for i, c in enumerate(p["hand"]):
+        t = c.get("type")
+        if t == "ice":
+            for name, srv in [*servers.items(), *([(new, {"ice": []})] if new else [])]:
+                cost = len(srv["ice"])
+                if cost <= p["credits"]:
+                    where = "a new remote server" if name == new else name
+                    out.append(
+                        dec(
+                            f"install:{i}@{'new' if name == new else name}",
+                            f"[click]: Install {c['name']} protecting {where} ({cost} credits: "
+                            f"{cost} ice already protect it)",
+                            side,
+                        )
+                    )
+        elif t in ("agenda", "asset"):
+            for name, srv in servers.items():
+                if name.startswith("remote") and srv.get("content") is None:
+                    out.append(dec(f"install:{i}@{name}", f"[click]: Install {c['name']} in {name}", side))
+            if new:
+                out.append(
+                    dec(f"install:{i}@new", f"[click]: Install {c['name']} in a new remote server", side)
+                )
+        elif t == "upgrade":
+            for name in [*servers, *([new] if new else [])]:
+                where = "the root of a new remote server" if name == new else f"the root of {name}"
+                out.append(
+                    dec(
+                        f"install:{i}@{'new' if name == new else name}",
+                        f"[click]: Install {c['name']} in {where}",
+                        side,
+                    )
+                )
+    return out
+
+
+def install(ctx: Ctx, v: dict, d: str | None) -> Any:
+    """Resolve an install action: place the card (paid for at the cost step)."""
+    b = ctx.board
+    side = v["player"]
+    p = b[side]
+    ch: dict = {}
+    if side == "runner":
+        card = p["set_aside"][-1]
+        t = card["type"]
+        r = p
+        if t == "program":
+            progs = r["rig"]["programs"]
+            over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
+            if d is not None and d.startswith("trash:"):
+                gone = progs.pop(int(d[6:]))
+                gone.pop("boost", None)
+                r["discard"].append(gone)
+                ch["runner.rig.programs"] = [len(progs) + 1, len(progs)]
+                ctx.ev(
+                    f"To stay within the memory limit, the Runner trashes {gone['name']}.",
+                    ("rule_install_trash_programs", "rule_program_install_exceed_memory_limit"),
+                    ch,
+                    objects={"card": gone["name"]},
+                )
+                ch = {}
+                over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
+            if over > 0:
+                return wait(
+                    [
+                        dec(
+                            f"trash:{j}",
+                            f"Trash {c['name']} ({c.get('memory_cost', 0)} [mu]) to make room",
+                            "runner",
+                        )
+                        for j, c in enumerate(progs)
+                    ]
+                )
+        zone = {"program": "programs", "hardware": "hardware", "resource": "resources"}[t]
+        p["set_aside"].pop()
+        r["rig"][zone].append(card)
+        ch[f"runner.rig.{zone}"] = [len(r["rig"][zone]) - 1, len(r["rig"][zone])]
+        rules = ["runner_basic_action_install", "rule_installing", "rule_install_cost"]
+        text = f"The Runner installs {card['name']}."
+        if t == "program":
+            rules += ["rule_program_memory_cost", "rule_memory_limit"]
+            text += f" Memory: {memory_used(r['rig'])} of {r['memory_limit']} [mu] used."
+        ctx.ev(text, rules, ch, objects={"card": card["name"], "zone": zone})
+        return None
+    card = p["set_aside"].pop()
+    server = v["server"]
+    if server not in b["servers"]:
+        b["servers"][server] = {"ice": [], "root": [], "content": None}
+        ch["servers"] = [None, server]
+    srv = b["servers"][server]
+    card["rezzed"] = False
+    rules = [
+        "rule_corp_basic_action_install",
+        "rule_installing",
+        "rule_corp_install_choose_destination_server",
+    ]
+    if card["type"] == "ice":
+        srv["ice"].insert(0, card)  # the outermost position (4.6.9d)
+        card.setdefault("rez_cost", 0)
+        card.setdefault("subroutines", [])
+        card.setdefault("subtypes", [])
+        card.setdefault("strength", 0)
+        where = f"protecting {server}, outermost (ice {len(srv['ice'])} of {len(srv['ice'])} counting inward from the server: position 1 of {len(srv['ice'])})"
+        rules += ["rule_ice_install_outermost", "rule_install_cost_ice", "rule_install_cost_link"]
+        ch[f"servers.{server}.ice"] = [len(srv["ice"]) - 1, len(srv["ice"])]
+    elif card["type"] == "upgrade":
+        srv["root"].append(card)
+        where = f"in the root of {server}"
+        rules += ["rule_upgrade_install", "rule_no_install_cost"]
+        ch[f"servers.{server}.root"] = [len(srv["root"]) - 1, len(srv["root"])]
+    else:
+        srv["content"] = card
+        where = f"in {server}"
+        rules += [
+            "rule_agendas_in_roots" if card["type"] == "agenda" else "rule_asset_root_remote",
+            "rule_no_install_cost",
+        ]
+        ch[f"servers.{server}.content"] = [None, card["name"]]
+    ctx.ev(
+        f"The Corp installs {card['name']} {where}, unrezzed.",
+        rules,
+        ch,
+        objects={"card": card["name"], "server": server},
+    )
+    return None
+
+
+def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        p = ctx.board[side]
+        if p["clicks"] <= 0:
+            ctx.ev(
+                f"The {side.capitalize()} has no unspent [click]: the action phase moves on.",
+                ("rule_action_phase_duration",),
+            )
+            return goto(*end_ids)
+        opts = _actions(ctx, side)
+        if d is None:
+            return wait(opts)
+        label = next(o["label"] for o in opts if o["id"] == d)
+        ctx.ev(
+            f"The {side.capitalize()} takes an action: {label}.",
+            ("rule_initiate_action", "rule_basic_actions"),
+        )
+        return call("paid_ability", {"kind": "action", "player": side, "action": d, "label": label})
+
+    return h
+
+
+handles("step_corp_turn_action")(
+    _take_action("corp", ("step_corp_turn_action_phase_end", "step_corp_turn_action_phase_complete"))
+)
+handles("step_runner_turn_action")(
+    _take_action("runner", ("step_runner_turn_action_phase_end", "step_runner_turn_action_phase_complete"))
+)
+
+
+@handles("step_corp_turn_action_phase_loop")
+def _corp_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ctx.ev("Return to the action phase's paid ability window.")
+    return goto("step_corp_turn_action_phase_paw")
+
+
+@handles("step_runner_turn_action_loop")
+def _runner_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+    ctx.ev("Return to the action phase's paid ability window.")
+    return goto("step_runner_turn_loop_paw")
+
+
+def _discard(side: str) -> Handler:
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        b = ctx.board
+        p = b[side]
+        limit = max_hand(b, side)
+        if side == "runner" and limit < 0 and d is None:
+            return win(
+                ctx,
+                "corp",
+                "The Runner's maximum hand size is below 0 at the discard step",
+                ["rule_flatline", "rule_maximum_hand_size"],
+            )
+        if d is not None:
+            i = int(d[8:])
+            card = p["hand"].pop(i)
+            p["discard"].append(card)
+            ch = {f"{side}.hand": [len(p["hand"]) + 1, len(p["hand"])]}
+            ctx.ev(
+                f"The {side.capitalize()} discards {card['name']}.",
+                ("rule_maximum_hand_size", "rule_discard_phase_discarding"),
+                ch,
+            )
+            return STAY
+        if len(p["hand"]) > limit:
+            return wait([dec(f"discard:{i}", f"Discard {c['name']}", side) for i, c in enumerate(p["hand"])])
+        ctx.ev(
+            f"The {side.capitalize()} holds {len(p['hand'])} card(s), within the maximum hand size of {limit}.",
+            ("rule_maximum_hand_size",),
+        )
+        return None
+
+    return h
+
+
+handles("step_corp_turn_discard")(_discard("corp"))
+handles("step_runner_turn_discard")(_discard("runner"))
+
+
+def _lose_clicks(side: str) -> Handler:
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        p = ctx.board[side]
+        ch: dict = {}
+        n = p["clicks"]
+        setv(p, side, "clicks", 0, ch)
+        ctx.ev(
+            f"The {side.capitalize()} loses {n} unspent [click]."
+            if n
+            else f"The {side.capitalize()} has no unspent [click].",
+            ("rule_gain_spend_lose_clicks",),
+            ch,
+        )
+        return None
+
+    return h
+
+
+handles("step_corp_turn_lose_unspent_clicks")(_lose_clicks("corp"))
+handles("step_runner_turn_lose_unspent_clicks")(_lose_clicks("runner"))
+
+
+def _turn_complete(side: str) -> Handler:
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        other = opponent(side)
+        ch = {"turn": [side, other]}
+        ctx.board["turn"] = other
+        ctx.ev(
+            f"The {side.capitalize()}'s turn is complete; play proceeds to the {other.capitalize()}'s turn.",
+            ("rule_begin_end_turn_step",),
+            ch,
+        )
+        return END
+
+    return h
+
+
+handles("step_corp_turn_complete")(_turn_complete("corp"))
+handles("step_runner_turn_complete")(_turn_complete("runner"))
