@@ -6,9 +6,9 @@
   version's sections, with diffs; beside it the newer version's official Summary of Changes,
   each entry linked to the rules it names and marked when the diff found them changed; and
   the differences no summary entry covers.
-* `build_history(docs, path)`: the changes between consecutive versions, computed once per
+* `build_history(docs, path)`: the changes between every pair of versions, computed once per
   build (keyed by the versions' source hashes) and stored as JSON; `HistoryStore` reads it
-  and computes any other pair on demand.
+  (on the first changes asked for) and computes a pair on demand only if the file is stale.
 
 Examples are folded into their rule: a changed example makes its rule "reworded".
 """
@@ -252,9 +252,15 @@ def changes(old: Document, new: Document) -> dict:
     }
     substantive = {i for i, r in rows.items() if r["change"] != ["renumbered"]}
 
-    def ancestors(node_id: str) -> set[str]:
+    # section/rule id -> the substantive changes beneath it, and each change's ancestors:
+    # computed once (per summary target it was a walk over every change's ancestry)
+    ancestry: dict[str, set[str]] = {}
+    beneath: dict[str, list[str]] = {}
+    for node_id in substantive:
         doc = new if new.node(node_id) is not None else old
-        return {a.id for a in doc.ancestors(node_id)}
+        ancestry[node_id] = {a.id for a in doc.ancestors(node_id)}
+        for a in ancestry[node_id]:
+            beneath.setdefault(a, []).append(node_id)
 
     summary = []
     covered: set[str] = set()
@@ -265,7 +271,7 @@ def changes(old: Document, new: Document) -> dict:
         for t in ch.targets:
             node = new.node(t) or old.node(t)
             changed_here = t in substantive
-            within = sorted(i for i in substantive if t in ancestors(i))
+            within = sorted(beneath.get(t, ()))
             covered.add(t)
             covered.update(within)
             hit = hit or changed_here or bool(within)
@@ -286,7 +292,7 @@ def changes(old: Document, new: Document) -> dict:
         {k: rows[i][k] for k in ("id", "number", "title", "kind", "change")}
         | {"old_number": rows[i].get("old_number"), "numbers_only": rows[i].get("numbers_only", False)}
         for i in rows
-        if i in substantive and i not in covered and not (ancestors(i) & covered)
+        if i in substantive and i not in covered and not (ancestry[i] & covered)
     ]
     unmentioned.sort(key=lambda r: number_key(r["number"] or r["old_number"] or "0"))
     return {
@@ -331,13 +337,17 @@ def _stored_key(path: Path) -> str | None:
 
 
 def build_history(docs: Mapping[str, Document] | Iterable[Document], path: Path) -> bool:
-    """Write the changes between consecutive versions to ``path`` (atomically). False when
+    """Write the changes between every two versions to ``path`` (atomically). False when
     the file there is already current (same versions, same sources, same code)."""
     ordered = _ordered(docs)
     key = _key((d.version, d.source_hash) for d in ordered)
     if _stored_key(Path(path)) == key:
         return False
-    pairs = {f"{a.version}..{b.version}": changes(a, b) for a, b in zip(ordered, ordered[1:], strict=False)}
+    # Every pair, oldest first: a changes page between any two versions is then a read, not a
+    # diff of two documents (155-260 ms for distant pairs).
+    pairs = {
+        f"{a.version}..{b.version}": changes(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]
+    }
     data = {"format": FORMAT, "key": key, "versions": [d.version for d in ordered], "pairs": pairs}
     atomic_write(Path(path), json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
     return True
@@ -368,21 +378,29 @@ def refresh(build_dir: Path, loaded: Iterable[Document] = ()) -> bool:
 
 
 class HistoryStore:
-    """Changes between versions: the stored consecutive pairs, any other pair computed once."""
+    """Changes between versions: the stored pairs, any pair missing from them computed once."""
 
     def __init__(self, docs: Mapping[str, Document], path: Path | None = None) -> None:
         self.docs = dict(docs)
         self._pairs: dict[str, dict] = {}
         self._lock = threading.Lock()
-        if path is not None:
+        self._path = path  # read on the first `changes` (a rule's history never needs it)
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._path is None:
+                return
             try:
-                data = json.loads(Path(path).read_text(encoding="utf-8"))
+                data = json.loads(Path(self._path).read_text(encoding="utf-8"))
                 if data.get("key") == _key((d.version, d.source_hash) for d in _ordered(self.docs)):
                     self._pairs.update(data["pairs"])
             except (OSError, ValueError, KeyError):
                 pass
+            self._path = None
 
     def changes(self, old: str, new: str) -> dict:
+        if self._path is not None:
+            self._load()
         key = f"{old}..{new}"
         found = self._pairs.get(key)
         if found is None:

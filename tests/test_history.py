@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import VERSIONS
 
@@ -93,10 +95,16 @@ def test_word_diff(old, new, changed):
     assert _rebuild(ops, "+") == new
 
 
-def test_build_stores_consecutive_pairs(library, build_dir, documents):
+def test_build_stores_every_pair(library, build_dir, documents):
     stored = library.history()
-    assert (build_dir / ".history.json").exists()
-    assert "25.08..26.03" in stored._pairs
+    path = build_dir / ".history.json"
+    versions = sorted(documents, key=lambda v: tuple(map(int, v.split("."))))
+    pairs = json.loads(path.read_text(encoding="utf-8"))["pairs"]
+    assert set(pairs) == {f"{a}..{b}" for i, a in enumerate(versions) for b in versions[i + 1 :]}
+    # a distant pair is read from the build, exactly as computing it gives it
+    assert stored.changes("22.12", "26.03") == json.loads(
+        json.dumps(changes(documents["22.12"], documents["26.03"]))
+    )
     assert (
         stored.changes("25.08", "26.03")["counts"]
         == changes(documents["25.08"], documents["26.03"])["counts"]

@@ -78,7 +78,8 @@ def register(group: click.Group) -> None:
         if data["did_you_mean"] and len(data["spelling"]) > 1:
             offers.append(f"did you mean {data['did_you_mean']!r}?")
         if not offers and not data["looser"]:
-            raise NotFound(f"nothing matches {text!r} in {', '.join(data['sources'])} (CR {v})")
+            names = [{"judge": "judge items"}.get(s, s) for s in data["sources"]]
+            raise NotFound(f"no {' or '.join(names)} match {text!r} (CR {v})")
         click.echo(f"CR {v}: nothing matches {text!r}")
         for line in offers:
             click.echo(f"  {line}")
