@@ -95,18 +95,14 @@ def test_word_diff(old, new, changed):
     assert _rebuild(ops, "+") == new
 
 
-def test_build_stores_every_pair(library, build_dir, documents):
+def test_build_stores_consecutive_pairs(library, build_dir, documents):
     stored = library.history()
     path = build_dir / ".history.json"
     versions = sorted(documents, key=lambda v: tuple(map(int, v.split("."))))
     pairs = json.loads(path.read_text(encoding="utf-8"))["pairs"]
-    assert set(pairs) == {f"{a}..{b}" for i, a in enumerate(versions) for b in versions[i + 1 :]}
-    # a distant pair is read from the build, exactly as computing it gives it
-    assert stored.changes("22.12", "26.03") == json.loads(
-        json.dumps(changes(documents["22.12"], documents["26.03"]))
-    )
-    assert (
-        stored.changes("25.08", "26.03")["counts"]
-        == changes(documents["25.08"], documents["26.03"])["counts"]
-    )
-    assert stored.changes("22.12", "26.03")["from"] == "22.12"
+    assert set(pairs) == {f"{a}..{b}" for a, b in zip(versions, versions[1:], strict=False)}
+    assert stored.changes("25.08", "26.03") == pairs["25.08..26.03"]
+    # any other pair is computed, exactly as `changes` gives it
+    direct = changes(documents["22.12"], documents["26.03"])
+    assert stored.changes("22.12", "26.03") == direct
+    assert direct["counts"]["reworded"] > 0
