@@ -7,8 +7,14 @@
   only jargon puts the table's rule first), typo correction against the document's own
   vocabulary, and card names (a card mentioned in a rule or its examples finds that rule).
   The top BM25F candidates are re-ranked: coordination (share of the distinct query words a
-  rule has), a bonus when the rule text has the query's words in order (phrase match), and a
-  lower prior for the chapter 11 summaries.
+  rule has), a bonus when the rule text has the query's words in order (phrase match) and,
+  for longer queries, a smaller one per adjacent pair of query words found adjacent in it
+  (proximity), and a lower prior for the chapter 11 summaries. Everyday phrasings inside a
+  question ("at the same time", "do I have to") are translated to the CR's words by the same
+  table as jargon (`rules_index.jargon.PHRASINGS`).
+* Every hit carries ``norm``, its score over the best score the query could reach in this
+  index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
+  cards and rulings.
 * Examples are folded into their rule: their text is indexed in the rule's ``examples`` field and
   example nodes are never hits.
 
@@ -159,6 +165,9 @@ BM25_B, BM25_K1 = 0.75, 1.2
 PHRASE_FIELDS = (("title", 3.0),)
 TEXT_PHRASE_BONUS = 1.0  # score x (1 + bonus x weight) when the rule text has the phrase
 MAX_PHRASE_WORDS = 4  # longer queries get no whole-query phrase (questions are never verbatim)
+# Proximity: the text phrase bonus shared among the query's adjacent word pairs (a longer query
+# whose pairs all occur in a rule's text gets x1.5); measured on bench/relevance_tuning.json.
+BIGRAM_BONUS = 0.5
 # Kind priors: the chapter 11 appendix restates the timing structures of sections 5.6, 6.9, 7.2
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
@@ -671,6 +680,11 @@ class Searcher:
             if 2 <= len(words) <= MAX_PHRASE_WORDS or (weight > 1 and len(words) >= 2):
                 phrases.extend(Phrase(f, words, slop=1, boost=b * weight) for f, b in PHRASE_FIELDS)
                 text_phrases.append((tuple(words), weight))
+        # Proximity: each pair of adjacent query words found adjacent in a rule's text (a long
+        # question is never verbatim, but "break subroutines" in it is).
+        if len(stems) > 2:
+            pairs = list(dict.fromkeys(zip(stems, stems[1:], strict=False)))
+            text_phrases.extend((pair, BIGRAM_BONUS / len(pairs)) for pair in pairs if pair[0] != pair[1])
         # Jargon: the CR's words for it, as a strong alternative.
         highlight_terms = set(stems)
         for item in info["jargon"]:

@@ -24,7 +24,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import SEARCH_FIELDS
+from .cards import SEARCH_FIELDS, name_key
 from .lookup import parse_query
 from .search import SearchResult, ideal_score, norm_of
 
@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 
 SOURCES = ("rules", "cards", "rulings", "judge")
 TIERS = {"exact": 3, "jargon": 2, "looser": 0}  # every other match is tier 1
+# The card store's scores: a whole name 1000, the start of a name 900 and down (shortest
+# name first), BM25F well below 100 (CARDS_API.md).
+EXACT_NAME, NAME_PREFIX = 1000.0, 100.0
 
 
 @dataclass
@@ -110,8 +113,10 @@ class CardResult:
 
 
 def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> list[CardResult]:
-    """The card store's hits with their norm (`ideal_score` over the card index's fields,
-    each word analysed as that field analyses it); a card named by its whole name is exact."""
+    """The card store's hits with their norm: a card named by its whole name is exact; one
+    whose name starts with the query has the share of its name typed; the rest their BM25F
+    score over `ideal_score` (the card index's fields, each word analysed as that field
+    analyses it)."""
     hits = store.search(query, sources=sources, limit=limit)
     if not hits:
         return []
@@ -121,9 +126,17 @@ def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> list[C
     for fname in SEARCH_FIELDS:
         clauses += [(fname, t.text, 1.0) for t in schema[fname].analyzer(query)]
     ideal = ideal_score(searcher, clauses)
+    typed = name_key(query)
     out = []
     for h in hits:
-        exact = h.source == "cards" and h.score >= 1000.0
+        exact = h.source == "cards" and h.score >= EXACT_NAME
+        if exact:
+            norm = 1.0
+        elif h.source == "cards" and h.score >= NAME_PREFIX:
+            # the start of a card's name ("corr" for Corroder): the share of the name typed
+            norm = round(min(1.0, len(typed) / max(1, len(name_key(h.title)))), 4)
+        else:
+            norm = norm_of(h.score, ideal)
         out.append(
             CardResult(
                 source=h.source,
@@ -131,7 +144,7 @@ def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> list[C
                 title=h.title,
                 snippet=h.snippet,
                 score=h.score,
-                norm=1.0 if exact else norm_of(h.score, ideal),
+                norm=norm,
                 match="exact" if exact else "text",
                 ruling=h.ruling,
             )

@@ -98,7 +98,7 @@ def _hit(rules: Rules, hit, v: str) -> dict[str, Any]:
         "kind": "ruling" if ruling else "card",
         "snippet": html.escape(hit.snippet, quote=False),
         "breadcrumb": [],
-        "url": f"/c/{hit.id}" + ("#rulings" if ruling else ""),
+        "url": f"/c/{hit.id}" + (f"#ruling-{hit.ruling}" if ruling else ""),
         **common,
     }
 
