@@ -34,7 +34,10 @@ Public API (python-chess style)::
     replay(board, structure, doc, params=None, seed=0, decisions=()) -> Session
         start + the decisions in order, without copying intermediate sessions (rebuilding a
         session from a token); same result as repeated apply.
-    Session: .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
+    SessionSpec: the one serialised form of a session (version, structure, board as given,
+        params, seed, decisions): Session.to_json(), the web app's URL tokens and
+        `nrrules step --json` all hold SessionSpec.to_payload(); see docs/board-format.md.
+    Session: .spec() / .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
         + decisions; replayed on load), .board (current state dict), .current_step (stable id or
         None when finished), .finished, .outcome (dict), .trace (list[Event]), .decisions.
     Event: dataclass(step, rules, text, changes); .to_dict().
@@ -52,7 +55,7 @@ from .describe import describe_event
 from .errors import BoardError, EngineError, IllegalDecision
 from .events import Event
 from .refusals import Refusal
-from .session import Session, apply, legal_decisions, push, refused_decisions, replay, start
+from .session import Session, SessionSpec, apply, legal_decisions, push, refused_decisions, replay, start
 from .structures import structures
 
 __all__ = [
@@ -63,6 +66,7 @@ __all__ = [
     "Event",
     "IllegalDecision",
     "Session",
+    "SessionSpec",
     "apply",
     "push",
     "Refusal",

@@ -28,6 +28,14 @@ def active_cards(b: dict, side: str) -> Iterator[tuple[str, dict]]:
 
 
 def hosted_credits(b: dict, side: str) -> int:
+    if side == "runner":  # the common case, kept cheap: asked at every payment and offer
+        n = 0
+        rig = b["runner"]["rig"]
+        for zone in (rig["programs"], rig["hardware"], rig["resources"]):
+            for c in zone:
+                if c.get("recurring"):
+                    n += c.get("counters", {}).get("credits", 0)
+        return n
     return sum(c.get("counters", {}).get("credits", 0) for _, c in active_cards(b, side))
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .machine import (
     Ctx,
+    Frame,
     Handler,
     call,
     complete,
@@ -17,8 +18,8 @@ from .machine import (
 
 
 @handles("step_trace_initiated")
-def _trace_init(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _trace_init(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     v.setdefault("corp_spent", 0)
     v.setdefault("runner_spent", 0)
     ctx.ev(
@@ -40,15 +41,15 @@ def _trace_spend(side: str) -> Handler:
     key = f"{side}_spent"
     rule = "rule_trace_strength" if side == "corp" else "rule_link_strength"
 
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         have = ctx.spendable(side)  # the Runner may spend bad publicity credits in a run (10.6.2)
         if d is None and have > 0:
             return wait(_spend_options(side, have))
         n = int(d[6:]) if d else 0
         ch: dict = {}
         extra = ctx.pay(side, n, ch) if n else []
-        f["v"][key] = n
-        v = f["v"]
+        f.v[key] = n
+        v = f.v
         if side == "corp":
             txt = f"The Corp spends {n} credit(s): trace strength {v['strength'] + n}."
         else:
@@ -64,8 +65,8 @@ handles("step_trace_runner_spend_credits")(_trace_spend("runner"))
 
 
 @handles("step_trace_determine_success")
-def _trace_result(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _trace_result(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     trace = v["strength"] + v["corp_spent"]
     link = ctx.board["runner"]["link"] + v["runner_spent"]
     ok = trace > link
