@@ -36,7 +36,12 @@ def hosted_credits(b: dict, side: str) -> int:
                 if c.get("recurring"):
                     n += c.get("counters", {}).get("credits", 0)
         return n
-    return sum(c.get("counters", {}).get("credits", 0) for _, c in active_cards(b, side))
+    n = 0
+    for srv in b["servers"].values():
+        for c in (*srv["ice"], *srv["root"], srv.get("content") or {}):
+            if c.get("recurring") and c.get("rezzed"):
+                n += c.get("counters", {}).get("credits", 0)
+    return n
 
 
 def place(card: dict, path: str, ch: dict) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rig
 from .machine import (
     Ctx,
     Frame,
@@ -53,7 +54,7 @@ def _trace_spend(side: str) -> Handler:
         if side == "corp":
             txt = f"The Corp spends {n} credit(s): trace strength {v['strength'] + n}."
         else:
-            txt = f"The Runner spends {n} credit(s): link strength {ctx.board['runner']['link'] + n}."
+            txt = f"The Runner spends {n} credit(s): link strength {rig.link(ctx.board)[0] + n}."
         ctx.ev(txt, (rule, *extra), ch, objects={"player": side, "spent": n})
         return None
 
@@ -68,13 +69,18 @@ handles("step_trace_runner_spend_credits")(_trace_spend("runner"))
 def _trace_result(ctx: Ctx, f: Frame, d: str | None) -> Any:
     v = f.v
     trace = v["strength"] + v["corp_spent"]
-    link = ctx.board["runner"]["link"] + v["runner_spent"]
+    base, cards = rig.link(ctx.board)
+    link = base + v["runner_spent"]
     ok = trace > link
     v["ret"] = v["success"] = ok
     word = "successful" if ok else "unsuccessful"
     ctx.ev(
         f"Trace strength {trace} against link strength {link}: the trace is {word}.",
-        ("rule_compare_trace_and_link_strength", "rule_trace_conditional_abilities"),
+        (
+            "rule_compare_trace_and_link_strength",
+            "rule_trace_conditional_abilities",
+            *(("rule_link_value",) if cards else ()),
+        ),
         {"trace.success": [None, ok]},
     )
     effects = v["on_success"] if ok else v["on_failure"]
