@@ -19,7 +19,10 @@ Public API (python-chess style)::
         [{"id": "pass" | "rez" | "rez:remote1.root.0" | "score:remote1" | "break:0" | "jack_out" |
           "continue" | "access:hq" | "access:root.0" | "pay_trash" | "no_trash" | "steal" |
           "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:2" | "advance:remote1" |
-          "remove_tag" | "discard:4", "label": plain English, "player": "corp" | "runner"}]
+          "remove_tag" | "discard:4" | "install:2@new" | "use:1.0" | "sub:0" | "purge" |
+          "trash_resource:0" | "prevent:hardware.0.0" | "pay" | "dont_pay" | "resolved", "label":
+          plain English, "player": the player who decides (in a priority window, the one with
+          priority, 9.2.7a)}]
     refused_decisions(session) -> list[Refusal]
         The obvious decisions the current step does not offer, each with `id`, `player`, `reason`
         (plain English) and `rule` (the stable id of the rule that refuses it): a purge with fewer
