@@ -7,9 +7,10 @@ Layout inside a build directory (beside the CR versions, see `rules_index.store`
         meta.json     source, source hash, code fingerprint, counts, when it was built
         search/       Whoosh index over cards (title, text, subtypes) and rulings (question, answer)
 
-A build is written completely in a temporary directory and only then made visible by replacing
-the symlink; it is redone only when the source bytes (or this code) change, so a failed build
-never damages a good one.
+A build is written under the build directory's lock into a temporary directory and only then
+made visible by replacing the symlink (`rules_index.store.publish`, as for the CR versions); it
+is redone only when the source bytes (or this code) change, so a failed build never damages a
+good one.
 
 `CardStore` reads a build: lookup by card id, by NetrunnerDB code, and by a forgiving name
 ("Snare", "snare!", "Sn@re!"), rulings newest first, the CR rules that mention a card (through
@@ -21,10 +22,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import os
 import re
-import shutil
-import tempfile
 import threading
 import time
 import unicodedata
@@ -34,12 +32,17 @@ from pathlib import Path
 from scraper import Document, ScrapeError
 from scraper.nrdb import Card, CardData, Printing, Ruling, load, plain_text
 
+from .integrity import build_lock
+from .store import LibraryError, publish
+
 CARDS_DIR = "cards"  # the symlink's name inside a build directory
 CARDS_FORMAT = "nrrules-cards/1"
 STANDARD = "standard"
 _FINGERPRINT_FILES = ("scraper/nrdb.py", "scraper/source.py", "rules_index/cards.py")
 MAX_QUERY = 200
 MAX_LIMIT = 100
+EXACT_SCORE = 1000.0  # a card whose whole name is the query
+PREFIX_SCORE = 900.0  # the best card whose name starts with the query
 
 
 class CardsNotBuilt(LookupError):
@@ -246,11 +249,8 @@ def build_cards(
             "unchanged", data.source, **counts, seconds=time.perf_counter() - t0, notes=data.notes
         )
     legality, standard = standard_legality(data)
-    build_dir.mkdir(parents=True, exist_ok=True)
-    store = build_dir / ".v"
-    store.mkdir(exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-cards-", dir=build_dir))
-    try:
+
+    def write(tmp: Path) -> None:
         (tmp / "cards.json").write_text(
             json.dumps(_serialise(data, legality), ensure_ascii=False, default=sorted), encoding="utf-8"
         )
@@ -267,21 +267,15 @@ def build_cards(
             **counts,
         }
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        final = store / f"cards-{data.source_hash[:12]}-{tmp.name[-8:]}"
-        os.replace(tmp, final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    old_target = link.resolve() if link.is_symlink() else None
-    tmp_link = build_dir / f".link-cards-{os.getpid()}-{threading.get_ident()}"
-    if tmp_link.is_symlink():
-        tmp_link.unlink()
-    os.symlink(os.path.relpath(final, build_dir), tmp_link)
-    if link.exists() and not link.is_symlink():
-        shutil.rmtree(link)
-    os.replace(tmp_link, link)
-    if old_target is not None and old_target != final.resolve() and old_target.parent == store.resolve():
-        shutil.rmtree(old_target, ignore_errors=True)
+
+    try:
+        with build_lock(build_dir):
+            publish(build_dir, CARDS_DIR, ".v", f"cards-{data.source_hash[:12]}", write)
+    except OSError as exc:
+        raise LibraryError(
+            f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
+            path=getattr(exc, "filename", None) or build_dir,
+        ) from None
     return CardsBuildResult(
         "built", data.source, **counts, seconds=time.perf_counter() - t0, notes=data.notes
     )
@@ -345,14 +339,15 @@ def _build_index(data: CardData, path: Path) -> None:
             text=card.stripped_text or plain_text(card.text),
         )
         for i, r in enumerate(_ruling_order(by_card.get(card.id, []))):
+            rt = ruling_text(r)
             writer.add_document(
                 key=f"ruling:{card.id}:{i}",
                 source="rulings",
                 card_id=card.id,
                 ruling=i,
                 card=card.title,
-                question=plain_text(r.question or ""),
-                text=plain_text(r.answer or r.text_ruling or ""),
+                question=rt.question or "",
+                text=rt.answer or rt.text or "",
             )
     writer.commit()
 
@@ -360,6 +355,36 @@ def _build_index(data: CardData, path: Path) -> None:
 # ----------------------------------------------------------------------------------------------
 # Reading
 # ----------------------------------------------------------------------------------------------
+
+_HEADING = re.compile(r"\A\s*#+\s*([^\n]*)\n?")
+
+
+@dataclass(frozen=True)
+class RulingText:
+    """A ruling as plain words: where it comes from (its leading Markdown heading, such as
+    "ANCUR UFAQ 21 [Michael Boggs]"), then question and answer, or a statement (`text`)."""
+
+    source: str | None
+    question: str | None
+    answer: str | None
+    text: str | None
+
+
+def ruling_text(r: Ruling) -> RulingText:
+    source = None
+    parts: list[str | None] = []
+    for raw in (r.question, r.answer, r.text_ruling):
+        if not raw:
+            parts.append(None)
+            continue
+        words = plain_text(raw)
+        m = _HEADING.match(words)
+        if m and source is None and m.group(1).strip():
+            source = m.group(1).strip()
+            words = words[m.end() :]
+        parts.append(re.sub(r"(?m)^#+\s*", "", words).strip() or None)
+    return RulingText(source, *parts)
+
 
 # "rule 1.15.10b", "CR 1.4", "section 6.5.2", "Rules 1.3"
 _CITED = re.compile(r"\b(?:rules?|cr|sections?|steps?)\s+(\d{1,2}(?:\.\d{1,3}){1,2}[a-z]?)\b", re.IGNORECASE)
@@ -545,8 +570,20 @@ class CardStore:
             ids = list(dict.fromkeys(i for k, v in self._data.names.items() if k.startswith(key) for i in v))
         return self._data.cards[ids[0]] if len(ids) == 1 else None
 
-    def _exact_all(self, name: str) -> list[Card]:
-        return [self._data.cards[i] for i in self._data.names.get(name_key(name), [])]
+    def _named(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """(card id, score) of cards named by the query: whole name 1000, then names starting
+        with it (2+ letters), shortest first, from 900 down."""
+        key = name_key(query)
+        if not key:
+            return []
+        names = self._data.names
+        out: dict[str, float] = {cid: EXACT_SCORE for cid in names.get(key, [])}
+        if len(key) >= 2:
+            starts = sorted((k for k in names if k.startswith(key) and k != key), key=lambda k: (len(k), k))
+            for rank, k in enumerate(starts[:limit]):
+                for cid in names[k]:
+                    out.setdefault(cid, PREFIX_SCORE - rank)
+        return sorted(out.items(), key=lambda kv: -kv[1])[:limit]
 
     def cited_rules(self, card_id: str, doc: Document) -> list[tuple[str, str]]:
         """(number, rule id) for every CR number the card's rulings cite that `doc` has."""
@@ -597,16 +634,17 @@ class CardStore:
         except Exception:  # noqa: BLE001 - a query string must never fail the search
             return []
         hits: list[CardHit] = []
-        # A card whose whole name is the query comes first (case, accents, punctuation forgiven).
-        exact = [c.id for c in self._exact_all(query)] if "cards" in wanted else []
+        # A card whose whole name is the query comes first (case, accents, punctuation
+        # forgiven), then cards whose name starts with it (shortest first: as-you-type).
+        named = self._named(query, limit) if "cards" in wanted else []
         searcher = self._searcher()
         results = searcher.search(
-            q, limit=limit + len(exact), filter=Or([Term("source", s) for s in wanted]), terms=True
+            q, limit=limit + len(named), filter=Or([Term("source", s) for s in wanted]), terms=True
         )
         seen: set[str] = set()
-        for cid in exact:
+        for cid, score in named:
             card = self._data.cards[cid]
-            hits.append(CardHit("cards", cid, card.title, 1000.0, _snippet(card.stripped_text, query)))
+            hits.append(CardHit("cards", cid, card.title, score, _snippet(card.stripped_text, query)))
             seen.add(f"card:{cid}")
         for r in results:
             key = r["key"]
@@ -624,7 +662,8 @@ class CardStore:
             else:
                 idx = r["ruling"]
                 ruling = self.rulings(cid)[idx]
-                text = plain_text(ruling.question or ruling.text_ruling or "")
+                rt = ruling_text(ruling)
+                text = rt.question or rt.text or ""
                 hits.append(CardHit("rulings", cid, card.title, float(r.score), _snippet(text, query), idx))
         return hits[:limit]
 

@@ -15,11 +15,10 @@ request that needs it when none is built gets `NoCardData` (503), a card that do
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from engine.cardtext import board_card
-from rules_index.cards import CardStore
+from rules_index.cards import CardStore, ruling_text
 from rules_index.store import LibraryError
 from scraper.nrdb import Card, Ruling, plain_text
 
@@ -29,7 +28,6 @@ from .context import Rules
 MAX_QUERY = 200
 MAX_LIMIT = 50
 SOURCES = ("cards", "rulings")
-_HEADING = re.compile(r"^#+\s*", re.MULTILINE)
 
 
 def store(rules: Rules) -> CardStore:
@@ -62,24 +60,21 @@ def find(rules: Rules, ref: str) -> Card:
     return found[0]
 
 
-def _clean(text: str | None) -> str | None:
-    """Ruling text as plain words: markup, Markdown links and headings reduced to their text."""
-    return _HEADING.sub("", plain_text(text)).strip() if text else None
-
-
 def _ruling(rules: Rules, s: CardStore, r: Ruling, index: int, doc: Any) -> dict[str, Any]:
     cited = []
     for number in _cited(r):
         res = rules.library.lookup(number, doc.version)
         if res.nodes:
             cited.append({"number": number, "id": res.nodes[0].id})
+    words = ruling_text(r)
     return {
         "index": index,
         "date": r.date_update,
         "verified": r.verified,
-        "question": _clean(r.question),
-        "answer": _clean(r.answer),
-        "text": _clean(r.text_ruling),
+        "source": words.source,
+        "question": words.question,
+        "answer": words.answer,
+        "text": words.text,
         "rules": cited,
     }
 
