@@ -9,6 +9,7 @@ from . import rig
 from .effects import describe_effect
 from .machine import (
     Ctx,
+    Frame,
     call,
     dec,
     goto,
@@ -19,10 +20,10 @@ from .windows import exchange, use_ability
 
 
 @handles("step_encounter_begins")
-def _encounter(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ice = ice_at(ctx, f["v"])
+def _encounter(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    ice = ice_at(ctx, f.v)
     n = len(ice["subroutines"])
-    f["v"]["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
+    f.v["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
     ctx.ev(
         f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
         ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
@@ -40,9 +41,10 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     """`use:P.A` decisions: every usable break / strength / text ability on an installed program."""
     out = []
     have = ctx.spendable("runner")
+    broken = enc["broken"]
     for p, prog in enumerate(ctx.board["runner"]["rig"]["programs"]):
         for a, ab in enumerate(prog.get("abilities", ())):
-            if rig.unusable(prog, ab, ice, enc["broken"], have) is None:
+            if rig.usable(prog, ab, ice, broken, have):
                 label = f"{prog['name']}: {rig.describe_ability(ab)}"
                 if ab["kind"] != "text":
                     label += f" (strength {rig.strength(prog)})"
@@ -53,8 +55,8 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
 
 
 @handles("step_encounter_paw")
-def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _encounter_paw(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ice = ice_at(ctx, v)
     enc = v["enc"]
     if not ice["subroutines"]:
@@ -120,8 +122,8 @@ def _break_label(ice: dict, i: int, cost: int) -> str:
 
 
 @handles("step_resolve_subroutine")
-def _resolve_sub(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _resolve_sub(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ice = ice_at(ctx, v)
     enc = v["enc"]
     for i in range(enc["next"], len(ice["subroutines"])):
@@ -153,13 +155,13 @@ def _resolve_sub(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_resolve_subroutine_loop")
-def _resolve_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _resolve_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("Return to resolving the next unbroken subroutine.")
     return goto("step_resolve_subroutine")
 
 
 @handles("step_encounter_complete")
-def _encounter_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _encounter_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ended = rig.clear_boosts(ctx.board)
     text = "The Encounter Ice Phase is complete."
     rules = ["rule_encounter_ice_next_phase"]

@@ -38,7 +38,7 @@ from scraper.source import resolve
 
 from .integrity import build_lock
 from .lookup import lookup
-from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, clean_query
+from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, clean_query, ideal_score, norm_of
 from .store import publish
 
 if TYPE_CHECKING:
@@ -325,6 +325,8 @@ class JudgeHit:
     snippet: str  # safe HTML with <mark>
     score: float
     source: str = "judge"
+    norm: float = 0.0  # score / the best score the query could reach here (`search.ideal_score`)
+    match: str = "text"  # "text" (found by its words) or "cites" (it cites the rule searched for)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -408,6 +410,7 @@ class JudgeStore:
         names = [t.text for t in NAME_ANALYZER(text)]
         clauses = [Term(f, s) for s in stems for f in FIELDS] + [Term("cards", n) for n in names]
         searcher = self._searcher()
+        ideal = ideal_score(searcher, [(c.fieldname, c.text, c.boost) for c in clauses])
         results = searcher.search(Or(clauses), limit=max(limit, 30), optimize=False)
         ranked = []
         for docnum, score in results.items():
@@ -428,9 +431,23 @@ class JudgeStore:
                     section=self.breadcrumb(item_id),
                     snippet=self.snippet(item, wanted),
                     score=round(score, 4),
+                    norm=norm_of(score, ideal),
                 )
             )
         return hits
+
+    def hit(self, item_id: str, match: str = "text") -> JudgeHit:
+        """An item as a search hit without a query (``match`` says why it is listed)."""
+        item = self.item(item_id)
+        return JudgeHit(
+            id=item_id,
+            title=item.title,
+            kind=item.kind,
+            section=self.breadcrumb(item_id),
+            snippet=self.snippet(item, frozenset()),
+            score=0.0,
+            match=match,
+        )
 
     @staticmethod
     def snippet(item: JudgeItem, stems: frozenset[str]) -> str:

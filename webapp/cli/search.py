@@ -24,30 +24,65 @@ def terminal_snippet(snippet: str) -> str:
     return "".join(out)
 
 
+def _print_hits(hits: list[dict]) -> None:
+    for hit in hits:
+        label = "" if hit["source"] == "rules" else f"[{hit['source']}] "
+        head = f"{label}{hit['number'] or ''} {hit['title'] or ''}".strip()
+        click.echo(click.style(head, bold=True) + f"  [{hit['id']}]")
+        crumbs = " > ".join(f"{b['number'] or ''} {b['title'] or ''}".strip() for b in hit["breadcrumb"])
+        if crumbs:
+            click.echo(f"    {crumbs}")
+        click.echo(f"    {terminal_snippet(hit['snippet'])}")
+
+
 def register(group: click.Group) -> None:
     @group.command("search")
     @click.argument("query", nargs=-1, required=True)
     @version_option
     @click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(1, payloads.MAX_LIMIT))
+    @click.option(
+        "-s",
+        "--source",
+        "sources",
+        multiple=True,
+        help=f"search only these sources ({', '.join(payloads.SOURCES)}; repeatable; default: all built)",
+    )
     @json_option
     @build_dir_option
     @user_errors
     def search_cmd(
-        query: tuple[str, ...], version: str | None, limit: int, as_json: bool, build_dir: Path | None
+        query: tuple[str, ...],
+        version: str | None,
+        limit: int,
+        sources: tuple[str, ...],
+        as_json: bool,
+        build_dir: Path | None,
     ) -> None:
-        """Search the rules: words, jargon (PAW, ETR), a card name, a number or an id."""
-        data = payloads.search(open_rules(build_dir), " ".join(query), version, limit)
+        """Search rules, cards, rulings and judges' documents: words, jargon (PAW, ETR), a card
+        name, a number or an id. When nothing matches, shows the nearest rule numbers, spelling
+        suggestions and the hits of a looser search."""
+        data = payloads.search(open_rules(build_dir), " ".join(query), version, limit, sources)
         if as_json:
             emit(data)
             return
         hits, v, text = data["results"], data["version"], data["query"]
-        if not hits:
-            raise NotFound(f"no rules match {text!r} in CR {v}")
-        click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
-        for hit in hits:
-            head = f"{hit['number'] or ''} {hit['title'] or ''}".strip()
-            click.echo(click.style(head, bold=True) + f"  [{hit['id']}]")
-            crumbs = " > ".join(f"{b['number']} {b['title'] or ''}".strip() for b in hit["breadcrumb"])
-            if crumbs:
-                click.echo(f"    {crumbs}")
-            click.echo(f"    {terminal_snippet(hit['snippet'])}")
+        if hits:
+            click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
+            _print_hits(hits)
+            return
+        offers = []
+        if data["nearest"]:
+            offers.append("nearest rules: " + ", ".join(n["number"] or n["id"] for n in data["nearest"]))
+        for item in data["spelling"]:
+            offers.append(f"{item['word']!r}: did you mean " + " / ".join(item["suggestions"]) + "?")
+        if data["did_you_mean"] and len(data["spelling"]) > 1:
+            offers.append(f"did you mean {data['did_you_mean']!r}?")
+        if not offers and not data["looser"]:
+            names = [{"judge": "judge items"}.get(s, s) for s in data["sources"]]
+            raise NotFound(f"no {' or '.join(names)} match {text!r} (CR {v})")
+        click.echo(f"CR {v}: nothing matches {text!r}")
+        for line in offers:
+            click.echo(f"  {line}")
+        if data["looser"]:
+            click.echo("Closest matches:")
+            _print_hits(data["looser"])
