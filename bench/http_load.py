@@ -4,7 +4,8 @@
     python bench/http_load.py --duration 5 --client python
     python bench/http_load.py --only step steps    # just the engine scenarios
 
-Prints requests per second and p50/p99 latency for a rule page, a search (one hot query, and a
+Prints requests per second and p50/p99 latency for a rule page, a card page and card search
+(/api/cards, 8 queries in turn; card data is built into the bench build if missing), a search (one hot query, and a
 rotating mix of queries) and an engine step (the same request again and again, as retries and
 reloads send it, and, with the server's caches off, a step in each of 50 sessions in turn, each
 replayed from its token: the worst case), then the bytes a phone downloads to show one rule
@@ -39,6 +40,18 @@ from rules_index.store import Library, LibraryError, build
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFICIAL_PAGE = ROOT.parent / "shared" / "cr" / "cr-26.03.html"
+# Card search as the board editor and the search box send it: whole names, prefixes typed so
+# far, forgiving spellings, words of a ruling's question.
+CARD_QUERIES = [
+    "Snare!",
+    "sn@re",
+    "corr",
+    "ice wall",
+    "hermes",
+    "end the run",
+    "take the tag",
+    "bypass funhouse",
+]
 QUERIES = [
     "jack out",
     "trash cost",
@@ -91,6 +104,8 @@ SCENARIOS = {
     "step": "one engine decision, posted again and again (a retry, a reload: the answer is kept)",
     "steps": "a decision in each of --sessions sessions in turn, caches off: each one replays its "
     "session from the token (the worst case)",
+    "card": "one card page (/c/funhouse, with rulings and keyword links)",
+    "cards": "card search, 8 queries in turn (/api/cards?q=: names, prefixes, words of rulings)",
     "nocache": "40 searches with the search cache off",
     "weight": "bytes a phone downloads for one rule",
 }
@@ -102,15 +117,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def ensure_build(build_dir: str | None) -> str:
+def ensure_build(build_dir: str | None, cards: bool = False) -> str:
     try:
-        lib = Library.open(build_dir)
-        return str(lib.build_dir)
+        target = str(Library.open(build_dir).build_dir)
     except LibraryError:
-        pass
-    target = tempfile.mkdtemp(prefix="nrrules-bench-build-")
-    print(f"building the CR into {target} ...", file=sys.stderr)
-    build(str(ROOT.parent / "shared" / "cr"), Path(target))
+        target = tempfile.mkdtemp(prefix="nrrules-bench-build-")
+        print(f"building the CR into {target} ...", file=sys.stderr)
+        build(str(ROOT.parent / "shared" / "cr"), Path(target))
+    if cards:
+        try:
+            Library.open(target).cards()
+        except LibraryError:  # the card scenarios need card data beside the rules
+            from rules_index.cards import build_cards
+
+            print(f"building the card data into {target} ...", file=sys.stderr)
+            build_cards(str(ROOT.parent / "shared" / "nrdb" / "v2"), Path(target))
     return target
 
 
@@ -359,7 +380,8 @@ def main() -> None:
     if client == "auto":
         client = "wrk" if shutil.which("wrk") else "python"
     run = run_wrk if client == "wrk" else run_python
-    build_dir = ensure_build(args.build_dir)
+    wanted = set(args.only or SCENARIOS)
+    build_dir = ensure_build(args.build_dir, cards=bool(wanted & {"card", "cards"}))
 
     print(
         f"nrrules HTTP bench: gunicorn {args.workers} {args.worker_class} workers"
@@ -368,7 +390,6 @@ def main() -> None:
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
     )
     rows = []
-    wanted = set(args.only or SCENARIOS)
     weight = None
     steps: list[Request] = []
     proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, caches=True)
@@ -389,6 +410,12 @@ def main() -> None:
                         "/r/7.2",
                     ]
                 ],
+            ),
+            ("card", "card page /c/funhouse", [("/c/funhouse", None)]),
+            (
+                "cards",
+                "card search, 8 queries",
+                [("/api/cards?q=" + urllib.request.quote(q), None) for q in CARD_QUERIES],
             ),
             ("search", "search, one query", [("/api/search?q=jack%20out", None)]),
             (

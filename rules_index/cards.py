@@ -652,12 +652,24 @@ class CardStore:
             self._local.searcher = s
         return s
 
+    def _only(self, searcher, wanted: tuple[str, ...]) -> set[int] | None:
+        """The documents of the wanted sources (None: all): computed once per searcher, since
+        Whoosh would otherwise walk the source field's postings on every search."""
+        if set(wanted) >= {"cards", "rulings"}:
+            return None
+        from whoosh.query import Term
+
+        sets = getattr(self._local, "sources", None)
+        if sets is None:
+            sets = {src: set(searcher.docs_for_query(Term("source", src))) for src in ("cards", "rulings")}
+            self._local.sources = sets
+        return sets[wanted[0]] if len(wanted) == 1 else set().union(*(sets[src] for src in wanted))
+
     def search(
         self, query: str, sources: tuple[str, ...] = ("cards", "rulings"), limit: int = 10
     ) -> list[CardHit]:
         """Cards by name and text, rulings by question and answer. Never raises on a query."""
         from whoosh.qparser import MultifieldParser, OrGroup, WildcardPlugin
-        from whoosh.query import Or, Term
 
         query = " ".join((query or "").split())[:MAX_QUERY]
         limit = max(1, min(int(limit), MAX_LIMIT))
@@ -679,7 +691,7 @@ class CardStore:
         named = self._named(query, limit) if "cards" in wanted else []
         searcher = self._searcher()
         results = searcher.search(
-            q, limit=limit + len(named), filter=Or([Term("source", s) for s in wanted]), terms=True
+            q, limit=limit + len(named), filter=self._only(searcher, wanted)
         )
         seen: set[str] = set()
         for cid, score in named:

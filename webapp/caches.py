@@ -94,7 +94,7 @@ CACHES = (
         "SEARCH_CACHE_SIZE",
         "SEARCH_CACHE_BYTES",
         entry_bytes,
-        "/api/search answers as bytes (JSON, gzip, ETag): as-you-type traffic repeats prefixes",
+        "/api/search and /api/cards answers as bytes (JSON, gzip, ETag): as-you-type traffic repeats prefixes",
     ),
     CacheSpec(
         "answers",

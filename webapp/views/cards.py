@@ -15,7 +15,8 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 
 from ..caches import cache
 from ..errors import BadRequest
-from ..httputil import PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes
+from ..httputil import GZIP_MIN, PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes
+from ..jsonprovider import dumps_bytes
 from ..library import build_id, rules
 from ..payloads import cards as payloads
 
@@ -82,7 +83,20 @@ def card_search_api():
     raw = request.args.get("limit") or "10"
     if not raw.isdigit():
         raise BadRequest(f"limit must be an integer from 1 to {payloads.MAX_LIMIT}, not {raw[:20]!r}")
-    return jsonify(payloads.card_search(rules(), request.args.get("q") or "", sources, int(raw)))
+    q, limit = " ".join((request.args.get("q") or "").split()), int(raw)
+    answers = cache("search")
+    if answers is None:
+        return jsonify(payloads.card_search(rules(), q, sources, limit))
+    # As /api/search: the serialised answer is kept (with its gzip form and ETag) per build,
+    # since the editor and the search box send the same prefixes again and again.
+    key = ("cards", build_id(), q, limit, sources)
+    entry = answers.get(key)
+    if entry is None:
+        body = dumps_bytes(payloads.card_search(rules(), q, sources, limit))
+        etag = hashlib.sha256(body).hexdigest()[:24]
+        entry = (etag, body, gzip_bytes(body) if len(body) >= GZIP_MIN else None)
+        answers.put(key, entry)
+    return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
 
 
 @bp.app_template_global()
