@@ -690,9 +690,7 @@ class CardStore:
         # forgiven), then cards whose name starts with it (shortest first: as-you-type).
         named = self._named(query, limit) if "cards" in wanted else []
         searcher = self._searcher()
-        results = searcher.search(
-            q, limit=limit + len(named), filter=self._only(searcher, wanted)
-        )
+        results = searcher.search(q, limit=limit + len(named), filter=self._only(searcher, wanted))
         seen: set[str] = set()
         for cid, score in named:
             card = self._data.cards[cid]
