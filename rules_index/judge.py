@@ -39,7 +39,7 @@ from scraper.judge import JudgeDocument, JudgeItem, parse_judge
 from scraper.source import resolve
 
 from .lookup import lookup
-from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, clean_query
+from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, _porter, clean_query
 
 if TYPE_CHECKING:
     from .store import Library
@@ -103,7 +103,7 @@ ANALYZER = (
     | StopFilter(stoplist=_STOP, minsize=1)
     | _Irregular()
     | CharsetFilter(accent_map)
-    | StemFilter(cachesize=-1)
+    | StemFilter(stemfn=_porter, cachesize=None)  # bounded: the same stem cache as the CR index
 )
 SCHEMA = Schema(
     id=STORED(),
