@@ -20,6 +20,11 @@ Public API (python-chess style)::
           "continue" | "access:hq" | "access:root.0" | "pay_trash" | "no_trash" | "steal" |
           "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:2" | "advance:remote1" |
           "remove_tag" | "discard:4", "label": plain English, "player": "corp" | "runner"}]
+    refused_decisions(session) -> list[Refusal]
+        The obvious decisions the current step does not offer, each with `id`, `player`, `reason`
+        (plain English) and `rule` (the stable id of the rule that refuses it): a purge with fewer
+        than 3 clicks, a resource trash when the Runner is not tagged, a breaker of the wrong
+        subtype or too weak, a trash cost the Runner cannot pay, ...
     apply(session, decision_id) -> (Session, list[Event])
         Pure: the input session is never mutated. Raises IllegalDecision (with .legal) when the
         decision is not legal now.
@@ -46,7 +51,8 @@ from .coverage import coverage, scenario_coverage
 from .describe import describe_event
 from .errors import BoardError, EngineError, IllegalDecision
 from .events import Event
-from .session import Session, apply, legal_decisions, push, replay, start
+from .refusals import Refusal
+from .session import Session, apply, legal_decisions, push, refused_decisions, replay, start
 from .structures import structures
 
 __all__ = [
@@ -59,6 +65,8 @@ __all__ = [
     "Session",
     "apply",
     "push",
+    "Refusal",
+    "refused_decisions",
     "coverage",
     "describe_event",
     "legal_decisions",

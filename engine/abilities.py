@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import rig
+from . import prevention, rig
 from .effects import describe_effect, resolve_effect
 from .machine import (
     END,
@@ -16,6 +16,7 @@ from .machine import (
     dec,
     goto,
     handles,
+    narrate,
     setv,
     wait,
 )
@@ -39,6 +40,11 @@ def _announce_targets(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 def _interrupt_window(ctx: Ctx, f: dict, d: str | None) -> Any:
+    v = f["v"]
+    ins = v.get("instructions")
+    e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
+    if e is not None and e["effect"].endswith("_damage") and v.get("controller", "corp") == "corp":
+        return prevention.window(ctx, f, d, e)
     ctx.ev(
         "Interrupt window: no interrupt in the board vocabulary applies.",
         ("rule_interrupt_definition",),
@@ -51,7 +57,16 @@ def _resolve_instruction(ctx: Ctx, f: dict, d: str | None) -> Any:
     v = f["v"]
     if not v["instructions"]:
         return None
-    return resolve_effect(ctx, _instr(f), v["controller"], v["source"], d, f)
+    res = resolve_effect(ctx, _instr(f), v["controller"], v["source"], d, f)
+    if res is None:
+        # 10.3.5: when an instruction finishes resolving, a checkpoint occurs before the next
+        # instruction becomes imminent
+        ctx.ev(
+            f"{v['source']}: the instruction has resolved; a checkpoint occurs.",
+            ("rule_checkpoint_after_instruction_resolution", "rule_checkpoints"),
+        )
+        return call("checkpoint", {})
+    return res
 
 
 def _loop(back_to: str) -> Handler:
@@ -79,13 +94,16 @@ def _sub_imminent(ctx: Ctx, f: dict, d: str | None) -> Any:
     return None
 
 
+# interrupt windows for an imminent instruction's effects (9.9.4): damage can be prevented there
 handles(
-    "step_subroutine_interrupt_subroutine_resolution",
     "step_subroutine_interrupt_subroutine_effect",
-    "step_paid_ability_interrupt_window",
     "step_conditional_ability_interrupt_window",
     "step_play_ability_interrupt_window",
 )(_interrupt_window)
+# 9.8.10b (preventing the subroutine itself) and a paid ability's window: nothing modeled
+handles("step_subroutine_interrupt_subroutine_resolution", "step_paid_ability_interrupt_window")(
+    narrate("Interrupt window: no interrupt in the board vocabulary applies.", "rule_interrupt_definition")
+)
 handles(
     "step_subroutine_target_first_instruction",
     "step_conditional_ability_target_first_instruction",
@@ -157,9 +175,9 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
     act = v["action"]
     cost = 0
     if v["kind"] == "action":
-        setv(p, side, "clicks", p["clicks"] - 1, ch)
+        setv(p, side, "clicks", p["clicks"] - (3 if act == "purge" else 1), ch)
         rules += ["rule_initiate_action", "rule_action_definition"]
-        if act == "remove_tag":
+        if act == "remove_tag" or act.startswith("trash_resource:"):
             cost = 2
         elif act.startswith("advance:"):
             cost = 1
@@ -190,7 +208,7 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
         cost = ice.get("break_cost", 1)
     if cost:
         rules += ctx.pay(side, cost, ch)
-    what = "[click]" if v["kind"] == "action" else ""
+    what = ("[click][click][click]" if act == "purge" else "[click]") if v["kind"] == "action" else ""
     if cost:
         what += (" and " if what else "") + f"{cost} credit(s)"
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
@@ -265,6 +283,21 @@ def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
     if act.startswith("run:"):
         ctx.ev(f"The Runner runs {act[4:]}.", ("runner_basic_action_run", "rule_basic_actions"))
         return call("run", {"server": act[4:]})
+    if act == "purge":
+        return _purge(ctx)
+    if act.startswith("trash_resource:"):
+        r = b["runner"]
+        card = r["rig"]["resources"].pop(int(act[len("trash_resource:") :]))
+        r["discard"].append(card)
+        ch["runner.rig.resources"] = [len(r["rig"]["resources"]) + 1, len(r["rig"]["resources"])]
+        ch["runner.discard"] = [len(r["discard"]) - 1, len(r["discard"])]
+        ctx.ev(
+            f"The Runner is tagged: the Corp trashes {card['name']}.",
+            ("corp_basic_action_trash_resource", "rule_tagged", "rule_trashing", "rule_basic_actions"),
+            ch,
+            objects={"card": card["name"], "zone": "resources"},
+        )
+        return None
     if act == "remove_tag":
         setv(p, "runner", "tags", p["tags"] - 1, ch)
         ctx.ev("The Runner removes 1 tag.", ("runner_basic_action_remove_tag", "rule_tagged_remove_tag"), ch)
@@ -372,3 +405,36 @@ def _pa_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 handles("step_paid_ability_complete")(complete("Resolution of the paid ability is complete."))
+
+
+def _purge(ctx: Ctx) -> Any:
+    """5.2.6h, 10.1.2: every virus counter hosted on any card returns to the bank."""
+    b = ctx.board
+    ch: dict = {}
+    purged: dict[str, int] = {}
+    cards = [c for zone in b["runner"]["rig"].values() for c in zone]
+    for srv in b["servers"].values():
+        cards += [*srv["ice"], *srv["root"], *([srv["content"]] if srv.get("content") else [])]
+    for c in cards:
+        n = c.get("counters", {}).get("virus", 0)
+        if n:
+            del c["counters"]["virus"]
+            purged[c["name"]] = purged.get(c["name"], 0) + n
+    total = sum(purged.values())
+    if total:
+        ch["virus_counters"] = [total, 0]
+        text = (
+            "The Corp purges virus counters: "
+            + ", ".join(f"{n} from {name}" for name, n in purged.items())
+            + "."
+        )
+    else:
+        text = "The Corp purges virus counters: there are none on any card."
+    ctx.ev(
+        text,
+        ("corp_basic_action_purge_virus_counters", "rule_purge", "rule_basic_actions"),
+        ch,
+        applied=bool(total),
+        objects={"cards": list(purged), "counters": total},
+    )
+    return None

@@ -99,7 +99,8 @@ EFFECTS: dict[str, dict[str, Any]] = {
 }
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
-ABILITY_KINDS = ("break", "strength", "text")
+ABILITY_KINDS = ("break", "strength", "text", "prevent")
+DAMAGE_KINDS = ("net", "meat", "core", "any")
 
 _CARD_FIELDS_CORP = {
     "accessed",  # engine-managed during a breach
@@ -123,6 +124,7 @@ _CARD_FIELDS_CORP = {
     "card_id",
     "text",
     "counters",
+    "recurring",  # N[recurring]: credits placed when active, refilled each turn (1.10.5)
 }
 _CARD_FIELDS_RUNNER = {
     "name",
@@ -137,6 +139,7 @@ _CARD_FIELDS_RUNNER = {
     "card_id",
     "text",
     "counters",
+    "recurring",
     "boost",  # engine-managed: strength added by pump abilities during the current encounter
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
 }
@@ -286,6 +289,7 @@ class _Checker:
             "strength",
             "memory_cost",
             "boost",
+            "recurring",
         ):
             self.int_field(c, key, path)
         self.text_field(c, "card_id", path, most=MAX_NAME)
@@ -339,8 +343,10 @@ class _Checker:
         abl = self.bounded_list(c["abilities"], f"{path}.abilities", MAX_ABILITIES, "abilities")
         if abl is None:
             return
-        if ctype != "program":
-            self.add(f"{path}.abilities", "only programs have paid abilities in the board vocabulary")
+        if ctype not in ("program", "hardware", "resource"):
+            self.add(
+                f"{path}.abilities", "only installed Runner cards have paid abilities in the board vocabulary"
+            )
         for i, a in enumerate(abl):
             ap = f"{path}.abilities[{i}]"
             if not isinstance(a, dict) or a.get("kind") not in ABILITY_KINDS:
@@ -351,6 +357,18 @@ class _Checker:
                 self.unknown(a, {"kind", "text"}, ap)
                 self.text_field(a, "text", ap, required=True)
                 continue
+            if kind == "prevent":
+                self.unknown(a, {"kind", "damage", "amount", "cost", "trash"}, ap)
+                if a.get("damage") not in DAMAGE_KINDS:
+                    self.add(f"{ap}.damage", f"must be one of {', '.join(DAMAGE_KINDS)}")
+                self.int_field(a, "amount", ap, required=True)
+                if a.get("amount") == 0:
+                    self.add(f"{ap}.amount", "must be at least 1")
+                self.int_field(a, "cost", ap, hi=MAX_CREDITS)
+                self.bool_field(a, "trash", ap)
+                continue
+            if ctype != "program":
+                self.add(ap, f"only programs have {kind} abilities (icebreakers, 3.9.5)")
             if "strength" not in c:
                 self.add(ap, f"a {kind!r} ability needs the program's strength (an icebreaker, 3.9.4a)")
             self.int_field(a, "cost", ap, hi=MAX_CREDITS, required=True)
@@ -553,6 +571,9 @@ def _card(c: Any, default_type: str | None = None) -> dict:
 
 def _norm_ability(a: dict) -> dict:
     a = dict(a)
+    if a["kind"] == "prevent":
+        a.setdefault("cost", 0)
+        a.setdefault("trash", False)
     if a["kind"] == "break":
         a.setdefault("up_to", False)
         if "ice_subtype" in a:

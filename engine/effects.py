@@ -201,7 +201,18 @@ def resolve_effect(
         )
         return None
     if name.endswith("_damage"):
-        return damage(ctx, name[: -len("_damage")], e["amount"])
+        kind = name[: -len("_damage")]
+        pv = f["v"].get("prevented") if f is not None else None
+        gone = pv[1] if pv is not None and pv[0] == f["v"].get("i") else 0
+        if gone >= e["amount"]:
+            ctx.ev(
+                f"{source}: all {e['amount']} {kind} damage was prevented; the Runner suffers none.",
+                ("rule_prevent_all", "sec_prevent_avoid"),
+                applied=False,
+                objects={"amount": 0, "prevented": gone},
+            )
+            return None
+        return damage(ctx, kind, e["amount"] - gone)
     amt = e["amount"]
     if name == "gain_credits":
         setv(b[controller], controller, "credits", b[controller]["credits"] + amt, ch)

@@ -13,9 +13,9 @@ from .machine import (
     dec,
     goto,
     handles,
-    wait,
 )
 from .run import ice_at
+from .windows import exchange, use_ability
 
 
 @handles("step_encounter_begins")
@@ -66,56 +66,52 @@ def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
             )
         return None
     cost = ice.get("break_cost", 1)
-    if d == "pass":
-        ctx.ev("The Runner breaks no more subroutines; the window closes.", ("rule_encounter_break_paw",))
+
+    def options(side: str) -> list[dict]:
+        if side != "runner":
+            return []
+        opts = []
+        if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
+            broken = enc["broken"]
+            opts = [
+                dec(f"break:{i}", _break_label(ice, i, cost), "runner")
+                for i in range(len(ice["subroutines"]))
+                if not broken[i]
+            ]
+        if not all(enc["broken"]):
+            opts += _rig_options(ctx, ice, enc)
+        return opts
+
+    def label(side: str, closing: bool) -> str:
+        if side == "runner":
+            return "Stop breaking; unbroken subroutines will resolve"
+        return "Pass priority; the paid ability window closes" if closing else "Pass priority"
+
+    how, x = exchange(ctx, f, d, options, label)
+    if how == "wait":
+        return x
+    if how == "closed":
+        if x:
+            ctx.ev("The Runner breaks no more subroutines; the window closes.", ("rule_encounter_break_paw",))
+        else:
+            why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot break more"
+            ctx.ev(f"Paid ability window: {why}; the window closes.", ("rule_encounter_break_paw",))
         return None
-    if d is not None:
-        ref = rig.AbilityRef.parse(d)
-        if ref is not None:
-            prog = ctx.board["runner"]["rig"]["programs"][ref.program]
-            ab = prog["abilities"][ref.ability]
-            return call(
-                "paid_ability",
-                {
-                    "kind": "ability",
-                    "player": "runner",
-                    "action": d,
-                    "program": ref.program,
-                    "ability": ref.ability,
-                    "label": f"{prog['name']}: {rig.describe_ability(ab)}",
-                    "server": v["server"],
-                    "pos": v["pos"],
-                },
-                "stay",
-            )
-        i = int(d[6:])  # break:i (legality was checked against the listed decisions)
-        return call(
-            "paid_ability",
-            {
-                "kind": "break",
-                "player": "runner",
-                "action": d,
-                "label": _break_label(ice, i, cost),
-                "server": v["server"],
-                "pos": v["pos"],
-            },
-            "stay",
-        )
-    opts = []
-    if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
-        broken = enc["broken"]
-        opts = [
-            dec(f"break:{i}", _break_label(ice, i, cost), "runner")
-            for i in range(len(ice["subroutines"]))
-            if not broken[i]
-        ]
-    if not all(enc["broken"]):
-        opts += _rig_options(ctx, ice, enc)
-    if not opts:
-        why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot break more"
-        ctx.ev(f"Paid ability window: {why}; the window closes.", ("rule_encounter_break_paw",))
-        return None
-    return wait([*opts, dec("pass", "Stop breaking; unbroken subroutines will resolve", "runner")])
+    if x.startswith("use:"):
+        return use_ability(ctx.board, x, {"server": v["server"], "pos": v["pos"]})
+    i = int(x[6:])  # break:i (legality was checked against the listed decisions)
+    return call(
+        "paid_ability",
+        {
+            "kind": "break",
+            "player": "runner",
+            "action": x,
+            "label": _break_label(ice, i, cost),
+            "server": v["server"],
+            "pos": v["pos"],
+        },
+        "stay",
+    )
 
 
 def _break_label(ice: dict, i: int, cost: int) -> str:

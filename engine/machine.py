@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from . import recurring
 from .events import Event
 from .locations import candidates
 
@@ -63,6 +64,12 @@ def handler_for(step_id: str) -> Handler | None:
 
 def modeled(step_id: str) -> bool:
     return handler_for(step_id) is not None
+
+
+def narrated(step_id: str) -> bool:
+    """A step the engine walks but only narrates: no board in the vocabulary makes it change
+    anything (its handler is `narrate`)."""
+    return getattr(handler_for(step_id), "narrated", False)
 
 
 # ----- context ----------------------------------------------------------------------------------
@@ -121,7 +128,11 @@ class Ctx:
     # money --------------------------------------------------------------------------------
     def spendable(self, side: str) -> int:
         p = self.board[side]
-        return p["credits"] + (p.get("bad_publicity_fund", 0) if side == "runner" else 0)
+        return (
+            p["credits"]
+            + (p.get("bad_publicity_fund", 0) if side == "runner" else 0)
+            + recurring.hosted_credits(self.board, side)
+        )
 
     def pay(self, side: str, amount: int, ch: dict) -> list[str]:
         """Pay `amount`; the Runner spends bad publicity fund credits first. Returns rules cited."""
@@ -138,6 +149,11 @@ class Ctx:
                 "rule_bad_publicity_beginning_run",
                 "rule_bad_publicity_in_credit_pool",
             ]
+        if amount:
+            used = recurring.spend(self.board, side, amount, ch)
+            if used:
+                amount -= used
+                rules += ["rule_recurring_credits", "rule_spend_credits"]
         if amount:
             setv(p, side, "credits", p["credits"] - amount, ch)
         return rules
@@ -293,6 +309,7 @@ def narrate(text: str, *rules: str) -> Handler:
         ctx.ev(text, rules, applied=False)
         return None
 
+    h.narrated = True  # type: ignore[attr-defined]  # read by narrated() (the coverage report)
     return h
 
 

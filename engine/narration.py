@@ -28,14 +28,6 @@ NARRATED: dict[str, tuple[str, tuple[str, ...]]] = {
     "step_checkpoint_discard_pile_cards": ("No converted cards in a discard pile.", ()),
     "step_checkpoint_discard_pile_counters": ("No counters in a discard pile.", ()),
     # turns (5.6, 5.7)
-    "step_corp_turn_recurring_credits_refill": (
-        "No recurring credits are modeled; nothing refills.",
-        ("rule_sec_recurring",),
-    ),
-    "step_runner_turn_recurring_credits_refill": (
-        "No recurring credits are modeled; nothing refills.",
-        ("rule_sec_recurring",),
-    ),
     "step_corp_turn_turn_formal_begin": ("The Corp's turn formally begins.", ("rule_begin_end_turn_step",)),
     "step_runner_turn_recurring_formal_begin": (
         "The Runner's turn formally begins.",

@@ -1,8 +1,11 @@
-"""Why a decision is not legal now, citing the rule."""
+"""Why a decision is not legal now, citing the rule: `refused(session)` lists the obvious
+alternatives the current step does not offer, each with its reason and the rule's stable id;
+`why_illegal` explains a refused decision id (IllegalDecision's message)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 from . import rig
 from .locations import get_card
@@ -11,36 +14,270 @@ if TYPE_CHECKING:
     from .session import Session
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A decision a player might look for that is not legal now."""
+
+    id: str  # the decision id it would have
+    player: str
+    reason: str  # plain English
+    rule: str  # stable id of the rule that refuses it
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _spendable(b: dict, side: str) -> int:
+    p = b[side]
+    return p["credits"] + (p.get("bad_publicity_fund", 0) if side == "runner" else 0) + _hosted(b, side)
+
+
+def _hosted(b: dict, side: str) -> int:
+    from .recurring import hosted_credits
+
+    return hosted_credits(b, side)
+
+
+def _run(s: Session) -> dict | None:
+    for f in reversed(s.frames):
+        if f["s"] == "run":
+            return f["v"]
+    return None
+
+
+def _corp_actions(b: dict) -> list[Refusal]:
+    out = []
+    corp, runner = b["corp"], b["runner"]
+    if corp["clicks"] < 3:
+        out.append(
+            Refusal(
+                "purge",
+                "corp",
+                f"purging virus counters costs [click][click][click]; the Corp has {corp['clicks']} [click] left",
+                "corp_basic_action_purge_virus_counters",
+            )
+        )
+    resources = runner["rig"]["resources"]
+    for i, c in enumerate(resources):
+        if not runner["tags"]:
+            why, rule = (
+                f"the Runner is not tagged, so {c['name']} cannot be trashed",
+                "corp_basic_action_trash_resource",
+            )
+        elif corp["credits"] < 2:
+            why, rule = f"trashing a resource costs 2 credits; the Corp has {corp['credits']}", "rule_cost"
+        else:
+            continue
+        out.append(Refusal(f"trash_resource:{i}", "corp", why, rule))
+    for name, srv in b["servers"].items():
+        c = srv.get("content")
+        if c and c.get("type") == "agenda":
+            adv, req = c.get("advancements", 0), c.get("advancement_requirement", 0)
+            if adv < req:
+                out.append(
+                    Refusal(
+                        f"score:{name}",
+                        "corp",
+                        f"{c['name']} has {adv} of the {req} advancement counters it needs to be scored",
+                        "rule_advancement_requirement",
+                    )
+                )
+            elif True:
+                out.append(
+                    Refusal(
+                        f"score:{name}",
+                        "corp",
+                        "scoring is not an action: the Corp scores in a paid ability window with (S)",
+                        "rule_score_not_an_action",
+                    )
+                )
+    return out
+
+
+def _runner_actions(b: dict) -> list[Refusal]:
+    out = []
+    r = b["runner"]
+    if not r["tags"]:
+        out.append(
+            Refusal(
+                "remove_tag", "runner", "the Runner has no tag to remove", "runner_basic_action_remove_tag"
+            )
+        )
+    elif r["credits"] < 2:
+        out.append(
+            Refusal(
+                "remove_tag",
+                "runner",
+                f"removing a tag costs 2 credits; the Runner has {r['credits']}",
+                "rule_cost",
+            )
+        )
+    for i, c in enumerate(r["hand"]):
+        t = c.get("type")
+        if t in ("program", "hardware", "resource"):
+            cost = c.get("install_cost", 0)
+            if cost > r["credits"]:
+                out.append(
+                    Refusal(
+                        f"install:{i}",
+                        "runner",
+                        f"installing {c['name']} costs {cost} credits; the Runner has {r['credits']}",
+                        "rule_install_cost",
+                    )
+                )
+            elif t == "program" and c.get("memory_cost", 0) > r["memory_limit"]:
+                out.append(
+                    Refusal(
+                        f"install:{i}",
+                        "runner",
+                        f"{c['name']} needs {c.get('memory_cost', 0)} [mu], more than the memory limit of {r['memory_limit']}",
+                        "rule_memory_limit",
+                    )
+                )
+        elif t == "event" and c.get("play_cost", 0) > r["credits"]:
+            out.append(
+                Refusal(
+                    f"play:{i}",
+                    "runner",
+                    f"playing {c['name']} costs {c.get('play_cost', 0)} credits; the Runner has {r['credits']}",
+                    "rule_cost",
+                )
+            )
+    return out
+
+
+def _encounter(s: Session) -> list[Refusal]:
+    out = []
+    b = s.board
+    run = _run(s)
+    if run is None or run.get("pos") is None or run.get("enc") is None:
+        return out
+    ice = b["servers"][run["server"]]["ice"][run["pos"]]
+    have = _spendable(b, "runner")
+    for p, prog in enumerate(b["runner"]["rig"]["programs"]):
+        for a, ab in enumerate(prog.get("abilities", ())):
+            why = rig.unusable(prog, ab, ice, run["enc"]["broken"], have)
+            if why:
+                rule = {
+                    "3.9.5g": "rule_icebreaker_interface_strength",
+                    "3.9.5h": "rule_icebreaker_interface_subtype",
+                    "9.8.6": "rule_unbroken_subroutines_target_for_break_abilities",
+                }
+                rid = next((v for k, v in rule.items() if k in why), "rule_cost")
+                out.append(Refusal(f"use:{p}.{a}", "runner", why, rid))
+    out.append(
+        Refusal(
+            "jack_out",
+            "runner",
+            "the Runner can jack out only in the Movement Phase, after passing a piece of ice",
+            "rule_jacking_out",
+        )
+    )
+    return out
+
+
+def _approach(s: Session) -> list[Refusal]:
+    b = s.board
+    run = _run(s)
+    if run is None or run.get("pos") is None:
+        return []
+    ice = b["servers"][run["server"]]["ice"][run["pos"]]
+    if not ice["rezzed"] and ice.get("rez_cost", 0) > b["corp"]["credits"]:
+        return [
+            Refusal(
+                "rez",
+                "corp",
+                f"rezzing {ice['name']} costs {ice.get('rez_cost', 0)} credits; the Corp has {b['corp']['credits']}",
+                "rule_rez_cost",
+            )
+        ]
+    return []
+
+
+def _access(s: Session) -> list[Refusal]:
+    b = s.board
+    v = s.frames[-1]["v"]
+    card = get_card(b, v.get("ref")) if v.get("ref") else None
+    if card is None:
+        return []
+    have = _spendable(b, "runner")
+    step = s.current_step
+    if step == "step_mid_access_ability" and card.get("trash_cost") is not None:
+        if v["ref"][0] == "discard":
+            return [
+                Refusal(
+                    "pay_trash",
+                    "runner",
+                    f"{card['name']} is in Archives: it cannot be trashed",
+                    "rule_trash_in_archives",
+                )
+            ]
+        if card["trash_cost"] > have:
+            return [
+                Refusal(
+                    "pay_trash",
+                    "runner",
+                    f"the Runner cannot pay the trash cost of {card['name']} ({card['trash_cost']}) with {have} credits",
+                    "rule_paying_trash_costs",
+                )
+            ]
+    if step == "step_access_agenda" and card.get("steal_cost", 0) > have:
+        return [
+            Refusal(
+                "steal",
+                "runner",
+                f"the Runner cannot pay the additional cost to steal {card['name']} ({card['steal_cost']} credits, has {have})",
+                "rule_agenda_additional_cost",
+            )
+        ]
+    return []
+
+
+ACTION_STEPS = {"step_corp_turn_action": "corp", "step_runner_turn_action": "runner"}
+
+
+def refused(s: Session) -> list[Refusal]:
+    """The obvious decisions the current step does not offer, each with why (and the rule)."""
+    if s.finished or not s.pending:
+        return []
+    legal = {d["id"] for d in s.pending}
+    step = s.current_step
+    found: list[Refusal] = []
+    side = ACTION_STEPS.get(step or "")
+    if side == "corp":
+        found = _corp_actions(s.board)
+    elif side == "runner":
+        found = _runner_actions(s.board)
+    elif step == "step_encounter_paw":
+        found = _encounter(s)
+    elif step == "step_approach_paw":
+        found = _approach(s)
+    elif step in ("step_mid_access_ability", "step_access_agenda"):
+        found = _access(s)
+    seen: set[str] = set()
+    out = []
+    for r in found:
+        if r.id not in legal and r.id not in seen:
+            seen.add(r.id)
+            out.append(r)
+    return out
+
+
 def why_illegal(s: Session, decision: str) -> str:
     if s.finished:
         return "the session is finished"
-    if decision == "pay_trash" and s.current_step == "step_mid_access_ability":
-        f = s.frames[-1]
-        card = get_card(s.board, f["v"]["ref"])
-        if card is not None and card.get("trash_cost") is not None:
-            have = s.board["runner"]["credits"] + s.board["runner"]["bad_publicity_fund"]
-            return f"the Runner cannot pay the trash cost of {card['name']} ({card['trash_cost']}) with {have} credits"
-    if decision == "steal" and s.current_step == "step_access_agenda":
-        return "the Runner cannot pay the additional cost to steal"
+    for r in refused(s):
+        if r.id == decision:
+            return r.reason
     if decision.startswith("rez"):
         return "no such card can be rezzed now (already rezzed, not affordable, or not in this window)"
     if decision.startswith("break:"):
         return "no such unbroken subroutine the Runner can afford to break"
     ref = rig.AbilityRef.parse(decision)
     if ref is not None:
-        return _why_not_ability(s, ref)
+        progs = s.board["runner"]["rig"]["programs"]
+        if ref.program >= len(progs) or ref.ability >= len(progs[ref.program].get("abilities", ())):
+            return "no such installed program ability"
+        if s.current_step != "step_encounter_paw":
+            return "interface abilities can only be used during an encounter (3.9.5f)"
     return "not offered at this step"
-
-
-def _why_not_ability(s: Session, ref: rig.AbilityRef) -> str:
-    progs = s.board["runner"]["rig"]["programs"]
-    if ref.program >= len(progs) or ref.ability >= len(progs[ref.program].get("abilities", ())):
-        return "no such installed program ability"
-    if s.current_step != "step_encounter_paw":
-        return "interface abilities can only be used during an encounter (3.9.5f)"
-    run = next(f for f in reversed(s.frames) if f["s"] == "run")
-    ice = s.board["servers"][run["v"]["server"]]["ice"][run["v"]["pos"]]
-    prog = progs[ref.program]
-    have = s.board["runner"]["credits"] + s.board["runner"]["bad_publicity_fund"]
-    why = rig.unusable(prog, prog["abilities"][ref.ability], ice, run["v"]["enc"]["broken"], have)
-    return why or "not offered at this step"

@@ -56,6 +56,8 @@ def unusable(program: dict, ability: dict, ice: dict, broken: list[bool], spenda
     kind = ability["kind"]
     if kind == "text":
         return None
+    if kind == "prevent":
+        return "a prevent ability is an interrupt: usable only while damage is imminent (9.9.4d)"
     cost = ability["cost"]
     if spendable < cost:
         return f"the Runner cannot pay {cost} credit(s)"
@@ -80,6 +82,10 @@ def describe_ability(ability: dict) -> str:
         return ability["text"]
     if kind == "strength":
         return f"{ability['cost']}[credit]: +{ability['amount']} strength"
+    if kind == "prevent":
+        from .prevention import describe
+
+        return describe(ability)
     what = ability.get("ice_subtype", "")
     n = ability["count"]
     count = f"up to {n}" if ability.get("up_to") else str(n)

@@ -359,8 +359,9 @@ def run_scenario(sc: Scenario, doc: Document) -> Session:
     raise RuntimeError(f"scenario {sc.name} did not finish")  # pragma: no cover
 
 
-def walked_steps(doc: Document) -> tuple[set[str], dict[str, str]]:
-    """Step ids walked by the suite on `doc`, and {scenario: error} for scenarios that failed."""
+def walked_steps(doc: Document, changed: set[str] | None = None) -> tuple[set[str], dict[str, str]]:
+    """Step ids walked by the suite on `doc`, and {scenario: error} for scenarios that failed.
+    `changed`, when given, receives the steps at which some event changed the board."""
     walked: set[str] = set()
     failed: dict[str, str] = {}
     for sc in SCENARIOS:
@@ -370,4 +371,6 @@ def walked_steps(doc: Document) -> tuple[set[str], dict[str, str]]:
             failed[sc.name] = str(exc)
             continue
         walked.update(e.step for e in s.trace)
+        if changed is not None:
+            changed.update(e.step for e in s.trace if e.changes)
     return walked, failed

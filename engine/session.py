@@ -8,10 +8,12 @@ from typing import Any
 
 from scraper import Document
 
+from . import refusals as _refusals
 from . import steps as _steps
 from .board import memory_used, normalise_board, validate_board
 from .errors import BoardError, IllegalDecision
 from .events import Event
+from .refusals import Refusal
 from .structures import BY_ID, Tables, tables
 
 SESSION_FORMAT = 1
@@ -311,6 +313,11 @@ def legal_decisions(session: Session) -> list[dict]:
     if session.finished:
         return []
     return [dict(d) for d in session.pending]
+
+
+def refused_decisions(session: Session) -> list[Refusal]:
+    """The obvious decisions not legal now, each with why and the rule that says so."""
+    return _refusals.refused(session)
 
 
 def _check_legal(session: Session, decision_id: str) -> None:

@@ -11,7 +11,9 @@ structure registers the handlers for its steps (keyed by CR stable id):
 | `trace` | traces (10.8.6) |
 | `checkpoints` | checkpoints (10.3.1) |
 | `draw` | drawing cards (8.4.5) |
-| `windows` | paid ability windows (9.2) |
+| `windows` | paid ability windows (9.2) and priority (9.2.7a) |
+| `prevention` | interrupt windows for damage: prevention (9.9) |
+| `recurring` | recurring credits (1.10.5) |
 | `effects` | the effect vocabulary, damage, ending the run, winning |
 | `narration` | steps the engine only narrates, as a data table |
 | `refusals` | why a decision is not legal now |
@@ -21,7 +23,19 @@ This module imports them all (registering every handler) and re-exports what the
 
 from __future__ import annotations
 
-from . import abilities, access, checkpoints, draw, encounter, narration, run, trace, turns  # noqa: F401
+from . import (  # noqa: F401  # noqa: F401
+    abilities,
+    access,
+    checkpoints,
+    draw,
+    encounter,
+    narration,
+    prevention,
+    recurring,
+    run,
+    trace,
+    turns,
+)
 from .locations import candidates
 from .machine import HANDLERS, advance, handler_for, initial_frame, modeled
 from .refusals import why_illegal

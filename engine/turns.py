@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import recurring
 from .board import memory_used
 from .effects import win
 from .machine import (
@@ -68,18 +69,30 @@ def _mandatory_draw(ctx: Ctx, f: dict, d: str | None) -> Any:
 def _actions(ctx: Ctx, side: str) -> list[dict]:
     b = ctx.board
     p = b[side]
+    credits = p["credits"] + recurring.hosted_credits(b, side)  # recurring credits pay too (1.10.3c)
     opts = [dec("credit", "[click]: Gain 1 credit", side)]
     if p["deck"]:
         opts.append(dec("draw", "[click]: Draw 1 card", side))
     ptype = "operation" if side == "corp" else "event"
     for i, c in enumerate(p["hand"]):
-        if c.get("type") == ptype and c.get("play_cost", 0) <= p["credits"]:
+        if c.get("type") == ptype and c.get("play_cost", 0) <= credits:
             opts.append(
                 dec(f"play:{i}", f"[click]: Play {c['name']} ({c.get('play_cost', 0)} credits)", side)
             )
     opts += _install_options(b, side)
     if side == "corp":
-        if p["credits"] >= 1:
+        if p["clicks"] >= 3:
+            opts.append(dec("purge", "[click][click][click]: Purge virus counters", side))
+        if b["runner"]["tags"] and credits >= 2:
+            for i, c in enumerate(b["runner"]["rig"]["resources"]):
+                opts.append(
+                    dec(
+                        f"trash_resource:{i}",
+                        f"[click], 2 credits: Trash {c['name']} (the Runner is tagged)",
+                        side,
+                    )
+                )
+        if credits >= 1:
             for name, srv in b["servers"].items():
                 c = srv.get("content")
                 if c and c.get("type") == "agenda":
@@ -89,7 +102,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
     else:
         for name in b["servers"]:
             opts.append(dec(f"run:{name}", f"[click]: Run {name}", side))
-        if p["tags"] and p["credits"] >= 2:
+        if p["tags"] and credits >= 2:
             opts.append(dec("remove_tag", "[click], 2 credits: Remove 1 tag", side))
     return opts
 
@@ -102,6 +115,7 @@ def new_remote(b: dict) -> str:
 def _install_options(b: dict, side: str) -> list[dict]:
     """The install basic actions (5.2.6d, 5.2.7d) for the cards in HQ / the grip."""
     p = b[side]
+    credits = p["credits"] + recurring.hosted_credits(b, side)
     out = []
     if side == "runner":
         r = p
@@ -110,7 +124,7 @@ def _install_options(b: dict, side: str) -> list[dict]:
             if t not in ("program", "hardware", "resource"):
                 continue
             cost = c.get("install_cost", 0)
-            if cost > r["credits"] or (t == "program" and c.get("memory_cost", 0) > r["memory_limit"]):
+            if cost > credits or (t == "program" and c.get("memory_cost", 0) > r["memory_limit"]):
                 continue
             out.append(dec(f"install:{i}", f"[click]: Install {c['name']} ({cost} credits)", side))
         return out
@@ -121,7 +135,7 @@ def _install_options(b: dict, side: str) -> list[dict]:
         if t == "ice":
             for name, srv in [*servers.items(), *([(new, {"ice": []})] if new else [])]:
                 cost = len(srv["ice"])
-                if cost <= p["credits"]:
+                if cost <= credits:
                     where = "a new remote server" if name == new else name
                     out.append(
                         dec(
@@ -192,6 +206,8 @@ def install(ctx: Ctx, v: dict, d: str | None) -> Any:
         zone = {"program": "programs", "hardware": "hardware", "resource": "resources"}[t]
         p["set_aside"].pop()
         r["rig"][zone].append(card)
+        if card.get("recurring"):  # recurring credits are placed as the card becomes active (1.10.5b)
+            recurring.place(card, f"runner.rig.{zone}[{len(r['rig'][zone]) - 1}]", ch)
         ch[f"runner.rig.{zone}"] = [len(r["rig"][zone]) - 1, len(r["rig"][zone])]
         rules = ["runner_basic_action_install", "rule_installing", "rule_install_cost"]
         text = f"The Runner installs {card['name']}."
@@ -362,3 +378,36 @@ def _turn_complete(side: str) -> Handler:
 
 handles("step_corp_turn_complete")(_turn_complete("corp"))
 handles("step_runner_turn_complete")(_turn_complete("runner"))
+
+
+def _refill(side: str) -> Handler:
+    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+        ch: dict = {}
+        names = [
+            c["name"] for path, c in recurring.active_cards(ctx.board, side) if recurring.place(c, path, ch)
+        ]
+        who = side.capitalize()
+        if names:
+            ctx.ev(
+                f"The {who}'s recurring credits refill: {', '.join(names)}.",
+                (
+                    "rule_sec_recurring",
+                    "rule_refill_recurring_credits",
+                    "rule_recurring_credits_do_not_accumulate",
+                ),
+                ch,
+                objects={"cards": names},
+            )
+        else:
+            ctx.ev(
+                f"The {who} has no recurring credits to refill.",
+                ("rule_sec_recurring", "rule_refill_recurring_credits"),
+                applied=False,
+            )
+        return None
+
+    return h
+
+
+handles("step_corp_turn_recurring_credits_refill")(_refill("corp"))
+handles("step_runner_turn_recurring_credits_refill")(_refill("runner"))

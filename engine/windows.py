@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from . import recurring
 from .locations import take_card
 from .machine import (
     STAY,
     Ctx,
     call,
     dec,
+    opponent,
     score,
     setv,
     wait,
@@ -18,7 +21,7 @@ from .machine import (
 
 def _rez_options(b: dict, with_ice: dict | None) -> list[dict]:
     out = []
-    credits = b["corp"]["credits"]
+    credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
     if with_ice is not None and not with_ice["rezzed"] and with_ice.get("rez_cost", 0) <= credits:
         out.append(
             dec(
@@ -73,27 +76,45 @@ def _score_options(b: dict) -> list[dict]:
 def paw(
     ctx: Ctx, f: dict, d: str | None, *, rez: bool = True, score_ok: bool = False, ice: dict | None = None
 ) -> Any:
-    """A paid ability window. Offers the Corp's rez (R) / score (S) options modeled by the board
-    vocabulary; when nobody has anything to do it closes at once."""
+    """A paid ability window (9.2.7): priority passes between the players (`exchange`); the Corp
+    may rez (R) and score (S) where the window allows it, the Runner use paid abilities."""
     b = ctx.board
-    opts = (_rez_options(b, ice) if rez else []) + (_score_options(b) if score_ok else [])
-    if d is None:
-        if not opts:
+
+    def options(side: str) -> list[dict]:
+        if side == "runner":
+            return runner_options(b, side)
+        return (_rez_options(b, ice) if rez else []) + (_score_options(b) if score_ok else [])
+
+    def label(side: str, closing: bool) -> str:
+        if closing:
+            return "Pass priority; the paid ability window closes"
+        return f"Pass priority (the {opponent(side).capitalize()} receives priority)"
+
+    how, x = exchange(ctx, f, d, options, label)
+    if how == "wait":
+        return x
+    if how == "closed":
+        if x:
+            ctx.ev(
+                "All players pass priority; the paid ability window closes.",
+                ("rule_paid_ability_window", "rule_ability_window_priority"),
+            )
+        else:
             ctx.ev(
                 "Paid ability window: no modeled paid ability, rez or score is available; it closes.",
                 ("rule_paid_ability_window",),
                 applied=False,
             )
-            return None
-        active = b["turn"]
-        return wait([*opts, dec("pass", "All players pass; the paid ability window closes", active)])
-    if d == "pass":
-        ctx.ev("All players pass priority; the paid ability window closes.", ("rule_paid_ability_window",))
         return None
+    d = x
+    if d.startswith("use:"):
+        return use_ability(b, d)
     ch: dict = {}
     if d == "rez":
         setv(b["corp"], "corp", "credits", b["corp"]["credits"] - ice.get("rez_cost", 0), ch)
         ice["rezzed"] = True
+        if ice.get("recurring"):
+            recurring.place(ice, "ice", ch)
         ch["ice.rezzed"] = [False, True]
         ctx.ev(
             f"The Corp rezzes {ice['name']}, paying {ice.get('rez_cost', 0)} credits.",
@@ -107,6 +128,8 @@ def paw(
         card = srv["content"] if where == "content" else srv["root"][int(where.split(".")[1])]
         setv(b["corp"], "corp", "credits", b["corp"]["credits"] - card["rez_cost"], ch)
         card["rezzed"] = True
+        if card.get("recurring"):
+            recurring.place(card, f"servers.{server}.{where}", ch)
         ch[f"servers.{server}.{where}.rezzed"] = [False, True]
         ctx.ev(
             f"The Corp rezzes {card['name']}, paying {card['rez_cost']} credits.",
@@ -134,3 +157,82 @@ def paw(
         )
         return call("checkpoint", {}, "stay")
     raise AssertionError(d)  # pragma: no cover - legal decisions are checked before
+
+
+def exchange(
+    ctx: Ctx,
+    f: dict,
+    d: str | None,
+    options: Callable[[str], list[dict]],
+    pass_label: Callable[[str, bool], str],
+) -> tuple[str, Any]:
+    """Priority in a paid ability window (9.2.7a): the active player receives priority first; the
+    player with priority may use an option (and keeps priority, 9.2.4c) or pass, giving priority
+    to the other player; the window closes when a player who received priority from their
+    opponent passes. A player with no usable option passes at once (the engine asks nobody a
+    question with one answer). Returns ("act", decision) for the caller to carry out,
+    ("wait", decisions), or ("closed", whether the last pass was a player's decision)."""
+    v = f["v"]
+    pr = v.get("prio")
+    if pr is None or pr[0] != ctx.step:  # [window step, holder, holder got it by a pass]
+        pr = v["prio"] = [ctx.step, ctx.board["turn"], False]
+    if d is not None and d != "pass":
+        pr[2] = False
+        return "act", d
+    if d == "pass":
+        if pr[2]:
+            del v["prio"]
+            return "closed", True
+        pr[1], pr[2] = opponent(pr[1]), True
+    for _ in range(2):
+        opts = options(pr[1])
+        if opts:
+            if d == "pass":
+                who, other = opponent(pr[1]).capitalize(), pr[1].capitalize()
+                ctx.ev(
+                    f"The {who} passes priority: the {other} receives priority.",
+                    ("rule_ability_window_priority", "rule_pass"),
+                    objects={"priority": pr[1]},
+                )
+            return "wait", wait([*opts, dec("pass", pass_label(pr[1], pr[2]), pr[1])])
+        if pr[2]:
+            break
+        pr[1], pr[2] = opponent(pr[1]), True
+    del v["prio"]
+    return "closed", d == "pass"
+
+
+def runner_options(b: dict, side: str) -> list[dict]:
+    """The Runner's paid abilities usable in any paid ability window: abilities on installed
+    programs that the engine does not model (`text`), resolved by hand; abilities whose cost
+    includes [click] are actions, not usable in a paid ability window (9.2.7b)."""
+    if side != "runner":
+        return []
+    out = []
+    for p, prog in enumerate(b["runner"]["rig"]["programs"]):
+        for a, ab in enumerate(prog.get("abilities", ())):
+            if ab["kind"] == "text" and not ab["text"].lstrip().startswith("[click]"):
+                out.append(dec(f"use:{p}.{a}", f"{prog['name']}: {ab['text']} (resolve by hand)", "runner"))
+    return out
+
+
+def use_ability(b: dict, d: str, extra: dict | None = None) -> Any:
+    """Walk the paid ability structure (9.5.7) for `use:P.A`."""
+    from . import rig
+
+    ref = rig.AbilityRef.parse(d)
+    prog = b["runner"]["rig"]["programs"][ref.program]
+    ab = prog["abilities"][ref.ability]
+    return call(
+        "paid_ability",
+        {
+            "kind": "ability",
+            "player": "runner",
+            "action": d,
+            "program": ref.program,
+            "ability": ref.ability,
+            "label": f"{prog['name']}: {rig.describe_ability(ab)}",
+            **(extra or {}),
+        },
+        "stay",
+    )

@@ -429,7 +429,9 @@ class CardStore:
             printings = {p["id"]: Printing(**p) for p in raw["printings"]}
             rulings = [Ruling(**r) for r in raw["rulings"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise CardsNotBuilt(f"the card build at {self.path} is damaged ({exc}); rebuild it") from None
+            raise CardsNotBuilt(
+                f"the card build is damaged ({type(exc).__name__}); rebuild it with `nrrules build --cards`"
+            ) from None
         printings_of: dict[str, list[Printing]] = {}
         for p in printings.values():
             printings_of.setdefault(p.card_id, []).append(p)

@@ -724,7 +724,7 @@ class Library:
             try:
                 store = CardStore.open(self.build_dir)
             except CardsNotBuilt as exc:
-                raise LibraryError(str(exc)) from None
+                raise LibraryError(str(exc), path=self.build_dir) from None
             with self._lock:
                 if self._cards is None:
                     self._cards = store

@@ -104,9 +104,14 @@ def nrdb_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def cards_built(build_dir, nrdb_dir) -> Path:
-    """The session build directory with the NetrunnerDB card data built beside the rules."""
+def cards_built(build_dir, nrdb_dir, tmp_path_factory) -> Path:
+    """A build directory with the six CR versions (linked from `build_dir`, which stays without
+    cards) and the NetrunnerDB card data built beside them."""
     from rules_index.cards import build_cards
 
-    build_cards(str(nrdb_dir), build_dir)
-    return build_dir
+    path = tmp_path_factory.mktemp("build-cards")
+    for entry in build_dir.iterdir():
+        if not entry.name.startswith("."):
+            (path / entry.name).symlink_to(entry.resolve())
+    build_cards(str(nrdb_dir), path)
+    return path

@@ -31,3 +31,26 @@ def load_doc(version: str) -> Document:
         path = cr_path(version)
         _DOCS[version] = parse_html(path.read_bytes(), str(path))
     return _DOCS[version]
+
+
+def engine_board(**kw: object) -> dict:
+    """A small valid engine board (docs/board-format.md): the Corp with 5 credits, 3 cards in HQ
+    and 10 in R&D; the Runner with 5 credits, 4 clicks, 5 cards in the grip and 10 in the stack;
+    no ice. `corp=` / `runner=` dicts are merged into the players; any other keyword (`servers`,
+    `turn`, ...) replaces that field."""
+    b: dict = {
+        "version": 1,
+        "corp": {"credits": 5, "hand": 3, "deck": 10},
+        "runner": {"credits": 5, "clicks": 4, "hand": 5, "deck": 10},
+        "servers": {},
+    }
+    for k, v in kw.items():
+        b[k] = {**b[k], **v} if k in ("corp", "runner") and isinstance(v, dict) else v
+    return b
+
+
+def decision_ids(session: object) -> list[str]:
+    """The ids of the decisions legal now."""
+    import engine
+
+    return [d["id"] for d in engine.legal_decisions(session)]  # type: ignore[arg-type]

@@ -194,6 +194,16 @@ def test_graph_drawn_from_vendored_library(page, server):
     page.click("#graph button[data-k='2']")
     page.wait_for_selector("#graph[data-drawn='2']")
     shot(page, "rule-graph")
+    # the graph's colours follow the theme: labels in the page's text colour, light or dark
+    label = "() => document.getElementById('cy')._cyreg.cy.nodes()[0].style('color')"
+    light = page.evaluate(label)
+    page.evaluate("document.documentElement.setAttribute('data-theme', 'dark')")
+    dark = page.evaluate(label)
+    assert light != dark
+    assert dark == page.evaluate("getComputedStyle(document.body).color").replace(" ", "")
+    shot(page, "rule-graph-dark")
+    page.evaluate("document.documentElement.removeAttribute('data-theme')")
+    assert page.evaluate(label) == light
     copy = page.locator("button.copy")
     assert copy.is_visible()
 

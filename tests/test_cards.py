@@ -91,6 +91,13 @@ def test_name_key_folds():
 # ----- the rules ------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def library(cards_built):
+    from rules_index.store import Library
+
+    return Library.open(cards_built)
+
+
 def test_every_cr_card_mention_resolves_through_its_code(store, library):
     known_codes = {p.id for c in store.cards() for p in store.printings(c.id)}
     newest = max(int(c) for c in known_codes if c.isdigit())
@@ -268,9 +275,14 @@ def test_missing_folder_and_unbuilt_directory(tmp_path):
         CardStore.open(tmp_path)
 
 
-def test_library_hook(cards_built, library):
-    assert library.cards().card("ice_wall").title == "Ice Wall"
-    assert library.cards() is library.cards()
+def test_library_hook(cards_built, build_dir):
+    from rules_index.store import Library, LibraryError
+
+    with_cards = Library.open(cards_built)
+    assert with_cards.cards().card("ice_wall").title == "Ice Wall"
+    assert with_cards.cards() is with_cards.cards()
+    with pytest.raises(LibraryError, match="nrrules build --cards"):
+        Library.open(build_dir).cards()  # the plain build has no card data
 
 
 # ----- the same data over HTTP --------------------------------------------------------------

@@ -32,13 +32,20 @@ TWINS = [
     (["history", "6.1.5"], "/api/history/6.1.5"),
     (["history", "step_jack_out_choice", "-v", "22.12"], "/api/history/step_jack_out_choice?v=22.12"),
     (["changes", "25.08", "26.03"], "/api/changes/25.08..26.03"),
+    (["card", "Sn@re!"], "/api/cards/Sn@re!"),
+    (["card", "the", "cleaners", "-v", "22.12"], "/api/cards/the%20cleaners?v=22.12"),
+    (["rulings", "funhouse"], "/api/cards/funhouse/rulings"),
+    (
+        ["card-search", "end", "the", "run", "--source", "rulings", "-n", "5"],
+        "/api/cards?q=end+the+run&source=rulings&limit=5",
+    ),
+    (["card-search", "snare"], "/api/cards?q=snare"),
 ]
 
 # Commands with --json that answer questions the API does not serve (yet): each says why.
 NO_API_TWIN = {
     "path": "a citation path between two rules; the API serves the graph neighbourhood instead",
     "most-cited": "a whole-graph statistic for the command line",
-    "card": "rules mentioning a card; card pages come with the card catalogue",
     "term": "rules defining or using a term; glossary pages come later",
     "step": "engine sessions are POSTed to the API (not GET), and the CLI prints a replayable session",
     "engine-coverage": "a report on the engine's scenario suite, for developers",
@@ -54,16 +61,20 @@ ERROR_TWINS = [
     (["graph", "6.9.4c", "--kinds", "bogus"], "/api/rules/6.9.4c/graph?kinds=bogus", 400),
     (["search", "x", "-v", "99.9"], "/api/search?q=x&v=99.9", 404),
     (["structures", "-v", "1.0"], "/api/engine/structures?v=1.0", 404),
+    (["card", "zzqqxx", "no", "card"], "/api/cards/zzqqxx%20no%20card", 404),
+    (["card-search", "x" * 201], "/api/cards?q=" + "x" * 201, 400),
 ]
 
 
+# The shared build with card data beside the six CR versions (the card commands need it).
 @pytest.fixture(scope="module")
-def client(build_dir):
-    return create_app({"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "twins"}).test_client()
+def client(cards_built):
+    return create_app({"TESTING": True, "BUILD_DIR": str(cards_built), "SECRET_KEY": "twins"}).test_client()
 
 
 @pytest.fixture(scope="module")
-def cli(build_dir):
+def cli(cards_built):
+    build_dir = cards_built
     runner = CliRunner()
     return lambda args: runner.invoke(main, [*args, "--build-dir", str(build_dir)])
 

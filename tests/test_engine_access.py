@@ -7,25 +7,12 @@ Archives faceup, the run recorded when the game ends mid-run)."""
 from __future__ import annotations
 
 import pytest
-from conftest import load_doc
+from helpers import decision_ids, engine_board, load_doc
 
 import engine
 
-
-def board(**kw) -> dict:
-    b = {
-        "version": 1,
-        "corp": {"credits": 5, "hand": 3, "deck": 10},
-        "runner": {"credits": 5, "clicks": 4, "hand": 5, "deck": 10},
-        "servers": {},
-    }
-    for k, v in kw.items():
-        b[k] = {**b[k], **v} if k in ("corp", "runner") else v
-    return b
-
-
-def ids(s) -> list[str]:
-    return [d["id"] for d in engine.legal_decisions(s)]
+board = engine_board
+ids = decision_ids
 
 
 def finish(s, pick=lambda legal: legal[0]):

@@ -298,3 +298,16 @@ def test_illegal_push_leaves_the_session_unchanged(doc_latest):
     with pytest.raises(engine.IllegalDecision):
         engine.push(s, "no-such-decision")
     assert (s.to_json(), json.dumps(s.board, sort_keys=True), len(s.trace)) == before
+
+
+def test_coverage_separates_applied_from_narrated_steps(doc_latest):
+    report = engine.scenario_coverage(doc_latest)
+    a = report["all_steps"]
+    assert a["applies"] + len(a["narrated"]) == a["steps"] - len(a["not_modeled"])
+    # a step the engine only narrates is never seen changing the board; the refill now applies
+    assert not set(a["narrated"]) & set(a["changed_board"])
+    assert "step_checkpoint_uniqueness" in a["narrated"]
+    assert "step_runner_turn_recurring_credits_refill" not in a["narrated"]
+    assert "step_breach" not in a["narrated"] and "step_initiation_bad_publicity" in a["changed_board"]
+    cp = report["sections"]["checkpoint"]
+    assert cp["applies"] == cp["steps"] - len(cp["narrated"]) and cp["applies"] >= 2

@@ -224,12 +224,18 @@ def test_rig_board_validation():
         )
         == []
     )
+    brk = {"kind": "break", "cost": 1, "count": 1}
     assert any(
-        "only programs have paid abilities" in p
-        for p in problems(
-            {"rig": {"hardware": [{"name": "Box", "abilities": [{"kind": "text", "text": "x"}]}]}}
-        )
+        "only programs have break abilities" in p
+        for p in problems({"rig": {"hardware": [{"name": "Box", "strength": 1, "abilities": [brk]}]}})
     )
+    # hardware and resources may carry text and prevent abilities (interrupts, 9.9)
+    text = {"kind": "text", "text": "x"}
+    assert problems({"rig": {"hardware": [{"name": "Box", "abilities": [text]}]}}) == []
+    bad = {"kind": "prevent", "damage": "brain", "amount": 0}
+    found = problems({"rig": {"resources": [{"name": "R", "abilities": [bad]}]}})
+    assert any("damage: must be one of net, meat, core, any" in p for p in found)
+    assert any("amount: must be at least 1" in p for p in found)
     nostr = {k: v for k, v in CORRODER.items() if k != "strength"}
     assert any("needs the program's strength" in p for p in problems({"rig": {"programs": [nostr]}}))
     assert any(

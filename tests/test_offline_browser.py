@@ -128,6 +128,18 @@ def test_save_then_read_and_search_without_a_connection(browser, own_server, lib
         pg.wait_for_selector("body[data-rendered='1']")
         assert pg.locator("article.rule h1 .num").inner_text() == "6.9.4c"
         assert "jack out" in pg.locator("article.rule .text").inner_text()
+        # A sub-rule shows its parent's text and its siblings (this one marked), as online.
+        doc = library.document(LATEST)
+        step = doc.node("step_jack_out_choice")
+        parent = doc.node(step.parent)
+        assert pg.locator("#parent-rule a.ref").inner_text() == parent.number
+        assert " ".join(parent.text.split())[:30] in " ".join(pg.locator("#parent-rule").inner_text().split())
+        siblings = [c.number for c in doc.children(parent.id) if c.kind != "example"]
+        items = pg.locator("#siblings li")
+        assert [t.split(" ")[0] for t in items.all_inner_texts()] == siblings
+        assert pg.locator("#siblings li[aria-current='true']").inner_text().startswith("6.9.4c ")
+        assert pg.locator("#siblings li[aria-current='true'] a").count() == 0
+        shot(pg, "offline-subrule-phone", full=True)
         # The full search page too.
         pg.goto(base + "/search?q=brain+damage")
         pg.wait_for_selector("body[data-rendered='1']")

@@ -89,12 +89,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     caches.init_app(app)
     app.extensions["nrrules.library"] = LibraryHolder(app.config.get("LIBRARY"), app.config["BUILD_DIR"])
 
-    from .views import api, engine_views, offline, pages
+    from .views import api, cards, engine_views, offline, pages
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(engine_views.bp)
     app.register_blueprint(offline.bp)
+    app.register_blueprint(cards.bp)
     from .views import judge_history
 
     app.register_blueprint(judge_history.bp)

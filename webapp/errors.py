@@ -72,6 +72,13 @@ class NotFound(NrrulesError, LookupError):
     exit_code = EXIT_NOT_FOUND
 
 
+class CardNotFound(NotFound):
+    """No card has this id, NetrunnerDB code or name; `suggestions` are near card names."""
+
+    def __init__(self, message: str, suggestions: Iterable[str] = ()):
+        super().__init__(message, suggestions=list(suggestions))
+
+
 class UnknownVersion(NrrulesError, LookupError):
     """The CR version asked for is not built. `versions` lists those that are."""
 
@@ -122,3 +129,7 @@ class BuildUnavailable(NrrulesError):
     """The build directory cannot answer (nothing built, damaged or stale build)."""
 
     status = 503
+
+
+class NoCardData(BuildUnavailable):
+    """No NetrunnerDB card data is built beside the rules (`nrrules build --cards`)."""

@@ -148,16 +148,38 @@ def _export_versions(job: tuple[str | None, str, str, list[str]]) -> tuple[int, 
 
             html(f"/{q}", f"{prefix}index.html")
             html(f"/all{q}", f"{prefix}all/index.html")
-            for node in doc.nodes:
-                html(f"/id/{node.id}{q}", f"{prefix}id/{node.id}/index.html")
-                out.put(f"{prefix}api/rules/{node.id}", _get(client, f"/api/rules/{node.id}{q}", base_url))
-                if node.number:
-                    out.put(
-                        f"{prefix}r/{node.number}/index.html",
-                        _redirect_page(node.number, f"/{prefix}id/{node.id}"),
-                    )
+            _rule_files(app, out, doc, v, latest, base_url)
             out.put(f"offline/{v}.json", _get(client, f"/offline/{v}.json", base_url))
     return out.files, out.bytes
+
+
+def _rule_files(app, out: _Writer, doc, v: str, latest: str, base_url: str) -> None:
+    """Every rule's page, JSON twin and number redirect. The bodies come from the functions the
+    views answer with (`render_rule`, the rule payload through the app's JSON encoder), called
+    in one request context per version rather than one dispatched request per file: the same
+    bytes (tests/test_offline_export.py compares them with the app's answers) for about half the
+    CPU (no per-request context, ETag, gzip and page cache, which a file does not need)."""
+    from .jsonprovider import dumps_bytes
+    from .payloads import rules as rule_payloads
+    from .views.pages import render_rule
+
+    prefix = version_prefix(v, latest)
+    q = "" if v == latest else f"?v={v}"
+    ctx = rules()
+    with app.test_request_context(f"/{q}", base_url=base_url):
+        for node in doc.nodes:
+            found = ctx.find_by_id(node.id, v)
+            page = render_rule(found)
+            out.put(f"{prefix}id/{node.id}/index.html", static_links(page, latest).encode("utf-8"))
+            # as /api/rules/<ref> answers: a ref ending in "+" (an id may: rule_54+) asks for the
+            # rules below it too
+            twin = rule_payloads.rule(ctx, found, descendants=node.id.endswith("+"))
+            out.put(f"{prefix}api/rules/{node.id}", dumps_bytes(twin))
+            if node.number:
+                out.put(
+                    f"{prefix}r/{node.number}/index.html",
+                    _redirect_page(node.number, f"/{prefix}id/{node.id}"),
+                )
 
 
 def _split(versions: list[str], jobs: int) -> list[list[str]]:

@@ -42,6 +42,10 @@ class LibraryHolder:
             h = hashlib.sha256()
             for info in self._rules.library.versions():
                 h.update(f"{info.version}:{info.source_hash};".encode())
+            try:  # card data changes the rule pages' card links
+                h.update(f"cards:{self._rules.library.cards().info.source_hash}".encode())
+            except Exception:  # noqa: BLE001 - no card build (or an unreadable one): rules only
+                pass
             self.build_id = h.hexdigest()[:16]
         return self._rules
 

@@ -1,7 +1,7 @@
 """`nrrules`: the command-line face of the payloads the web app serves.
 
 One module per capability registers its commands on `main`: rules.py (versions, rule, refs,
-graph, across, path, most-cited, card, term), search.py, engine.py (structures, step,
+graph, across, path, most-cited, card, term), cards.py (card, rulings, card-search), search.py, engine.py (structures, step,
 engine-coverage), serve.py and export.py (the static site). A command's ``--json`` prints the payload the matching API GET
 returns (webapp.payloads); without it the same payload is formatted as text.
 
@@ -18,7 +18,7 @@ import click
 
 from rules_index.store import build, default_build_dir
 
-from . import engine, export, history, rules, search, serve
+from . import cards, engine, export, history, rules, search, serve
 from .common import CommandGroup, build_dir_option, user_errors
 
 
@@ -45,22 +45,36 @@ def main() -> None:
     help="A judges' document (word-processor HTML export), a folder of them, or a URL. "
     "Alone, only the judges' documents are built.",
 )
+@click.option(
+    "--cards",
+    "cards_source",
+    default=None,
+    help="NetrunnerDB cards and rulings: a v2 folder or an API URL ('default': NetrunnerDB's API). "
+    "Alone, only the card data is built.",
+)
 @build_dir_option
 @user_errors
 def build_cmd(
-    source: str | None, version: str | None, force: bool, build_dir: Path | None, judge: str | None = None
+    source: str | None,
+    version: str | None,
+    force: bool,
+    build_dir: Path | None,
+    judge: str | None = None,
+    cards_source: str | None = None,
 ) -> None:
     """Scrape CR documents into structured rules, a rule graph and a search index."""
     results = []
-    if source or not judge:
+    if source or not (judge or cards_source):
         results = build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)
     if judge:
         history.build_judge_cmd(judge, build_dir or default_build_dir(), force)
+    if cards_source:
+        cards.build_cards_cmd(cards_source, build_dir or default_build_dir(), force)
     for r in results:
         note = f"  ({r.note})" if r.note else ""
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")
     click.echo(f"build directory: {build_dir or default_build_dir()}")
 
 
-for _module in (rules, search, engine, serve, export, history):
+for _module in (rules, cards, search, engine, serve, export, history):
     _module.register(main)

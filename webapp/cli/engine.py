@@ -156,8 +156,20 @@ def format_coverage(report: dict[str, Any]) -> str:
             lines.append(f"           not walked: {', '.join(sec['not_walked'])}")
         if sec["not_modeled"]:
             lines.append(f"           not modeled: {', '.join(sec['not_modeled'])}")
+        if "applies" in sec:
+            seen = f", seen changing the board: {len(sec['changed_board'])}" if "changed_board" in sec else ""
+            lines.append(
+                f"           applied by the engine: {sec['applies']}, only narrated: {len(sec['narrated'])}{seen}"
+            )
     a = report["all_steps"]
     lines.append(f"  all step ids: {a['walked']}/{a['steps']} walked = {a['percent']:.1f} %")
+    if "applies" in a:
+        lines.append(
+            f"  steps the engine applies: {a['applies']}"
+            + (f" ({len(a['changed_board'])} seen changing the board)" if "changed_board" in a else "")
+            + f"; steps it only narrates: {len(a['narrated'])}"
+            + (f" ({', '.join(a['narrated'])})" if a["narrated"] else "")
+        )
     if a["not_modeled"]:
         lines.append(f"  steps the engine does not model: {', '.join(a['not_modeled'])}")
     return "\n".join(lines)

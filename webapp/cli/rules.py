@@ -49,6 +49,12 @@ def register(group: click.Group) -> None:
                 f"{i['version']}  effective {i['effective_date'] or 'not stated':<12} "
                 f"{i['node_count']:5d} nodes{latest}"
             )
+        from ..payloads.cards import cards_info
+        from .cards import info_line
+
+        info = cards_info(open_rules(build_dir))
+        if info:
+            click.echo(info_line(info))
 
     @group.command("rule")
     @click.argument("query", nargs=-1, required=True)

@@ -238,6 +238,8 @@ def _event(event: Any, doc: Any, suffix: str, cards: dict, links: dict) -> dict[
         "rules": event.rules,
         "text": event.text,
         "changes": event.changes,
+        "applied": event.applied,
+        "objects": event.objects,
         "step_number": _card(cards, doc, event.step, suffix)["number"] if event.step else None,
         "rule_numbers": [_card(cards, doc, rid, suffix)["number"] for rid in event.rules],
         "rule_links": [_link(links, cards, doc, rid, suffix) for rid in event.rules],
@@ -298,6 +300,10 @@ def state(
         "decisions_taken": list(spec.decisions),
         "current_step": _card(cards, doc, current, suffix) if current and not session.finished else None,
         "decisions": decisions,
+        "refused": [
+            {**r.to_dict(), "rule_number": _card(cards, doc, r.rule, suffix)["number"]}
+            for r in ([] if session.finished else engine.refused_decisions(session))
+        ],
         "finished": bool(session.finished),
         "outcome": _plain(session.outcome),
         "trace_length": len(session.trace),

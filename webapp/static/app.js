@@ -355,6 +355,25 @@
       }
       return loaded;
     };
+    /* colours from app.css's variables, so the graph follows the light or dark theme */
+    var graphStyle = function () {
+      var css = getComputedStyle(document.documentElement);
+      var c = function (name, dflt) { return (css.getPropertyValue(name) || "").trim() || dflt; };
+      var fg = c("--fg", "#1b1e23"), accent = c("--accent", "#0b63c5"), line = c("--field", "#b8c0ca");
+      var bad = c("--bad", "#b3261e"), muted = c("--muted", "#5c6470");
+      return [
+        { selector: "node", style: { label: "data(label)", "font-size": 10, "background-color": accent, width: 14, height: 14, color: fg } },
+        { selector: "node[type = 'card']", style: { "background-color": "#c27c0e", shape: "round-rectangle" } },
+        { selector: "node[type = 'term']", style: { "background-color": muted, shape: "diamond" } },
+        { selector: "node[depth = 0]", style: { "background-color": bad, width: 22, height: 22, "font-weight": "bold" } },
+        { selector: "edge", style: { width: 1.2, "line-color": line, "curve-style": "bezier", "target-arrow-shape": "triangle", "target-arrow-color": line, "arrow-scale": 0.7 } },
+        { selector: "edge[kind = 'cites']", style: { "line-color": accent, "target-arrow-color": accent } },
+        { selector: "edge[kind = 'contains']", style: { "line-style": "dashed" } }
+      ];
+    };
+    var restyle = function () { if (cy) cy.style(graphStyle()); };
+    window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", restyle);
+    new MutationObserver(restyle).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
     var draw = function (k) {
       var id = graphBox.getAttribute("data-id");
       var v = graphBox.getAttribute("data-v");
@@ -372,15 +391,7 @@
         cy = window.cytoscape({
           container: document.getElementById("cy"),
           elements: els,
-          style: [
-            { selector: "node", style: { label: "data(label)", "font-size": 10, "background-color": "#0b63c5", width: 14, height: 14, color: "#1b1e23" } },
-            { selector: "node[type = 'card']", style: { "background-color": "#c27c0e", shape: "round-rectangle" } },
-            { selector: "node[type = 'term']", style: { "background-color": "#5c6470", shape: "diamond" } },
-            { selector: "node[depth = 0]", style: { "background-color": "#b3261e", width: 22, height: 22, "font-weight": "bold" } },
-            { selector: "edge", style: { width: 1.2, "line-color": "#b8c0ca", "curve-style": "bezier", "target-arrow-shape": "triangle", "target-arrow-color": "#b8c0ca", "arrow-scale": 0.7 } },
-            { selector: "edge[kind = 'cites']", style: { "line-color": "#0b63c5", "target-arrow-color": "#0b63c5" } },
-            { selector: "edge[kind = 'contains']", style: { "line-style": "dashed" } }
-          ],
+          style: graphStyle(),
           layout: { name: "cose", animate: false, nodeRepulsion: 6000, idealEdgeLength: 60 }
         });
         cy.on("tap", "node", function (evt) {

@@ -232,6 +232,14 @@
     if (r.kind === "example") return "Example";
     return [r.number, r.title].filter(Boolean).join(" ") || r.id;
   }
+  var CONTEXT_KINDS = ["subrule", "step", "timing_step"];
+  function shortLabel(ix, pos, limit) { /* a rule's title, else the start of its text (reading.ref_label) */
+    var r = ix.rule(pos);
+    if (r.title) return r.title;
+    var text = ix.text(pos).replace(/\s+/g, " ").trim();
+    if (text.length > limit) { text = text.slice(0, limit - 1); text = text.slice(0, text.lastIndexOf(" ") > 0 ? text.lastIndexOf(" ") : text.length) + "…"; }
+    return text;
+  }
   function refList(ix, id, title, list, none) {
     var box = el("div");
     box.appendChild(el("h2", null, title));
@@ -272,6 +280,17 @@
     var home = el("a", null, "CR " + ix.version); home.href = "/"; crumbs.appendChild(home);
     ix.ancestors(pos).forEach(function (a) { crumbs.appendChild(document.createTextNode(" › ")); crumbs.appendChild(ruleLink(ix, a, labelOf(ix, a))); });
     rootBox.appendChild(crumbs);
+    /* a sub-rule's or step's parent and siblings, as the server's pages show them (webapp/reading.py) */
+    var parent = CONTEXT_KINDS.indexOf(r.kind) >= 0 && r.parent >= 0 ? ix.rule(r.parent) : null;
+    if (parent && (parent.kind === "chapter" || parent.kind === "section")) parent = null;
+    if (parent) {
+      var part = el("p", "context parent"); part.id = "parent-rule";
+      part.appendChild(document.createTextNode("Part of "));
+      part.appendChild(ruleLink(ix, parent.pos, parent.number, "ref"));
+      if (parent.title) { part.appendChild(document.createTextNode(" ")); part.appendChild(el("b", null, parent.title)); }
+      if (parent.html) { part.appendChild(document.createTextNode(": ")); html(part, parent.html); }
+      rootBox.appendChild(part);
+    }
     var art = el("article", "rule"); art.id = "rule"; art.setAttribute("data-id", r.id);
     var h1 = el("h1"); h1.appendChild(el("span", "num", r.number || "Example"));
     if (r.title) h1.appendChild(document.createTextNode(" " + r.title));
@@ -282,6 +301,21 @@
     subtree(ix, pos, sub, 1, r.kind !== "chapter");
     if (sub.childNodes.length) art.appendChild(sub);
     rootBox.appendChild(art);
+    var sibs = parent ? ix.kids(parent.pos).filter(function (k) { return ix.rule(k).kind !== "example"; }) : [];
+    if (sibs.length > 1) {
+      var nav = el("nav", "context"); nav.setAttribute("aria-labelledby", "siblings-h");
+      var h2 = el("h2", null, "In " + parent.number + (parent.title ? " " + parent.title : "")); h2.id = "siblings-h";
+      nav.appendChild(h2);
+      var ol = el("ol", "siblings"); ol.id = "siblings";
+      sibs.forEach(function (k) {
+        var li = el("li"), sb = ix.rule(k), text = (sb.number || "") + " " + shortLabel(ix, k, 70);
+        if (k === pos) { li.setAttribute("aria-current", "true"); li.appendChild(el("span", "here", text)); }
+        else li.appendChild(ruleLink(ix, k, text));
+        ol.appendChild(li);
+      });
+      nav.appendChild(ol);
+      rootBox.appendChild(nav);
+    }
     var links = el("section", "links");
     links.appendChild(refList(ix, "cites", "Cites", ix.cites(pos), "No cross references."));
     links.appendChild(refList(ix, "cited-by", "Cited by", ix.citedBy(pos), "No rule cites this one."));

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from ..caches import cache
 from ..errors import BadRequest, RuleNotFound
-from ..httputil import PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes, static_url
+from ..httputil import PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes, static_url, url_memo
 from ..library import build_id, rules
 from ..payloads import Found
 from ..payloads import rules as rule_payloads
@@ -32,7 +32,12 @@ def vq(version: str) -> dict[str, str]:
 
 
 def rule_url(node_id: str, version: str, external: bool = False) -> str:
-    return url_for("pages.by_id", node_id=node_id, _external=external, **vq(version))
+    memo = url_memo("rule")  # a rule page links a dozen rules; an export, every rule thousands of times
+    key = (node_id, version, external)
+    url = memo.get(key)
+    if url is None:
+        url = memo[key] = url_for("pages.by_id", node_id=node_id, _external=external, **vq(version))
+    return url
 
 
 def rule_html(html: str | None, version: str) -> Markup:
@@ -79,7 +84,8 @@ def _title(rule: dict[str, Any], version: str) -> str:
     return title
 
 
-def _render_rule(found: Found) -> str:
+def render_rule(found: Found) -> str:
+    """The HTML of a rule page (the body /id/<id> answers; `nrrules export` writes it too)."""
     v = found.version
     rule = rule_payloads.rule(rules(), found, descendants=found.node.kind != "chapter")
     subtree = _subtree(rule)
@@ -113,7 +119,7 @@ def _rule_response(found: Found) -> Response:
     if entry is None or entry[0] != etag:
         if request.if_none_match.contains(etag):
             return cached_response(b"", None, etag, "text/html", PAGE_MAX_AGE)
-        body = _render_rule(found).encode("utf-8")
+        body = render_rule(found).encode("utf-8")
         entry = (etag, body, gzip_bytes(body))
         if pages is not None:
             pages.put(key, entry)

@@ -1,0 +1,136 @@
+"""Card pages, their JSON twins and the CLI over a real build with the NetrunnerDB snapshot."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from webapp import create_app
+from webapp.cli import main
+
+
+@pytest.fixture(scope="module")
+def client(cards_built):
+    app = create_app({"TESTING": True, "BUILD_DIR": str(cards_built), "SECRET_KEY": "test-secret"})
+    return app.test_client()
+
+
+def test_card_api_has_data_rulings_and_rules(client, nrdb_dir):
+    r = client.get("/api/cards/funhouse")
+    assert r.status_code == 200
+    p = r.get_json()
+    raw = json.loads((nrdb_dir / "cards" / "funhouse.json").read_text())
+    assert (p["title"], p["cost"], p["strength"]) == (raw["title"], raw["cost"], raw["strength"])
+    rulings = json.loads((nrdb_dir / "rulings" / "funhouse.json").read_text())
+    assert len(p["rulings"]) == len(rulings)
+    assert [r["date"] for r in p["rulings"]] == sorted((r["date"] for r in p["rulings"]), reverse=True)
+    assert all(r["verified"] for r in p["rulings"])
+    assert p["standard"]["format"] == "standard"
+
+
+def test_card_page_by_id_code_and_forgiving_name(client):
+    for ref in ("Sn@re!", "snare", "SNARE!"):
+        r = client.get(f"/c/{ref}")
+        if ref != "snare":
+            assert r.status_code == 302 and r.headers["Location"].endswith("/c/snare")
+    page = client.get("/c/snare").get_data(as_text=True)
+    assert "<h1>Snare!</h1>" in page and "not legal (rotated)" in page
+    assert client.get("/c/01103").headers["Location"].endswith("/c/ice_wall")
+
+
+def test_card_page_lists_rulings_and_rules_that_mention_it(client):
+    p = client.get("/api/cards/the_cleaners").get_json()
+    assert "rule_suffer_or_take_damage" in {r["id"] for r in p["rules"]}
+    page = client.get("/c/the_cleaners").get_data(as_text=True)
+    assert 'href="/id/rule_suffer_or_take_damage"' in page
+    funhouse = client.get("/c/funhouse").get_data(as_text=True)
+    assert funhouse.count('class="ruling verified"') == 3
+
+
+def test_rule_page_links_its_cards_with_a_preview(client):
+    page = client.get("/r/10.4.1").get_data(as_text=True)
+    assert 'href="/c/the_cleaners">The Cleaners</a> <span class="ctx cardpreview">Interrupt' in page
+
+
+def test_card_and_ruling_search_api(client):
+    hits = client.get("/api/cards?q=Snare!").get_json()["results"]
+    assert hits[0]["id"] == "snare" and hits[0]["source"] == "cards"
+    rulings = client.get("/api/cards?q=choosing+to+take+the+tag&source=rulings").get_json()["results"]
+    assert rulings and {h["source"] for h in rulings} == {"rulings"}
+    assert "funhouse" in {h["id"] for h in rulings[:5]}
+
+
+def test_board_card_for_the_editor(client, nrdb_dir):
+    raw = json.loads((nrdb_dir / "cards" / "ice_wall.json").read_text())
+    board = client.get("/api/cards/Ice%20Wall/board").get_json()
+    assert board["id"] == "ice_wall"
+    assert board["card"]["type"] == "ice" and board["card"]["strength"] == raw["strength"]
+    assert board["card"]["subroutines"] == ["end_the_run"]
+    hit = client.get("/api/cards?q=ice+wall&source=cards").get_json()["results"][0]
+    assert hit["id"] == "ice_wall" and hit["board"] == board["card"]
+    assert (hit["type"], hit["cost"], hit["strength"]) == ("Ice", raw["cost"], raw["strength"])
+    assert "barrier" in [x.lower() for x in hit["subtypes"]]
+    corroder = client.get("/api/cards/corroder/board").get_json()["card"]
+    assert {"kind": "strength", "cost": 1, "amount": 1} in corroder["abilities"]
+
+
+def test_missing_card_suggests_near_names(client):
+    body = client.get("/api/cards/zzqqxx%20wall").get_json()
+    assert body["status"] == 404 and isinstance(body["suggestions"], list)
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [
+        ("/api/cards/zzqqxx-no-card", 404),
+        ("/api/cards?q=", 400),
+        ("/api/cards?q=snare&source=bogus", 400),
+        ("/api/cards?q=snare&limit=0", 400),
+        ("/api/cards?q=" + "x" * 500, 400),
+    ],
+)
+def test_card_api_errors_are_json(client, url, status):
+    r = client.get(url)
+    assert r.status_code == status
+    body = r.get_json()
+    assert body["status"] == status and body["error"] and "/tmp" not in body["error"]
+
+
+def test_cli_card_rulings_versions_and_build(cards_built, nrdb_dir):
+    run = CliRunner().invoke
+    env = {"NRRULES_BUILD_DIR": str(cards_built)}
+    card = json.loads(run(main, ["card", "sn@re", "--json"], env=env).output)
+    assert card["id"] == "snare" and card["standard"]["legal"] is False
+    out = run(main, ["rulings", "Funhouse"], env=env)
+    assert out.exit_code == 0 and out.output.count("(rules team verified)") == 3
+    assert "1988 cards" in run(main, ["versions"], env=env).output
+    missing = run(main, ["card", "zzqqxx no card"], env=env)
+    assert missing.exit_code == 1 and missing.output.startswith("error: no card matches")
+    again = run(main, ["build", "--cards", str(nrdb_dir)], env=env)
+    assert again.exit_code == 0 and "cards: unchanged, 1988 cards" in again.output
+    bad = run(main, ["build", "--cards", str(nrdb_dir / "cards" / "snare.json")], env=env)
+    assert bad.exit_code == 2 and "error:" in bad.output and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [
+        ("/api/cards/funhouse", 200),
+        ("/api/cards/Sn@re!", 200),
+        ("/api/cards/the_cleaners?v=22.12", 200),
+        ("/api/cards/funhouse/rulings", 200),
+        ("/api/cards/ice_wall/board", 200),
+        ("/api/cards?q=ice+wall", 200),
+        ("/api/cards?q=end+the+run&source=cards,rulings&limit=5", 200),
+        ("/api/cards/zzqqxx-no-card", 404),
+        ("/api/cards?q=snare&source=bogus", 400),
+    ],
+)
+def test_card_answers_match_openapi(client, url, status):
+    from tests.test_openapi_contract import check
+
+    resp = client.get(url)
+    assert resp.status_code == status
+    check(resp, "GET", url.split("?")[0])

@@ -1,0 +1,91 @@
+"""Card pages and their JSON twins (webapp.payloads.cards):
+
+/c/<card id | code | name>, /c?q=    the card page (a code or name redirects to /c/<id>)
+/api/cards/<card>                     the card: data, legality, rulings, rules mentioning it
+/api/cards/<card>/rulings             its official rulings, newest first
+/api/cards/<card>/board               the engine-ready board card object (board editor)
+/api/cards?q=&source=&limit=          card and ruling search, each hit labelled by source
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+
+from ..caches import cache
+from ..errors import BadRequest
+from ..httputil import PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes
+from ..library import build_id, rules
+from ..payloads import cards as payloads
+
+bp = Blueprint("cards", __name__)
+
+
+def _page_response(card_id: str, version: str | None):
+    """The rendered card page, from the app's page cache (keyed by build and host)."""
+    v = rules().version(version)
+    raw = f"{build_id()}|{asset_revision(current_app)}|card|{v}|{card_id}|{request.host_url}"
+    etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
+    pages = cache("pages")
+    key = ("card", v, card_id, request.host_url)
+    entry = pages.get(key) if pages is not None else None
+    if entry is None or entry[0] != etag:
+        if request.if_none_match.contains(etag):
+            return cached_response(b"", None, etag, "text/html", PAGE_MAX_AGE)
+        p = payloads.card(rules(), payloads.find(rules(), card_id), v)
+        body = render_template(
+            "card.html",
+            p=p,
+            title=f"{p['title']} — card, rulings and rules",
+            version=v,
+            is_latest=rules().is_latest(v),
+            vq={} if rules().is_latest(v) else {"v": v},
+        ).encode("utf-8")
+        entry = (etag, body, gzip_bytes(body))
+        if pages is not None:
+            pages.put(key, entry)
+    return cached_response(entry[1], entry[2], etag, "text/html", PAGE_MAX_AGE)
+
+
+@bp.get("/c/<path:ref>")
+def card_page(ref: str):
+    card = payloads.find(rules(), ref)
+    if ref != card.id:  # a code or a name: the card's own address
+        return redirect(url_for("cards.card_page", ref=card.id, **request.args), 302)
+    return _page_response(card.id, request.args.get("v"))
+
+
+@bp.get("/c")
+def card_lookup():
+    return card_page(request.args.get("q", ""))
+
+
+@bp.get("/api/cards/<path:card>")
+def card_api(card: str):
+    return jsonify(payloads.card(rules(), payloads.find(rules(), card), request.args.get("v")))
+
+
+@bp.get("/api/cards/<path:card>/rulings")
+def card_rulings_api(card: str):
+    return jsonify(payloads.rulings(rules(), payloads.find(rules(), card)))
+
+
+@bp.get("/api/cards/<path:card>/board")
+def card_board_api(card: str):
+    return jsonify(payloads.board(rules(), payloads.find(rules(), card)))
+
+
+@bp.get("/api/cards")
+def card_search_api():
+    sources = payloads.parse_sources(request.args.getlist("source"))
+    raw = request.args.get("limit") or "10"
+    if not raw.isdigit():
+        raise BadRequest(f"limit must be an integer from 1 to {payloads.MAX_LIMIT}, not {raw[:20]!r}")
+    return jsonify(payloads.card_search(rules(), request.args.get("q") or "", sources, int(raw)))
+
+
+@bp.app_template_global()
+def card_link(code: str | None, name: str) -> dict:
+    """For rule pages: where a card the CR mentions links (see payloads.cards.card_link)."""
+    return payloads.card_link(rules(), code, name)
