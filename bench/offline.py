@@ -24,11 +24,12 @@ import resource
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from webapp import liveserver as live
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("NRRULES_CHROMIUM", "/usr/bin/chromium")
@@ -161,10 +162,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--skip-export", action="store_true")
     args = ap.parse_args()
-    bh = _bench_http()
-    build_dir = bh.ensure_build(args.build_dir)
+    build_dir = live.ensure_build(args.build_dir)
     os.environ["NRRULES_BUILD_DIR"] = build_dir
-    proc, base = bh.start_server(build_dir, 2, "gthread", 1, True)
+    server = live.start_server(build_dir, workers=2, env={"NRRULES_PRELOAD": "1"})
+    base = server.base
     results: dict = {}
     tmp = Path(tempfile.mkdtemp(prefix="nrrules-bench-export-"))
     try:
@@ -174,8 +175,7 @@ def main() -> None:
             results.update(export_numbers(build_dir, site))
             results.update(throughput(base, site, args.seconds))
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 CPUs shared with other work)")
     for key, value in results.items():
@@ -183,5 +183,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     main()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import click
 
 from ..errors import NotFound
+from ..payloads import Rules
 from ..payloads import search as payloads
-from .common import build_dir_option, emit, json_option, open_rules, user_errors, version_option
+from .common import Payload, payload_command
 
 
 def terminal_snippet(snippet: str) -> str:
@@ -24,30 +24,24 @@ def terminal_snippet(snippet: str) -> str:
     return "".join(out)
 
 
+def _search_text(data: Payload) -> None:
+    hits, v, text = data["results"], data["version"], data["query"]
+    if not hits:
+        raise NotFound(f"no rules match {text!r} in CR {v}")
+    click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
+    for hit in hits:
+        head = f"{hit['number'] or ''} {hit['title'] or ''}".strip()
+        click.echo(click.style(head, bold=True) + f"  [{hit['id']}]")
+        crumbs = " > ".join(f"{b['number']} {b['title'] or ''}".strip() for b in hit["breadcrumb"])
+        if crumbs:
+            click.echo(f"    {crumbs}")
+        click.echo(f"    {terminal_snippet(hit['snippet'])}")
+
+
 def register(group: click.Group) -> None:
-    @group.command("search")
+    @payload_command(group, "search", _search_text)
     @click.argument("query", nargs=-1, required=True)
-    @version_option
     @click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(1, payloads.MAX_LIMIT))
-    @json_option
-    @build_dir_option
-    @user_errors
-    def search_cmd(
-        query: tuple[str, ...], version: str | None, limit: int, as_json: bool, build_dir: Path | None
-    ) -> None:
+    def search_cmd(rules: Rules, query: tuple[str, ...], version: str | None, limit: int) -> Payload:
         """Search the rules: words, jargon (PAW, ETR), a card name, a number or an id."""
-        data = payloads.search(open_rules(build_dir), " ".join(query), version, limit)
-        if as_json:
-            emit(data)
-            return
-        hits, v, text = data["results"], data["version"], data["query"]
-        if not hits:
-            raise NotFound(f"no rules match {text!r} in CR {v}")
-        click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
-        for hit in hits:
-            head = f"{hit['number'] or ''} {hit['title'] or ''}".strip()
-            click.echo(click.style(head, bold=True) + f"  [{hit['id']}]")
-            crumbs = " > ".join(f"{b['number']} {b['title'] or ''}".strip() for b in hit["breadcrumb"])
-            if crumbs:
-                click.echo(f"    {crumbs}")
-            click.echo(f"    {terminal_snippet(hit['snippet'])}")
+        return payloads.search(rules, " ".join(query), version, limit)

@@ -12,6 +12,7 @@ import click
 
 from rules_index.store import Library
 
+from .. import create_app
 from .common import build_dir_option, fail, user_errors
 
 
@@ -51,8 +52,6 @@ def register(group: click.Group) -> None:
     @user_errors
     def serve(host: str, port: int, build_dir: Path | None, debug: bool) -> None:
         """Serve rule pages, search, the board editor, the stepper and the JSON API."""
-        from .. import create_app  # the web app only when serving: other commands start faster
-
         if debug and not is_loopback(host):
             fail(
                 f"--debug is refused on --host {host}: the debugger runs any Python a visitor types; "
