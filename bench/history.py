@@ -4,20 +4,25 @@
 
 Builds the six versions once into a temporary directory, then prints (best of --repeat):
 
-* what the history step adds to a full build: loading the built documents and computing and
-  writing the changes between every consecutive pair (target: <= 1 s in total);
-* one changes payload: a stored consecutive pair and an arbitrary pair computed on demand;
+* what the history step adds to a full build: computing and writing the changes between
+  every two versions (15 pairs for six versions; target: <= 1 s in total);
+* one changes payload: a stored pair, and a distant pair computed without the stored file;
 * one rule's history (all versions, diffs);
-* the judge build and a judge search.
+* the judge build and a judge search;
+* HTTP (a real gunicorn worker on loopback, `bench/http_load.py`'s server): the first request
+  of each judge and history page ("cold": nothing of that page computed or cached yet) and the
+  median of the next --repeat x 4 ("warm"); target for a changes page: < 100 ms.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +66,7 @@ def main() -> None:
         # A full build has every document in memory: this is what history adds to it.
         b, m = best(history_step, args.repeat)
         print(
-            f"history step of a full build (5 pairs + write): best {b * 1000:7.1f} ms  median {m * 1000:7.1f} ms"
+            f"history step of a full build (every pair + write): best {b * 1000:7.1f} ms  median {m * 1000:7.1f} ms"
         )
 
         def incremental() -> None:
@@ -95,6 +100,46 @@ def main() -> None:
         lib = Library.open(build_dir)
         b, m = best(lambda: JudgeStore.open(build_dir).resolved(lib), args.repeat)
         print(f"judge citations + timing map resolved:   best {b * 1000:7.1f} ms  median {m * 1000:7.1f} ms")
+        http_pages(str(build_dir), judge.items()[0].id, args.repeat)
+
+
+def _get(url: str) -> float:
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        resp.read()
+        assert resp.status == 200, (url, resp.status)
+    return time.perf_counter() - t0
+
+
+def http_pages(build_dir: str, item_id: str, repeat: int) -> None:
+    """Cold and warm HTTP times of the judge and history pages on a real server."""
+    spec = importlib.util.spec_from_file_location("bench_http", ROOT / "bench" / "http_load.py")
+    http_load = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(http_load)
+    proc, base = http_load.start_server(build_dir, 1, "gthread", 1, True)
+    try:
+        _get(base + "/r/1.1.1")  # the worker loads the build: not part of any page below
+        paths = [
+            "/changes/25.08..26.03",
+            "/changes/22.12..26.03",
+            "/changes/23.08..25.08",
+            "/api/changes/24.03..26.03",
+            "/api/changes/22.12..25.04",
+            "/r/6.1.5",
+            "/api/history/6.1.5",
+            f"/j/{item_id}",
+            f"/api/judge/{item_id}",
+            "/api/search?q=player+drew+too+many+cards&source=judge",
+            "/api/search?q=player+drew+too+many+cards",
+        ]
+        print("HTTP, one gunicorn worker (cold = first request of that page; warm = median of the next):")
+        for path in paths:
+            cold = _get(base + path)
+            warm = statistics.median(_get(base + path) for _ in range(repeat * 4))
+            print(f"  {path:58} cold {cold * 1000:7.1f} ms  warm {warm * 1000:6.1f} ms")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,7 @@
 
     .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
 
-Prints, for each evaluation set (by default all three: relevance_set.json, relevance_holdout.json
-and relevance_questions.json), recall@5 (share of queries with a correct rule in the top 5) and
+Prints, for each evaluation set (by default all four), recall@5 (share of queries with a correct rule in the top 5) and
 MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
 type, for:
 
@@ -11,6 +10,15 @@ type, for:
 * ``bm25``: plain Whoosh BM25 over each rule's text, standard analyzer, OR of the query words.
 
 Both run on a real on-disk index built in a temporary directory from the real CR file.
+
+The sets and what they may be used for:
+
+* ``relevance_set.json``: the main set (numbers, jargon, typos, cards, questions), tuned on;
+* ``relevance_tuning.json``: plain-English questions written for the issue 15 ranking work,
+  tuned on (the jargon phrasings, proximity bonus);
+* ``relevance_holdout.json``: queries written after earlier tuning, held out;
+* ``relevance_questions.json``: 54 plain-English questions written before any issue 15 ranking
+  change, held out: never tune on it (its scores are reported, its misses are not studied).
 """
 
 from __future__ import annotations
@@ -37,7 +45,9 @@ from scraper import Document, parse_html  # noqa: E402
 SET_PATH = Path(__file__).with_name("relevance_set.json")
 HOLDOUT_PATH = Path(__file__).with_name("relevance_holdout.json")
 QUESTIONS_PATH = Path(__file__).with_name("relevance_questions.json")
-ALL_SETS = (SET_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
+TUNING_PATH = Path(__file__).with_name("relevance_tuning.json")
+ALL_SETS = (SET_PATH, TUNING_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
+HELD_OUT = {HOLDOUT_PATH.name, QUESTIONS_PATH.name}
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 
 
@@ -117,8 +127,9 @@ def _score_set(
     ours = {q["q"]: [h.id for h in searcher.search(q["q"], limit=10)] for q in queries}
     base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
     results = {"nrrules": evaluate(ours, queries), "bm25": evaluate(base, queries)}
+    role = "held out, never tuned on" if set_path.name in HELD_OUT else "tuning"
     print(
-        f"\n{set_path.name}, CR {doc.version}: {len(queries)} of {len(all_queries)} queries have an answer in this version"
+        f"\n{set_path.name} ({role}), CR {doc.version}: {len(queries)} of {len(all_queries)} queries have an answer in this version"
     )
     print(f"{'':10} {'recall@5':>9} {'MRR@10':>8}   per query type: recall@5/MRR@10 (n)")
     for name, r in results.items():
@@ -163,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set",
         type=Path,
         action="append",
-        help="evaluation set; repeatable (default: relevance_set.json, relevance_holdout.json, relevance_questions.json)",
+        help="evaluation set; repeatable (default: the main, tuning and two held-out sets)",
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args(argv)

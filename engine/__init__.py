@@ -19,7 +19,10 @@ Public API (python-chess style)::
         [{"id": "pass" | "rez" | "rez:remote1.root.0" | "score:remote1" | "break:0" | "jack_out" |
           "continue" | "access:hq" | "access:root.0" | "pay_trash" | "no_trash" | "steal" |
           "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:2" | "advance:remote1" |
-          "remove_tag" | "discard:4", "label": plain English, "player": "corp" | "runner"}]
+          "remove_tag" | "discard:4" | "install:2@new" | "use:1.0" | "sub:0" | "purge" |
+          "trash_resource:0" | "prevent:hardware.0.0" | "pay" | "dont_pay" | "resolved", "label":
+          plain English, "player": the player who decides (in a priority window, the one with
+          priority, 9.2.7a)}]
     refused_decisions(session) -> list[Refusal]
         The obvious decisions the current step does not offer, each with `id`, `player`, `reason`
         (plain English) and `rule` (the stable id of the rule that refuses it): a purge with fewer
@@ -34,7 +37,10 @@ Public API (python-chess style)::
     replay(board, structure, doc, params=None, seed=0, decisions=()) -> Session
         start + the decisions in order, without copying intermediate sessions (rebuilding a
         session from a token); same result as repeated apply.
-    Session: .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
+    SessionSpec: the one serialised form of a session (version, structure, board as given,
+        params, seed, decisions): Session.to_json(), the web app's URL tokens and
+        `nrrules step --json` all hold SessionSpec.to_payload(); see docs/board-format.md.
+    Session: .spec() / .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
         + decisions; replayed on load), .board (current state dict), .current_step (stable id or
         None when finished), .finished, .outcome (dict), .trace (list[Event]), .decisions.
     Event: dataclass(step, rules, text, changes); .to_dict().
@@ -52,7 +58,7 @@ from .describe import describe_event
 from .errors import BoardError, EngineError, IllegalDecision
 from .events import Event
 from .refusals import Refusal
-from .session import Session, apply, legal_decisions, push, refused_decisions, replay, start
+from .session import Session, SessionSpec, apply, legal_decisions, push, refused_decisions, replay, start
 from .structures import structures
 
 __all__ = [
@@ -63,6 +69,7 @@ __all__ = [
     "Event",
     "IllegalDecision",
     "Session",
+    "SessionSpec",
     "apply",
     "push",
     "Refusal",

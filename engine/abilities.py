@@ -10,6 +10,7 @@ from .effects import describe_effect, resolve_effect
 from .machine import (
     END,
     Ctx,
+    Frame,
     Handler,
     call,
     complete,
@@ -23,12 +24,12 @@ from .machine import (
 from .turns import install, new_remote
 
 
-def _instr(f: dict) -> dict:
-    return f["v"]["instructions"][f["v"]["i"]]
+def _instr(f: Frame) -> dict:
+    return f.v["instructions"][f.v["i"]]
 
 
-def _announce_targets(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _announce_targets(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ins = v["instructions"]
     if not ins:
         ctx.ev(f"{v['source']}: no instructions to resolve.")
@@ -39,8 +40,8 @@ def _announce_targets(ctx: Ctx, f: dict, d: str | None) -> Any:
     return None
 
 
-def _interrupt_window(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _interrupt_window(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ins = v.get("instructions")
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
     if e is not None and e["effect"].endswith("_damage") and v.get("controller", "corp") == "corp":
@@ -53,8 +54,8 @@ def _interrupt_window(ctx: Ctx, f: dict, d: str | None) -> Any:
     return None
 
 
-def _resolve_instruction(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _resolve_instruction(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     if not v["instructions"]:
         return None
     res = resolve_effect(ctx, _instr(f), v["controller"], v["source"], d, f)
@@ -70,8 +71,8 @@ def _resolve_instruction(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 def _loop(back_to: str) -> Handler:
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
-        v = f["v"]
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+        v = f.v
         if v["i"] + 1 < len(v["instructions"]):
             v["i"] += 1
             ctx.ev(
@@ -86,8 +87,8 @@ def _loop(back_to: str) -> Handler:
 
 # subroutine
 @handles("step_subroutine_becomes_imminent")
-def _sub_imminent(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _sub_imminent(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     v.setdefault("controller", "corp")
     text = " ".join(describe_effect(e) for e in v["instructions"]) or "(no instructions)"
     ctx.ev(f"{v['source']} becomes imminent: {text}", ("rule_encounter_sub_resolve",))
@@ -124,8 +125,8 @@ handles("step_conditional_ability_complete")(
 
 
 @handles("step_conditional_ability_announce")
-def _cond_announce(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _cond_announce(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ctx.ev(
         f"The {v['controller'].capitalize()} triggers the pending ability of {v['source']} ({v['why']}).",
         ("rule_conditional_ability",),
@@ -134,8 +135,8 @@ def _cond_announce(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_play_ability_complete")
-def _playcomplete(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _playcomplete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     p = ctx.board[v["controller"]]
     ch: dict = {}
     for i in range(len(p["set_aside"]) - 1, -1, -1):
@@ -158,15 +159,15 @@ def _playcomplete(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 # paid abilities: actions and icebreaking
 @handles("step_paid_ability_announce")
-def _pa_announce(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _pa_announce(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ctx.ev(f"The {v['player'].capitalize()} announces: {v['label']}.", ("rule_paid_ability",))
     return None
 
 
 @handles("step_paid_ability_condition")
-def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _pa_pay(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     b = ctx.board
     side = v["player"]
     p = b[side]
@@ -216,8 +217,8 @@ def _pa_pay(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_paid_ability_target_first_instruction")
-def _pa_target(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _pa_target(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     if v["kind"] == "ability":
         ab = ctx.board["runner"]["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
         if ab["kind"] == "break":
@@ -226,13 +227,13 @@ def _pa_target(ctx: Ctx, f: dict, d: str | None) -> Any:
     return None
 
 
-def _choose_break_targets(ctx: Ctx, f: dict, ab: dict, d: str | None) -> Any:
+def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: str | None) -> Any:
     """9.8.6: the Runner chooses unbroken subroutines as targets, one at a time: exactly
     `count` (or every unbroken one if fewer remain), or up to `count` for "break up to N"."""
-    v = f["v"]
+    v = f.v
     targets = v.setdefault("targets", [])
     run = ctx.run_frame()
-    enc = run["v"]["enc"]
+    enc = run.v["enc"]
     ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
     if d == "done":
         pass
@@ -264,8 +265,8 @@ def _choose_break_targets(ctx: Ctx, f: dict, ab: dict, d: str | None) -> Any:
 
 
 @handles("step_paid_ability_resolution")
-def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _pa_resolve(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     b = ctx.board
     side = v["player"]
     p = b[side]
@@ -344,7 +345,7 @@ def _pa_resolve(ctx: Ctx, f: dict, d: str | None) -> Any:
 def break_subroutines(ctx: Ctx, v: dict, targets: Any) -> tuple[dict, dict, str]:
     """Mark `targets` broken on the encountered ice (9.8.6); (ice, changes, and the text to add
     when this fully breaks it (6.2.2 "fully broken"), else "")."""
-    enc = ctx.run_frame()["v"]["enc"]
+    enc = ctx.run_frame().v["enc"]
     ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
     ch = {}
     for i in sorted(targets):
@@ -399,7 +400,7 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
 
 
 @handles("step_paid_ability_loop")
-def _pa_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _pa_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("The ability has no more instructions to resolve.")
     return None
 

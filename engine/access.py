@@ -8,6 +8,7 @@ from .locations import candidates, clear_access_marks, get_card, take_card
 from .machine import (
     END,
     Ctx,
+    Frame,
     call,
     dec,
     goto,
@@ -31,8 +32,8 @@ def _resolve_pick(ctx: Ctx, v: dict) -> list | None:
 
 
 @handles("step_card_accessed")
-def _access_card(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _access_card(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     if "ref" not in v:
         v["ref"] = _resolve_pick(ctx, v)
     card = get_card(ctx.board, v["ref"])
@@ -65,8 +66,8 @@ def _access_card(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_mid_access_ability")
-def _mid_access(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _mid_access(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     b = ctx.board
     card = get_card(b, v["ref"])
     if card is None:
@@ -110,9 +111,9 @@ def _mid_access(ctx: Ctx, f: dict, d: str | None) -> Any:
     return call("checkpoint", {}, "step_access_complete")
 
 
-def _steal(ctx: Ctx, f: dict, card: dict, extra: list[str]) -> Any:
+def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
     b = ctx.board
-    take_card(b, f["v"]["ref"])
+    take_card(b, f.v["ref"])
     card.pop("accessed", None)
     adv = card.pop("advancements", None)
     card["faceup"] = True
@@ -138,8 +139,8 @@ def _steal(ctx: Ctx, f: dict, card: dict, extra: list[str]) -> Any:
 
 
 @handles("step_access_agenda")
-def _access_agenda(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _access_agenda(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     card = get_card(ctx.board, v["ref"])
     if card is None or card.get("type") != "agenda":
         ctx.ev(
@@ -173,9 +174,9 @@ def _access_agenda(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_access_complete")
-def _access_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _access_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("The access is complete.", ("rule_accessing",))
-    if not any(fr["s"] == "breach" for fr in ctx.s.frames):
+    if not any(fr.s == "breach" for fr in ctx.s.frames):
         clear_access_marks(ctx.board)
     return END
 
@@ -184,16 +185,16 @@ def _access_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_breaching_begins")
-def _breach_begins(ctx: Ctx, f: dict, d: str | None) -> Any:
-    f["v"].setdefault("taken", 0)
-    f["v"].setdefault("limit", None)
-    ctx.ev(f"The Runner begins breaching {f['v']['server']}.", ("rule_breaching_servers",))
+def _breach_begins(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    f.v.setdefault("taken", 0)
+    f.v.setdefault("limit", None)
+    ctx.ev(f"The Runner begins breaching {f.v['server']}.", ("rule_breaching_servers",))
     return None
 
 
 @handles("step_flip_archives")
-def _flip_archives(ctx: Ctx, f: dict, d: str | None) -> Any:
-    if f["v"]["server"] != "archives":
+def _flip_archives(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    if f.v["server"] != "archives":
         ctx.ev("The breached server is not Archives; no cards are turned faceup.", applied=False)
         return None
     n = 0
@@ -210,10 +211,10 @@ def _flip_archives(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_determine_candidates_limit")
-def _limit(ctx: Ctx, f: dict, d: str | None) -> Any:
-    server = f["v"]["server"]
+def _limit(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    server = f.v["server"]
     if server in ("hq", "rd"):
-        extra = f["v"].get("additional_access", 0)
+        extra = f.v.get("additional_access", 0)
         from_rig = [
             (c["name"], c["access_bonus"][server])
             for zone in ctx.board["runner"]["rig"].values()
@@ -221,7 +222,7 @@ def _limit(ctx: Ctx, f: dict, d: str | None) -> Any:
             if c.get("access_bonus", {}).get(server)
         ]
         limit = 1 + extra + sum(n for _, n in from_rig)
-        f["v"]["limit"] = limit
+        f.v["limit"] = limit
         rules = ["rule_random_access_limit", "rule_default_random_access_limit"]
         text = f"The random access limit is {limit}"
         if limit > 1:
@@ -237,8 +238,8 @@ def _limit(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_choose_candidate")
-def _choose(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _choose(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     left = v["limit"] is None or v["taken"] < v["limit"]
     cands = candidates(ctx.board, v["server"], random_left=left)
     rules = ["rule_candidates_presented", "rule_candidates_beginning_breach"]
@@ -274,20 +275,20 @@ def _choose(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_access_candidate")
-def _access_candidate(ctx: Ctx, f: dict, d: str | None) -> Any:
-    sub = f["v"].pop("next")
+def _access_candidate(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    sub = f.v.pop("next")
     ctx.ev("The Runner accesses the chosen card.", ("rule_candidates_already_accessed",))
     return call("access", sub)
 
 
 @handles("step_repeat_candidate_selection")
-def _repeat(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _repeat(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("Return to choosing a candidate.")
     return goto("step_choose_candidate")
 
 
 @handles("step_breach_complete")
-def _breach_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _breach_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
     clear_access_marks(ctx.board)
-    ctx.ev(f"The breach of {f['v']['server']} is complete.", ("rule_breaching_servers",))
+    ctx.ev(f"The breach of {f.v['server']} is complete.", ("rule_breaching_servers",))
     return END

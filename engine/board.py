@@ -140,6 +140,7 @@ _CARD_FIELDS_RUNNER = {
     "text",
     "counters",
     "recurring",
+    "link",  # N[link] from an installed card (10.7.1)
     "boost",  # engine-managed: strength added by pump abilities during the current encounter
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
 }
@@ -290,6 +291,7 @@ class _Checker:
             "memory_cost",
             "boost",
             "recurring",
+            "link",
         ):
             self.int_field(c, key, path)
         self.text_field(c, "card_id", path, most=MAX_NAME)

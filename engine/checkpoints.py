@@ -8,6 +8,7 @@ from typing import Any
 from .effects import win
 from .machine import (
     Ctx,
+    Frame,
     call,
     handles,
     score,
@@ -15,7 +16,7 @@ from .machine import (
 
 
 @handles("step_checkpoint_agenda_points")
-def _cp_points(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _cp_points(ctx: Ctx, f: Frame, d: str | None) -> Any:
     c, r = score(ctx.board, "corp"), score(ctx.board, "runner")
     rules = ["rule_win_agenda_points", "rule_game_win"]
     if c >= 7 and r >= 7:
@@ -33,7 +34,7 @@ def _cp_points(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_checkpoint_remote_server")
-def _cp_remote(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _cp_remote(ctx: Ctx, f: Frame, d: str | None) -> Any:
     gone = [
         n
         for n, s in ctx.board["servers"].items()
@@ -60,6 +61,6 @@ def _cp_remote(ctx: Ctx, f: dict, d: str | None) -> Any:
     "step_conditional_ability_checkpoint",
     "step_play_ability_checkpoint",
 )
-def _checkpoint(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _checkpoint(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("A checkpoint occurs.", ("rule_checkpoints",))
     return call("checkpoint", {})

@@ -7,13 +7,14 @@ from typing import Any
 from .effects import win
 from .machine import (
     Ctx,
+    Frame,
     handles,
 )
 
 
 @handles("step_draw_set_aside")
-def _draw_set_aside(ctx: Ctx, f: dict, d: str | None) -> Any:
-    side, n = f["v"]["player"], f["v"]["count"]
+def _draw_set_aside(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    side, n = f.v["player"], f.v["count"]
     p = ctx.board[side]
     k = min(n, len(p["deck"]))
     ch: dict = {}
@@ -35,8 +36,8 @@ def _draw_set_aside(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_draw_add_to_hand")
-def _draw_add(ctx: Ctx, f: dict, d: str | None) -> Any:
-    side = f["v"]["player"]
+def _draw_add(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    side = f.v["player"]
     p = ctx.board[side]
     names = [c["name"] for c in p["set_aside"]]
     ch = {f"{side}.hand": [len(p["hand"]), len(p["hand"]) + len(names)]} if names else {}

@@ -14,6 +14,7 @@ from .machine import (
     RUN_ENDS,
     UNWOUND,
     Ctx,
+    Frame,
     call,
     dec,
     max_hand,
@@ -53,7 +54,7 @@ def end_the_run(ctx: Ctx) -> Any:
         return None
     frames = ctx.s.frames
     idx = frames.index(run)
-    nested = [f["s"] for f in frames[idx + 1 :]]
+    nested = [f.s for f in frames[idx + 1 :]]
     rules = ["rule_end_the_run"]
     if "breach" in nested or "access" in nested:
         rules.append("rule_end_run_access_or_breach_during_run")
@@ -61,9 +62,9 @@ def end_the_run(ctx: Ctx) -> Any:
     del frames[idx + 1 :]
     clear_access_marks(ctx.board)
     rig.clear_boosts(ctx.board)
-    run["v"]["ended_by"] = "end_the_run"
+    run.v["ended_by"] = "end_the_run"
     present = [t for t in RUN_ENDS if t in ctx.s.next_of["run"]]
-    run["at"] = present[0] if present else None
+    run.at = present[0] if present else None
     return UNWOUND
 
 
@@ -75,7 +76,7 @@ def win(ctx: Ctx, winner: str | None, reason: str, rules: list[str]) -> Any:
     ctx.ev(f"{reason}: {who}.", [*rules, "rule_game_end"], {"winner": [None, winner or "draw"]})
     run = ctx.run_frame()
     if run is not None:  # the game ended during a run: it never reaches the Run Ends Phase
-        v = run["v"]
+        v = run.v
         res["runs"].append(
             {
                 "server": v["server"],
@@ -121,16 +122,16 @@ def damage(ctx: Ctx, kind: str, amount: int) -> Any:
     return None
 
 
-def _splice(f: dict, effects: list[dict]) -> None:
+def _splice(f: Frame, effects: list[dict]) -> None:
     """Make `effects` the next instructions of the ability resolving in frame `f` (the inner
     effects of "unless the Runner pays" / "if the Runner is tagged" resolve as its instructions)."""
-    v = f["v"]
+    v = f.v
     i = v["i"]
     v["instructions"] = [*v["instructions"][: i + 1], *effects, *v["instructions"][i + 1 :]]
 
 
 def resolve_effect(
-    ctx: Ctx, e: dict, controller: str, source: str, d: str | None = None, f: dict | None = None
+    ctx: Ctx, e: dict, controller: str, source: str, d: str | None = None, f: Frame | None = None
 ) -> Any:
     """Resolve one instruction. Effects that need a choice wait for it (the same handler gets
     the decision `d`); effects with inner effects splice them into frame `f`'s instructions."""
@@ -173,7 +174,7 @@ def resolve_effect(
     if name == "may_pay":
         return _optional_cost(ctx, e, "may", controller, source, d, f)
     if name == "if_accessed_from":
-        where = f["v"].get("accessed_from") if f is not None else None
+        where = f.v.get("accessed_from") if f is not None else None
         zones = e["zones"]
         if where in zones:
             ctx.ev(
@@ -202,8 +203,8 @@ def resolve_effect(
         return None
     if name.endswith("_damage"):
         kind = name[: -len("_damage")]
-        pv = f["v"].get("prevented") if f is not None else None
-        gone = pv[1] if pv is not None and pv[0] == f["v"].get("i") else 0
+        pv = f.v.get("prevented") if f is not None else None
+        gone = pv[1] if pv is not None and pv[0] == f.v.get("i") else 0
         if gone >= e["amount"]:
             ctx.ev(
                 f"{source}: all {e['amount']} {kind} damage was prevented; the Runner suffers none.",
@@ -254,7 +255,7 @@ _COST_TEXTS = {
 
 
 def _optional_cost(
-    ctx: Ctx, e: dict, mode: str, payer: str, source: str, d: str | None, f: dict | None
+    ctx: Ctx, e: dict, mode: str, payer: str, source: str, d: str | None, f: Frame | None
 ) -> Any:
     """An optional credit cost with a choice (1.16.4): `mode` "unless" (the Runner may pay to
     stop the instructions) or "may" (the controller may pay to make them resolve)."""
@@ -285,7 +286,7 @@ def _optional_cost(
     return None
 
 
-def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: dict | None) -> Any:
+def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: Frame | None) -> Any:
     r = ctx.board["runner"]
     progs = r["rig"]["programs"]
     n = e.get("amount", 1)

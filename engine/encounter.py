@@ -9,6 +9,7 @@ from . import rig
 from .effects import describe_effect
 from .machine import (
     Ctx,
+    Frame,
     call,
     dec,
     goto,
@@ -19,10 +20,10 @@ from .windows import exchange, use_ability
 
 
 @handles("step_encounter_begins")
-def _encounter(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ice = ice_at(ctx, f["v"])
+def _encounter(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    ice = ice_at(ctx, f.v)
     n = len(ice["subroutines"])
-    f["v"]["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
+    f.v["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
     ctx.ev(
         f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
         ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
@@ -53,8 +54,8 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
 
 
 @handles("step_encounter_paw")
-def _encounter_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _encounter_paw(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ice = ice_at(ctx, v)
     enc = v["enc"]
     if not ice["subroutines"]:
@@ -120,8 +121,8 @@ def _break_label(ice: dict, i: int, cost: int) -> str:
 
 
 @handles("step_resolve_subroutine")
-def _resolve_sub(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _resolve_sub(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ice = ice_at(ctx, v)
     enc = v["enc"]
     for i in range(enc["next"], len(ice["subroutines"])):
@@ -153,13 +154,13 @@ def _resolve_sub(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_resolve_subroutine_loop")
-def _resolve_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _resolve_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("Return to resolving the next unbroken subroutine.")
     return goto("step_resolve_subroutine")
 
 
 @handles("step_encounter_complete")
-def _encounter_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _encounter_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ended = rig.clear_boosts(ctx.board)
     text = "The Encounter Ice Phase is complete."
     rules = ["rule_encounter_ice_next_phase"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import recurring
@@ -42,7 +43,7 @@ RUN_ENDS = (
 )
 MAX_ITERATIONS = 100_000  # safety net against a malformed table; never reached by real boards
 
-Handler = Callable[["Ctx", dict, "str | None"], Any]
+Handler = Callable[["Ctx", "Frame", "str | None"], Any]
 HANDLERS: dict[str, Handler] = {}
 
 
@@ -69,7 +70,21 @@ def modeled(step_id: str) -> bool:
 def narrated(step_id: str) -> bool:
     """A step the engine walks but only narrates: no board in the vocabulary makes it change
     anything (its handler is `narrate`)."""
-    return getattr(handler_for(step_id), "narrated", False)
+    return getattr(handler_for(step_id), "narrated", None) is not None
+
+
+# ----- frames and context ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Frame:
+    """One structure being walked: its id (`s`: "run", "breach", "access", "subroutine", ...), the
+    step it is at (`at`: a stable id, None once complete) and its variables (`v`: plain JSON-like
+    data, copied with the board when a session is cloned)."""
+
+    s: str
+    at: str | None
+    v: dict[str, Any]
 
 
 # ----- context ----------------------------------------------------------------------------------
@@ -108,10 +123,13 @@ class Ctx:
         objects: dict | None = None,
     ) -> None:
         key = rules if type(rules) is tuple else tuple(rules)
+        present = self.cites.get(key)
+        if present is None:
+            present = self._present(key)
         self.s.trace.append(
             Event(
                 self.step,
-                self._present(key),
+                present,
                 text,
                 {} if changes is None else changes,
                 applied,
@@ -158,9 +176,9 @@ class Ctx:
             setv(p, side, "credits", p["credits"] - amount, ch)
         return rules
 
-    def run_frame(self) -> dict | None:
+    def run_frame(self) -> Frame | None:
         for f in reversed(self.s.frames):
-            if f["s"] == "run":
+            if f.s == "run":
                 return f
         return None
 
@@ -205,7 +223,7 @@ def max_hand(board: dict, side: str) -> int:
 # ----- the loop ---------------------------------------------------------------------------------
 
 
-def initial_frame(structure: str, params: dict, board: dict, first: str) -> dict:
+def initial_frame(structure: str, params: dict, board: dict, first: str) -> Frame:
     v = dict(params)
     if structure == "draw":
         v.setdefault("player", board["turn"])
@@ -222,7 +240,7 @@ def initial_frame(structure: str, params: dict, board: dict, first: str) -> dict
         cands = candidates(board, params["server"], random_left=True)
         key = params.get("card", cands[0][0])
         v = {"server": params["server"], "pick": key}
-    return {"s": structure, "at": first, "v": v}
+    return Frame(structure, first, v)
 
 
 def _as_list(v: Any) -> list[dict]:
@@ -234,23 +252,26 @@ def _as_list(v: Any) -> list[dict]:
 def advance(s: Session, decision: str | None) -> None:
     """Walk until a decision is needed or the structure is finished."""
     ctx = Ctx(s)
+    handlers = s.tables.handlers
+    frames = s.frames
+    next_of = s.next_of
     s.pending = []
     for _ in range(MAX_ITERATIONS):
         if s.finished:
             s.pending = []
             return
-        if not s.frames:
+        if not frames:
             s.finished = True
             return
-        f = s.frames[-1]
-        at = f["at"]
+        f = frames[-1]
+        at = f.at
         if at is None:
-            s.frames.pop()
-            if s.frames:
-                s.frames[-1]["v"]["ret"] = f["v"].get("ret")
+            frames.pop()
+            if frames:
+                frames[-1].v["ret"] = f.v.get("ret")
             continue
         ctx.step = at
-        h = handler_for(at)
+        h = handlers.get(at) if at in handlers else handler_for(at)
         if h is None:
             ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
             res = None
@@ -258,16 +279,16 @@ def advance(s: Session, decision: str | None) -> None:
             res = h(ctx, f, decision)
         decision = None
         if res is None:
-            f["at"] = s.next_of[f["s"]].get(at)
+            f.at = next_of[f.s].get(at)
         elif res is STAY or res is UNWOUND:
             continue
         elif res is END:
-            f["at"] = None
+            f.at = None
         else:
             kind = res[0]
             if kind == "goto":
-                present = [t for t in res[1:] if t in s.next_of[f["s"]]]
-                f["at"] = present[0] if present else None
+                present = [t for t in res[1:] if t in next_of[f.s]]
+                f.at = present[0] if present else None
             elif kind == "wait":
                 s.pending = res[1]
                 return
@@ -276,15 +297,15 @@ def advance(s: Session, decision: str | None) -> None:
                 if then == "stay":
                     pass
                 elif then is None:
-                    f["at"] = s.next_of[f["s"]].get(at)
+                    f.at = next_of[f.s].get(at)
                 else:
-                    f["at"] = then if then in s.next_of[f["s"]] else s.next_of[f["s"]].get(at)
+                    f.at = then if then in next_of[f.s] else next_of[f.s].get(at)
                 if structure == "checkpoint":
                     # A checkpoint never waits for a decision: walk its steps inline (same events).
                     checkpoint(ctx)
                     continue
                 steps = s.steps[structure]
-                s.frames.append({"s": structure, "at": steps[0] if steps else None, "v": v})
+                frames.append(Frame(structure, steps[0] if steps else None, v))
             else:  # pragma: no cover - programming error
                 raise AssertionError(f"bad handler result {res!r}")
     raise AssertionError("engine did not settle")  # pragma: no cover
@@ -293,31 +314,35 @@ def advance(s: Session, decision: str | None) -> None:
 def checkpoint(ctx: Ctx) -> None:
     """Walk the document's checkpoint steps (10.3.1) in order; stops early if the game ends."""
     s = ctx.s
-    for step_id, h in s.tables.checkpoint_plan:
+    trace = s.trace
+    for step_id, h, event in s.tables.checkpoint_plan:
+        if event is not None:  # a narrated step: its event is the same every time (a shared value)
+            trace.append(event)
+            continue
         ctx.step = step_id
         if h is None:
             ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
             continue
-        if h(ctx, {"s": "checkpoint", "at": step_id, "v": {}}, None) is UNWOUND or s.finished:
+        if h(ctx, Frame("checkpoint", step_id, {}), None) is UNWOUND or s.finished:
             return
 
 
 def narrate(text: str, *rules: str) -> Handler:
     """A step the engine walks but only narrates: nothing on the board makes it apply."""
 
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         ctx.ev(text, rules, applied=False)
         return None
 
-    h.narrated = True  # type: ignore[attr-defined]  # read by narrated() (the coverage report)
+    h.narrated = (text, rules)  # type: ignore[attr-defined]  # read by narrated() and Tables
     return h
 
 
 def complete(text: str) -> Handler:
     """A "... is complete" step: narrate it and end the structure."""
 
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
-        ctx.ev(text.format(source=f["v"].get("source", "")))
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+        ctx.ev(text.format(source=f.v.get("source", "")))
         return END
 
     return h

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .machine import STAY, Ctx, dec
+from .machine import STAY, Ctx, Frame, dec
 from .windows import exchange
 
 ZONES = ("programs", "hardware", "resources")
 
 
-def prevented(f: dict) -> int:
+def prevented(f: Frame) -> int:
     """Damage already prevented for the instruction imminent in frame `f`."""
-    pv = f["v"].get("prevented")
-    return pv[1] if pv is not None and pv[0] == f["v"].get("i") else 0
+    pv = f.v.get("prevented")
+    return pv[1] if pv is not None and pv[0] == f.v.get("i") else 0
 
 
 def describe(ab: dict) -> str:
@@ -41,8 +41,8 @@ def options(ctx: Ctx, side: str, kind: str, left: int) -> list[dict]:
     return out
 
 
-def window(ctx: Ctx, f: dict, d: str | None, e: dict) -> Any:
-    v = f["v"]
+def window(ctx: Ctx, f: Frame, d: str | None, e: dict) -> Any:
+    v = f.v
     kind = e["effect"][: -len("_damage")]
     pv = v.get("prevented")
     if pv is None or pv[0] != v["i"]:

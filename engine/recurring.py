@@ -28,7 +28,20 @@ def active_cards(b: dict, side: str) -> Iterator[tuple[str, dict]]:
 
 
 def hosted_credits(b: dict, side: str) -> int:
-    return sum(c.get("counters", {}).get("credits", 0) for _, c in active_cards(b, side))
+    if side == "runner":  # the common case, kept cheap: asked at every payment and offer
+        n = 0
+        rig = b["runner"]["rig"]
+        for zone in (rig["programs"], rig["hardware"], rig["resources"]):
+            for c in zone:
+                if c.get("recurring"):
+                    n += c.get("counters", {}).get("credits", 0)
+        return n
+    n = 0
+    for srv in b["servers"].values():
+        for c in (*srv["ice"], *srv["root"], srv.get("content") or {}):
+            if c.get("recurring") and c.get("rezzed"):
+                n += c.get("counters", {}).get("credits", 0)
+    return n
 
 
 def place(card: dict, path: str, ch: dict) -> int:

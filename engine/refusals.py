@@ -40,8 +40,8 @@ def _hosted(b: dict, side: str) -> int:
 
 def _run(s: Session) -> dict | None:
     for f in reversed(s.frames):
-        if f["s"] == "run":
-            return f["v"]
+        if f.s == "run":
+            return f.v
     return None
 
 
@@ -196,7 +196,7 @@ def _approach(s: Session) -> list[Refusal]:
 
 def _access(s: Session) -> list[Refusal]:
     b = s.board
-    v = s.frames[-1]["v"]
+    v = s.frames[-1].v
     card = get_card(b, v.get("ref")) if v.get("ref") else None
     if card is None:
         return []

@@ -91,3 +91,16 @@ def describe_ability(ability: dict) -> str:
     count = f"up to {n}" if ability.get("up_to") else str(n)
     noun = f"{what} subroutine" if what else "subroutine"
     return f"{ability['cost']}[credit]: break {count} {noun}{'s' if n != 1 else ''}"
+
+
+def link(board: dict) -> tuple[int, list[tuple[str, int]]]:
+    """The Runner's link value (10.7.1): base link plus the link of installed cards; with the
+    cards that add to it."""
+    rig = board["runner"]["rig"]
+    extra = [
+        (c["name"], c["link"])
+        for zone in (rig["programs"], rig["hardware"], rig["resources"])
+        for c in zone
+        if c.get("link")
+    ]
+    return board["runner"]["link"] + sum(n for _, n in extra), extra

@@ -9,6 +9,7 @@ from .machine import (
     END,
     RUN_ENDS,
     Ctx,
+    Frame,
     Handler,
     call,
     dec,
@@ -30,8 +31,8 @@ def ice_at(ctx: Ctx, v: dict) -> dict | None:
 
 
 @handles("step_initiation_announce")
-def _announce(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _announce(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     v.update(pos=None, moved=False, success=False, ended_by=None, enc=None)
     ctx.ev(
         f"The Runner announces a run on {v['server']}.",
@@ -42,7 +43,7 @@ def _announce(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_initiation_bad_publicity")
-def _run_bp(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _run_bp(ctx: Ctx, f: Frame, d: str | None) -> Any:
     bp = ctx.board["corp"]["bad_publicity"]
     r = ctx.board["runner"]
     ch: dict = {}
@@ -60,13 +61,13 @@ def _run_bp(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_initiation_formal_begin")
-def _run_begins(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _run_begins(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("The run formally begins.", ("rule_run",))
     return None
 
 
-def _set_position(ctx: Ctx, f: dict) -> str:
-    v = f["v"]
+def _set_position(ctx: Ctx, f: Frame) -> str:
+    v = f.v
     ice = ctx.board["servers"][v["server"]]["ice"]
     v["pos"] = 0 if ice else None
     v["pos_set"] = True
@@ -76,19 +77,19 @@ def _set_position(ctx: Ctx, f: dict) -> str:
 
 
 @handles("step_runner_position")
-def _position(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _position(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev(_set_position(ctx, f), ("rule_position",))
     return None
 
 
 @handles("step_initiation_paw", "step_after_jack_out_paw")
-def paw_rez_nonice(ctx: Ctx, f: dict, d: str | None) -> Any:
+def paw_rez_nonice(ctx: Ctx, f: Frame, d: str | None) -> Any:
     return paw(ctx, f, d)
 
 
 @handles("step_initiation_complete")
-def _init_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _init_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     text = "" if v.get("pos_set") else _set_position(ctx, f) + " "
     if ice_at(ctx, v) is not None:
         ctx.ev(text + "The Initiation Phase is complete: on to the Approach Ice Phase.", ("rule_position",))
@@ -101,8 +102,8 @@ def _init_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_approach_begins")
-def _approach(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _approach(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ice = ice_at(ctx, v)
     n = len(ctx.board["servers"][v["server"]]["ice"])
     state = "rezzed" if ice["rezzed"] else "unrezzed"
@@ -114,13 +115,13 @@ def _approach(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_approach_paw")
-def _approach_paw(ctx: Ctx, f: dict, d: str | None) -> Any:
-    return paw(ctx, f, d, ice=ice_at(ctx, f["v"]))
+def _approach_paw(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    return paw(ctx, f, d, ice=ice_at(ctx, f.v))
 
 
 @handles("step_approach_complete")
-def _approach_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ice = ice_at(ctx, f["v"])
+def _approach_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    ice = ice_at(ctx, f.v)
     if ice["rezzed"]:
         ctx.ev(f"{ice['name']} is rezzed: on to the Encounter Ice Phase.", ("rule_approach_ice_phase",))
         return None
@@ -132,8 +133,8 @@ def _approach_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_pass_ice")
-def _passice_at(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _passice_at(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ice = ice_at(ctx, v)
     if ice is None:
         ctx.ev("The Runner's position is not at a piece of ice: nothing is passed.", ("rule_movement_phase",))
@@ -147,12 +148,12 @@ def _passice_at(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_before_jack_out_paw")
-def _paw_p_only(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _paw_p_only(ctx: Ctx, f: Frame, d: str | None) -> Any:
     return paw(ctx, f, d, rez=False)
 
 
 @handles("step_jack_out_choice")
-def _jack_out(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _jack_out(ctx: Ctx, f: Frame, d: str | None) -> Any:
     if d is None:
         return wait(
             [
@@ -163,7 +164,7 @@ def _jack_out(ctx: Ctx, f: dict, d: str | None) -> Any:
     if d == "continue":
         ctx.ev("The Runner does not jack out.", ("rule_jacking_out",))
         return None
-    f["v"]["ended_by"] = "jack_out"
+    f.v["ended_by"] = "jack_out"
     ctx.ev(
         "The Runner jacks out: play moves to the Run Ends Phase.",
         ("rule_jacking_out", "rule_jack_out_after_passing_ice"),
@@ -173,8 +174,8 @@ def _jack_out(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_move_position")
-def _move(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _move(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     n = len(ctx.board["servers"][v["server"]]["ice"])
     if v["pos"] is not None and v["pos"] + 1 < n:
         v["pos"] += 1
@@ -198,12 +199,12 @@ def _move(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_approach_new_ice")
-def _approach_new(ctx: Ctx, f: dict, d: str | None) -> Any:
-    if f["v"]["moved"]:
+def _approach_new(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    if f.v["moved"]:
         ctx.ev(
             "The Runner moved to a new position: return to the Approach Ice Phase.", ("rule_movement_phase",)
         )
-        f["v"]["moved"] = False
+        f.v["moved"] = False
         return goto("step_approach_begins")
     ctx.ev(
         "The Runner did not move to a new position: continue to approach the server.",
@@ -213,20 +214,20 @@ def _approach_new(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_approach_server")
-def _approach_server(ctx: Ctx, f: dict, d: str | None) -> Any:
-    ctx.ev(f"The Runner approaches {f['v']['server']}.", ("rule_movement_phase",))
+def _approach_server(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    ctx.ev(f"The Runner approaches {f.v['server']}.", ("rule_movement_phase",))
     return None
 
 
 @handles("step_movement_complete")
-def _movement_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _movement_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("The Movement Phase is complete: on to the Success Phase.", ("rule_movement_phase",))
     return None
 
 
 @handles("step_run_declared_successful")
-def _success(ctx: Ctx, f: dict, d: str | None) -> Any:
-    f["v"]["success"] = True
+def _success(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    f.v["success"] = True
     ctx.ev(
         "The run is declared successful.",
         ("rule_success_phase", "rule_successful_run"),
@@ -236,32 +237,32 @@ def _success(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_breach")
-def _breach(ctx: Ctx, f: dict, d: str | None) -> Any:
-    srv = f["v"]["server"]
+def _breach(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    srv = f.v["server"]
     if srv not in ctx.board["servers"]:
         ctx.ev(f"{srv} no longer exists: there is nothing to breach.")
         return None
     ctx.ev(f"The Runner breaches {srv}.", ("rule_breaching_servers",), objects={"server": srv})
-    return call("breach", {"server": srv, "additional_access": f["v"].get("additional_access", 0)})
+    return call("breach", {"server": srv, "additional_access": f.v.get("additional_access", 0)})
 
 
 @handles("step_success_complete")
-def _success_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _success_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("The Success Phase is complete.", ("rule_success_phase",))
     return None
 
 
 @handles("step_open_priority_windows_closed")
-def _windows_closed(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _windows_closed(ctx: Ctx, f: Frame, d: str | None) -> Any:
     rules = ["rule_run_ends_phase", "rule_run_ends_process_priority_windows"]
-    if f["v"]["ended_by"] == "end_the_run":
+    if f.v["ended_by"] == "end_the_run":
         rules.append("rule_run_ends_close_paws")
     ctx.ev("Any priority windows open when the run moved to this phase are closed.", rules)
     return None
 
 
 @handles("step_run_ends_bad_publicity")
-def _run_ends_bp(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _run_ends_bp(ctx: Ctx, f: Frame, d: str | None) -> Any:
     r = ctx.board["runner"]
     ch: dict = {}
     n = r["bad_publicity_fund"]
@@ -283,8 +284,8 @@ def _run_ends_bp(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_run_declared_unsuccessful")
-def _unsuccessful(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _unsuccessful(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     if v["success"]:
         v["result"] = "successful"
         ctx.ev(
@@ -304,8 +305,8 @@ def _unsuccessful(ctx: Ctx, f: dict, d: str | None) -> Any:
 
 
 @handles("step_run_complete")
-def _run_complete(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _run_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     ctx.s.result["runs"].append(
         {"server": v["server"], "result": v.get("result", "neither"), "ended_by": v["ended_by"]}
     )

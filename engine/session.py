@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import marshal
+from dataclasses import dataclass, field
 from typing import Any
 
 from scraper import Document
@@ -13,10 +14,82 @@ from . import steps as _steps
 from .board import memory_used, normalise_board, validate_board
 from .errors import BoardError, IllegalDecision
 from .events import Event
+from .machine import Frame
 from .refusals import Refusal
 from .structures import BY_ID, Tables, tables
 
 SESSION_FORMAT = 1
+
+
+@dataclass
+class SessionSpec:
+    """What a session is made of, and its one serialised form: `Session.to_json`, the web app's
+    signed URL tokens and `nrrules step --json`'s "session" all hold `to_payload()`:
+    ``{"f": 1, "v": "26.03", "s": "run", "p": {"server": "hq"}, "r": 0, "b": {board as given},
+    "d": ["rez", "pass"]}``. Replaying the decisions rebuilds the session exactly (the engine is
+    deterministic, its randomness seeded)."""
+
+    version: str
+    structure: str
+    board: dict[str, Any]
+    params: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    decisions: list[str] = field(default_factory=list)
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "f": SESSION_FORMAT,
+            "v": self.version,
+            "s": self.structure,
+            "p": self.params,
+            "r": self.seed,
+            "b": self.board,
+            "d": self.decisions,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_payload(), separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_payload(cls, data: Any, version: str | None = None) -> SessionSpec:
+        """Check a payload; raises BoardError listing every problem. Accepts the forms written
+        before the format was shared: no "f" (URL tokens) and "cr" for "v" (Session.to_json);
+        `version` stands in for a payload that names none."""
+        if not isinstance(data, dict):
+            raise BoardError(["session: must be a JSON object"])
+        problems = []
+        if data.get("f", SESSION_FORMAT) != SESSION_FORMAT:
+            problems.append(
+                f"session.f: unsupported session format {data.get('f')!r} (supported: {SESSION_FORMAT})"
+            )
+        version = data.get("v", data.get("cr", version))
+        if not isinstance(version, str):
+            problems.append("session.v: missing or wrong type")
+        for key, typ in (("b", dict), ("s", str), ("d", list)):
+            if not isinstance(data.get(key), typ):
+                problems.append(f"session.{key}: missing or wrong type")
+        params = data.get("p") or {}
+        if not isinstance(params, dict):
+            problems.append("session.p: missing or wrong type")
+        seed = data.get("r") or 0
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            problems.append("session.r: seed must be an integer")
+        if isinstance(data.get("d"), list) and not all(isinstance(x, str) for x in data["d"]):
+            problems.append("session.d: decisions must be strings")
+        if problems:
+            raise BoardError(problems)
+        return cls(version, data["s"], data["b"], params, seed, list(data["d"]))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, version: str | None = None) -> SessionSpec:
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as e:
+            raise BoardError([f"session: not valid JSON ({e})"]) from None
+        return cls.from_payload(data, version)
+
+    def with_decisions(self, decisions: list[str]) -> SessionSpec:
+        return SessionSpec(self.version, self.structure, self.board, self.params, self.seed, list(decisions))
 
 
 def _copy(o: Any) -> Any:
@@ -58,7 +131,7 @@ class Session:
         self.seed = 0
         self.decisions: list[str] = []
         self.board: dict = {}
-        self.frames: list[dict] = []
+        self.frames: list[Frame] = []
         self.pending: list[dict] = []
         self.finished = False
         self.result: dict = {}
@@ -73,7 +146,7 @@ class Session:
     def current_step(self) -> str | None:
         if self.finished or not self.frames:
             return None
-        return self.frames[-1]["at"]
+        return self.frames[-1].at
 
     @property
     def outcome(self) -> dict[str, Any]:
@@ -112,43 +185,20 @@ class Session:
         }
 
     # ----- serialisation -----------------------------------------------------------------------
+    def spec(self) -> SessionSpec:
+        """The session's serialisable form (the board as given, not the current board)."""
+        return SessionSpec(
+            self.doc.version, self.structure, self.initial, self.params, self.seed, self.decisions
+        )
+
     def to_json(self) -> str:
-        data = {
-            "f": SESSION_FORMAT,
-            "cr": self.doc.version,
-            "b": self.initial,
-            "s": self.structure,
-            "p": self.params,
-            "r": self.seed,
-            "d": self.decisions,
-        }
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        return self.spec().to_json()
 
     @classmethod
     def from_json(cls, text: str | bytes, doc: Document) -> Session:
-        """Rebuild a session by replaying its decisions. Raises BoardError / IllegalDecision."""
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError) as e:
-            raise BoardError([f"session: not valid JSON ({e})"]) from None
-        if not isinstance(data, dict):
-            raise BoardError(["session: must be a JSON object"])
-        problems = []
-        if data.get("f") != SESSION_FORMAT:
-            problems.append(
-                f"session.f: unsupported session format {data.get('f')!r} (supported: {SESSION_FORMAT})"
-            )
-        for key, typ in (("b", dict), ("s", str), ("p", dict), ("d", list)):
-            if not isinstance(data.get(key), typ):
-                problems.append(f"session.{key}: missing or wrong type")
-        seed = data.get("r", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            problems.append("session.r: seed must be an integer")
-        if isinstance(data.get("d"), list) and not all(isinstance(x, str) for x in data["d"]):
-            problems.append("session.d: decisions must be strings")
-        if problems:
-            raise BoardError(problems)
-        return replay(data["b"], data["s"], doc, data["p"], seed, data["d"])
+        """Rebuild a session by replaying its decisions on `doc`. Raises BoardError / IllegalDecision."""
+        spec = SessionSpec.from_json(text, doc.version)
+        return replay(spec.board, spec.structure, doc, spec.params, spec.seed, spec.decisions)
 
     def _clone(self) -> Session:
         n = Session.__new__(Session)
@@ -158,7 +208,9 @@ class Session:
         n.params = self.params
         n.seed = self.seed
         n.decisions = list(self.decisions)
-        n.board, n.frames, n.result = marshal.loads(marshal.dumps((self.board, self.frames, self.result)))
+        frames = self.frames
+        n.board, vs, n.result = marshal.loads(marshal.dumps((self.board, [f.v for f in frames], self.result)))
+        n.frames = [Frame(f.s, f.at, v) for f, v in zip(frames, vs, strict=True)]
         n.pending = self.pending
         n.finished = self.finished
         n.rng_n = self.rng_n

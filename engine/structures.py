@@ -116,7 +116,16 @@ class Tables:
     lists, each step's successor, a memo of which cited rule ids the document contains, and a
     bounded memo of prepared boards. Owned by the document (`tables(doc)`)."""
 
-    __slots__ = ("version", "source_hash", "steps", "next_of", "cites", "checkpoint_plan", "prepared")
+    __slots__ = (
+        "version",
+        "source_hash",
+        "steps",
+        "next_of",
+        "cites",
+        "checkpoint_plan",
+        "prepared",
+        "handlers",
+    )
 
     def __init__(self, doc: Document):
         self.version = doc.version
@@ -127,9 +136,22 @@ class Tables:
             for k, v in self.steps.items()
         }
         self.cites: dict[tuple[str, ...], tuple[str, ...]] = {}
+        from .events import Event
         from .steps import handler_for  # steps imports this module
 
-        self.checkpoint_plan = tuple((i, handler_for(i)) for i in self.steps.get("checkpoint", ()))
+        # every step's handler (None when the engine does not model it), looked up once
+        self.handlers = {i: handler_for(i) for ids in self.steps.values() for i in ids}
+        # checkpoint steps: (step id, handler, the event of a narrated step: a value, built once)
+        plan = []
+        for i in self.steps.get("checkpoint", ()):
+            h = handler_for(i)
+            told = getattr(h, "narrated", None)
+            event = None
+            if told is not None:
+                text, rules = told
+                event = Event(i, tuple(r for r in rules if doc.node(r) is not None), text, {}, False, {})
+            plan.append((i, h, event))
+        self.checkpoint_plan = tuple(plan)
         # boards validated and normalised for sessions on this document (engine.session._prepare):
         # marshalled board -> (problems, marshalled normalised board); bounded
         self.prepared: dict[bytes, tuple[tuple[str, ...], bytes]] = {}

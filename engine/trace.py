@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rig
 from .machine import (
     Ctx,
+    Frame,
     Handler,
     call,
     complete,
@@ -17,8 +19,8 @@ from .machine import (
 
 
 @handles("step_trace_initiated")
-def _trace_init(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _trace_init(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     v.setdefault("corp_spent", 0)
     v.setdefault("runner_spent", 0)
     ctx.ev(
@@ -40,19 +42,19 @@ def _trace_spend(side: str) -> Handler:
     key = f"{side}_spent"
     rule = "rule_trace_strength" if side == "corp" else "rule_link_strength"
 
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         have = ctx.spendable(side)  # the Runner may spend bad publicity credits in a run (10.6.2)
         if d is None and have > 0:
             return wait(_spend_options(side, have))
         n = int(d[6:]) if d else 0
         ch: dict = {}
         extra = ctx.pay(side, n, ch) if n else []
-        f["v"][key] = n
-        v = f["v"]
+        f.v[key] = n
+        v = f.v
         if side == "corp":
             txt = f"The Corp spends {n} credit(s): trace strength {v['strength'] + n}."
         else:
-            txt = f"The Runner spends {n} credit(s): link strength {ctx.board['runner']['link'] + n}."
+            txt = f"The Runner spends {n} credit(s): link strength {rig.link(ctx.board)[0] + n}."
         ctx.ev(txt, (rule, *extra), ch, objects={"player": side, "spent": n})
         return None
 
@@ -64,16 +66,21 @@ handles("step_trace_runner_spend_credits")(_trace_spend("runner"))
 
 
 @handles("step_trace_determine_success")
-def _trace_result(ctx: Ctx, f: dict, d: str | None) -> Any:
-    v = f["v"]
+def _trace_result(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    v = f.v
     trace = v["strength"] + v["corp_spent"]
-    link = ctx.board["runner"]["link"] + v["runner_spent"]
+    base, cards = rig.link(ctx.board)
+    link = base + v["runner_spent"]
     ok = trace > link
     v["ret"] = v["success"] = ok
     word = "successful" if ok else "unsuccessful"
     ctx.ev(
         f"Trace strength {trace} against link strength {link}: the trace is {word}.",
-        ("rule_compare_trace_and_link_strength", "rule_trace_conditional_abilities"),
+        (
+            "rule_compare_trace_and_link_strength",
+            "rule_trace_conditional_abilities",
+            *(("rule_link_value",) if cards else ()),
+        ),
         {"trace.success": [None, ok]},
     )
     effects = v["on_success"] if ok else v["on_failure"]

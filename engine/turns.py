@@ -11,6 +11,7 @@ from .machine import (
     END,
     STAY,
     Ctx,
+    Frame,
     Handler,
     call,
     dec,
@@ -26,7 +27,7 @@ from .windows import paw
 
 
 def _gain_clicks(side: str) -> Handler:
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         p = ctx.board[side]
         ch: dict = {}
         if ctx.board["turn"] != side:
@@ -48,7 +49,7 @@ handles("step_runner_turn_allotted_clicks")(_gain_clicks("runner"))
 
 
 @handles("step_corp_turn_draw_phase_paw", "step_corp_turn_action_phase_paw")
-def _corp_paw_rs(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _corp_paw_rs(ctx: Ctx, f: Frame, d: str | None) -> Any:
     return paw(ctx, f, d, score_ok=True)
 
 
@@ -61,7 +62,7 @@ handles(
 
 
 @handles("step_corp_turn_mandatory_draw")
-def _mandatory_draw(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _mandatory_draw(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("The Corp performs their mandatory draw.", ("rule_mandatory_draw",))
     return call("draw", {"player": "corp", "count": 1})
 
@@ -260,7 +261,7 @@ def install(ctx: Ctx, v: dict, d: str | None) -> Any:
 
 
 def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         p = ctx.board[side]
         if p["clicks"] <= 0:
             ctx.ev(
@@ -290,19 +291,19 @@ handles("step_runner_turn_action")(
 
 
 @handles("step_corp_turn_action_phase_loop")
-def _corp_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _corp_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("Return to the action phase's paid ability window.")
     return goto("step_corp_turn_action_phase_paw")
 
 
 @handles("step_runner_turn_action_loop")
-def _runner_loop(ctx: Ctx, f: dict, d: str | None) -> Any:
+def _runner_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
     ctx.ev("Return to the action phase's paid ability window.")
     return goto("step_runner_turn_loop_paw")
 
 
 def _discard(side: str) -> Handler:
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         b = ctx.board
         p = b[side]
         limit = max_hand(b, side)
@@ -340,7 +341,7 @@ handles("step_runner_turn_discard")(_discard("runner"))
 
 
 def _lose_clicks(side: str) -> Handler:
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         p = ctx.board[side]
         ch: dict = {}
         n = p["clicks"]
@@ -362,7 +363,7 @@ handles("step_runner_turn_lose_unspent_clicks")(_lose_clicks("runner"))
 
 
 def _turn_complete(side: str) -> Handler:
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         other = opponent(side)
         ch = {"turn": [side, other]}
         ctx.board["turn"] = other
@@ -381,7 +382,7 @@ handles("step_runner_turn_complete")(_turn_complete("runner"))
 
 
 def _refill(side: str) -> Handler:
-    def h(ctx: Ctx, f: dict, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
         ch: dict = {}
         names = [
             c["name"] for path, c in recurring.active_cards(ctx.board, side) if recurring.place(c, path, ch)

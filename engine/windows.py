@@ -10,6 +10,7 @@ from .locations import take_card
 from .machine import (
     STAY,
     Ctx,
+    Frame,
     call,
     dec,
     opponent,
@@ -74,7 +75,7 @@ def _score_options(b: dict) -> list[dict]:
 
 
 def paw(
-    ctx: Ctx, f: dict, d: str | None, *, rez: bool = True, score_ok: bool = False, ice: dict | None = None
+    ctx: Ctx, f: Frame, d: str | None, *, rez: bool = True, score_ok: bool = False, ice: dict | None = None
 ) -> Any:
     """A paid ability window (9.2.7): priority passes between the players (`exchange`); the Corp
     may rez (R) and score (S) where the window allows it, the Runner use paid abilities."""
@@ -172,7 +173,7 @@ def exchange(
     opponent passes. A player with no usable option passes at once (the engine asks nobody a
     question with one answer). Returns ("act", decision) for the caller to carry out,
     ("wait", decisions), or ("closed", whether the last pass was a player's decision)."""
-    v = f["v"]
+    v = f.v
     pr = v.get("prio")
     if pr is None or pr[0] != ctx.step:  # [window step, holder, holder got it by a pass]
         pr = v["prio"] = [ctx.step, ctx.board["turn"], False]

@@ -7,9 +7,10 @@ Layout inside a build directory (beside the CR versions, see `rules_index.store`
         meta.json     source, source hash, code fingerprint, counts, when it was built
         search/       Whoosh index over cards (title, text, subtypes) and rulings (question, answer)
 
-A build is written completely in a temporary directory and only then made visible by replacing
-the symlink; it is redone only when the source bytes (or this code) change, so a failed build
-never damages a good one.
+A build is written under the build directory's lock into a temporary directory and only then
+made visible by replacing the symlink (`rules_index.store.publish`, as for the CR versions); it
+is redone only when the source bytes (or this code) change, so a failed build never damages a
+good one.
 
 `CardStore` reads a build: lookup by card id, by NetrunnerDB code, and by a forgiving name
 ("Snare", "snare!", "Sn@re!"), rulings newest first, the CR rules that mention a card (through
@@ -21,10 +22,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import os
 import re
-import shutil
-import tempfile
 import threading
 import time
 import unicodedata
@@ -32,7 +30,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from scraper import Document, ScrapeError
-from scraper.nrdb import Card, CardData, Printing, Ruling, load, plain_text
+from scraper.nrdb import Card, CardData, Format, Printing, Ruling, Snapshot, load, plain_text
+
+from .integrity import build_lock
+from .store import LibraryError, publish
 
 CARDS_DIR = "cards"  # the symlink's name inside a build directory
 CARDS_FORMAT = "nrrules-cards/1"
@@ -40,6 +41,8 @@ STANDARD = "standard"
 _FINGERPRINT_FILES = ("scraper/nrdb.py", "scraper/source.py", "rules_index/cards.py")
 MAX_QUERY = 200
 MAX_LIMIT = 100
+EXACT_SCORE = 1000.0  # a card whose whole name is the query
+PREFIX_SCORE = 900.0  # the best card whose name starts with the query
 
 
 class CardsNotBuilt(LookupError):
@@ -142,10 +145,32 @@ def name_key(text: str) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-def standard_legality(data: CardData) -> tuple[dict[str, Legality], dict]:
-    """Every card's legality in the latest Standard snapshot, and that snapshot's names."""
+def _effective(data: CardData, snap: Snapshot) -> str | None:
+    """When a snapshot takes effect: its ban list's start date, which NetrunnerDB keeps right,
+    else the snapshot's own (which is a year early for the last snapshots of the 2025 data:
+    standard_32's says 2024-10-03, its ban list 25.10 says 2025-10-03)."""
+    r = data.restrictions.get(snap.restriction_id or "")
+    return (r.date_start if r is not None and r.date_start else None) or snap.date_start or None
+
+
+def current_snapshot(data: CardData, fmt: Format, today: str) -> Snapshot | None:
+    """The snapshot in force on `today` (ISO date): of those that have taken effect, the one
+    that took effect last (the later listed on a tie). When none has a date, the one
+    NetrunnerDB marks `active`, else the last listed."""
+    dated = [(_effective(data, s), i, s) for i, s in enumerate(fmt.snapshots)]
+    in_force = [t for t in dated if t[0] is not None and t[0] <= today]
+    if in_force:
+        return max(in_force, key=lambda t: (t[0], t[1]))[2]
+    active = [s for s in fmt.snapshots if s.active]
+    return active[-1] if active else fmt.latest()
+
+
+def standard_legality(data: CardData, today: str | None = None) -> tuple[dict[str, Legality], dict]:
+    """Every card's legality in the Standard snapshot in force on `today` (default: the
+    current UTC date), and that snapshot's names and dates."""
+    today = today or time.strftime("%Y-%m-%d", time.gmtime())
     fmt = data.formats.get(STANDARD)
-    snap = fmt.latest() if fmt else None
+    snap = current_snapshot(data, fmt, today) if fmt else None
     pool = data.card_pools.get(snap.card_pool_id) if snap else None
     if snap is None or pool is None:
         unknown = Legality(STANDARD, False, "unknown")
@@ -186,7 +211,10 @@ def standard_legality(data: CardData) -> tuple[dict[str, Legality], dict]:
         "card_pool_name": pool.name,
         "restriction": restriction.id if restriction else None,
         "restriction_name": restriction.name if restriction else None,
-        "date_start": (restriction.date_start if restriction else None) or snap.date_start,
+        "date_start": _effective(data, snap),
+        "as_of": today,
+        # what NetrunnerDB itself marked active when the data was published (it may be older)
+        "active_in_data": next((s.id for s in fmt.snapshots if s.active), None),
     }
     return out, names
 
@@ -236,21 +264,19 @@ def build_cards(
     old = _read_meta(link) if link.is_dir() else None
     fingerprint = code_fingerprint()
     counts = {"cards": len(data.cards), "printings": len(data.printings), "rulings": len(data.rulings)}
+    legality, standard = standard_legality(data)
     if (
         not force
         and old is not None
         and old.get("source_hash") == data.source_hash
         and old.get("code") == fingerprint
+        and (old.get("standard") or {}).get("snapshot") == standard.get("snapshot")
     ):
         return CardsBuildResult(
             "unchanged", data.source, **counts, seconds=time.perf_counter() - t0, notes=data.notes
         )
-    legality, standard = standard_legality(data)
-    build_dir.mkdir(parents=True, exist_ok=True)
-    store = build_dir / ".v"
-    store.mkdir(exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-cards-", dir=build_dir))
-    try:
+
+    def write(tmp: Path) -> None:
         (tmp / "cards.json").write_text(
             json.dumps(_serialise(data, legality), ensure_ascii=False, default=sorted), encoding="utf-8"
         )
@@ -267,21 +293,15 @@ def build_cards(
             **counts,
         }
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        final = store / f"cards-{data.source_hash[:12]}-{tmp.name[-8:]}"
-        os.replace(tmp, final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    old_target = link.resolve() if link.is_symlink() else None
-    tmp_link = build_dir / f".link-cards-{os.getpid()}-{threading.get_ident()}"
-    if tmp_link.is_symlink():
-        tmp_link.unlink()
-    os.symlink(os.path.relpath(final, build_dir), tmp_link)
-    if link.exists() and not link.is_symlink():
-        shutil.rmtree(link)
-    os.replace(tmp_link, link)
-    if old_target is not None and old_target != final.resolve() and old_target.parent == store.resolve():
-        shutil.rmtree(old_target, ignore_errors=True)
+
+    try:
+        with build_lock(build_dir):
+            publish(build_dir, CARDS_DIR, ".v", f"cards-{data.source_hash[:12]}", write)
+    except OSError as exc:
+        raise LibraryError(
+            f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
+            path=getattr(exc, "filename", None) or build_dir,
+        ) from None
     return CardsBuildResult(
         "built", data.source, **counts, seconds=time.perf_counter() - t0, notes=data.notes
     )
@@ -345,14 +365,15 @@ def _build_index(data: CardData, path: Path) -> None:
             text=card.stripped_text or plain_text(card.text),
         )
         for i, r in enumerate(_ruling_order(by_card.get(card.id, []))):
+            rt = ruling_text(r)
             writer.add_document(
                 key=f"ruling:{card.id}:{i}",
                 source="rulings",
                 card_id=card.id,
                 ruling=i,
                 card=card.title,
-                question=plain_text(r.question or ""),
-                text=plain_text(r.answer or r.text_ruling or ""),
+                question=rt.question or "",
+                text=rt.answer or rt.text or "",
             )
     writer.commit()
 
@@ -361,8 +382,41 @@ def _build_index(data: CardData, path: Path) -> None:
 # Reading
 # ----------------------------------------------------------------------------------------------
 
+_HEADING = re.compile(r"\A\s*#+\s*([^\n]*)\n?")
+
+
+@dataclass(frozen=True)
+class RulingText:
+    """A ruling as plain words: where it comes from (its leading Markdown heading, such as
+    "ANCUR UFAQ 21 [Michael Boggs]"), then question and answer, or a statement (`text`)."""
+
+    source: str | None
+    question: str | None
+    answer: str | None
+    text: str | None
+
+
+def ruling_text(r: Ruling) -> RulingText:
+    source = None
+    parts: list[str | None] = []
+    for raw in (r.question, r.answer, r.text_ruling):
+        if not raw:
+            parts.append(None)
+            continue
+        words = plain_text(raw)
+        m = _HEADING.match(words)
+        if m and source is None and m.group(1).strip():
+            source = m.group(1).strip()
+            words = words[m.end() :]
+        parts.append(re.sub(r"(?m)^#+\s*", "", words).strip() or None)
+    return RulingText(source, *parts)
+
+
 # "rule 1.15.10b", "CR 1.4", "section 6.5.2", "Rules 1.3"
 _CITED = re.compile(r"\b(?:rules?|cr|sections?|steps?)\s+(\d{1,2}(?:\.\d{1,3}){1,2}[a-z]?)\b", re.IGNORECASE)
+
+
+CITED_NUMBER = _CITED  # group 1: the rule number
 
 
 def cited_numbers(ruling: Ruling) -> list[str]:
@@ -409,6 +463,7 @@ class CardStore:
         self._lock = threading.Lock()
         self._data = self._load()
         self._mentions: dict[tuple[str, str], dict[str, list[str]]] = {}
+        self._keywords: dict[tuple[str, str], tuple[re.Pattern | None, dict[str, Keyword]]] = {}
         self._local = threading.local()
         self._index = None
         self._parser = None
@@ -527,6 +582,16 @@ class CardStore:
                 found = self._mentions.setdefault(key, found)
         return found
 
+    def keywords(self, doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Keyword]]:
+        """`keyword_table` of a CR version, made once per loaded document."""
+        key = (doc.version, doc.source_hash)
+        found = self._keywords.get(key)
+        if found is None:
+            found = keyword_table(doc, graph)
+            with self._lock:
+                found = self._keywords.setdefault(key, found)
+        return found
+
     def unresolved_mentions(self, doc: Document) -> list[tuple[str, str, str | None]]:
         """(node id, name, code) of every card mention that does not resolve to a card."""
         return [
@@ -545,8 +610,20 @@ class CardStore:
             ids = list(dict.fromkeys(i for k, v in self._data.names.items() if k.startswith(key) for i in v))
         return self._data.cards[ids[0]] if len(ids) == 1 else None
 
-    def _exact_all(self, name: str) -> list[Card]:
-        return [self._data.cards[i] for i in self._data.names.get(name_key(name), [])]
+    def _named(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """(card id, score) of cards named by the query: whole name 1000, then names starting
+        with it (2+ letters), shortest first, from 900 down."""
+        key = name_key(query)
+        if not key:
+            return []
+        names = self._data.names
+        out: dict[str, float] = {cid: EXACT_SCORE for cid in names.get(key, [])}
+        if len(key) >= 2:
+            starts = sorted((k for k in names if k.startswith(key) and k != key), key=lambda k: (len(k), k))
+            for rank, k in enumerate(starts[:limit]):
+                for cid in names[k]:
+                    out.setdefault(cid, PREFIX_SCORE - rank)
+        return sorted(out.items(), key=lambda kv: -kv[1])[:limit]
 
     def cited_rules(self, card_id: str, doc: Document) -> list[tuple[str, str]]:
         """(number, rule id) for every CR number the card's rulings cite that `doc` has."""
@@ -597,16 +674,17 @@ class CardStore:
         except Exception:  # noqa: BLE001 - a query string must never fail the search
             return []
         hits: list[CardHit] = []
-        # A card whose whole name is the query comes first (case, accents, punctuation forgiven).
-        exact = [c.id for c in self._exact_all(query)] if "cards" in wanted else []
+        # A card whose whole name is the query comes first (case, accents, punctuation
+        # forgiven), then cards whose name starts with it (shortest first: as-you-type).
+        named = self._named(query, limit) if "cards" in wanted else []
         searcher = self._searcher()
         results = searcher.search(
-            q, limit=limit + len(exact), filter=Or([Term("source", s) for s in wanted]), terms=True
+            q, limit=limit + len(named), filter=Or([Term("source", s) for s in wanted]), terms=True
         )
         seen: set[str] = set()
-        for cid in exact:
+        for cid, score in named:
             card = self._data.cards[cid]
-            hits.append(CardHit("cards", cid, card.title, 1000.0, _snippet(card.stripped_text, query)))
+            hits.append(CardHit("cards", cid, card.title, score, _snippet(card.stripped_text, query)))
             seen.add(f"card:{cid}")
         for r in results:
             key = r["key"]
@@ -624,12 +702,100 @@ class CardStore:
             else:
                 idx = r["ruling"]
                 ruling = self.rulings(cid)[idx]
-                text = plain_text(ruling.question or ruling.text_ruling or "")
+                rt = ruling_text(ruling)
+                text = rt.question or rt.text or ""
                 hits.append(CardHit("rulings", cid, card.title, float(r.score), _snippet(text, query), idx))
         return hits[:limit]
 
 
 _TABLES = ("card_types", "card_subtypes", "factions", "sides", "card_sets")
+
+
+# ----------------------------------------------------------------------------------------------
+# Keywords: the CR terms card text and rulings use, and the rules that define them
+# ----------------------------------------------------------------------------------------------
+
+# Terms the CR defines that are also everyday words in card text: linking every "take", "pay",
+# "run" or "server" would bury the links that help ("bypass", "expose", "host", "trace").
+_GENERIC_TERMS = frozenset(
+    """ability action active bank card click condition controller credit depends destination draw
+    drawing effect empty find gains hand independent instances instruction instructions load
+    location look looks lose loses movement name object open owner pay pending play playing
+    positions public relevant root run search secret server source spend spends take takes target
+    tokens turn using""".split()
+)
+_SUBTYPE_SPAN = re.compile(r'<span class="subtype">(.*?)</span>', re.S)
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """A CR term (or card subtype) and the rule that defines (or first names) it."""
+
+    term: str
+    rule_id: str
+    number: str | None
+    kind: str  # "term" or "subtype"
+
+
+def keyword_table(doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Keyword]]:
+    """(one regex matching every keyword in card text, lowercased keyword -> Keyword).
+
+    Terms are those the CR marks as defined (`RuleGraph` term nodes), each linked to the
+    first rule (document order) that defines it; subtypes are those the CR prints as
+    subtypes, linked to the first rule that names them (an example's rule for an example).
+    The regex takes the longest keyword first ("recurring credits" before "credit") and
+    plural or past forms ("bypassed", "exposes")."""
+    order = {n.id: i for i, n in enumerate(doc.nodes)}
+    table: dict[str, Keyword] = {}
+    for key, data in graph.g.nodes(data=True):
+        if data.get("type") != "term":
+            continue
+        term = data["term"].strip().lower()
+        if not term or term in _GENERIC_TERMS or len(term) < 3:
+            continue
+        defining = [s for s, _, k in graph.g.in_edges(key, keys=True) if k == "defines" and s in order]
+        if not defining:
+            continue
+        rule_id = min(defining, key=order.__getitem__)
+        node = doc.node(rule_id)
+        table[term] = Keyword(term, rule_id, node.number if node else None, "term")
+    # Subtypes: the first rule (not an example) that prints the subtype, else the CR's section
+    # on subtypes, which says what every subtype is.
+    section = next((n for n in doc.nodes if (n.title or "").strip().lower() == "subtypes"), None)
+    for node in doc.nodes:
+        for m in _SUBTYPE_SPAN.finditer(node.html or ""):
+            name = " ".join(re.sub(r"<[^>]+>", "", m.group(1)).split()).lower()
+            known = table.get(name)
+            if not name or (known is not None and (known.kind == "term" or node.kind == "example")):
+                continue
+            if known is not None and known.rule_id != (section.id if section else None):
+                continue
+            target = section if node.kind == "example" else node
+            if target is not None:
+                table[name] = Keyword(name, target.id, target.number, "subtype")
+    if not table:
+        return None, table
+    words = sorted(table, key=len, reverse=True)
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
+    # not inside a symbol ("[subroutine]"); "Trace[3]" still links "Trace"
+    pattern = re.compile(rf"(?<![\w\[-])({alternatives})(?:s|es|d|ed)?(?![\w\]-])", re.IGNORECASE)
+    return pattern, table
+
+
+def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keyword]):
+    """(start, end, Keyword) of the first use of each keyword in `text`."""
+    if pattern is None or not text:
+        return []
+    seen: set[str] = set()
+    out = []
+    for m in pattern.finditer(text):
+        key = " ".join(m.group(1).split()).lower()
+        kw = table.get(key)
+        if kw is None or key in seen:
+            continue
+        seen.add(key)
+        out.append((m.start(), m.end(), kw))
+    return out
 
 
 def _snippet(text: str, query: str, width: int = 160) -> str:
@@ -655,6 +821,9 @@ __all__ = [
     "CardsBuildResult",
     "CardsInfo",
     "CardsNotBuilt",
+    "Keyword",
+    "find_keywords",
+    "keyword_table",
     "Legality",
     "ScrapeError",
     "build_cards",

@@ -193,8 +193,8 @@ def _old(path: Path, min_age: float) -> bool:
 
 def clean_leftovers(build_dir: Path, min_age: float = LEFTOVER_AGE) -> list[str]:
     """Remove what interrupted builds left (temporary directories and links, build directories
-    no name points to) once older than `min_age` seconds: a writer that does not take
-    `build_lock` (the card build) may be using a fresh one. Call while holding `build_lock`."""
+    no name points to) once older than `min_age` seconds (every writer takes `build_lock` and
+    publishes through `store.publish`; the age is a second guard). Call while holding `build_lock`."""
     removed: list[str] = []
     store = build_dir / ".v"
     live = set()

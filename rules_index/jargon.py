@@ -2,7 +2,8 @@
 
 Each entry lists what people type (lowercase; matched as whole words, longest first), the CR
 words a query should also look for, and the stable id of the rule that answers a bare query for
-it (``tests/test_search_jargon.py`` checks that every entry finds its rule).
+it (``tests/test_search_jargon.py`` checks that every entry finds its rule). `PHRASINGS` are
+everyday words inside a question with the CR's word for them and no rule of their own.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ __all__ = ["Jargon", "JARGON", "expand", "find_jargon"]
 class Jargon:
     phrases: tuple[str, ...]  # what people type
     expansion: str  # the CR's words for it
-    rule: str  # stable id of the rule a bare query should find first
+    # stable id of the rule a bare query should find first; None for a phrasing that only
+    # translates words inside a question ("at the same time" -> "simultaneously")
+    rule: str | None
 
 
 JARGON: tuple[Jargon, ...] = (
@@ -78,7 +81,11 @@ JARGON: tuple[Jargon, ...] = (
     Jargon(("infinite combo", "loop", "loops"), "infinite loop", "rule_mandatory_infinite_loop"),
     Jargon(("trash it", "pay to trash"), "basic trash ability", "rule_basic_trash_ability"),
     Jargon(("forced encounter", "force encounter"), "forced encounter", "rule_forced_encounter"),
-    Jargon(("jack", "jacking", "jack out", "jacked out"), "jacking out jack out", "rule_jacking_out"),
+    Jargon(
+        ("jack", "jacking", "jack out", "jacked out", "leave the run", "leaves the run", "bail out"),
+        "jacking out jack out",
+        "rule_jacking_out",
+    ),
     # Player phrasing of whole situations, in the CR's words.
     Jargon(
         (
@@ -111,6 +118,30 @@ JARGON: tuple[Jargon, ...] = (
         "rule_win_agenda_points",
     ),
 )
+
+
+# Everyday phrasings inside a question, in the CR's words. No rule of their own: they only
+# translate ("do I have to" -> "must", "at the same time" -> "simultaneously").
+PHRASINGS: tuple[Jargon, ...] = (
+    Jargon(("at the same time", "same time"), "simultaneously", None),
+    Jargon(("get rid of", "gets rid of", "getting rid of", "got rid of"), "remove", None),
+    Jargon(("refuse", "refuses", "refused", "say no", "opt out"), "decline", None),
+    Jargon(
+        ("have to", "has to", "had to", "forced to", "obliged to", "required to", "obligated to"),
+        "must required",
+        None,
+    ),
+    Jargon(("out of memory", "not enough memory", "no memory", "over memory"), "exceed memory limit", None),
+    Jargon(("come back", "comes back", "reset", "resets", "refilled"), "refill", None),
+    Jargon(("flip", "flips", "flipped", "turn over", "turned over"), "turn faceup facedown", None),
+    Jargon(("tutor", "tutors", "search my deck", "search their deck"), "search", None),
+    Jargon(("mill", "milled", "milling"), "trash top cards", None),
+    Jargon(("face check", "facecheck", "face-check", "facechecking"), "encounter unrezzed ice", None),
+    Jargon(("tax", "taxes"), "additional cost", None),
+    Jargon(("as soon as", "right away", "straight away", "straightaway"), "immediately", None),
+    Jargon(("econ", "economy"), "gain credits", None),
+)
+JARGON = JARGON + PHRASINGS
 
 
 def _phrase_index() -> list[tuple[str, Jargon]]:

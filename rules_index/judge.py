@@ -18,8 +18,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Iterable
@@ -38,8 +36,10 @@ from scraper import Document
 from scraper.judge import JudgeDocument, JudgeItem, parse_judge
 from scraper.source import resolve
 
+from .integrity import build_lock
 from .lookup import lookup
-from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, _porter, clean_query
+from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, _porter, clean_query, ideal_score, norm_of
+from .store import publish
 
 if TYPE_CHECKING:
     from .store import Library
@@ -197,36 +197,24 @@ def build_judge(
         )
     docs = [parse_judge(src.data, src.name, names) for src in sources]
     _unique_ids(docs)
-    store = build_dir / ".j"
-    store.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-judge-", dir=build_dir))
-    try:
+    meta = {
+        "judge_format": FORMAT,
+        "key": key,
+        "sources": [s.name for s in sources],
+        "documents": len(docs),
+        "items": sum(len(d.items) for d in docs),
+        "built_at": time.time(),
+    }
+
+    def write(tmp: Path) -> None:
         (tmp / "documents.json").write_text(
             json.dumps([d.to_dict() for d in docs], ensure_ascii=False), encoding="utf-8"
         )
         _build_index(docs, tmp / "search")
-        meta = {
-            "judge_format": FORMAT,
-            "key": key,
-            "sources": [s.name for s in sources],
-            "documents": len(docs),
-            "items": sum(len(d.items) for d in docs),
-            "built_at": time.time(),
-        }
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        final = store / f"judge-{key[:12]}-{tmp.name[-8:]}"
-        os.replace(tmp, final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    old = link.resolve() if link.is_symlink() else None
-    tmp_link = build_dir / f".link-judge-{os.getpid()}-{threading.get_ident()}"
-    if tmp_link.is_symlink():
-        tmp_link.unlink()
-    os.symlink(os.path.relpath(final, build_dir), tmp_link)
-    os.replace(tmp_link, link)
-    if old is not None and old != final.resolve() and old.parent == store.resolve():
-        shutil.rmtree(old, ignore_errors=True)
+
+    with build_lock(build_dir):
+        publish(build_dir, JUDGE_LINK, ".j", f"judge-{key[:12]}", write)
     return JudgeBuildResult(
         "built", meta["sources"], meta["documents"], meta["items"], time.perf_counter() - t0
     )
@@ -337,6 +325,8 @@ class JudgeHit:
     snippet: str  # safe HTML with <mark>
     score: float
     source: str = "judge"
+    norm: float = 0.0  # score / the best score the query could reach here (`search.ideal_score`)
+    match: str = "text"  # "text" (found by its words) or "cites" (it cites the rule searched for)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -420,6 +410,7 @@ class JudgeStore:
         names = [t.text for t in NAME_ANALYZER(text)]
         clauses = [Term(f, s) for s in stems for f in FIELDS] + [Term("cards", n) for n in names]
         searcher = self._searcher()
+        ideal = ideal_score(searcher, [(c.fieldname, c.text, c.boost) for c in clauses])
         results = searcher.search(Or(clauses), limit=max(limit, 30), optimize=False)
         ranked = []
         for docnum, score in results.items():
@@ -440,9 +431,23 @@ class JudgeStore:
                     section=self.breadcrumb(item_id),
                     snippet=self.snippet(item, wanted),
                     score=round(score, 4),
+                    norm=norm_of(score, ideal),
                 )
             )
         return hits
+
+    def hit(self, item_id: str, match: str = "text") -> JudgeHit:
+        """An item as a search hit without a query (``match`` says why it is listed)."""
+        item = self.item(item_id)
+        return JudgeHit(
+            id=item_id,
+            title=item.title,
+            kind=item.kind,
+            section=self.breadcrumb(item_id),
+            snippet=self.snippet(item, frozenset()),
+            score=0.0,
+            match=match,
+        )
 
     @staticmethod
     def snippet(item: JudgeItem, stems: frozenset[str]) -> str:

@@ -7,8 +7,14 @@
   only jargon puts the table's rule first), typo correction against the document's own
   vocabulary, and card names (a card mentioned in a rule or its examples finds that rule).
   The top BM25F candidates are re-ranked: coordination (share of the distinct query words a
-  rule has), a bonus when the rule text has the query's words in order (phrase match), and a
-  lower prior for the chapter 11 summaries.
+  rule has), a bonus when the rule text has the query's words in order (phrase match) and,
+  for longer queries, a smaller one per adjacent pair of query words found adjacent in it
+  (proximity), and a lower prior for the chapter 11 summaries. Everyday phrasings inside a
+  question ("at the same time", "do I have to") are translated to the CR's words by the same
+  table as jargon (`rules_index.jargon.PHRASINGS`).
+* Every hit carries ``norm``, its score over the best score the query could reach in this
+  index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
+  cards and rulings.
 * Examples are folded into their rule: their text is indexed in the rule's ``examples`` field and
   example nodes are never hits.
 
@@ -159,6 +165,9 @@ BM25_B, BM25_K1 = 0.75, 1.2
 PHRASE_FIELDS = (("title", 3.0),)
 TEXT_PHRASE_BONUS = 1.0  # score x (1 + bonus x weight) when the rule text has the phrase
 MAX_PHRASE_WORDS = 4  # longer queries get no whole-query phrase (questions are never verbatim)
+# Proximity: the text phrase bonus shared among the query's adjacent word pairs (a longer query
+# whose pairs all occur in a rule's text gets x1.5); measured on bench/relevance_tuning.json.
+BIGRAM_BONUS = 0.5
 # Kind priors: the chapter 11 appendix restates the timing structures of sections 5.6, 6.9, 7.2
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
@@ -302,6 +311,10 @@ class SearchHit:
     # rule for a query that is only jargon), "text" (full text) or "looser" (an offer of
     # `SearchResult.looser` when the query itself found nothing)
     match: str = "text"
+    source: str = "rules"
+    # The score as a share of the best score this query could reach in this index
+    # (`ideal_score`): comparable across sources, 1.0 for exact and jargon answers.
+    norm: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -465,6 +478,29 @@ class _DenseOr(Or):
         return _DenseUnionMatcher(
             [sub.matcher(searcher, context) for sub in subs], searcher.doc_count_all(), self.boost, scored
         )
+
+
+def ideal_score(searcher, clauses, k1: float = BM25_K1) -> float:
+    """The best BM25F score a query could reach in this index: for each distinct word (grouped by
+    its stem, whatever field or analyzer it came through), the most any one of its clauses can
+    give, ``idf x (K1 + 1) x boost`` (BM25's limit as the term frequency grows; Whoosh applies
+    field boosts to the term frequency, so they change how fast a field saturates, not the
+    limit), summed. A hit's score over this is the share of the query's evidence it carries,
+    which puts the scores of different indexes (rules, judge items, cards) on one scale.
+    ``clauses`` are ``(field, text, boost)``; phrases and absent terms add nothing."""
+    best: dict[str, float] = {}
+    for fname, text, boost in clauses:
+        if not searcher.reader().doc_frequency(fname, text):
+            continue
+        key = _porter(text.lower())
+        w = searcher.idf(fname, text) * (k1 + 1) * boost
+        best[key] = max(best.get(key, 0.0), w)
+    return sum(best.values())
+
+
+def norm_of(score: float, ideal: float) -> float:
+    """``score / ideal`` clamped to [0, 1] (0 when nothing could match)."""
+    return round(min(1.0, max(0.0, score / ideal)), 4) if ideal > 0 else 0.0
 
 
 class StaleIndexError(ValueError):
@@ -644,6 +680,11 @@ class Searcher:
             if 2 <= len(words) <= MAX_PHRASE_WORDS or (weight > 1 and len(words) >= 2):
                 phrases.extend(Phrase(f, words, slop=1, boost=b * weight) for f, b in PHRASE_FIELDS)
                 text_phrases.append((tuple(words), weight))
+        # Proximity: each pair of adjacent query words found adjacent in a rule's text (a long
+        # question is never verbatim, but "break subroutines" in it is).
+        if len(stems) > 2:
+            pairs = list(dict.fromkeys(zip(stems, stems[1:], strict=False)))
+            text_phrases.extend((pair, BIGRAM_BONUS / len(pairs)) for pair in pairs if pair[0] != pair[1])
         # Jargon: the CR's words for it, as a strong alternative.
         highlight_terms = set(stems)
         for item in info["jargon"]:
@@ -670,6 +711,7 @@ class Searcher:
             elif tokens:
                 phrases.append(Phrase("cards", tokens, boost=6.0))
         info["text_phrases"] = text_phrases
+        info["weights"] = weights
         # Only terms the index holds: a matcher for an absent term still costs its set-up.
         clauses = [Term(f, s, boost=b) for (f, s), b in weights.items() if self._df(f, s)] + phrases
         if not clauses:
@@ -767,15 +809,16 @@ class Searcher:
             for item in info["jargon"]:
                 node = self.doc.node(item["rule"])
                 if node is not None and all(h.id != node.id for h in hits):
-                    hits.append(self._hit(node, 500.0, highlight_terms, "jargon"))
+                    hits.append(self._hit(node, 500.0, highlight_terms, "jargon", norm=1.0))
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
         query_stems = {s for s in self._stems(" ".join(info["words"]))}
         ranked = self._rank(q, query_stems, limit, info["text_phrases"])
+        ideal = ideal_score(self._searcher(), [(f, t, b) for (f, t), b in info["weights"].items()])
         for node_id, score in ranked:
             node = self.doc.node(node_id)
             if node is None or any(h.id == node.id for h in hits):
                 continue
-            hits.append(self._hit(node, round(score, 4), highlight_terms, "text"))
+            hits.append(self._hit(node, round(score, 4), highlight_terms, "text", norm=norm_of(score, ideal)))
         return hits[:limit]
 
     def _rank(
@@ -861,7 +904,7 @@ class Searcher:
         return docs
 
     def _exact_hits(self, node: Node, text: str, limit: int) -> list[SearchHit]:
-        hits = [self._hit(node, 1000.0, frozenset(), "exact")]
+        hits = [self._hit(node, 1000.0, frozenset(), "exact", norm=1.0)]
         for source_id in self._backlinks().get(node.id, []):
             if len(hits) >= limit:
                 break
@@ -870,7 +913,9 @@ class Searcher:
                 hits.append(self._hit(source, 0.0, frozenset(), "cites"))
         return hits[:limit]
 
-    def _hit(self, node: Node, score: float, terms: frozenset[str], match: str) -> SearchHit:
+    def _hit(
+        self, node: Node, score: float, terms: frozenset[str], match: str, norm: float = 0.0
+    ) -> SearchHit:
         return SearchHit(
             id=node.id,
             number=node.number,
@@ -882,6 +927,7 @@ class Searcher:
             ],
             score=score,
             match=match,
+            norm=norm,
         )
 
     def snippet(self, node: Node, terms: frozenset[str]) -> str:

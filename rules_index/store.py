@@ -23,6 +23,7 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -225,14 +226,44 @@ def _write_offline_pack(doc: Document, vdir: Path) -> None:
         searcher.close()
 
 
+def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[[Path], None]) -> Path:
+    """Write a build and make it visible atomically; the one way every build is swapped in.
+
+    `write(tmp)` fills a fresh temporary directory inside `build_dir`. The directory is then
+    made readable by other users, renamed to ``<build_dir>/<store>/<label>-<rand>``, and the
+    symlink ``<build_dir>/<name>`` is replaced by one pointing at it in a single rename; the
+    build it replaces is removed. If `write` fails, the temporary directory is removed and the
+    previous build stays in place. Call while holding `integrity.build_lock(build_dir)`."""
+    build_dir.mkdir(parents=True, exist_ok=True)
+    shelf = build_dir / store
+    shelf.mkdir(exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{name}-", dir=build_dir))
+    try:
+        write(tmp)
+        integrity.make_readable(tmp)
+        final = shelf / f"{label}-{tmp.name[-8:]}"
+        os.replace(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    link = build_dir / name
+    old_target = link.resolve() if link.is_symlink() else None
+    tmp_link = build_dir / f".link-{name}-{os.getpid()}-{threading.get_ident()}"
+    if tmp_link.is_symlink():
+        tmp_link.unlink()
+    os.symlink(os.path.relpath(final, build_dir), tmp_link)
+    if link.exists() and not link.is_symlink():
+        shutil.rmtree(link)  # a plain directory from elsewhere: replace it
+    os.replace(tmp_link, link)
+    if old_target is not None and old_target != final.resolve() and old_target.parent == shelf.resolve():
+        shutil.rmtree(old_target, ignore_errors=True)
+    return final
+
+
 def _write_version(doc: Document, build_dir: Path) -> None:
     from .search import build_index
 
-    build_dir.mkdir(parents=True, exist_ok=True)
-    store = build_dir / ".v"
-    store.mkdir(exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{doc.version}-", dir=build_dir))
-    try:
+    def write(tmp: Path) -> None:
         (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
         search_dir = tmp / "search"
         search_dir.mkdir()
@@ -251,23 +282,8 @@ def _write_version(doc: Document, build_dir: Path) -> None:
         }
         meta["files"] = integrity.manifest(tmp)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        integrity.make_readable(tmp)
-        final = store / f"{doc.version}-{doc.source_hash[:12]}-{tmp.name[-8:]}"
-        os.replace(tmp, final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    link = build_dir / doc.version
-    old_target = link.resolve() if link.is_symlink() else None
-    tmp_link = build_dir / f".link-{doc.version}-{os.getpid()}-{threading.get_ident()}"
-    if tmp_link.is_symlink():
-        tmp_link.unlink()
-    os.symlink(os.path.relpath(final, build_dir), tmp_link)
-    if link.exists() and not link.is_symlink():
-        shutil.rmtree(link)  # a plain directory from elsewhere: replace it
-    os.replace(tmp_link, link)
-    if old_target is not None and old_target != final.resolve() and old_target.parent == store.resolve():
-        shutil.rmtree(old_target, ignore_errors=True)
+
+    publish(build_dir, doc.version, ".v", f"{doc.version}-{doc.source_hash[:12]}", write)
 
 
 def parse_source(src: Source, version: str | None = None) -> Document:

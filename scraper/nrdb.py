@@ -129,9 +129,8 @@ class Format:
     snapshots: tuple[Snapshot, ...] = ()
 
     def latest(self) -> Snapshot | None:
-        """The newest snapshot: the last one listed. NetrunnerDB lists them in order, while
-        their own `date_start` fields are not reliable (the snapshot of the 25.10 ban
-        list says 2024-10-03; the ban list itself says 2025-10-03)."""
+        """The last snapshot listed. Which one is *in force* depends on the date: see
+        `rules_index.cards.current_snapshot`."""
         return self.snapshots[-1] if self.snapshots else None
 
 
@@ -253,6 +252,35 @@ def _read_folder(path: Path) -> tuple[dict[str, list[tuple[str, dict]]], str]:
     return raw, h.hexdigest()
 
 
+def _read_resource(
+    url: str, cache: Path, timeout: float, h: Any, notes: list[str], optional: bool = False
+) -> list[tuple[str, dict]]:
+    """Every record of one API resource, following JSON:API ``links.next`` page by page (at most
+    `MAX_PAGES`); each page's URL and bytes go into the hash `h`, each cache note into `notes`.
+    An `optional` resource that answers 404 has no records."""
+    rows: list[tuple[str, dict]] = []
+    next_url: str | None = url
+    pages = 0
+    while next_url and pages < MAX_PAGES:
+        try:
+            src = fetch_url(next_url, cache, timeout)
+        except ScrapeError as exc:
+            if optional and pages == 0 and "HTTP 404" in exc.message:
+                return []
+            raise
+        if src.note and src.note not in notes:
+            notes.append(src.note)
+        h.update(next_url.encode())
+        h.update(src.data)
+        value = _decode(src.data, next_url)
+        rows.extend((next_url, r) for r in _records(value, next_url))
+        links = value.get("links") if isinstance(value, dict) else None
+        nxt = links.get("next") if isinstance(links, dict) else None
+        next_url = nxt if isinstance(nxt, str) and nxt and nxt != next_url else None
+        pages += 1
+    return rows
+
+
 def _read_url(
     base: str, cache_dir: Path | None, timeout: float
 ) -> tuple[dict[str, list[tuple[str, dict]]], str, list[str]]:
@@ -262,29 +290,12 @@ def _read_url(
     raw: dict[str, list[tuple[str, dict]]] = {}
     notes: list[str] = []
     for resource in _LAYOUT:
-        url: str | None = base + resource
-        rows: list[tuple[str, dict]] = []
-        pages = 0
-        while url and pages < MAX_PAGES:
-            try:
-                src = fetch_url(url, cache, timeout)
-            except ScrapeError as exc:
-                if resource in _URL_OPTIONAL and "HTTP 404" in exc.message:
-                    break
-                raise
-            if src.note and src.note not in notes:
-                notes.append(src.note)
-            h.update(url.encode())
-            h.update(src.data)
-            value = _decode(src.data, url)
-            rows.extend((url, r) for r in _records(value, url))
-            links = value.get("links") if isinstance(value, dict) else None
-            nxt = links.get("next") if isinstance(links, dict) else None
-            url = nxt if isinstance(nxt, str) and nxt and nxt != url else None
-            pages += 1
-        raw[resource] = rows
+        raw[resource] = _read_resource(base + resource, cache, timeout, h, notes, resource in _URL_OPTIONAL)
     if not raw["cards"]:
         raise ScrapeError(base + "cards", "answered no cards")
+    if raw["formats"] and not any(r.get("snapshots") for _, r in raw["formats"]):
+        # NetrunnerDB's v3 API serves a format's snapshots as their own resource.
+        raw["snapshots"] = _read_resource(base + "snapshots", cache, timeout, h, notes, optional=True)
     return raw, h.hexdigest(), notes
 
 
@@ -522,24 +533,10 @@ def load(
     spec = spec or DEFAULT_URL
     if is_url(spec):
         raw, h, notes = _read_url(spec, cache_dir, timeout)
-        if raw["formats"] and not any(r.get("snapshots") for _, r in raw["formats"]):
-            # NetrunnerDB's v3 API serves a format's snapshots as their own resource.
-            raw["snapshots"] = _read_url_resource(spec, "snapshots", cache_dir, timeout)
         return _validate(raw, spec, h, notes)
     path = Path(spec).expanduser()
     raw, h = _read_folder(path)
     return _validate(raw, str(path), h, [])
-
-
-def _read_url_resource(
-    base: str, resource: str, cache_dir: Path | None, timeout: float
-) -> list[tuple[str, dict]]:
-    url = (base if base.endswith("/") else base + "/") + resource
-    try:
-        src = fetch_url(url, cache_dir or default_cache_dir(), timeout)
-    except ScrapeError:
-        return []  # no snapshots resource: legality is then unknown
-    return [(url, r) for r in _records(_decode(src.data, url), url)]
 
 
 _SYMBOL = re.compile(r'<span class="icon icon-([a-z0-9_-]+)"></span>')

@@ -342,3 +342,93 @@ def test_bad_api_answers(api, tmp_path, path, message, nrdb_dir):
         build_cards(f"{api}/{path}", out, cache_dir=tmp_path / "http")
     assert message in str(err.value) and err.value.source.startswith(api)
     assert len(CardStore.open(out)) == 3
+
+
+# ----- the command line: bad input is one error line, the good build stays ---------------------
+
+
+@pytest.mark.parametrize(
+    ("what", "message"),
+    [
+        ("no cards", "contains no cards/*.json"),
+        ("broken json", "broken JSON at line 1"),
+        ("unknown card ruling", "'no_such_card', which is not among the cards"),
+        ("html url", "answered HTML, not JSON"),
+        ("404 url", "HTTP 404"),
+    ],
+)
+def test_cli_build_cards_bad_input(api, tmp_path, nrdb_dir, what, message):
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+
+    folder = _small_folder(nrdb_dir, tmp_path / "src")
+    out = tmp_path / "build"
+    run = CliRunner().invoke
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    ok = run(main, ["build", "--cards", str(folder), "--build-dir", str(out)], env=env)
+    assert ok.exit_code == 0 and "cards: built, 3 cards" in ok.output
+    before = sorted(p.name for p in (out / ".v").iterdir())
+    if what.endswith("url"):
+        spec = f"{api}/html/" if what == "html url" else f"{api}/nothing-here/"
+    else:
+        _bad(folder, what)
+        spec = str(folder)
+    bad = run(main, ["build", "--cards", spec, "--build-dir", str(out)], env=env)
+    lines = bad.output.strip().splitlines()
+    assert bad.exit_code == 2, bad.output
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+    assert sorted(p.name for p in (out / ".v").iterdir()) == before  # nothing new, nothing lost
+    assert len(CardStore.open(out)) == 3
+    assert not [p for p in out.iterdir() if p.name.startswith((".tmp-", ".link-"))]
+
+
+def test_card_build_waits_for_the_build_lock_and_is_readable(tmp_path, nrdb_dir):
+    import stat
+    import threading
+
+    from rules_index.integrity import build_lock
+
+    folder = _small_folder(nrdb_dir, tmp_path / "src")
+    out = tmp_path / "build"
+    out.mkdir()
+    done = threading.Event()
+    with build_lock(out):
+        worker = threading.Thread(target=lambda: (build_cards(str(folder), out), done.set()))
+        worker.start()
+        assert not done.wait(1.5)  # a CR build holds the lock: the card build waits
+        assert not (out / "cards").exists()
+    worker.join(60)
+    assert done.is_set() and len(CardStore.open(out)) == 3
+    mode = stat.S_IMODE((out / "cards").resolve().stat().st_mode)
+    assert mode == 0o755  # readable by the service user, like the CR versions
+
+
+# ----- which Standard is current ------------------------------------------------------------
+
+
+def test_current_standard_follows_the_dates_not_the_list_order(nrdb_dir):
+    from rules_index.cards import current_snapshot, standard_legality
+
+    data = load(str(nrdb_dir))
+    fmt = data.formats["standard"]
+    marked = [s for s in fmt.snapshots if s.active]
+    assert len(marked) == 1  # NetrunnerDB marks one snapshot active as of its publication
+    published = "2025-09-17"  # the snapshot's commit date (../shared/README.md)
+    assert current_snapshot(data, fmt, published) == marked[0]
+    last = fmt.snapshots[-1]
+    ban_list = data.restrictions[last.restriction_id]
+    assert last != marked[0] and ban_list.date_start > published  # listed, not yet in force then
+    assert current_snapshot(data, fmt, ban_list.date_start) == last
+    # a card the newer ban list bans is legal before it takes effect and banned after
+    older = data.restrictions[marked[0].restriction_id]
+    newly = sorted(ban_list.banned - older.banned - older.restricted)
+    assert newly
+    before, info_before = standard_legality(data, published)
+    after, info_after = standard_legality(data, ban_list.date_start)
+    assert before[newly[0]].legal and not after[newly[0]].legal and after[newly[0]].status == "banned"
+    assert (info_before["snapshot"], info_after["snapshot"]) == (marked[0].id, last.id)
+    assert info_after["date_start"] == ban_list.date_start and info_after["active_in_data"] == marked[0].id
+    # a card of a rotated cycle is not legal on either date
+    assert before["snare"].status == after["snare"].status == "rotated"
+    assert not before["snare"].legal and not after["snare"].legal

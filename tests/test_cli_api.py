@@ -27,6 +27,9 @@ TWINS = [
     (["search", "jack", "out"], "/api/search?q=jack%20out"),
     (["search", "6.9.4c", "-n", "5"], "/api/search?q=6.9.4c&limit=5"),
     (["search", "PAW", "-v", "22.12"], "/api/search?q=PAW&v=22.12"),
+    (["search", "jack", "out", "-s", "rules"], "/api/search?q=jack%20out&source=rules"),
+    (["search", "mrkt"], "/api/search?q=mrkt"),  # nothing found: spelling, did-you-mean, looser
+    (["search", "6.9.4z"], "/api/search?q=6.9.4z"),  # a number naming no rule: the nearest rules
     (["structures"], "/api/engine/structures"),
     (["structures", "-v", "24.03"], "/api/engine/structures?v=24.03"),
     (["history", "6.1.5"], "/api/history/6.1.5"),
@@ -60,6 +63,7 @@ ERROR_TWINS = [
     (["refs", "no_such_rule_id"], "/api/rules/no_such_rule_id/refs", 404),
     (["graph", "6.9.4c", "--kinds", "bogus"], "/api/rules/6.9.4c/graph?kinds=bogus", 400),
     (["search", "x", "-v", "99.9"], "/api/search?q=x&v=99.9", 404),
+    (["search", "x", "-s", "bogus"], "/api/search?q=x&source=bogus", 400),
     (["structures", "-v", "1.0"], "/api/engine/structures?v=1.0", 404),
     (["card", "zzqqxx", "no", "card"], "/api/cards/zzqqxx%20no%20card", 404),
     (["card-search", "x" * 201], "/api/cards?q=" + "x" * 201, 400),

@@ -97,7 +97,11 @@ def test_session_json_is_compact(doc_latest):
     text = s.to_json()
     assert len(text) < 2000 and "\n" not in text and ": " not in text
     data = json.loads(text)
-    assert data["cr"] == "26.03" and data["d"] == s.decisions
+    assert data["v"] == "26.03" and data["d"] == s.decisions and data["f"] == 1
+    # one serialised form: the same payload as the web app's tokens; the older "cr" still loads
+    assert engine.SessionSpec.from_json(text).to_payload() == data
+    old = {k: v for k, v in data.items() if k not in ("v", "f")} | {"cr": "26.03"}
+    assert engine.Session.from_json(json.dumps(old), doc_latest).board == s.board
 
 
 def test_seeded_randomness_is_replayed(doc_latest):

@@ -271,3 +271,23 @@ def test_refused_icebreaker_abilities_name_their_rule(doc):
     assert all(doc.node(r.rule) is not None for r in why.values())
     with pytest.raises(engine.IllegalDecision, match="not a barrier"):
         engine.apply(s, "use:0.0")
+
+
+@pytest.mark.parametrize(("spend", "success"), [(0, True), (1, False)])
+def test_link_from_installed_cards_contests_a_trace(doc, spend, success):
+    """10.7.1: link = base link + the link of installed cards; 10.8.3-10.8.4: the trace succeeds
+    only if its strength exceeds the link strength (base 1 + 1 from hardware + credits spent)."""
+    b = engine_board(
+        runner={
+            "identity": {"name": "Kate", "base_link": 1},
+            "rig": {"hardware": [{"name": "Rabbit Hole", "link": 1}]},
+        }
+    )
+    s = engine.start(b, "trace", doc, {"strength": 3, "on_success": [{"effect": "give_tags", "amount": 1}]})
+    s, _ = engine.apply(s, "spend:0")
+    s, _ = engine.apply(s, f"spend:{spend}")
+    while not s.finished:
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    result = next(e for e in s.trace if e.step == "step_trace_determine_success")
+    assert f"link strength {2 + spend}" in result.text and "rule_link_value" in result.rules
+    assert s.board["runner"]["tags"] == (1 if success else 0)

@@ -141,6 +141,9 @@ GETS = [
     ("/api/search?q=step_jack_out_choice&v=22.12", 200),
     ("/api/search?q=PAW", 200),
     ("/api/search?q=zzzzqqqqxx", 200),
+    ("/api/search?q=mrkt", 200),
+    ("/api/search?q=6.9.4z", 200),
+    ("/api/search?q=jack%20out&source=rules", 200),
     ("/api/engine/structures", 200),
     ("/api/engine/structures?v=22.12", 200),
     ("/api/engine/examples", 200),
@@ -163,6 +166,8 @@ GETS = [
     ("/api/search?q=" + "x" * 201, 400),
     ("/api/search?q=x&limit=0", 400),
     ("/api/search?q=x&v=9.9", 404),
+    ("/api/search?q=x&source=bogus", 400),
+    ("/api/search?q=x&source=judge", 404),
     ("/api/engine/structures?v=9.9", 404),
     ("/api/engine/sessions/not-a-token", 400),
 ]

@@ -1,7 +1,8 @@
 """Engine sessions as signed, compressed URL tokens, so the server keeps no session state.
 
-A token carries what is needed to rebuild a session exactly: the CR version, the structure and
-its parameters, the seed, the board as the user gave it, and the decisions taken so far. The
+A token carries what is needed to rebuild a session exactly: the engine's one serialised form
+of a session (`engine.SessionSpec.to_payload()`: the CR version, the structure and its
+parameters, the seed, the board as the user gave it, and the decisions taken so far). The
 engine is deterministic, so replaying the decisions reproduces the session (and undo is simply
 the same token without its last decision). Tokens are signed with SECRET_KEY (itsdangerous,
 zlib-compressed when that is shorter), so a server never replays a board it did not validate.
@@ -10,13 +11,14 @@ zlib-compressed when that is shorter), so a server never replays a board it did 
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
 from itsdangerous import BadData, BadPayload, URLSafeSerializer
 from itsdangerous.encoding import base64_decode
 from itsdangerous.serializer import Serializer
+
+from engine import BoardError, SessionSpec
 
 from .errors import BadToken
 from .jsonprovider import dumps_bytes, loads_user
@@ -38,51 +40,26 @@ _FIELDS: tuple[tuple[str, type | tuple[type, ...], str], ...] = (
 )
 
 
-@dataclass
-class SessionSpec:
-    version: str
-    structure: str
-    board: dict[str, Any]
-    params: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
-    decisions: list[str] = field(default_factory=list)
-
-    def to_payload(self) -> dict[str, Any]:
-        return {
-            "v": self.version,
-            "s": self.structure,
-            "p": self.params,
-            "r": self.seed,
-            "b": self.board,
-            "d": self.decisions,
-        }
-
-    @classmethod
-    def from_payload(cls, data: Any) -> SessionSpec:
-        if not isinstance(data, dict) or not {"v", "s", "b", "d"} <= set(data):
-            raise BadToken("session token does not hold an engine session")
-        for key, typ, what in _FIELDS:
-            value = data.get(key)
-            if key in ("p", "r") and value is None:
-                continue
-            if not isinstance(value, typ) or isinstance(value, bool):
-                raise BadToken(f"session token field {key!r} ({what}) has the wrong type")
-        seed = data.get("r") or 0
-        if not 0 <= seed <= MAX_SEED:
-            raise BadToken(f"session token field 'r' (the seed) must be from 0 to {MAX_SEED}")
-        if not all(isinstance(d, str) for d in data["d"]):
-            raise BadToken("session token field 'd' (the decisions) must hold only strings")
-        return cls(
-            version=data["v"],
-            structure=data["s"],
-            board=data["b"],
-            params=data.get("p") or {},
-            seed=seed,
-            decisions=list(data["d"]),
-        )
-
-    def with_decisions(self, decisions: list[str]) -> SessionSpec:
-        return SessionSpec(self.version, self.structure, self.board, self.params, self.seed, list(decisions))
+def spec_from_payload(data: Any) -> SessionSpec:
+    """A token's payload as the engine's session form (`engine.SessionSpec`, the one serialised
+    form of a session), every field type-checked first; BadToken naming the problem."""
+    if not isinstance(data, dict) or not {"v", "s", "b", "d"} <= set(data):
+        raise BadToken("session token does not hold an engine session")
+    for key, typ, what in _FIELDS:
+        value = data.get(key)
+        if key in ("p", "r") and value is None:
+            continue
+        if not isinstance(value, typ) or isinstance(value, bool):
+            raise BadToken(f"session token field {key!r} ({what}) has the wrong type")
+    seed = data.get("r") or 0
+    if not 0 <= seed <= MAX_SEED:
+        raise BadToken(f"session token field 'r' (the seed) must be from 0 to {MAX_SEED}")
+    if not all(isinstance(d, str) for d in data["d"]):
+        raise BadToken("session token field 'd' (the decisions) must hold only strings")
+    try:
+        return SessionSpec.from_payload(data)
+    except BoardError as exc:
+        raise BadToken("session token does not hold an engine session: " + "; ".join(exc.problems)) from None
 
 
 class _CompactJSON:
@@ -143,4 +120,4 @@ def decode(token: str) -> SessionSpec:
             "session token is invalid: it was damaged (copied only in part?) or signed by a server "
             "with a different SECRET_KEY",
         ) from None
-    return SessionSpec.from_payload(data)
+    return spec_from_payload(data)

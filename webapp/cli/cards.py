@@ -56,7 +56,8 @@ def _stat_line(p: dict[str, Any]) -> str:
 def _ruling_text(r: dict[str, Any]) -> str:
     mark = " (rules team verified)" if r["verified"] else ""
     body = f"Q: {r['question']}\nA: {r['answer']}" if r["question"] else r["text"]
-    return f"[{r['date'] or 'undated'}]{mark}\n{body}"
+    source = f" {r['source']}" if r["source"] else ""
+    return f"[{r['date'] or 'undated'}]{source}{mark}\n{body}"
 
 
 def register(group: click.Group) -> None:

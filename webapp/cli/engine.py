@@ -125,6 +125,12 @@ def format_step(result: dict[str, Any], doc: Document, rule_text: bool = True) -
         lines.append("Legal decisions (pass them with --decide, after those already taken):")
         for d in engine.legal_decisions(s):
             lines.append(f"  {d['id']:<20} {d['player']:<6} {d['label']}")
+        refused = engine.refused_decisions(s)
+        if refused:
+            lines.append("Not offered:")
+            for r in refused:
+                node = doc.node(r.rule)
+                lines.append(f"  {r.id:<20} {r.player:<6} {r.reason} ({node.number if node else r.rule})")
     return "\n".join(lines)
 
 
@@ -139,6 +145,7 @@ def step_json(result: dict[str, Any], doc: Document) -> dict[str, Any]:
         "finished": s.finished,
         "current_step": s.current_step,
         "legal_decisions": engine.legal_decisions(s),
+        "refused_decisions": [r.to_dict() for r in engine.refused_decisions(s)],
         "outcome": s.outcome,
         "trace": [engine.describe_event(e, doc) for e in s.trace],
         "session": s.to_json(),

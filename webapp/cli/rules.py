@@ -3,6 +3,7 @@ most-cited, card, term. `--json` prints the payload the matching API GET returns
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -10,7 +11,9 @@ import click
 from ..errors import NotFound
 from ..payloads import Rules
 from ..payloads import rules as payloads
-from .common import Payload, payload_command
+from ..payloads.cards import cards_info
+from .cards import info_line
+from .common import Payload, build_dir_option, emit, json_option, open_rules, payload_command, user_errors
 
 
 def rule_line(item: dict[str, Any]) -> str:
@@ -108,10 +111,21 @@ def _term_text(data: Payload) -> None:
 def register(group: click.Group) -> None:
     """Add the rule and graph commands to the `nrrules` group."""
 
-    @payload_command(group, "versions", _versions_text, version=False)
-    def versions_cmd(rules: Rules) -> Payload:
-        """List the CR versions that are built."""
-        return payloads.versions(rules)
+    @group.command("versions")
+    @json_option
+    @build_dir_option
+    @user_errors
+    def versions_cmd(as_json: bool, build_dir: Path | None) -> None:
+        """List the CR versions that are built (and the card data, if built)."""
+        rules = open_rules(build_dir)
+        data = payloads.versions(rules)
+        if as_json:
+            emit(data)
+            return
+        _versions_text(data)
+        info = cards_info(rules)
+        if info:
+            click.echo(info_line(info))
 
     @payload_command(group, "rule", _rule_text)
     @click.argument("query", nargs=-1, required=True)

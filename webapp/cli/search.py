@@ -24,24 +24,56 @@ def terminal_snippet(snippet: str) -> str:
     return "".join(out)
 
 
-def _search_text(data: Payload) -> None:
-    hits, v, text = data["results"], data["version"], data["query"]
-    if not hits:
-        raise NotFound(f"no rules match {text!r} in CR {v}")
-    click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
+def _print_hits(hits: list[dict]) -> None:
     for hit in hits:
-        head = f"{hit['number'] or ''} {hit['title'] or ''}".strip()
+        label = "" if hit["source"] == "rules" else f"[{hit['source']}] "
+        head = f"{label}{hit['number'] or ''} {hit['title'] or ''}".strip()
         click.echo(click.style(head, bold=True) + f"  [{hit['id']}]")
-        crumbs = " > ".join(f"{b['number']} {b['title'] or ''}".strip() for b in hit["breadcrumb"])
+        crumbs = " > ".join(f"{b['number'] or ''} {b['title'] or ''}".strip() for b in hit["breadcrumb"])
         if crumbs:
             click.echo(f"    {crumbs}")
         click.echo(f"    {terminal_snippet(hit['snippet'])}")
+
+
+def _search_text(data: Payload) -> None:
+    hits, v, text = data["results"], data["version"], data["query"]
+    if hits:
+        click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
+        _print_hits(hits)
+        return
+    offers = []
+    if data["nearest"]:
+        offers.append("nearest rules: " + ", ".join(n["number"] or n["id"] for n in data["nearest"]))
+    for item in data["spelling"]:
+        offers.append(f"{item['word']!r}: did you mean " + " / ".join(item["suggestions"]) + "?")
+    if data["did_you_mean"] and len(data["spelling"]) > 1:
+        offers.append(f"did you mean {data['did_you_mean']!r}?")
+    if not offers and not data["looser"]:
+        names = [{"judge": "judge items"}.get(s, s) for s in data["sources"]]
+        raise NotFound(f"no {' or '.join(names)} match {text!r} (CR {v})")
+    click.echo(f"CR {v}: nothing matches {text!r}")
+    for line in offers:
+        click.echo(f"  {line}")
+    if data["looser"]:
+        click.echo("Closest matches:")
+        _print_hits(data["looser"])
 
 
 def register(group: click.Group) -> None:
     @payload_command(group, "search", _search_text)
     @click.argument("query", nargs=-1, required=True)
     @click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(1, payloads.MAX_LIMIT))
-    def search_cmd(rules: Rules, query: tuple[str, ...], version: str | None, limit: int) -> Payload:
-        """Search the rules: words, jargon (PAW, ETR), a card name, a number or an id."""
-        return payloads.search(rules, " ".join(query), version, limit)
+    @click.option(
+        "-s",
+        "--source",
+        "sources",
+        multiple=True,
+        help=f"search only these sources ({', '.join(payloads.SOURCES)}; repeatable; default: all built)",
+    )
+    def search_cmd(
+        rules: Rules, query: tuple[str, ...], version: str | None, limit: int, sources: tuple[str, ...]
+    ) -> Payload:
+        """Search rules, cards, rulings and judges' documents: words, jargon (PAW, ETR), a card
+        name, a number or an id. When nothing matches, shows the nearest rule numbers, spelling
+        suggestions and the hits of a looser search."""
+        return payloads.search(rules, " ".join(query), version, limit, sources)

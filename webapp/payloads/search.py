@@ -1,15 +1,35 @@
-"""The search payload: ranked hits for a query in one version (a number or id names its rule
-first, then the rules citing it), each with a link to its page."""
+"""The search payload: one ranked list over rules, cards, rulings and judge items for a query in
+one version (a number or id names its rule first, then what cites it), each hit labelled with
+its ``source`` and linked to its page; when nothing is found, what the search can offer instead
+(the nearest rule numbers, spelling suggestions, a did-you-mean and the hits of a looser query).
+
+Sources: ``rules`` (the CR version asked for), ``cards`` and ``rulings`` (NetrunnerDB data, when
+built with ``nrrules build --cards``), ``judge`` (judges' documents, ``nrrules build --judge``).
+By default every built source is searched: a judge types into one box and expects the answer
+wherever it is; the ranking (`rules_index.unified`) keeps rule numbers, card names and judge
+jargon first. Naming a source that is not built is a 404 that says how to build it.
+"""
 
 from __future__ import annotations
 
+import html
+from collections.abc import Iterable
 from typing import Any
 
-from ..errors import BadRequest
+from rules_index.unified import SOURCES, available_sources, search_sources
+
+__all__ = ["MAX_LIMIT", "MAX_QUERY", "SOURCES", "available_sources", "check_query", "parse_sources", "search"]
+
+from ..errors import BadRequest, NotFound
 from .context import Rules
 
 MAX_QUERY = 200
 MAX_LIMIT = 50
+BUILD_HINT = {
+    "cards": "no card data is built: run `nrrules build --cards DIR|URL`",
+    "rulings": "no card data is built: run `nrrules build --cards DIR|URL`",
+    "judge": "no judges' document is built: run `nrrules build --judge FILE|DIR|URL`",
+}
 
 
 def check_query(q: str | None) -> str:
@@ -22,14 +42,88 @@ def check_query(q: str | None) -> str:
     return q
 
 
-def search(rules: Rules, q: str, version: str | None = None, limit: int = 10) -> dict[str, Any]:
+def parse_sources(values: Iterable[str] | None) -> tuple[str, ...]:
+    """``source`` values as given (repeated and/or comma-separated) -> the sources named, in
+    `SOURCES` order; () means "every built source". BadRequest for an unknown name."""
+    named: set[str] = set()
+    for value in values or ():
+        for part in str(value).split(","):
+            name = part.strip().lower()
+            if not name or name == "all":
+                continue
+            if name not in SOURCES:
+                raise BadRequest(
+                    f"unknown source {part.strip()[:40]!r}: use {', '.join(SOURCES)} (several allowed)"
+                )
+            named.add(name)
+    return tuple(s for s in SOURCES if s in named)
+
+
+def _sources(rules: Rules, wanted: tuple[str, ...]) -> list[str]:
+    available = available_sources(rules.library)
+    if not wanted:
+        return available
+    for name in wanted:
+        if name not in available:
+            raise NotFound(BUILD_HINT.get(name, f"source {name} is not built"))
+    return list(wanted)
+
+
+def _rule_hit(rules: Rules, hit, v: str) -> dict[str, Any]:
+    item = hit.to_dict()
+    item["url"] = rules.url(hit.id, v)
+    return item
+
+
+def _hit(rules: Rules, hit, v: str) -> dict[str, Any]:
+    """Any source's hit in the one shape of `SearchHit` (openapi.yaml), with its page's URL."""
+    if hit.source == "rules":
+        return _rule_hit(rules, hit, v)
+    common = {"source": hit.source, "score": hit.score, "norm": hit.norm, "match": hit.match, "number": None}
+    if hit.source == "judge":
+        return {
+            "id": hit.id,
+            "title": hit.title,
+            "kind": hit.kind,
+            "snippet": hit.snippet,
+            "breadcrumb": [{"id": s["id"], "number": None, "title": s["title"]} for s in hit.section],
+            "url": f"/j/{hit.id}",
+            **common,
+        }
+    # cards and rulings: the card store's snippets are plain text
+    ruling = hit.source == "rulings"
+    return {
+        "id": hit.id,
+        "title": f"{hit.title}: ruling" if ruling else hit.title,
+        "kind": "ruling" if ruling else "card",
+        "snippet": html.escape(hit.snippet, quote=False),
+        "breadcrumb": [],
+        "url": f"/c/{hit.id}" + (f"#ruling-{hit.ruling}" if ruling else ""),
+        **common,
+    }
+
+
+def search(
+    rules: Rules,
+    q: str,
+    version: str | None = None,
+    limit: int = 10,
+    sources: Iterable[str] | None = None,
+) -> dict[str, Any]:
     q = check_query(q)
     if not 1 <= limit <= MAX_LIMIT:
         raise BadRequest(f"limit must be from 1 to {MAX_LIMIT}, not {limit}")
     v = rules.version(version)
-    results = []
-    for hit in rules.library.searcher(v).search(q, limit=limit):
-        item = hit.to_dict()
-        item["url"] = rules.url(hit.id, v)
-        results.append(item)
-    return {"query": q, "version": v, "results": results}
+    wanted = _sources(rules, parse_sources(sources))
+    found = search_sources(rules.library, q, v, wanted, limit)
+    offer = found.offer
+    return {
+        "query": q,
+        "version": v,
+        "sources": wanted,
+        "results": [_hit(rules, hit, v) for hit in found.hits],
+        "nearest": [{**n, "url": rules.url(n["id"], v)} for n in (offer.nearest if offer else [])],
+        "spelling": list(offer.spelling) if offer else [],
+        "did_you_mean": offer.did_you_mean if offer else None,
+        "looser": [_rule_hit(rules, h, v) for h in (offer.looser if offer else [])],
+    }

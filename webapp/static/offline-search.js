@@ -438,6 +438,15 @@
         textPhrases.push([ws, w]);
       }
     });
+    if (stems.length > 2) { /* proximity: adjacent query words adjacent in the text (search.py BIGRAM_BONUS) */
+      var seenPairs = new Set(), pairs = [];
+      for (var i = 0; i + 1 < stems.length; i++) {
+        var key = stems[i] + " " + stems[i + 1];
+        if (!seenPairs.has(key)) { seenPairs.add(key); pairs.push([stems[i], stems[i + 1]]); }
+      }
+      var bigram = (this.params.bigram_bonus || 0) / pairs.length;
+      pairs.forEach(function (p) { if (p[0] !== p[1]) textPhrases.push([p, bigram]); });
+    }
     var highlight = new Set(stems);
     info.jargon.forEach(function (j) {
       var exp = j.expansion;

@@ -82,14 +82,15 @@ def search():
     q = search_payloads.check_query(request.args.get("q"))
     limit = int_arg("limit", 10, 1, search_payloads.MAX_LIMIT)
     v = rules().version(request.args.get("v"))
+    sources = search_payloads.parse_sources(request.args.getlist("source"))
     answers = cache("search")
     if answers is None:
-        return jsonify(search_payloads.search(rules(), q, v, limit))
+        return jsonify(search_payloads.search(rules(), q, v, limit, sources))
     # The serialised answer is cached (with its gzip form and ETag), like a rule page.
-    key = (build_id(), v, q, limit)
+    key = (build_id(), v, q, limit, sources)
     entry = answers.get(key)
     if entry is None:
-        body = dumps_bytes(search_payloads.search(rules(), q, v, limit))
+        body = dumps_bytes(search_payloads.search(rules(), q, v, limit, sources))
         etag = hashlib.sha256(body).hexdigest()[:24]
         entry = (etag, body, gzip_bytes(body) if len(body) >= GZIP_MIN else None)
         answers.put(key, entry)

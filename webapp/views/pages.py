@@ -186,9 +186,18 @@ def search_page():
     found = rules().library.lookup(q, v)
     if found.nodes:
         return redirect(rule_url(found.nodes[0].id, v))
-    data = search_payloads.search(rules(), q, v, 25)
+    sources = search_payloads.parse_sources(request.args.getlist("source"))
+    data = search_payloads.search(rules(), q, v, 25, sources)
     return render_template(
-        "search.html", q=q, version=v, is_latest=rules().is_latest(v), hits=data["results"], vq=vq(v)
+        "search.html",
+        q=q,
+        version=v,
+        is_latest=rules().is_latest(v),
+        hits=data["results"],
+        data=data,
+        picked=sources,
+        available=search_payloads.available_sources(rules().library),
+        vq=vq(v),
     )
 
 

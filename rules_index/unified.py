@@ -1,0 +1,190 @@
+"""One search box over every source: CR rules, judge items, cards and rulings in one ranked list.
+
+Each source keeps its own index and ranking (`search.Searcher` for rules, `judge.JudgeStore`
+for judge items, `cards.CardStore` for cards and rulings) and labels each hit with its
+``source``. The lists are merged on one scale:
+
+1. **tier**: ``exact`` (a rule named by number or id, a card named by its whole name) before
+   ``jargon`` (the rule a judge's term means, from the curated table) before everything else;
+2. **norm**: within a tier, the hit's score as a share of the best score the query could reach
+   in its own index (`search.ideal_score`: for each query word, ``idf x (K1 + 1) x boost``,
+   BM25's limit, summed). A raw BM25 score depends on the size and vocabulary of its index
+   (40 judge items against 1,900 rules), the share of the query's evidence a hit carries does
+   not, so the shares compare across indexes;
+3. ties keep each source's own order (rank within its source), then the order of `SOURCES`.
+
+So "Snare!" puts the card first (exact name) and the rules mentioning it after; "player drew too
+many cards" puts the judge item, which has every word, before rules that only mention drawing;
+"6.9.4c" puts the rule first, then the rules and judge items citing it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cards import SEARCH_FIELDS, name_key
+from .lookup import parse_query
+from .search import SearchResult, ideal_score, norm_of
+
+if TYPE_CHECKING:
+    from .store import Library
+
+__all__ = ["SOURCES", "UnifiedResult", "merge", "search_sources", "available_sources"]
+
+log = logging.getLogger(__name__)
+
+SOURCES = ("rules", "cards", "rulings", "judge")
+TIERS = {"exact": 3, "jargon": 2, "looser": 0}  # every other match is tier 1
+# The card store's scores: a whole name 1000, the start of a name 900 and down (shortest
+# name first), BM25F well below 100 (CARDS_API.md).
+EXACT_NAME, NAME_PREFIX = 1000.0, 100.0
+
+
+@dataclass
+class UnifiedResult:
+    """Hits of every source searched, merged; ``offer`` is the rules search's answer, whose
+    offers (nearest numbers, spelling, looser hits) are kept only when nothing was found."""
+
+    query: str
+    sources: list[str]
+    hits: list[Any] = field(default_factory=list)  # SearchHit | JudgeHit | card hits, best first
+    offer: SearchResult | None = None
+
+
+def _tier(hit: Any) -> int:
+    return TIERS.get(getattr(hit, "match", "text"), 1)
+
+
+def merge(lists: dict[str, list[Any]], limit: int) -> list[Any]:
+    """One ranked list from per-source lists (each best first), by tier, then norm, then rank
+    within its source, then source order. Duplicates (same source and id) are kept once."""
+    order = {s: i for i, s in enumerate(SOURCES)}
+    rows = []
+    for source, hits in lists.items():
+        for rank, hit in enumerate(hits):
+            key = (-_tier(hit), -float(getattr(hit, "norm", 0.0)), rank, order.get(source, len(order)))
+            rows.append((key, hit))
+    rows.sort(key=lambda row: row[0])
+    out, seen = [], set()
+    for _, hit in rows:
+        ident = (
+            getattr(hit, "source", ""),
+            getattr(hit, "id", None) or id(hit),
+            getattr(hit, "ruling", None),
+        )
+        if ident not in seen:
+            seen.add(ident)
+            out.append(hit)
+    return out[:limit]
+
+
+def available_sources(library: Library) -> list[str]:
+    """The sources built in this library, in `SOURCES` order (rules always)."""
+    out = ["rules"]
+    if _cards(library) is not None:
+        out += ["cards", "rulings"]
+    if library.judge() is not None:
+        out.append("judge")
+    return [s for s in SOURCES if s in out]
+
+
+def _cards(library: Library):
+    try:
+        return library.cards()
+    except Exception:  # noqa: BLE001 - no card build (LibraryError) or a damaged one: no cards
+        return None
+
+
+@dataclass
+class CardResult:
+    """A card or ruling hit on the merged scale (``id`` is the card id; ``ruling`` the index
+    of a ruling among the card's rulings, newest first)."""
+
+    source: str
+    id: str
+    title: str
+    snippet: str
+    score: float
+    norm: float
+    match: str
+    ruling: int | None = None
+
+
+def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> list[CardResult]:
+    """The card store's hits with their norm: a card named by its whole name is exact; one
+    whose name starts with the query has the share of its name typed; the rest their BM25F
+    score over `ideal_score` (the card index's fields, each word analysed as that field
+    analyses it)."""
+    hits = store.search(query, sources=sources, limit=limit)
+    if not hits:
+        return []
+    searcher = store._searcher()
+    schema = searcher.schema
+    clauses = []
+    for fname in SEARCH_FIELDS:
+        clauses += [(fname, t.text, 1.0) for t in schema[fname].analyzer(query)]
+    ideal = ideal_score(searcher, clauses)
+    typed = name_key(query)
+    out = []
+    for h in hits:
+        exact = h.source == "cards" and h.score >= EXACT_NAME
+        if exact:
+            norm = 1.0
+        elif h.source == "cards" and h.score >= NAME_PREFIX:
+            # the start of a card's name ("corr" for Corroder): the share of the name typed
+            norm = round(min(1.0, len(typed) / max(1, len(name_key(h.title)))), 4)
+        else:
+            norm = norm_of(h.score, ideal)
+        out.append(
+            CardResult(
+                source=h.source,
+                id=h.card_id,
+                title=h.title,
+                snippet=h.snippet,
+                score=h.score,
+                norm=norm,
+                match="exact" if exact else "text",
+                ruling=h.ruling,
+            )
+        )
+    return out
+
+
+def search_sources(
+    library: Library, query: str, version: str, sources: list[str], limit: int = 10
+) -> UnifiedResult:
+    """Search each of ``sources`` (names from `SOURCES`, assumed available) and merge them."""
+    result = UnifiedResult(query=query, sources=list(sources))
+    lists: dict[str, list[Any]] = {}
+    searcher = library.searcher(version)
+    ref = parse_query(query)
+    exact_rule = None
+    if "rules" in sources:
+        result.offer = searcher.search_result(query, limit)
+        lists["rules"] = result.offer.hits
+        if result.offer.hits and result.offer.hits[0].match == "exact":
+            exact_rule = result.offer.hits[0]
+    elif ref is not None:
+        found = library.lookup(query, version)
+        exact_rule = found.node
+    judge = library.judge() if "judge" in sources else None
+    if judge is not None:
+        if exact_rule is not None:
+            # A rule number or id: the judge items citing that rule, not its digits as words.
+            lists["judge"] = [
+                judge.hit(item.id, match="cites") for item in judge.citing(exact_rule.id, library)
+            ][:limit]
+        elif ref is None or ref.kind != "number":
+            lists["judge"] = judge.search(query, limit=limit)
+    card_sources = tuple(s for s in ("cards", "rulings") if s in sources)
+    words = exact_rule is None and (ref is None or ref.kind != "number")  # search by words?
+    store = _cards(library) if card_sources and words else None
+    if store is not None:
+        for source in card_sources:  # each its own candidates: one could fill the other's list
+            lists[source] = card_hits(store, query, (source,), limit)
+    result.hits = merge(lists, limit)
+    if result.hits and result.offer is not None and not result.offer.hits:
+        result.offer = SearchResult(query=result.offer.query, hits=[])
+    return result

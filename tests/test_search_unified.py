@@ -1,0 +1,148 @@
+"""One search box over rules, cards, rulings and judge items (issues 11, 13, 15): one ranked
+list, every hit labelled with its source, a filter per source, and what a search offers when it
+finds nothing. Real CR build, real judges' excerpt, real NetrunnerDB snapshot."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from webapp import create_app
+from webapp.cli import main
+
+SOURCES = {"rules", "cards", "rulings", "judge"}
+
+
+@pytest.fixture(scope="module")
+def all_dir(tmp_path_factory, judge_build_dir, nrdb_dir):
+    """The session build with the judges' excerpt and the card data built beside the CR."""
+    from rules_index.cards import build_cards
+
+    path = tmp_path_factory.mktemp("all-sources") / "build"
+    shutil.copytree(judge_build_dir, path, symlinks=True)
+    build_cards(str(nrdb_dir), path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def client(all_dir):
+    return create_app({"TESTING": True, "BUILD_DIR": str(all_dir), "SECRET_KEY": "unified"}).test_client()
+
+
+def search(client, q: str, **params) -> dict:
+    resp = client.get("/api/search", query_string={"q": q, **params})
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    return resp.get_json()
+
+
+def test_default_searches_every_built_source_and_labels_each_hit(client):
+    data = search(client, "trash cost", limit=50)
+    assert data["sources"] == ["rules", "cards", "rulings", "judge"]
+    seen = {h["source"] for h in data["results"]}
+    assert {"rules", "rulings", "judge"} <= seen, seen
+    for h in data["results"]:
+        assert h["source"] in SOURCES and 0.0 <= h["norm"] <= 1.0
+        assert h["url"].startswith({"rules": "/id/", "judge": "/j/"}.get(h["source"], "/c/"))
+    # one list, best first: within a tier the shares of the query's evidence never increase
+    text = [h["norm"] for h in data["results"] if h["match"] == "text"]
+    assert text == sorted(text, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("query", "item"),
+    [
+        ("player drew too many cards", "if-a-player-draws-too-many"),
+        ("revealed top of R&D", "if-a-player-reveals-a-card"),
+        ("three warnings", "penalties.warning"),
+        ("take back", "take-backs."),
+    ],
+)
+def test_judge_questions_put_the_judge_item_first(client, query, item):
+    first = search(client, query)["results"][0]
+    assert first["source"] == "judge" and item in first["id"], first
+
+
+def test_rule_questions_still_put_the_rule_first(client):
+    for query, rule in [("jack out", "rule_jacking_out"), ("PAW", "rule_paid_ability_window")]:
+        first = search(client, query)["results"][0]
+        assert (first["source"], first["id"]) == ("rules", rule), (query, first)
+
+
+def test_a_number_names_its_rule_then_what_cites_it_across_sources(client):
+    results = search(client, "6.9.4c", limit=20)["results"]
+    assert (results[0]["id"], results[0]["match"]) == ("step_jack_out_choice", "exact")
+    judge = [h for h in results if h["source"] == "judge"]
+    assert judge and all(h["match"] == "cites" for h in judge)
+    assert not any(h["source"] in ("cards", "rulings") for h in results)  # digits are not words
+
+
+def test_a_card_name_beats_the_rules_that_mention_it(client, all_dir):
+    from rules_index.store import Library
+
+    doc = Library.open(all_dir).document()
+    name = "Archives Interface"  # a card the CR names
+    # examples are folded into their rule
+    mentioning = {
+        n.parent if n.kind == "example" else n.id for n in doc.nodes if any(c.name == name for c in n.cards)
+    }
+    assert mentioning
+    results = search(client, name, limit=20)["results"]
+    assert (results[0]["source"], results[0]["title"], results[0]["match"]) == ("cards", name, "exact")
+    rules = [h["id"] for h in results if h["source"] == "rules"]
+    assert rules[0] in mentioning, rules
+
+
+def test_a_ruling_is_found_by_the_words_of_its_question(client, nrdb_dir):
+    ruling = json.loads((nrdb_dir / "rulings" / "tollbooth.json").read_text(encoding="utf-8"))[0]
+    question = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", ruling["question"])
+    results = search(client, question[:200], source="rulings", limit=5)["results"]
+    assert results and {h["source"] for h in results} == {"rulings"}
+    assert results[0]["id"] == "tollbooth" and results[0]["url"].startswith("/c/tollbooth#ruling-")
+
+
+def test_source_filter(client):
+    only = search(client, "take back", source="judge")
+    assert only["sources"] == ["judge"] and {h["source"] for h in only["results"]} == {"judge"}
+    two = search(client, "take back", source=["rules", "judge"], limit=30)
+    assert two["sources"] == ["rules", "judge"]
+    assert {h["source"] for h in two["results"]} == {"rules", "judge"}
+    assert search(client, "take back", source="rules,judge", limit=30) == two
+    bad = client.get("/api/search?q=x&source=rules,nope")
+    assert bad.status_code == 400 and "nope" in bad.get_json()["error"]
+
+
+def test_offers_when_nothing_is_found(client):
+    data = search(client, "mrkt", source="rules")
+    assert data["results"] == [] and data["did_you_mean"] == "mark"
+    assert data["spelling"][0]["word"] == "mrkt" and data["looser"]
+    assert all(h["match"] == "looser" and h["source"] == "rules" for h in data["looser"])
+    near = search(client, "6.9.4z")
+    assert near["results"] == [] and near["nearest"]
+    assert all(n["number"].startswith("6.9.4") for n in near["nearest"]), near["nearest"]
+    assert all(n["url"].startswith("/id/") for n in near["nearest"])
+    found = search(client, "jack out")
+    assert found["results"] and not (found["nearest"] or found["spelling"] or found["looser"])
+
+
+def test_search_page_labels_sources_filters_and_offers(client):
+    page = client.get("/search?q=player+drew+too+many+cards").get_data(as_text=True)
+    assert 'class="src src-judge"' in page and 'class="filters"' in page
+    assert "source=judge" in page and "source=cards" in page
+    one = client.get("/search?q=take+back&source=judge").get_data(as_text=True)
+    assert 'class="src src-judge"' in one and "/id/rule_" not in one
+    typo = client.get("/search?q=mrkt&source=rules").get_data(as_text=True)
+    assert 'id="didyoumean"' in typo and "q=mark" in typo and "Closest matches" in typo
+
+
+def test_cli_shows_sources_and_offers(all_dir):
+    runner = CliRunner()
+    out = runner.invoke(main, ["search", "take", "back", "--build-dir", str(all_dir)])
+    assert out.exit_code == 0 and "[judge]" in out.output
+    typo = runner.invoke(main, ["search", "mrkt", "-s", "rules", "--build-dir", str(all_dir)])
+    assert typo.exit_code == 0 and "did you mean mark" in typo.output and "Closest matches" in typo.output
+    bad = runner.invoke(main, ["search", "x", "-s", "nope", "--build-dir", str(all_dir)])
+    assert bad.exit_code == 2 and bad.output.startswith("error:") and "nope" in bad.output
