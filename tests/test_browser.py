@@ -36,11 +36,16 @@ if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 
+def serve(build_dir, log_name: str = "gunicorn.log"):
+    """A real gunicorn serving `build_dir` (webapp.liveserver): yields its base URL, stops it after."""
+    env = {"SECRET_KEY": "browser-test-key"}
+    with live_server(build_dir, workers=2, threads=4, env=env, log=ARTIFACTS / log_name) as srv:
+        yield srv.base
+
+
 @pytest.fixture(scope="module")
 def server(build_dir):
-    log = ARTIFACTS / "gunicorn.log"
-    with live_server(build_dir, workers=2, threads=4, env={"SECRET_KEY": "browser-test-key"}, log=log) as srv:
-        yield srv.base
+    yield from serve(build_dir)
 
 
 @pytest.fixture(scope="module")
