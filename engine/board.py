@@ -101,6 +101,7 @@ EFFECTS: dict[str, dict[str, Any]] = {
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
 ABILITY_KINDS = ("break", "strength", "text", "prevent")
 DAMAGE_KINDS = ("net", "meat", "core", "any")
+TRIGGER_WHEN = ("successful_run",)  # conditions of `triggers` (engine.triggers)
 
 _CARD_FIELDS_CORP = {
     "accessed",  # engine-managed during a breach
@@ -125,6 +126,7 @@ _CARD_FIELDS_CORP = {
     "text",
     "counters",
     "recurring",  # N[recurring]: credits placed when active, refilled each turn (1.10.5)
+    "triggers",  # conditional abilities: [{"when": "successful_run", "effects": [...]}] (engine.triggers)
 }
 _CARD_FIELDS_RUNNER = {
     "name",
@@ -141,6 +143,7 @@ _CARD_FIELDS_RUNNER = {
     "counters",
     "recurring",
     "link",  # N[link] from an installed card (10.7.1)
+    "triggers",
     "boost",  # engine-managed: strength added by pump abilities during the current encounter
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
 }
@@ -334,6 +337,20 @@ class _Checker:
                         self.effect(s, f"{path}.subroutines[{i}]", "corp")
         if "on_access" in c:
             self.effect_list(c["on_access"], f"{path}.on_access", "corp")
+        if "triggers" in c:
+            trs = self.bounded_list(c["triggers"], f"{path}.triggers", MAX_ABILITIES, "triggers")
+            for i, tr in enumerate(trs or ()):
+                tp = f"{path}.triggers[{i}]"
+                if not isinstance(tr, dict) or tr.get("when") not in TRIGGER_WHEN:
+                    self.add(
+                        tp, f"must be an object with 'when' one of {', '.join(TRIGGER_WHEN)} and 'effects'"
+                    )
+                    continue
+                self.unknown(tr, {"when", "effects"}, tp)
+                if "effects" not in tr:
+                    self.add(f"{tp}.effects", "required")
+                else:
+                    self.effect_list(tr["effects"], f"{tp}.effects", side)
         if "effects" in c:
             self.effect_list(c["effects"], f"{path}.effects", side)
         if "steal_cost" in c and ctype != "agenda":
@@ -556,6 +573,10 @@ def _card(c: Any, default_type: str | None = None) -> dict:
         card["subtypes"] = [st.lower() for st in card["subtypes"]]
     if "abilities" in card:
         card["abilities"] = [_norm_ability(a) for a in card["abilities"]]
+    if "triggers" in card:
+        card["triggers"] = [
+            {"when": t["when"], "effects": _norm_effects(t["effects"])} for t in card["triggers"]
+        ]
     if "counters" in card:
         card["counters"] = dict(card["counters"])
     if card.get("type") == "agenda":

@@ -41,9 +41,10 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     """`use:P.A` decisions: every usable break / strength / text ability on an installed program."""
     out = []
     have = ctx.spendable("runner")
+    broken = enc["broken"]
     for p, prog in enumerate(ctx.board["runner"]["rig"]["programs"]):
         for a, ab in enumerate(prog.get("abilities", ())):
-            if rig.unusable(prog, ab, ice, enc["broken"], have) is None:
+            if rig.usable(prog, ab, ice, broken, have):
                 label = f"{prog['name']}: {rig.describe_ability(ab)}"
                 if ab["kind"] != "text":
                     label += f" (strength {rig.strength(prog)})"

@@ -51,29 +51,51 @@ def has_interface_abilities(board: dict) -> bool:
     )
 
 
-def unusable(program: dict, ability: dict, ice: dict, broken: list[bool], spendable: int) -> str | None:
-    """Why `ability` on `program` cannot be used against `ice` now (None when it can)."""
+def _blocked(program: dict, ability: dict, ice: dict, all_broken: bool, spendable: int) -> tuple | None:
+    """What stops `ability` on `program` against `ice` now, as (reason code, detail), or None."""
     kind = ability["kind"]
     if kind == "text":
         return None
     if kind == "prevent":
-        return "a prevent ability is an interrupt: usable only while damage is imminent (9.9.4d)"
+        return ("prevent",)
     cost = ability["cost"]
     if spendable < cost:
-        return f"the Runner cannot pay {cost} credit(s)"
+        return ("cost", cost)
     if kind == "strength":
         return None
-    if all(broken):
-        return "every subroutine is already broken (9.8.6)"
+    if all_broken:
+        return ("broken",)
     want = ability.get("ice_subtype")
     if want and want not in ice.get("subtypes", ()):
-        return f"{ice['name']} is not a {want} (3.9.5h)"
+        return ("subtype", want)
     if strength(program) < ice.get("strength", 0):
-        return (
-            f"{program['name']} has strength {strength(program)}, below {ice['name']}'s "
-            f"strength {ice.get('strength', 0)} (3.9.5g)"
-        )
+        return ("strength", strength(program))
     return None
+
+
+def usable(program: dict, ability: dict, ice: dict, broken: list[bool], spendable: int) -> bool:
+    """Can `ability` be used against `ice` now (the cheap test behind `unusable`)?"""
+    return _blocked(program, ability, ice, all(broken), spendable) is None
+
+
+def unusable(program: dict, ability: dict, ice: dict, broken: list[bool], spendable: int) -> str | None:
+    """Why `ability` on `program` cannot be used against `ice` now (None when it can)."""
+    why = _blocked(program, ability, ice, all(broken), spendable)
+    if why is None:
+        return None
+    code = why[0]
+    if code == "prevent":
+        return "a prevent ability is an interrupt: usable only while damage is imminent (9.9.4d)"
+    if code == "cost":
+        return f"the Runner cannot pay {why[1]} credit(s)"
+    if code == "broken":
+        return "every subroutine is already broken (9.8.6)"
+    if code == "subtype":
+        return f"{ice['name']} is not a {why[1]} (3.9.5h)"
+    return (
+        f"{program['name']} has strength {why[1]}, below {ice['name']}'s "
+        f"strength {ice.get('strength', 0)} (3.9.5g)"
+    )
 
 
 def describe_ability(ability: dict) -> str:

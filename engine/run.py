@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import triggers
 from .machine import (
     END,
     RUN_ENDS,
@@ -227,13 +228,23 @@ def _movement_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 @handles("step_run_declared_successful")
 def _success(ctx: Ctx, f: Frame, d: str | None) -> Any:
-    f.v["success"] = True
-    ctx.ev(
-        "The run is declared successful.",
-        ("rule_success_phase", "rule_successful_run"),
-        {"run.successful": [False, True]},
-    )
-    return None
+    if not f.v.get("success"):
+        f.v["success"] = True
+        ctx.ev(
+            "The run is declared successful.",
+            ("rule_success_phase", "rule_successful_run"),
+            {"run.successful": [False, True]},
+        )
+        found = triggers.pending(ctx.board, "successful_run")
+        if found:
+            f.v["pending"] = found
+            names = ", ".join(f"{p['source']} ({p['side']})" for p in found)
+            ctx.ev(
+                f"Abilities that trigger when the run is successful become pending: {names}.",
+                ("rule_condition_checked_in_checkpoints", "rule_reaction_window"),
+                objects={"pending": [p["key"] for p in found]},
+            )
+    return triggers.reaction_window(ctx, f, d, "successful_run")
 
 
 @handles("step_breach")

@@ -14,6 +14,7 @@ structure registers the handlers for its steps (keyed by CR stable id):
 | `windows` | paid ability windows (9.2) and priority (9.2.7a) |
 | `prevention` | interrupt windows for damage: prevention (9.9) |
 | `recurring` | recurring credits (1.10.5) |
+| `triggers` | simultaneous conditional abilities and their reaction window (9.2.8, 9.6) |
 | `effects` | the effect vocabulary, damage, ending the run, winning |
 | `narration` | steps the engine only narrates, as a data table |
 | `refusals` | why a decision is not legal now |
@@ -23,7 +24,7 @@ This module imports them all (registering every handler) and re-exports what the
 
 from __future__ import annotations
 
-from . import (  # noqa: F401  # noqa: F401
+from . import (  # noqa: F401  (importing registers the handlers)
     abilities,
     access,
     checkpoints,
@@ -34,6 +35,7 @@ from . import (  # noqa: F401  # noqa: F401
     recurring,
     run,
     trace,
+    triggers,
     turns,
 )
 from .locations import candidates

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from scraper import Document, ScrapeError
-from scraper.nrdb import Card, CardData, Printing, Ruling, load, plain_text
+from scraper.nrdb import Card, CardData, Format, Printing, Ruling, Snapshot, load, plain_text
 
 from .integrity import build_lock
 from .store import LibraryError, publish
@@ -145,10 +145,32 @@ def name_key(text: str) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-def standard_legality(data: CardData) -> tuple[dict[str, Legality], dict]:
-    """Every card's legality in the latest Standard snapshot, and that snapshot's names."""
+def _effective(data: CardData, snap: Snapshot) -> str | None:
+    """When a snapshot takes effect: its ban list's start date, which NetrunnerDB keeps right,
+    else the snapshot's own (which is a year early for the last snapshots of the 2025 data:
+    standard_32's says 2024-10-03, its ban list 25.10 says 2025-10-03)."""
+    r = data.restrictions.get(snap.restriction_id or "")
+    return (r.date_start if r is not None and r.date_start else None) or snap.date_start or None
+
+
+def current_snapshot(data: CardData, fmt: Format, today: str) -> Snapshot | None:
+    """The snapshot in force on `today` (ISO date): of those that have taken effect, the one
+    that took effect last (the later listed on a tie). When none has a date, the one
+    NetrunnerDB marks `active`, else the last listed."""
+    dated = [(_effective(data, s), i, s) for i, s in enumerate(fmt.snapshots)]
+    in_force = [t for t in dated if t[0] is not None and t[0] <= today]
+    if in_force:
+        return max(in_force, key=lambda t: (t[0], t[1]))[2]
+    active = [s for s in fmt.snapshots if s.active]
+    return active[-1] if active else fmt.latest()
+
+
+def standard_legality(data: CardData, today: str | None = None) -> tuple[dict[str, Legality], dict]:
+    """Every card's legality in the Standard snapshot in force on `today` (default: the
+    current UTC date), and that snapshot's names and dates."""
+    today = today or time.strftime("%Y-%m-%d", time.gmtime())
     fmt = data.formats.get(STANDARD)
-    snap = fmt.latest() if fmt else None
+    snap = current_snapshot(data, fmt, today) if fmt else None
     pool = data.card_pools.get(snap.card_pool_id) if snap else None
     if snap is None or pool is None:
         unknown = Legality(STANDARD, False, "unknown")
@@ -189,7 +211,10 @@ def standard_legality(data: CardData) -> tuple[dict[str, Legality], dict]:
         "card_pool_name": pool.name,
         "restriction": restriction.id if restriction else None,
         "restriction_name": restriction.name if restriction else None,
-        "date_start": (restriction.date_start if restriction else None) or snap.date_start,
+        "date_start": _effective(data, snap),
+        "as_of": today,
+        # what NetrunnerDB itself marked active when the data was published (it may be older)
+        "active_in_data": next((s.id for s in fmt.snapshots if s.active), None),
     }
     return out, names
 
@@ -239,16 +264,17 @@ def build_cards(
     old = _read_meta(link) if link.is_dir() else None
     fingerprint = code_fingerprint()
     counts = {"cards": len(data.cards), "printings": len(data.printings), "rulings": len(data.rulings)}
+    legality, standard = standard_legality(data)
     if (
         not force
         and old is not None
         and old.get("source_hash") == data.source_hash
         and old.get("code") == fingerprint
+        and (old.get("standard") or {}).get("snapshot") == standard.get("snapshot")
     ):
         return CardsBuildResult(
             "unchanged", data.source, **counts, seconds=time.perf_counter() - t0, notes=data.notes
         )
-    legality, standard = standard_legality(data)
 
     def write(tmp: Path) -> None:
         (tmp / "cards.json").write_text(
@@ -390,6 +416,9 @@ def ruling_text(r: Ruling) -> RulingText:
 _CITED = re.compile(r"\b(?:rules?|cr|sections?|steps?)\s+(\d{1,2}(?:\.\d{1,3}){1,2}[a-z]?)\b", re.IGNORECASE)
 
 
+CITED_NUMBER = _CITED  # group 1: the rule number
+
+
 def cited_numbers(ruling: Ruling) -> list[str]:
     """CR rule numbers a ruling cites, in order, once each."""
     text = " ".join(t for t in (ruling.question, ruling.answer, ruling.text_ruling) if t)
@@ -434,6 +463,7 @@ class CardStore:
         self._lock = threading.Lock()
         self._data = self._load()
         self._mentions: dict[tuple[str, str], dict[str, list[str]]] = {}
+        self._keywords: dict[tuple[str, str], tuple[re.Pattern | None, dict[str, Keyword]]] = {}
         self._local = threading.local()
         self._index = None
         self._parser = None
@@ -550,6 +580,16 @@ class CardStore:
                         rules.append(target)
             with self._lock:
                 found = self._mentions.setdefault(key, found)
+        return found
+
+    def keywords(self, doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Keyword]]:
+        """`keyword_table` of a CR version, made once per loaded document."""
+        key = (doc.version, doc.source_hash)
+        found = self._keywords.get(key)
+        if found is None:
+            found = keyword_table(doc, graph)
+            with self._lock:
+                found = self._keywords.setdefault(key, found)
         return found
 
     def unresolved_mentions(self, doc: Document) -> list[tuple[str, str, str | None]]:
@@ -671,6 +711,93 @@ class CardStore:
 _TABLES = ("card_types", "card_subtypes", "factions", "sides", "card_sets")
 
 
+# ----------------------------------------------------------------------------------------------
+# Keywords: the CR terms card text and rulings use, and the rules that define them
+# ----------------------------------------------------------------------------------------------
+
+# Terms the CR defines that are also everyday words in card text: linking every "take", "pay",
+# "run" or "server" would bury the links that help ("bypass", "expose", "host", "trace").
+_GENERIC_TERMS = frozenset(
+    """ability action active bank card click condition controller credit depends destination draw
+    drawing effect empty find gains hand independent instances instruction instructions load
+    location look looks lose loses movement name object open owner pay pending play playing
+    positions public relevant root run search secret server source spend spends take takes target
+    tokens turn using""".split()
+)
+_SUBTYPE_SPAN = re.compile(r'<span class="subtype">(.*?)</span>', re.S)
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """A CR term (or card subtype) and the rule that defines (or first names) it."""
+
+    term: str
+    rule_id: str
+    number: str | None
+    kind: str  # "term" or "subtype"
+
+
+def keyword_table(doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Keyword]]:
+    """(one regex matching every keyword in card text, lowercased keyword -> Keyword).
+
+    Terms are those the CR marks as defined (`RuleGraph` term nodes), each linked to the
+    first rule (document order) that defines it; subtypes are those the CR prints as
+    subtypes, linked to the first rule that names them (an example's rule for an example).
+    The regex takes the longest keyword first ("recurring credits" before "credit") and
+    plural or past forms ("bypassed", "exposes")."""
+    order = {n.id: i for i, n in enumerate(doc.nodes)}
+    table: dict[str, Keyword] = {}
+    for key, data in graph.g.nodes(data=True):
+        if data.get("type") != "term":
+            continue
+        term = data["term"].strip().lower()
+        if not term or term in _GENERIC_TERMS or len(term) < 3:
+            continue
+        defining = [s for s, _, k in graph.g.in_edges(key, keys=True) if k == "defines" and s in order]
+        if not defining:
+            continue
+        rule_id = min(defining, key=order.__getitem__)
+        node = doc.node(rule_id)
+        table[term] = Keyword(term, rule_id, node.number if node else None, "term")
+    # Subtypes: the first rule (not an example) that prints the subtype, else the CR's section
+    # on subtypes, which says what every subtype is.
+    section = next((n for n in doc.nodes if (n.title or "").strip().lower() == "subtypes"), None)
+    for node in doc.nodes:
+        for m in _SUBTYPE_SPAN.finditer(node.html or ""):
+            name = " ".join(re.sub(r"<[^>]+>", "", m.group(1)).split()).lower()
+            known = table.get(name)
+            if not name or (known is not None and (known.kind == "term" or node.kind == "example")):
+                continue
+            if known is not None and known.rule_id != (section.id if section else None):
+                continue
+            target = section if node.kind == "example" else node
+            if target is not None:
+                table[name] = Keyword(name, target.id, target.number, "subtype")
+    if not table:
+        return None, table
+    words = sorted(table, key=len, reverse=True)
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
+    # not inside a symbol ("[subroutine]"); "Trace[3]" still links "Trace"
+    pattern = re.compile(rf"(?<![\w\[-])({alternatives})(?:s|es|d|ed)?(?![\w\]-])", re.IGNORECASE)
+    return pattern, table
+
+
+def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keyword]):
+    """(start, end, Keyword) of the first use of each keyword in `text`."""
+    if pattern is None or not text:
+        return []
+    seen: set[str] = set()
+    out = []
+    for m in pattern.finditer(text):
+        key = " ".join(m.group(1).split()).lower()
+        kw = table.get(key)
+        if kw is None or key in seen:
+            continue
+        seen.add(key)
+        out.append((m.start(), m.end(), kw))
+    return out
+
+
 def _snippet(text: str, query: str, width: int = 160) -> str:
     text = " ".join((text or "").split())
     if len(text) <= width:
@@ -694,6 +821,9 @@ __all__ = [
     "CardsBuildResult",
     "CardsInfo",
     "CardsNotBuilt",
+    "Keyword",
+    "find_keywords",
+    "keyword_table",
     "Legality",
     "ScrapeError",
     "build_cards",

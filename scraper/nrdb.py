@@ -129,9 +129,8 @@ class Format:
     snapshots: tuple[Snapshot, ...] = ()
 
     def latest(self) -> Snapshot | None:
-        """The newest snapshot: the last one listed. NetrunnerDB lists them in order, while
-        their own `date_start` fields are not reliable (the snapshot of the 25.10 ban
-        list says 2024-10-03; the ban list itself says 2025-10-03)."""
+        """The last snapshot listed. Which one is *in force* depends on the date: see
+        `rules_index.cards.current_snapshot`."""
         return self.snapshots[-1] if self.snapshots else None
 
 

@@ -45,12 +45,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(build_dir):
+def serve(build_dir, log_name: str = "gunicorn.log"):
+    """A real gunicorn serving `build_dir` on a free port: yields its base URL, stops it after."""
     port = free_port()
     env = dict(os.environ, NRRULES_BUILD_DIR=str(build_dir), SECRET_KEY="browser-test-key")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = (ARTIFACTS / "gunicorn.log").open("w")
+    log = (ARTIFACTS / log_name).open("w")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -90,6 +90,11 @@ def server(build_dir):
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+@pytest.fixture(scope="module")
+def server(build_dir):
+    yield from serve(build_dir)
 
 
 @pytest.fixture(scope="module")

@@ -402,3 +402,33 @@ def test_card_build_waits_for_the_build_lock_and_is_readable(tmp_path, nrdb_dir)
     assert done.is_set() and len(CardStore.open(out)) == 3
     mode = stat.S_IMODE((out / "cards").resolve().stat().st_mode)
     assert mode == 0o755  # readable by the service user, like the CR versions
+
+
+# ----- which Standard is current ------------------------------------------------------------
+
+
+def test_current_standard_follows_the_dates_not_the_list_order(nrdb_dir):
+    from rules_index.cards import current_snapshot, standard_legality
+
+    data = load(str(nrdb_dir))
+    fmt = data.formats["standard"]
+    marked = [s for s in fmt.snapshots if s.active]
+    assert len(marked) == 1  # NetrunnerDB marks one snapshot active as of its publication
+    published = "2025-09-17"  # the snapshot's commit date (../shared/README.md)
+    assert current_snapshot(data, fmt, published) == marked[0]
+    last = fmt.snapshots[-1]
+    ban_list = data.restrictions[last.restriction_id]
+    assert last != marked[0] and ban_list.date_start > published  # listed, not yet in force then
+    assert current_snapshot(data, fmt, ban_list.date_start) == last
+    # a card the newer ban list bans is legal before it takes effect and banned after
+    older = data.restrictions[marked[0].restriction_id]
+    newly = sorted(ban_list.banned - older.banned - older.restricted)
+    assert newly
+    before, info_before = standard_legality(data, published)
+    after, info_after = standard_legality(data, ban_list.date_start)
+    assert before[newly[0]].legal and not after[newly[0]].legal and after[newly[0]].status == "banned"
+    assert (info_before["snapshot"], info_after["snapshot"]) == (marked[0].id, last.id)
+    assert info_after["date_start"] == ban_list.date_start and info_after["active_in_data"] == marked[0].id
+    # a card of a rotated cycle is not legal on either date
+    assert before["snare"].status == after["snare"].status == "rotated"
+    assert not before["snare"].legal and not after["snare"].legal

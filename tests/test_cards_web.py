@@ -134,3 +134,72 @@ def test_card_answers_match_openapi(client, url, status):
     resp = client.get(url)
     assert resp.status_code == status
     check(resp, "GET", url.split("?")[0])
+
+
+def _defining(cards_built, term: str) -> set[str]:
+    from rules_index.store import Library
+
+    return {d["id"] for d in Library.open(cards_built).graph().rules_for_term(term)["defines"]}
+
+
+def test_card_text_links_cr_keywords_and_renders_symbols(client, cards_built, nrdb_dir):
+    p = client.get("/api/cards/data_raven").get_json()
+    kws = {k["term"]: k for k in p["keywords"]}
+    assert kws["trace"]["id"] in _defining(cards_built, "trace")
+    assert kws["end the run"]["id"] in _defining(cards_built, "end the run")
+    html = p["text_html"]
+    assert f'<a class="kw" href="/id/{kws["trace"]["id"]}"' in html and ">Trace</a>[3]" in html
+    assert '<span class="sym sym-sub" title="subroutine">[subroutine]</span>' in html
+    assert "[<a" not in html  # no keyword link inside a symbol
+    corroder = client.get("/api/cards/corroder").get_json()
+    barrier = next(k for k in corroder["keywords"] if k["term"] == "barrier")
+    assert barrier["kind"] == "subtype" and barrier["number"]
+    assert '<span class="sym sym-credit" title="credit">[credit]</span>' in corroder["text_html"]
+    # "recurring credits" is one keyword, not "credit"
+    with_symbol = sorted(
+        f.stem for f in (nrdb_dir / "cards").glob("*.json") if "[recurring-credit]" in f.read_text()
+    )
+    assert with_symbol
+    p = client.get(f"/api/cards/{with_symbol[0]}").get_json()
+    recurring = next(k for k in p["keywords"] if k["term"] == "recurring credits")
+    assert recurring["id"] in _defining(cards_built, "recurring credits")
+    assert f'href="/id/{recurring["id"]}"' in p["text_html"]
+
+
+def test_rulings_link_keywords_and_cited_rules(client, cards_built):
+    funhouse = client.get("/api/cards/funhouse").get_json()
+    linked = " ".join(r["html"]["question"] or "" for r in funhouse["rulings"])
+    bypass = _defining(cards_built, "bypass")
+    assert any(f'href="/id/{rid}"' in linked for rid in bypass)
+    from rules_index.cards import CardStore, cited_numbers
+
+    store = CardStore.open(cards_built)
+    citing = [c.id for c in store.cards() if any(cited_numbers(r) for r in store.rulings(c.id))]
+    assert citing
+    for card_id in citing:
+        card = client.get(f"/api/cards/{card_id}").get_json()
+        with_rules = [r for r in card["rulings"] if r["rules"]]
+        if with_rules:
+            r = with_rules[0]
+            body = " ".join(v for v in r["html"].values() if v)
+            assert f'<a class="ref" href="/id/{r["rules"][0]["id"]}">' in body
+            break
+    else:
+        raise AssertionError("no cited rule number resolves in the latest CR")
+    page = client.get("/c/funhouse").get_data(as_text=True)
+    assert 'class="kw"' in page and "<script" not in page.split("<main", 1)[1].split("</main>")[0]
+
+
+def test_card_text_html_escapes_everything_else(cards_built):
+    from rules_index.store import Library
+    from webapp.payloads import Rules
+    from webapp.payloads.cards import _Linker, store
+
+    rules = Rules(Library.open(cards_built))
+    linker = _Linker(rules, rules.latest, store(rules), rules.document(None))
+    out = linker.card_text(
+        '<script>alert(1)</script><strong>Bypass</strong> <a href="x">[credit]</a> [anarch]'
+    )
+    assert "<script" not in out and "<a href" not in out
+    assert "&lt;" not in out  # tags outside the allowed few are dropped, not shown
+    assert out.startswith('alert(1)<strong><a class="kw"') and "[anarch]" in out

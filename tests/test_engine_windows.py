@@ -291,3 +291,65 @@ def test_link_from_installed_cards_contests_a_trace(doc, spend, success):
     result = next(e for e in s.trace if e.step == "step_trace_determine_success")
     assert f"link strength {2 + spend}" in result.text and "rule_link_value" in result.rules
     assert s.board["runner"]["tags"] == (1 if success else 0)
+
+
+def test_simultaneous_triggers_active_player_first_in_the_order_they_choose(doc):
+    """9.2.8b/d, 9.6: abilities that trigger on the same successful run resolve in a reaction
+    window: the active player (the Runner) first, in the order the Runner chooses, then the
+    Corp's."""
+    runner_cards = {
+        "hardware": [
+            {
+                "name": "Desperado",
+                "triggers": [
+                    {"when": "successful_run", "effects": [{"effect": "gain_credits", "amount": 1}]}
+                ],
+            }
+        ],
+        "resources": [
+            {
+                "name": "Kati",
+                "triggers": [
+                    {"when": "successful_run", "effects": [{"effect": "gain_credits", "amount": 2}]}
+                ],
+            }
+        ],
+    }
+    grid = {
+        "name": "Trap Grid",
+        "type": "upgrade",
+        "rezzed": True,
+        "triggers": [{"when": "successful_run", "effects": [{"effect": "lose_credits", "amount": 1}]}],
+    }
+    b = engine_board(runner={"credits": 0, "rig": runner_cards}, servers={"hq": {"root": [grid]}})
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    while s.current_step != "step_run_declared_successful":
+        s, _ = engine.apply(s, "continue" if "continue" in decision_ids(s) else decision_ids(s)[0])
+    assert decision_ids(s) == ["trigger:hardware.0.0", "trigger:resources.0.0"]
+    assert {d["player"] for d in engine.legal_decisions(s)} == {"runner"}
+    s, _ = engine.apply(s, "trigger:resources.0.0")  # Kati first, by the Runner's choice
+    while not s.finished:
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    fired = [e.objects["card"] for e in s.trace if "trigger" in e.objects]
+    assert fired == ["Kati", "Desperado", "Trap Grid"]
+    gains = [e for e in s.trace if e.step == "step_conditional_ability_resolution" and "credit" in e.text]
+    assert [e.text.split(":")[0] for e in gains] == ["Kati", "Desperado", "Trap Grid"]
+    assert s.board["runner"]["credits"] == 2  # +2, +1, then the Corp's -1
+
+
+def test_a_trigger_whose_condition_is_not_met_does_not_fire(doc):
+    card = {
+        "name": "Desperado",
+        "triggers": [{"when": "successful_run", "effects": [{"effect": "gain_credits", "amount": 1}]}],
+    }
+    wall = {"name": "Wall", "rezzed": True, "subroutines": ["end_the_run"]}
+    b = engine_board(runner={"rig": {"hardware": [card]}}, servers={"hq": {"ice": [wall]}})
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    while not s.finished:
+        s, _ = engine.apply(s, "pass" if "pass" in decision_ids(s) else decision_ids(s)[0])
+    assert s.outcome["run"] == "unsuccessful" and s.board["runner"]["credits"] == 5
+    assert not any("trigger" in e.objects for e in s.trace)
+    unrezzed = {"name": "Grid", "type": "upgrade", "triggers": card["triggers"]}
+    assert engine.validate_board(engine_board(servers={"hq": {"root": [unrezzed]}})) == []
+    bad = {**card, "triggers": [{"when": "sometimes", "effects": []}]}
+    assert any("when" in p for p in engine.validate_board(engine_board(runner={"rig": {"hardware": [bad]}})))

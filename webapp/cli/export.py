@@ -40,6 +40,7 @@ def register(group: click.Group) -> None:
         except ExportError as exc:
             fail(str(exc))
         click.echo(
-            f"exported CR {', '.join(result.versions)}: {result.files} files, "
+            f"exported CR {', '.join(result.versions)}"
+            f"{f' and {result.cards} cards' if result.cards else ''}: {result.files} files, "
             f"{result.bytes / 1e6:.1f} MB in {result.seconds:.1f} s -> {result.directory}"
         )

@@ -15,10 +15,12 @@ request that needs it when none is built gets `NoCardData` (503), a card that do
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 from engine.cardtext import board_card
-from rules_index.cards import CardStore, ruling_text
+from rules_index.cards import CITED_NUMBER, CardStore, Keyword, find_keywords, ruling_text
 from rules_index.store import LibraryError
 from scraper.nrdb import Card, Ruling, plain_text
 
@@ -60,13 +62,15 @@ def find(rules: Rules, ref: str) -> Card:
     return found[0]
 
 
-def _ruling(rules: Rules, s: CardStore, r: Ruling, index: int, doc: Any) -> dict[str, Any]:
+def _ruling(rules: Rules, r: Ruling, index: int, doc: Any, linker: _Linker) -> dict[str, Any]:
     cited = []
     for number in _cited(r):
         res = rules.library.lookup(number, doc.version)
         if res.nodes:
             cited.append({"number": number, "id": res.nodes[0].id})
     words = ruling_text(r)
+    numbers = {c["number"]: c["id"] for c in cited}
+    linker.seen.clear()  # each ruling links the first use of each keyword
     return {
         "index": index,
         "date": r.date_update,
@@ -75,6 +79,11 @@ def _ruling(rules: Rules, s: CardStore, r: Ruling, index: int, doc: Any) -> dict
         "question": words.question,
         "answer": words.answer,
         "text": words.text,
+        "html": {
+            "question": linker.ruling_text(words.question, numbers),
+            "answer": linker.ruling_text(words.answer, numbers),
+            "text": linker.ruling_text(words.text, numbers),
+        },
         "rules": cited,
     }
 
@@ -121,12 +130,110 @@ def board(rules: Rules, card: Card) -> dict[str, Any]:
     return {"id": card.id, "title": card.title, "card": obj}
 
 
+# ----------------------------------------------------------------------------------------------
+# Card text and rulings as HTML: symbols, keyword links, rule citations
+# ----------------------------------------------------------------------------------------------
+
+_MARKUP = re.compile(r"(</?(?:strong|em|ul|li)>)")
+_SYMBOL = re.compile(r"\[([a-z][a-z-]*)\]")
+# NetrunnerDB symbol names -> the glyph classes rule pages use (webapp/static/app.css .sym-*)
+# (those without a glyph, such as faction symbols, stay as their bracketed text).
+_SYMBOL_CLASS = {
+    "credit": "credit",
+    "click": "click",
+    "subroutine": "sub",
+    "recurring-credit": "recurring",
+    "mu": "mu",
+    "trash": "trash",
+    "interrupt": "interrupt",
+    "link": "link",
+}
+
+
+# Symbols that stand for a CR keyword: the glyph links its rule like the words would.
+_SYMBOL_TERMS = {"recurring-credit": "recurring credits", "interrupt": "interrupt"}
+
+
+class _Linker:
+    """Turns plain text into safe HTML: symbols as glyph spans, the first use of each CR
+    keyword (across every text given to one linker) as a link to its rule, and cited rule
+    numbers as links."""
+
+    def __init__(self, rules: Rules, version: str, s: CardStore, doc: Any):
+        self.pattern, self.table = s.keywords(doc, rules.library.graph(version))
+        self.suffix = rules.suffix(version)
+        self.seen: set[str] = set()
+        self.used: list[Keyword] = []
+
+    def _symbol(self, m: re.Match) -> str:
+        name = m.group(1)
+        cls = _SYMBOL_CLASS.get(name)
+        if cls is None:
+            return m.group(0)
+        glyph = f'<span class="sym sym-{cls}" title="{name}">[{name}]</span>'
+        kw = self.table.get(_SYMBOL_TERMS.get(name, ""))
+        if kw is None or kw.term in self.seen:
+            return glyph
+        return self._link(kw) + glyph + "</a>"
+
+    def _link(self, kw: Keyword) -> str:
+        """The opening tag of a keyword's link (the keyword counts as used)."""
+        self.seen.add(kw.term)
+        self.used.append(kw)
+        href = html.escape(f"/id/{kw.rule_id}{self.suffix}")
+        tip = html.escape(f"CR {kw.number or kw.rule_id}: {kw.term}")
+        return f'<a class="kw" href="{href}" title="{tip}">'
+
+    def _plain(self, text: str, cited: dict[str, str]) -> str:
+        marks: list[tuple[int, int, str]] = []
+        for start, end, kw in find_keywords(text, self.pattern, self.table):
+            if kw.term not in self.seen:
+                marks.append((start, end, self._link(kw)))
+        for m in CITED_NUMBER.finditer(text) if cited else ():
+            rule_id = cited.get(m.group(1).lower())
+            if rule_id and not any(s < m.end() and m.start() < e for s, e, _ in marks):
+                href = html.escape(f"/id/{rule_id}{self.suffix}")
+                marks.append((m.start(), m.end(), f'<a class="ref" href="{href}">'))
+        out: list[str] = []
+        at = 0
+        for start, end, tag in sorted(marks):
+            if start < at:
+                continue
+            out.append(self._escape(text[at:start]))
+            out.append(tag + self._escape(text[start:end]) + "</a>")
+            at = end
+        out.append(self._escape(text[at:]))
+        return "".join(out)
+
+    def _escape(self, text: str) -> str:
+        return _SYMBOL.sub(self._symbol, html.escape(text, quote=False))
+
+    def card_text(self, text: str) -> str:
+        """NetrunnerDB card text (with <strong>, <em>, lists and [symbols]) as safe HTML."""
+        parts = []
+        for piece in _MARKUP.split(text or ""):
+            if _MARKUP.fullmatch(piece):
+                parts.append(piece)
+            else:
+                parts.append(self._plain(re.sub(r"<[^>]+>", "", piece), {}))
+        body = re.sub(r"\s*(</?(?:ul|li)>)\s*", r"\1", "".join(parts))
+        return "<br>".join(line for line in body.split("\n") if line.strip())
+
+    def ruling_text(self, text: str | None, cited: dict[str, str]) -> str | None:
+        if not text:
+            return None
+        return "<br>".join(self._plain(line, cited) for line in text.split("\n") if line.strip())
+
+
 def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]:
     """Everything a judge wants about one card: data, legality, rulings, rules mentioning it."""
     s = store(rules)
     v = rules.version(version)
     doc = rules.library.document(v)
-    rulings_ = [_ruling(rules, s, r, i, doc) for i, r in enumerate(s.rulings(card.id))]
+    linker = _Linker(rules, v, s, doc)
+    text_html = linker.card_text(card.text)
+    keywords = [{"term": k.term, "kind": k.kind, "id": k.rule_id, "number": k.number} for k in linker.used]
+    rulings_ = [_ruling(rules, r, i, doc, linker) for i, r in enumerate(s.rulings(card.id))]
     cited = {x["id"]: x["number"] for r in rulings_ for x in r["rules"]}
     printings = s.printings(card.id)
     return {
@@ -142,6 +249,8 @@ def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]
         "advancement_requirement": card.advancement_requirement,
         "influence_cost": card.influence_cost,
         "text": plain_text(card.text),
+        "text_html": text_html,
+        "keywords": keywords,
         "codes": [p.id for p in printings],
         "standard": s.legality(card.id).to_dict(),
         "rulings": rulings_,
@@ -156,10 +265,11 @@ def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]
 def rulings(rules: Rules, card: Card) -> dict[str, Any]:
     s = store(rules)
     doc = rules.library.document(rules.latest)
+    linker = _Linker(rules, rules.latest, s, doc)
     return {
         "id": card.id,
         "title": card.title,
-        "rulings": [_ruling(rules, s, r, i, doc) for i, r in enumerate(s.rulings(card.id))],
+        "rulings": [_ruling(rules, r, i, doc, linker) for i, r in enumerate(s.rulings(card.id))],
     }
 
 
