@@ -8,7 +8,7 @@ import re
 
 import pytest
 from test_browser import ARTIFACTS as BROWSER_ARTIFACTS
-from test_browser import browser, server, sync_api  # noqa: F401  (shared fixtures: one server per module)
+from test_browser import browser, serve, server, sync_api  # noqa: F401  (shared fixtures: one server per module)
 
 expect = sync_api.expect
 ARTIFACTS = BROWSER_ARTIFACTS.parent / "stepper"
@@ -30,6 +30,12 @@ def screen(request, browser):  # noqa: F811
     yield request.param, page
     context.close()
     assert not problems, problems  # no script errors, no CSP violations, no failed requests
+
+
+@pytest.fixture(scope="module")
+def card_server(cards_built):
+    """A server whose build has the NetrunnerDB card data (GET /api/cards...)."""
+    yield from serve(cards_built, "gunicorn-cards.log")
 
 
 def shot(page, name: str, full: bool = False) -> None:
@@ -293,3 +299,64 @@ def test_dark_colours_follow_the_system_and_the_toggle(browser, server):  # noqa
         if dark and theme is None:
             pg.screenshot(path=str(ARTIFACTS / "dark-editor-nojs.png"), full_page=True)
         context.close()
+
+
+def test_real_cards_picked_in_the_editor(screen, card_server):
+    """Pick a real ice and a real icebreaker by name in the editor (keyboard for one, a tap for
+    the other), and step a run through them: the card data fills what the engine plays."""
+    name, page = screen
+    page.goto(card_server + "/editor")
+    page.wait_for_selector("#formroot .srv[data-server='hq'] .ic")
+    hq = page.locator("#formroot .srv[data-server='hq']")
+    hq.locator(".ic .del").click()  # the example's hand-made ice
+    expect(hq.locator(".ic")).to_have_count(0)
+    ice_q = hq.locator("input.pick-q[data-pick='ice']")
+    ice_q.fill("Ice Wall")
+    expect(hq.locator(".pick-opt[data-card-id='ice_wall']")).to_be_visible()
+    # suggestions are ice only, and reachable from the keyboard
+    types = hq.locator(".pick-opt .ty").all_inner_texts()
+    assert types and all(t.startswith("Ice") for t in types)
+    ice_q.focus()
+    page.keyboard.press("ArrowDown")
+    assert ice_q.get_attribute("aria-activedescendant")
+    wanted = hq.locator(".pick-opt[aria-selected='true']").get_attribute("data-card-id")
+    page.keyboard.press("Enter")
+    assert wanted == "ice_wall"
+    expect(hq.locator(".ic .ic-name")).to_have_text(["Ice Wall"])
+    hq.locator(".ic .rez").click()
+    programs = page.locator(".rig[data-zone='programs']")
+    programs.locator("input.pick-q").fill("Corroder")
+    programs.locator(".pick-opt[data-card-id='corroder']").click()
+    expect(programs.locator(".rc .ic-name")).to_have_text(["Corroder"])
+    expect(page.locator("#valid-status")).to_have_text("Board is valid.")
+    board = page.evaluate("JSON.parse(document.getElementById('boardjson').value)")
+    ice = board["servers"]["hq"]["ice"][0]
+    assert ice["card_id"] == "ice_wall" and ice["subtypes"] == ["barrier"] and ice["rezzed"] is True
+    assert ice["subroutines"] == ["end_the_run"]
+    corroder = board["runner"]["rig"]["programs"][0]
+    assert corroder["card_id"] == "corroder" and corroder["strength"] == 2 and corroder["memory_cost"] == 1
+    assert {"kind": "break", "cost": 1, "count": 1, "up_to": False, "ice_subtype": "barrier"} in corroder[
+        "abilities"
+    ]
+    shot(page, f"{name}-editor-real-cards")
+    page.select_option("#server", "hq")
+    page.click("#start")
+    page.wait_for_url("**/step?s=**")
+    used: list[str] = []
+    for _ in range(20):
+        if page.locator("#finished").count():
+            break
+        buttons = page.locator("#decisions button")
+        ids = [b.get_attribute("data-decision") for b in buttons.all()]
+        choice = next((i for i in ids if i.startswith("use:")), None) or (
+            "continue" if "continue" in ids else ids[0]
+        )
+        if choice.startswith("use:"):
+            used.append(buttons.nth(ids.index(choice)).inner_text())
+            if page.locator(".ic.is-encountered").count():
+                expect(page.locator(".ic.is-encountered b")).to_have_text("Ice Wall")
+        with page.expect_navigation():
+            page.locator(f"#decisions button[data-decision='{choice}']").click()
+    expect(page.locator("#finished")).to_contain_text("successful")
+    assert used and used[0].startswith("Corroder") and "break 1 barrier" in used[0]
+    shot(page, f"{name}-real-cards-run")

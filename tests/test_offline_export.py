@@ -28,11 +28,12 @@ DYNAMIC = ("/editor", "/step", "/search?")
 
 
 @pytest.fixture(scope="module")
-def site(build_dir, tmp_path_factory) -> Path:
+def site(cards_built, tmp_path_factory) -> Path:
+    """The export of two versions from a build with card data (so the card pages too)."""
     target = tmp_path_factory.mktemp("export") / "site"
-    result = export_site(target, build_dir, base_url=BASE, versions=[OLD, LATEST], jobs=1)
+    result = export_site(target, cards_built, base_url=BASE, versions=[OLD, LATEST], jobs=2)
     assert result.directory == target and result.versions == [OLD, LATEST]
-    assert result.files > 4 * 1800
+    assert result.cards > 1900 and result.files > 4 * 1800 + 2 * result.cards
     return target
 
 
@@ -51,8 +52,8 @@ def static_server(site):
 
 
 @pytest.fixture(scope="module")
-def client(build_dir):
-    return create_app({"BUILD_DIR": str(build_dir), "TESTING": True}).test_client()
+def client(cards_built):
+    return create_app({"BUILD_DIR": str(cards_built), "TESTING": True}).test_client()
 
 
 def fetch(base: str, path: str) -> tuple[int, bytes]:
@@ -97,6 +98,21 @@ def test_rule_pages_and_json_match_the_app(static_server, client, library, versi
     assert status == 200 and f'url={prefix}/id/{node.id}"' in page.decode()
 
 
+def test_card_pages_and_json_match_the_app(static_server, client):
+    for card_id in ("ice_wall", "corroder", "snare", "hedge_fund"):
+        status, data = fetch(static_server, f"/api/cards/{card_id}")
+        assert status == 200 and data == app_bytes(client, f"/api/cards/{card_id}"), card_id
+        assert json.loads(data)["id"] == card_id
+        status, page = fetch(static_server, f"/c/{card_id}")
+        assert status == 200
+        assert page.decode() == static_links(app_bytes(client, f"/c/{card_id}").decode(), LATEST), card_id
+    # a rule page's card links lead to exported card pages
+    status, page = fetch(static_server, "/id/rule_adam")
+    cards = re.findall(r'href="(/c/[^"#?]+)"', page.decode())
+    assert status == 200 and cards
+    assert all(fetch(static_server, c)[0] == 200 for c in cards)
+
+
 def test_shared_files_match_the_app(static_server, client, library, site):
     for path in (
         "/sw.js",
@@ -129,6 +145,7 @@ def test_internal_links_resolve_on_the_static_site(static_server, library):
         "/id/step_jack_out_choice",
         f"/v/{OLD}/id/step_jack_out_choice",
         "/id/rule_damage_types",
+        "/c/snare",
     ]
     links: set[str] = set()
     for p in pages:

@@ -13,6 +13,7 @@ URL (latest version)               file
 ``/offline/<v>.json``              the offline pack of every version
 ``/sw.js``, ``/manifest.webmanifest``, ``/offline.html``, ``/static/...``   as they are
 ``/search?q=...``                  ``search/index.html``: searches the offline pack in the browser
+``/c/<card id>``, ``/api/cards/<id>``  ``c/<id>/index.html``, ``api/cards/<id>`` (when card data is built)
 =================================  ===========================================================
 
 An older version's pages live under ``/v/<version>/`` (``/v/22.12/id/<id>``, ``/v/22.12/all``,
@@ -37,9 +38,13 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+from rules_index.store import Library, LibraryError
+
+from . import create_app
 from .library import rules
 
 MARKER = ".nrrules-export"
+CARDS = "cards"  # the job item that writes the card pages (with the latest version, card data built)
 # A link to another version: href="/id/x?v=22.12" (or an absolute one, or data-url=...).
 _VLINK = re.compile(r'((?:href|data-url|content)=")((?:https?://[^/"]+)?)(/[^"?#]*)\?v=(\d+\.\d+)(#[^"]*)?"')
 
@@ -55,6 +60,7 @@ class ExportResult:
     files: int
     bytes: int
     seconds: float
+    cards: int = 0
 
 
 def static_links(html: str, latest: str) -> str:
@@ -104,8 +110,6 @@ class _Writer:
 
 
 def _client(build_dir: str | None):
-    from . import create_app
-
     app = create_app(
         {
             "BUILD_DIR": build_dir,
@@ -138,6 +142,9 @@ def _export_versions(job: tuple[str | None, str, str, list[str]]) -> tuple[int, 
         library = rules().library
         latest = library.latest
         for v in versions:
+            if v == CARDS:
+                _card_files(client, out, base_url, latest)
+                continue
             doc = library.document(v)
             prefix = version_prefix(v, latest)
             q = "" if v == latest else f"?v={v}"
@@ -182,6 +189,26 @@ def _rule_files(app, out: _Writer, doc, v: str, latest: str, base_url: str) -> N
                 )
 
 
+def _card_files(client, out: _Writer, base_url: str, latest: str) -> None:
+    """Every card's page and JSON twin (``/c/<id>``, ``/api/cards/<id>``, the latest version:
+    rule pages link cards there). The card's JSON holds its rulings; ``/api/cards/<id>/rulings``
+    and ``/board`` stay on the server (a static host cannot hold both a file and a folder at
+    ``api/cards/<id>``), as does card search."""
+    for card in rules().library.cards().cards():
+        page = _get(client, f"/c/{card.id}", base_url).decode("utf-8")
+        out.put(f"c/{card.id}/index.html", static_links(page, latest).encode("utf-8"))
+        out.put(f"api/cards/{card.id}", _get(client, f"/api/cards/{card.id}", base_url))
+
+
+def _card_count(library) -> int:
+    from rules_index.store import LibraryError
+
+    try:
+        return len(library.cards())
+    except LibraryError:  # no card data built: rule pages link NetrunnerDB instead
+        return 0
+
+
 def _split(versions: list[str], jobs: int) -> list[list[str]]:
     parts: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(versions))))]
     for i, v in enumerate(versions):
@@ -198,8 +225,6 @@ def export_site(
 ) -> ExportResult:
     """Write the static site into ``target`` (created, or replaced if it holds an earlier
     export). Written into a temporary directory beside it first, then swapped in."""
-    from rules_index.store import Library, LibraryError
-
     t0 = time.perf_counter()
     target = Path(target).expanduser()
     if target.exists() and (
@@ -225,8 +250,10 @@ def export_site(
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-export-", dir=target.parent))
     try:
         files, size = _export_common(bdir, tmp, base_url)
-        jobs = jobs or min(2, os.cpu_count() or 1, len(wanted))
-        work = [(bdir, str(tmp), base_url, part) for part in _split(wanted, jobs)]
+        cards = _card_count(library) if library.latest in wanted else 0
+        items = wanted + ([CARDS] if cards else [])
+        jobs = jobs or min(2, os.cpu_count() or 1, len(items))
+        work = [(bdir, str(tmp), base_url, part) for part in _split(items, jobs)]
         if len(work) == 1:
             results = [_export_versions(work[0])]
         else:
@@ -248,7 +275,7 @@ def export_site(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return ExportResult(target, wanted, files, size, time.perf_counter() - t0)
+    return ExportResult(target, wanted, files, size, time.perf_counter() - t0, cards)
 
 
 def _export_common(build_dir: str | None, root: Path, base_url: str) -> tuple[int, int]:

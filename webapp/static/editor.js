@@ -151,7 +151,8 @@
     var obj = typeof sub === "string" ? { effect: sub } : (sub && !Array.isArray(sub) ? sub : null);
     var box = el("div", { cls: "subed", "data-box": path });
     if (!obj || !(obj.effect in EFFECTS)) {
-      box.appendChild(el("span", { cls: "hint", text: "Subroutine " + (n + 1) + ": edit in JSON" }));
+      var known = obj && obj.effect === "text" ? "resolved by hand: " + obj.text : "edit in JSON";
+      box.appendChild(el("span", { cls: "hint", text: "↳ Subroutine " + (n + 1) + ": " + known }));
       box.appendChild(button("Remove", function () { setAt(model, path, undefined); changed(true); }, "small", { "aria-label": "Remove subroutine " + (n + 1) }));
       box.appendChild(err(path));
       return box;
@@ -175,6 +176,93 @@
     box.appendChild(err(path));
     return box;
   }
+
+  /* ---------- real cards: suggested by name (GET /api/cards?source=cards), the card object
+     filled from the card data (each hit's `board`: webapp/payloads/cards.py) ---------- */
+  var cardData = true;  // false once the server says no card data is built (503): pickers hide
+  var pickerSeq = 0;
+
+  function cardPicker(what, accepts, onPick) {
+    var id = "pick-" + (++pickerSeq);
+    var input = el("input", {
+      type: "search", cls: "pick-q", id: id, role: "combobox", "aria-autocomplete": "list",
+      "aria-expanded": "false", "aria-controls": id + "-list", autocomplete: "off", maxlength: "100",
+      placeholder: "type a card name", "data-pick": what
+    });
+    var list = el("ul", { cls: "pick-list", id: id + "-list", role: "listbox", "aria-label": "Cards: " + what });
+    list.hidden = true;
+    var note = el("span", { cls: "pick-note", "aria-live": "polite" });
+    var box = el("div", { cls: "pick" }, [el("label", { cls: "field", "for": id }, ["Real " + what + " by name", input]), list, note]);
+    var hits = [], active = -1, timer = null, seq = 0;
+    function close() {
+      list.hidden = true; active = -1;
+      input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant");
+    }
+    function mark() {
+      list.querySelectorAll("[role=option]").forEach(function (o, i) { o.setAttribute("aria-selected", i === active ? "true" : "false"); });
+      if (active >= 0) { input.setAttribute("aria-activedescendant", id + "-o" + active); list.children[active].scrollIntoView({ block: "nearest" }); }
+    }
+    function choose(i) {
+      var hit = hits[i];
+      if (!hit) return;
+      close();
+      input.value = "";
+      note.textContent = hit.title + " added.";
+      onPick(JSON.parse(JSON.stringify(hit.board)), hit);
+    }
+    function show() {
+      list.textContent = "";
+      hits.forEach(function (h, i) {
+        var info = [h.type, (h.subtypes || []).join(" · "), h.cost != null ? h.cost + "¢" : "", h.strength != null ? "str " + h.strength : ""];
+        var li = el("li", { role: "option", id: id + "-o" + i, "aria-selected": "false", cls: "pick-opt", "data-card-id": h.id }, [
+          el("b", { text: h.title }), el("span", { cls: "ty", text: info.filter(Boolean).join(" · ") })
+        ]);
+        li.addEventListener("mousedown", function (e) { e.preventDefault(); });  // keep the input's focus
+        li.addEventListener("click", function () { choose(i); });
+        list.appendChild(li);
+      });
+      list.hidden = !hits.length;
+      input.setAttribute("aria-expanded", hits.length ? "true" : "false");
+      note.textContent = hits.length || input.value.trim().length < 2 ? "" : "No " + what + " with that name.";
+    }
+    function search() {
+      var q = input.value.trim(), mine = ++seq;
+      if (q.length < 2) { hits = []; show(); return; }
+      fetch("/api/cards?source=cards&limit=25&q=" + encodeURIComponent(q), { headers: { Accept: "application/json" } }).then(function (r) {
+        if (r.status === 503) { cardData = false; throw new Error("no card data"); }
+        return r.json();
+      }).then(function (d) {
+        if (mine !== seq) return;
+        hits = (d.results || []).filter(function (h) { return h.board && accepts(h); }).slice(0, 8);
+        active = -1;
+        show();
+      }).catch(function () {
+        if (!cardData) document.querySelectorAll("#formroot .pick").forEach(function (b) { b.hidden = true; });
+      });
+    }
+    input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(search, 150); });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        if (!hits.length) return;
+        e.preventDefault();
+        active = (active + (e.key === "ArrowDown" ? 1 : hits.length - 1 + (active < 0 ? 1 : 0))) % hits.length;
+        mark();
+      } else if (e.key === "Enter") {
+        e.preventDefault();  // never submits the board form
+        if (hits.length) choose(active >= 0 ? active : 0);
+      } else if (e.key === "Escape") {
+        close();
+      }
+    });
+    input.addEventListener("blur", function () { setTimeout(close, 200); });
+    box.hidden = !cardData;
+    return box;
+  }
+  function ofType() {
+    var types = Array.prototype.slice.call(arguments);
+    return function (hit) { return types.indexOf(hit.board.type) >= 0; };
+  }
+  function isIdentity(hit) { return !hit.board.type && /identity/i.test(hit.type || ""); }
 
   /* ---------- ice on the picture ---------- */
   var openIce = {};  // which ice editors are open, by path, across re-renders
@@ -251,7 +339,16 @@
       changed(true);
       focusLater('[data-ice="servers.' + server + ".ice[" + at + ']"] .rez');
     }, "add-ice");
-    return el("div", { cls: "ice-add" }, [el("label", { cls: "field" }, ["New ice at", sel]), add]);
+    var pick = cardPicker("ice", ofType("ice"), function (card) {
+      var at = Number(sel.value);
+      var ice = getAt(model, "servers." + server + ".ice") || [];
+      card.rezzed = false;
+      ice.splice(at, 0, card);
+      setAt(model, "servers." + server + ".ice", ice);
+      changed(true);
+      focusLater('[data-ice="servers.' + server + ".ice[" + at + ']"] .rez');
+    });
+    return el("div", { cls: "ice-add" }, [el("label", { cls: "field" }, ["New ice at", sel]), add, pick]);
   }
 
   function rootCard(server, i) {
@@ -316,6 +413,21 @@
     var rootBox = el("div", { cls: "root" });
     if (/^remote/.test(key)) rootBox.appendChild(contentCard(key));
     (srv.root || []).forEach(function (_, i) { rootBox.appendChild(rootCard(key, i)); });
+    if (/^remote/.test(key)) {
+      rootBox.appendChild(cardPicker("agenda or asset", ofType("agenda", "asset"), function (card) {
+        if (card.type === "agenda") card.advancements = 0;
+        else card.rezzed = false;
+        setAt(model, path + ".content", card);
+        changed(true);
+      }));
+    }
+    rootBox.appendChild(cardPicker("upgrade", ofType("upgrade"), function (card) {
+      var list = getAt(model, path + ".root") || [];
+      card.rezzed = false;
+      list.push(card);
+      setAt(model, path + ".root", list);
+      changed(true);
+    }));
     rootBox.appendChild(button("Add upgrade", function () {
       var list = getAt(model, path + ".root") || [];
       list.push({ name: "Upgrade " + (list.length + 1), type: "upgrade", rezzed: false, rez_cost: 1, trash_cost: 2 });
@@ -393,7 +505,14 @@
     var limit = numField("Memory limit", "runner.memory_limit");
     var fromId = ident && typeof ident === "object" && ident.memory_limit != null ? ident.memory_limit : 4;
     limit.querySelector("input").placeholder = String(fromId);
-    return [wrap("Identity", input, "runner.identity"), limit];
+    var pick = cardPicker("identity", isIdentity, function (card) {
+      var limit = getAt(model, "runner.identity.memory_limit");
+      if (limit != null) card.memory_limit = limit;
+      setAt(model, "runner.identity", card);
+      changed(true);
+      focusLater('input[data-pick="identity"]');
+    });
+    return [wrap("Identity", input, "runner.identity"), limit, pick];
   }
 
   function abilityEditor(path, k) {
@@ -504,6 +623,16 @@
       changed(true);
       focusLater('[data-card="' + at + '"] input[data-path="' + at + '.name"]');
     }, "small add-card", { "aria-label": "Install a " + noun }));
+    if (type) {
+      col.appendChild(cardPicker(noun, ofType(type), function (card) {
+        var list = getAt(model, path);
+        list = Array.isArray(list) ? list : [];
+        list.push(card);
+        setAt(model, path, list);
+        changed(true);
+        focusLater('[data-zone="' + zone + '"] .pick-q');
+      }));
+    }
     col.appendChild(err(path));
     return col;
   }
