@@ -4,7 +4,8 @@
 
 Counts, over the cards legal in the latest Standard snapshot (every card with --all): ice
 subroutine lines (every subroutine of every card) and paid-ability lines of icebreakers, and
-prints the share translated into effects / abilities (the rest stays text for the judge).
+prints the share translated into effects / abilities (the rest stays text for the judge), and
+how much of it the engine's board format (engine.board) accepts today.
 """
 
 from __future__ import annotations
@@ -19,13 +20,19 @@ sys.path.insert(0, str(ROOT))
 
 
 def measure(nrdb_dir: str, every_card: bool) -> dict:
-    from engine.cardtext import ability_lines, parse_ability, parse_subroutine, subroutine_lines
+    from engine.cardtext import (
+        ability_lines,
+        engine_accepts,
+        parse_ability,
+        parse_subroutine,
+        subroutine_lines,
+    )
     from rules_index.cards import standard_legality
     from scraper.nrdb import load
 
     data = load(nrdb_dir)
     legality, _ = standard_legality(data)
-    subs_total = subs_ok = abil_total = abil_ok = 0
+    subs_total = subs_ok = abil_total = abil_ok = accepted = 0
     missed: Counter[str] = Counter()
     for card in data.cards.values():
         if not every_card and not legality[card.id].legal:
@@ -38,17 +45,21 @@ def measure(nrdb_dir: str, every_card: bool) -> dict:
                     missed[line] += 1
                 else:
                     subs_ok += 1
+                    accepted += engine_accepts(sub)
         if "icebreaker" in card.subtypes:
             for line in ability_lines(card.text):
                 abil_total += 1
-                if parse_ability(line)["kind"] == "text":
+                ability = parse_ability(line)
+                if ability["kind"] == "text":
                     missed[line] += 1
                 else:
                     abil_ok += 1
+                    accepted += engine_accepts(ability, ability=True)
     return {
         "subs": (subs_ok, subs_total),
         "abilities": (abil_ok, abil_total),
         "missed": missed,
+        "accepted": accepted,
     }
 
 
@@ -69,6 +80,10 @@ def main() -> None:
     print(f"{scope}: ice subroutine lines      {_share(r['subs'])}")
     print(f"{scope}: icebreaker paid abilities {_share(r['abilities'])}")
     print(f"{scope}: together                  {_share(both)}")
+    print(
+        f"{scope}: of which this engine's board format accepts now {_share((r['accepted'], both[1]))} "
+        "(the rest goes on the board as text until the engine implements the new effects)"
+    )
     if args.show_unrecognised:
         for line, n in r["missed"].most_common():
             print(f"  {n:3d}  {line}")

@@ -13,6 +13,14 @@ and icebreaker abilities translated from the common formulas of card text:
   "Break any number of ..." (up to 20, the board's limit of subroutines on one ice),
   "Break N subroutine(s)." (any ice), "N[credit]: +N strength.".
 
+The cards helper added (EFFECTS.md "Added by cards"): trashing installed Runner cards by type
+("trash_installed"), "X or end the run" ("choose"), "The Runner gains N[credit]", drawing, "Trash
+this ice.", "The Runner may jack out.", conditions on the ice's subtype, the threat level, the
+Runner's credits and tags, "You may trash 1 card from HQ to ...", and on icebreaker abilities
+"Use this ability only once per run" / "only if ..." (``once_per`` / ``only_if``). `board_card`
+keeps only what the engine's board format accepts today (`engine_accepts`); the rest goes on
+the board as text until the engine implements it.
+
 Translation is all or nothing per line: a line with any sentence outside the formulas (a
 condition, a restriction, "instead") stays whole as a ``text`` effect or ability, for the judge
 to resolve by hand. Reminder text in parentheses is ignored.
@@ -26,6 +34,7 @@ from typing import Any
 
 __all__ = [
     "board_card",
+    "engine_accepts",
     "parse_ability",
     "parse_effects",
     "parse_subroutine",
@@ -53,6 +62,7 @@ def plain(text: str) -> str:
 # ----------------------------------------------------------------------------------------------
 
 _N = r"(\d+)"
+_KIND = r"(?:programs?|resources?|pieces? of hardware|hardware)"
 _SIMPLE: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"end the run"), lambda m: "end_the_run"),
     (
@@ -76,8 +86,84 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
         lambda m: {"effect": "lose_clicks", "amount": _clicks(m.group(1))},
     ),
     (re.compile(rf"gain {_N}\[credit\]"), lambda m: {"effect": "gain_credits", "amount": int(m.group(1))}),
+    # ----- added by the cards helper (EFFECTS.md "Added by cards") ------------------------------
+    (
+        re.compile(rf"trash {_N} installed runner cards?"),
+        lambda m: {"effect": "trash_installed", "amount": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"trash {_N} installed ({_KIND}(?:(?:,|,? or) {_KIND})*)"),
+        lambda m: _trash_kinds(int(m.group(1)), m.group(2)),
+    ),
+    (
+        re.compile(rf"trash {_N} installed programs? that (?:is|are) not an? (.+)"),
+        lambda m: {
+            "effect": "trash_installed",
+            "amount": int(m.group(1)),
+            "card_types": ["program"],
+            "except_subtypes": [x for x in re.split(r",? or |, ", m.group(2)) if x],
+        },
+    ),
+    (
+        re.compile(rf"the runner trashes {_N} of their installed cards?"),
+        lambda m: {"effect": "trash_installed", "amount": int(m.group(1)), "chooser": "runner"},
+    ),
+    (
+        re.compile(rf"the runner gains {_N}\[credit\]"),
+        lambda m: {"effect": "opponent_gains_credits", "amount": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"(you may )?draw {_N}(?: or {_N})? cards?"),
+        lambda m: {
+            "effect": "draw_cards",
+            "amount": int(m.group(3) or m.group(2)),
+            **({"optional": True} if m.group(1) else {}),
+            **({"up_to": True} if m.group(3) else {}),
+        },
+    ),
+    (re.compile(r"trash this ice"), lambda m: "trash_this_ice"),
+    (re.compile(r"the runner may jack out"), lambda m: "runner_may_jack_out"),
+    (
+        re.compile(rf"add {_N} installed runner cards? to the grip"),
+        lambda m: {"effect": "add_installed_to_grip", "amount": int(m.group(1))},
+    ),
+]
+_KIND_NAMES = {"program": "program", "resource": "resource", "hardware": "hardware"}
+
+
+def _trash_kinds(amount: int, kinds: str) -> Any:
+    names = sorted({k for k in _KIND_NAMES if k in kinds}, key=list(_KIND_NAMES).index)
+    if names == ["program"]:
+        return {"effect": "trash_program", "amount": amount}
+    return {"effect": "trash_installed", "amount": amount, "card_types": names}
+
+
+# A sentence that joins two formulas: "X or end the run" (the Corp chooses, as it makes every
+# choice of a subroutine unless the Runner is named), "X and Y", and conditions before or after.
+_CONDITIONS: list[tuple[re.Pattern, Any]] = [
+    (
+        re.compile(r"if this ice is an? ([a-z][a-z ]*?), (?P<inner>.+)"),
+        lambda m, inner: {"effect": "if_ice_subtype", "subtype": m.group(1), "effects": inner},
+    ),
+    (
+        re.compile(rf"if the threat level is {_N} or greater, (?P<inner>.+)"),
+        lambda m, inner: {"effect": "if_threat_level", "amount": int(m.group(1)), "effects": inner},
+    ),
+    (
+        re.compile(rf"if the runner has {_N}\[credit\] or less, (?P<inner>.+)"),
+        lambda m, inner: {"effect": "if_runner_credits_at_most", "amount": int(m.group(1)), "effects": inner},
+    ),
+    (
+        re.compile(r"(?P<inner>.+) if the runner has at least (?P<n>\d+) tags?"),
+        lambda m, inner: {"effect": "if_tagged", "min_tags": int(m.group("n")), "effects": inner},
+    ),
+    (
+        re.compile(rf"you may trash {_N} cards? from hq to (?P<inner>.+)"),
+        lambda m, inner: {"effect": "may_trash_from_hand", "amount": int(m.group(1)), "effects": inner},
+    ),
 ]
 _UNLESS = re.compile(rf"(.+?),? unless (?:the runner pays|they pay) {_N}\[credit\]")
+_UNLESS_CLICK = re.compile(r"(.+?),? unless the runner spends ((?:\[click\])+)")
 _IF_TAGGED_AFTER = re.compile(r"(.+?) if the runner is tagged")
 _IF_TAGGED_BEFORE = re.compile(r"if the runner is tagged, (.+)")
 _TRACE = re.compile(
@@ -97,23 +183,58 @@ def _sentences(text: str) -> list[str]:
 
 def _one(sentence: str) -> Any | None:
     """One sentence -> one effect, or None when it is not exactly one of the formulas."""
+    many = _many(sentence)
+    return many[0] if many is not None and len(many) == 1 else None
+
+
+def _many(sentence: str) -> list | None:
+    """One sentence -> its effects (one, or two joined by "and"), or None when any part is
+    not exactly one of the formulas."""
     s = sentence.strip().rstrip(".").strip().lower()
     for pattern, make in _SIMPLE:
         m = pattern.fullmatch(s)
         if m:
-            return make(m)
+            return [make(m)]
     m = _UNLESS.fullmatch(s)
     if m:
-        inner = _one(m.group(1))
+        inner = _many(m.group(1))
         return (
             None
             if inner is None
-            else {"effect": "unless_pays", "amount": int(m.group(2)), "effects": [inner]}
+            else [{"effect": "unless_pays", "amount": int(m.group(2)), "effects": inner}]
+        )
+    m = _UNLESS_CLICK.fullmatch(s)
+    if m:
+        inner = _many(m.group(1))
+        clicks = m.group(2).count("[click]")
+        return (
+            None
+            if inner is None
+            else [{"effect": "unless_pays", "amount": 0, "clicks": clicks, "effects": inner}]
         )
     m = _IF_TAGGED_AFTER.fullmatch(s) or _IF_TAGGED_BEFORE.fullmatch(s)
     if m:
-        inner = _one(m.group(1))
-        return None if inner is None else {"effect": "if_tagged", "effects": [inner]}
+        inner = _many(m.group(1))
+        return None if inner is None else [{"effect": "if_tagged", "effects": inner}]
+    for pattern, make in _CONDITIONS:
+        m = pattern.fullmatch(s)
+        if m:
+            inner = _many(m.group("inner"))
+            return None if inner is None else [make(m, inner)]
+    m = re.fullmatch(r"the runner loses ((?:\[click\])+|\d+\[click\]) and (\d+)\[credit\]", s)
+    if m:
+        return [
+            {"effect": "lose_clicks", "amount": _clicks(m.group(1))},
+            {"effect": "lose_credits", "amount": int(m.group(2))},
+        ]
+    for joint, make in ((" or ", "choose"), (" and ", "both")):
+        left, sep, right = s.rpartition(joint)
+        if not sep:
+            continue
+        a, b = _many(left), _many(right)
+        if a is None or b is None:
+            continue
+        return [{"effect": "choose", "options": [a, b]}] if make == "choose" else a + b
     return None
 
 
@@ -134,10 +255,10 @@ def parse_effects(text: str) -> list | None:
         return [effect]
     out = []
     for sentence in _sentences(t):
-        e = _one(sentence)
+        e = _many(sentence)
         if e is None:
             return None
-        out.append(e)
+        out.extend(e)
     return out or None
 
 
@@ -186,7 +307,7 @@ def parse_ability(line: str, subtypes: Mapping[str, str] | None = None) -> dict:
     m = _ABILITY.match(text)
     if m:
         cost = _CREDITS.fullmatch(m.group("cost").strip().lower())
-        effect = m.group("effect").strip().rstrip(".").strip().lower()
+        effect, limits = _limits(m.group("effect"))
         if cost and "." not in effect:
             amount = int(cost.group(1))
             b = _BREAK.fullmatch(effect)
@@ -201,11 +322,31 @@ def parse_ability(line: str, subtypes: Mapping[str, str] | None = None) -> dict:
                 if b.group(3):
                     ability["ice_subtype"] = b.group(3)
                 if ability["count"] >= 1:
-                    return ability
+                    return {**ability, **limits}
             p = _PUMP.fullmatch(effect)
             if p:
-                return {"kind": "strength", "cost": amount, "amount": int(p.group(1))}
+                return {"kind": "strength", "cost": amount, "amount": int(p.group(1)), **limits}
     return {"kind": "text", "text": text[:MAX_TEXT]}
+
+
+_ONCE_PER = re.compile(r"use this ability only once per (turn|run|encounter)")
+
+
+def _limits(effect: str) -> tuple[str, dict]:
+    """An ability's effect and what limits its use: "Use this ability only once per run."
+    (``once_per``) or "Use this ability only if/by ..." (``only_if``, the sentence as printed,
+    for the Runner and the judge to confirm). Any other second sentence stays in the effect
+    (which is then not one of the formulas)."""
+    sentences = _sentences(effect)
+    if len(sentences) != 2:
+        return effect.strip().rstrip(".").strip().lower(), {}
+    first, rest = sentences[0].lower(), sentences[1]
+    once = _ONCE_PER.fullmatch(rest.lower())
+    if once:
+        return first, {"once_per": once.group(1)}
+    if rest.lower().startswith("use this ability only "):
+        return first, {"only_if": rest + "."}
+    return effect.strip().rstrip(".").strip().lower(), {}
 
 
 def subroutine_lines(text: str) -> list[str]:
@@ -260,15 +401,47 @@ def board_card(card: Any, subtype_names: Mapping[str, str] | None = None) -> dic
     if text:
         out["text"] = plain(text)[:MAX_TEXT]
     if ctype == "ice":
-        out["subroutines"] = [parse_subroutine(line) for line in subroutine_lines(text)][:20]
+        lines = subroutine_lines(text)[:20]
+        out["subroutines"] = _accepted([parse_subroutine(line) for line in lines], lines, "corp")
     elif ctype == "program" and "icebreaker" in subtypes and out.get("strength") is not None:
-        out["abilities"] = [parse_ability(line) for line in ability_lines(text)][:10]
+        lines = ability_lines(text)[:10]
+        out["abilities"] = _accepted([parse_ability(line) for line in lines], lines, "runner", ability=True)
     elif ctype in ("operation", "event"):
         effects = parse_effects(text)
         allowed = effects is not None and (
             ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects)
         )
+        if allowed and not engine_accepts(effects[:10], "corp" if ctype == "operation" else "runner"):
+            allowed = False
         out["effects"] = (effects if allowed else [_text_effect(text)])[:10]
+    return out
+
+
+def engine_accepts(item: Any, controller: str = "corp", ability: bool = False) -> bool:
+    """Whether the engine's board format (engine.board) accepts an effect, a list of effects
+    or (`ability`) an icebreaker ability as it is: effects added to the vocabulary before the
+    engine implements them are turned back into text by `board_card`."""
+    from .board import _Checker
+
+    ck = _Checker()
+    if ability:
+        ck.abilities({"abilities": [item], "strength": 1}, "card", "program")
+    elif isinstance(item, list):
+        ck.effect_list(item, "effects", controller)
+    else:
+        ck.effect(item, "effect", controller)
+    return not ck.problems
+
+
+def _accepted(items: list, texts: list[str], controller: str, ability: bool = False) -> list:
+    out = []
+    for item, text in zip(items, texts, strict=True):
+        if engine_accepts(item, controller, ability):
+            out.append(item)
+        elif ability:
+            out.append({"kind": "text", "text": plain(text)[:MAX_TEXT]})
+        else:
+            out.append(_text_effect(re.sub(r"^\s*\[subroutine\]\s*", "", text)))
     return out
 
 

@@ -31,6 +31,10 @@ def _dmg(kind: str, n: int) -> dict:
     return {"effect": f"{kind}_damage", "amount": n}
 
 
+def _trash(kinds: list[str]) -> dict:
+    return {"effect": "trash_installed", "amount": 1, "card_types": kinds}
+
+
 SUBROUTINES = [
     ("ice_wall", 0, "end_the_run"),
     ("enigma", 0, {"effect": "lose_clicks", "amount": 1}),
@@ -54,14 +58,56 @@ SUBROUTINES = [
     ("anvil", "loses", [{"effect": "gain_credits", "amount": 1}, {"effect": "lose_credits", "amount": 1}]),
     ("seraph", "loses", {"effect": "lose_credits", "amount": 3}),
     ("bulwark", "Gain 2", [{"effect": "gain_credits", "amount": 2}, "end_the_run"]),
+    # added by the cards helper (EFFECTS.md "Added by cards")
+    ("winchester", 1, {"effect": "trace", "strength": 3, "on_success": [_trash(["hardware"])]}),
+    ("hammer", "that is not", {**_trash(["program"]), "except_subtypes": ["decoder", "fracter", "killer"]}),
+    ("hammer", "resource or", _trash(["resource", "hardware"])),
+    (
+        "ballista",
+        " or end",
+        {"effect": "choose", "options": [[{"effect": "trash_program", "amount": 1}], ["end_the_run"]]},
+    ),
+    ("biawak", "resource or end", {"effect": "choose", "options": [[_trash(["resource"])], ["end_the_run"]]}),
+    (
+        "tyr",
+        "Runner card",
+        [{"effect": "trash_installed", "amount": 1}, {"effect": "gain_credits", "amount": 3}],
+    ),
+    ("anvil", "trashes 1 of their", {"effect": "trash_installed", "amount": 1, "chooser": "runner"}),
+    ("doomscroll", "at least", {"effect": "if_tagged", "min_tags": 2, "effects": [_dmg("net", 2)]}),
+    ("karuna", "jack out", [_dmg("net", 2), "runner_may_jack_out"]),
+    (
+        "congratulations",
+        "The Runner gains",
+        [{"effect": "gain_credits", "amount": 2}, {"effect": "opponent_gains_credits", "amount": 1}],
+    ),
+    (
+        "lycian_multi_munition",
+        "barrier",
+        {
+            "effect": "if_ice_subtype",
+            "subtype": "barrier",
+            "effects": [{"effect": "gain_credits", "amount": 1}, "end_the_run"],
+        },
+    ),
+    ("n_pot", "4 or greater", {"effect": "if_threat_level", "amount": 4, "effects": ["end_the_run"]}),
+    (
+        "whitespace",
+        "or less",
+        {"effect": "if_runner_credits_at_most", "amount": 6, "effects": ["end_the_run"]},
+    ),
+    ("vampyronassa", "draw", {"effect": "draw_cards", "amount": 2, "optional": True, "up_to": True}),
+    ("boto", "from HQ", {"effect": "may_trash_from_hand", "amount": 1, "effects": ["end_the_run"]}),
+    ("turing", "spends", {"effect": "unless_pays", "amount": 0, "clicks": 3, "effects": ["end_the_run"]}),
+    ("f2p", "to the grip", {"effect": "add_installed_to_grip", "amount": 1}),
+    ("envelopment", "Trash this ice", "trash_this_ice"),
+    ("its_a_trap", 0, [{"effect": "trash_installed", "amount": 1, "chooser": "runner"}, "trash_this_ice"]),
     # close to a formula, but not one: must stay text
-    ("winchester", 1, TEXT),  # trace -> trash hardware (no hardware effect)
-    ("hammer", "that is not", TEXT),  # "Trash 1 installed program that is not a decoder, ..."
-    ("ballista", " or end", TEXT),  # "Trash 1 installed program or end the run."
+    ("capacitor", "for each tag", TEXT),  # "Gain 1[credit] for each tag ..."
+    ("piranhas", "more cards in HQ", TEXT),  # a condition the board does not state
+    ("semak_samun", "suffers", TEXT),  # "End the run unless the Runner suffers 3 net damage." (not a payment)
     ("colossus", "tag. If there", TEXT),  # "Give the Runner 1 tag. If there are 3 or more ..., instead ..."
-    ("doomscroll", "at least", TEXT),  # "Do 2 net damage if the Runner has at least 2 tags."
     ("diviner", "odd", TEXT),  # "Do 1 net damage. If you trash a card this way ..., end the run."
-    ("karuna", "jack out", TEXT),  # "Do 2 net damage. The Runner may jack out."
     ("hydra", 0, TEXT),  # "... if the Runner is tagged; otherwise, ..."
     ("data_raven", 0, TEXT),  # trace -> place a power counter
 ]
@@ -96,9 +142,31 @@ ABILITIES = [
     ("nanuq", 0, {"kind": "break", "cost": 2, "count": 2, "up_to": True}),  # AI: any ice
     ("nanuq", 1, {"kind": "strength", "cost": 1, "amount": 1}),  # printed without <strong>
     ("orca", 0, {"kind": "break", "cost": 2, "count": 20, "up_to": True, "ice_subtype": "sentry"}),
+    (
+        "euler",
+        0,
+        {
+            "kind": "break",
+            "cost": 0,
+            "count": 1,
+            "up_to": False,
+            "ice_subtype": "code gate",
+            "only_if": "Use this ability only if this program was installed this turn.",
+        },
+    ),
+    (
+        "afterimage",
+        1,
+        {
+            "kind": "strength",
+            "cost": 1,
+            "amount": 2,
+            "only_if": "Use this ability only by spending a credit from a stealth card.",
+        },
+    ),
     # must stay text
-    ("euler", 0, TEXT),  # "... Use this ability only if this program was installed this turn."
-    ("afterimage", 1, TEXT),  # "+2 strength. Use this ability only by spending a credit from ..."
+    ("utae", 0, TEXT),  # "X[credit]: Break X code gate subroutines. Use this ability only once per run."
+    ("marjanah", 0, TEXT),  # "... If you made a successful run this turn, this ability costs 1[credit] less"
     ("hantu", 1, TEXT),  # "Hosted virus counter: +2 strength." (not a credit cost)
     ("mayfly", 0, TEXT),  # "Break 1 subroutine. When this run ends, trash this program."
     ("banner", 0, TEXT),  # "Subroutines on the barrier ... cannot end the run ..."
@@ -158,3 +226,25 @@ def test_every_standard_card_becomes_a_board_card(data):
 )
 def test_near_misses_are_not_effects(text):
     assert parse_effects(text) is None
+
+
+def test_board_cards_hold_only_what_this_engine_accepts(data):
+    """Effects added to the vocabulary before the engine implements them stay text on the
+    board (so a board built from real cards is never refused); once the engine knows them,
+    they pass through."""
+    from engine.board import EFFECTS
+    from engine.cardtext import engine_accepts
+
+    names = {k: v.name for k, v in data.card_subtypes.items()}
+    ballista = board_card(data.cards["ballista"], names)
+    choice = parse_subroutine(_line(data.cards["ballista"], " or end"))
+    first = ballista["subroutines"][0]
+    assert (first == choice) == ("choose" in EFFECTS and engine_accepts(choice))
+    if first != choice:
+        assert first == {"effect": "text", "text": "Trash 1 installed program or end the run."}
+    for card_id in ("ballista", "hammer", "doomscroll", "euler", "corroder", "ice_wall"):
+        obj = board_card(data.cards[card_id], names)
+        for sub in obj.get("subroutines", ()):
+            assert engine_accepts(sub), (card_id, sub)
+        for ability in obj.get("abilities", ()):
+            assert engine_accepts(ability, ability=True), (card_id, ability)
