@@ -17,28 +17,40 @@ The client is `wrk` when installed (apt-get install wrk), else a Python thread p
 keep-alive connections. Traffic goes to 127.0.0.1 only.
 """
 
+# ruff: noqa: E402
 from __future__ import annotations
+
+import os
+import sys
+
+# Keep this folder off sys.path: bench/engine.py would shadow the engine package, which the
+# web app imports.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
 import gzip
 import http.client
 import json
-import os
+import random
 import re
 import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
-from rules_index.store import Library, LibraryError, build
+from itsdangerous import URLSafeSerializer
+
+from webapp import liveserver as live
+from webapp.tokens import SALT
 
 ROOT = Path(__file__).resolve().parent.parent
+SECRET_KEY = os.environ.get("SECRET_KEY", "bench-key")
 OFFICIAL_PAGE = ROOT.parent / "shared" / "cr" / "cr-26.03.html"
 # Card search as the board editor and the search box send it: whole names, prefixes typed so
 # far, forgiving spellings, words of a ruling's question.
@@ -107,81 +119,42 @@ SCENARIOS = {
     "card": "one card page (/c/funhouse, with rulings and keyword links)",
     "cards": "card search, 8 queries in turn (/api/cards?q=: names, prefixes, words of rulings)",
     "nocache": "40 searches with the search cache off",
+    "hostile": "legitimate traffic (rule pages, searches, an engine step) alone, then beside "
+    "--hostile-connections sending slow-regex inputs, huge and forged tokens and unique queries",
     "weight": "bytes a phone downloads for one rule",
 }
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def ensure_cards(build_dir: str) -> None:
+    """The card scenarios need card data beside the rules: build it when it is missing."""
+    from rules_index.store import Library, LibraryError
 
-
-def ensure_build(build_dir: str | None, cards: bool = False) -> str:
     try:
-        target = str(Library.open(build_dir).build_dir)
+        Library.open(build_dir).cards()
     except LibraryError:
-        target = tempfile.mkdtemp(prefix="nrrules-bench-build-")
-        print(f"building the CR into {target} ...", file=sys.stderr)
-        build(str(ROOT.parent / "shared" / "cr"), Path(target))
-    if cards:
-        try:
-            Library.open(target).cards()
-        except LibraryError:  # the card scenarios need card data beside the rules
-            from rules_index.cards import build_cards
+        from rules_index.cards import build_cards
 
-            print(f"building the card data into {target} ...", file=sys.stderr)
-            build_cards(str(ROOT.parent / "shared" / "nrdb" / "v2"), Path(target))
-    return target
+        print(f"building the card data into {build_dir} ...", file=sys.stderr)
+        build_cards(str(ROOT.parent / "shared" / "nrdb" / "v2"), Path(build_dir))
 
 
 def start_server(
     build_dir: str, workers: int, worker_class: str, threads: int, caches: bool
 ) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    env = dict(
-        os.environ,
-        NRRULES_BUILD_DIR=build_dir,
-        NRRULES_PRELOAD="1",
-        SECRET_KEY=os.environ.get("SECRET_KEY", "bench-key"),
-    )
+    """gunicorn as in production (preload, the documented request-line limit), with or without
+    the search, session and engine-answer caches."""
+    env = {"NRRULES_PRELOAD": "1", "SECRET_KEY": SECRET_KEY}
     if not caches:  # the search, session and engine-answer caches off: every request works
         env["NRRULES_SEARCH_CACHE"] = env["NRRULES_SESSION_CACHE"] = "0"
-    cmd = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "-b",
-        f"127.0.0.1:{port}",
-        "-w",
-        str(workers),
-        "-k",
-        worker_class,
-        "--threads",
-        str(threads),
-        "--log-level",
-        "warning",
-        "--no-control-socket",
-        "webapp:create_app()",
-    ]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/api/versions", timeout=2):
-                return proc, base
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise SystemExit("the server did not start") from None
-            time.sleep(0.2)
-
-
-def _post_json(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(base + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as resp:
-        return json.load(resp)
+    server = live.start_server(
+        build_dir,
+        workers=workers,
+        threads=threads,
+        worker_class=worker_class,
+        env=env,
+        args=["--log-level", "warning", "--limit-request-line", "8190"],
+    )
+    return server.proc, server.base
 
 
 def engine_step_requests(base: str, sessions: int) -> list[tuple[str, str]]:
@@ -191,13 +164,13 @@ def engine_step_requests(base: str, sessions: int) -> list[tuple[str, str]]:
     board = json.loads((ROOT / "webapp" / "examples" / "02-remote-agenda.json").read_text())
     out = []
     for seed in range(sessions):
-        state = _post_json(
+        state = live.post_json(
             base,
             "/api/engine/sessions",
             {"board": board, "structure": "run", "params": {"server": "remote1"}, "seed": seed},
         )
         for _ in range(3):
-            nxt = _post_json(
+            nxt = live.post_json(
                 base,
                 f"/api/engine/sessions/{state['token']}/decisions",
                 {"decision": state["decisions"][0]["id"]},
@@ -208,6 +181,57 @@ def engine_step_requests(base: str, sessions: int) -> list[tuple[str, str]]:
         decision = state["decisions"][0]["id"]
         out.append((f"/api/engine/sessions/{state['token']}/decisions", json.dumps({"decision": decision})))
     return out
+
+
+def legit_mix(steps: list[Request]) -> list[Request]:
+    """What judges and players send: rule pages, searches as typed, and an engine step."""
+    pages = ["/r/6.9.4c", "/r/6.9", "/r/1.2.1", "/id/rule_card_precedence", "/r/10.6.1", "/r/7.2"]
+    searches = ["/api/search?q=" + urllib.request.quote(q) for q in QUERIES[:20]]
+    mix: list[Request] = []
+    for i in range(20):
+        mix += [(pages[i % len(pages)], None), (searches[i], None)]
+        if steps and i % 4 == 0:
+            mix.append(steps[0])
+    return mix
+
+
+def hostile_mix(seed: int = 16, unique: int = 3000) -> list[Request]:
+    """Issue 16's hostile requests: inputs that made the rule-number regex cubic, session
+    tokens that are huge (garbage, and a zip bomb signed with the server's key, as anyone holding
+    a leaked or default key could), and unique searches that fill the caches."""
+    bait = urllib.request.quote("1" + " " * 298 + "!")
+    signer = URLSafeSerializer(SECRET_KEY, salt=SALT)
+    board = json.loads((ROOT / "webapp" / "examples" / "01-hq-ice-wall.json").read_text())
+    bomb = signer.dumps({"v": "26.03", "s": "run", "b": {**board, "pad": "0" * 5_500_000}, "d": [], "r": 0})
+    garbage = "".join(random.Random(seed).choices("abcdefghijklmnopqrstuvwxyz0123456789-_", k=7900))
+    fixed = [
+        (f"/api/lookup?q={bait}", None),
+        (f"/api/search?q={bait}", None),
+        (f"/r/{bait}", None),
+        (f"/step?s={bomb}", None),
+        (f"/api/engine/sessions/{bomb}", None),
+        (f"/step?s={garbage}", None),
+    ]
+    rng = random.Random(seed)
+    words = [w for q in QUERIES for w in q.split()]
+    out: list[Request] = []
+    for i in range(unique):
+        q = f"{rng.choice(words)} {rng.choice(words)} {rng.randrange(10**6)}"
+        out.append((f"/api/search?limit=50&q={urllib.request.quote(q)}", None))
+        if i % 3 == 0:
+            out.append(fixed[(i // 3) % len(fixed)])
+    return out
+
+
+def run_beside(run, base: str, legit: list[Request], hostile: list[Request], seconds: int, conns: int,
+               hostile_conns: int) -> tuple[dict, dict]:  # fmt: skip
+    """Legitimate and hostile clients at once; each result counts only its own requests."""
+    out: dict[str, dict] = {}
+    t = threading.Thread(target=lambda: out.update(hostile=run(base, hostile, seconds, hostile_conns)))
+    t.start()
+    legit_result = run(base, legit, seconds, conns)
+    t.join()
+    return legit_result, out["hostile"]
 
 
 # ----- clients ----------------------------------------------------------------------------------
@@ -309,6 +333,21 @@ def run_python(base: str, reqs: list[Request], seconds: int, conns: int) -> dict
     return {"rps": len(flat) / elapsed, "p50": q[49], "p99": q[98], "errors": sum(errors)}
 
 
+def statuses(base: str, reqs: list[Request]) -> list[str]:
+    """Each request's status and time, once, on a fresh connection (the hostile ones must be
+    refused fast, never 5xx)."""
+    out = []
+    for path, _ in reqs:
+        t0 = time.perf_counter()
+        try:
+            with urllib.request.urlopen(base + path, timeout=10) as resp:
+                code = resp.status
+        except urllib.error.HTTPError as exc:
+            code = exc.code
+        out.append(f"{path.split('?')[0][:24]} {code} {(time.perf_counter() - t0) * 1000:.0f}")
+    return out
+
+
 # ----- page weight ------------------------------------------------------------------------------
 
 
@@ -368,6 +407,12 @@ def main() -> None:
         + ", ".join(f"{k} = {v}" for k, v in SCENARIOS.items()),
     )
     ap.add_argument(
+        "--hostile-connections",
+        type=int,
+        default=8,
+        help="connections sending hostile requests beside --connections legitimate ones (default 8)",
+    )
+    ap.add_argument(
         "--sessions",
         type=int,
         default=50,
@@ -380,8 +425,9 @@ def main() -> None:
     if client == "auto":
         client = "wrk" if shutil.which("wrk") else "python"
     run = run_wrk if client == "wrk" else run_python
-    wanted = set(args.only or SCENARIOS)
-    build_dir = ensure_build(args.build_dir, cards=bool(wanted & {"card", "cards"}))
+    build_dir = live.ensure_build(args.build_dir)
+    if set(args.only or SCENARIOS) & {"card", "cards"}:
+        ensure_cards(build_dir)
 
     print(
         f"nrrules HTTP bench: gunicorn {args.workers} {args.worker_class} workers"
@@ -390,6 +436,8 @@ def main() -> None:
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
     )
     rows = []
+    hostile_statuses: list[str] = []
+    wanted = set(args.only or SCENARIOS)
     weight = None
     steps: list[Request] = []
     proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, caches=True)
@@ -424,7 +472,7 @@ def main() -> None:
                 [("/api/search?q=" + urllib.request.quote(q), None) for q in QUERIES],
             ),
         ]
-        if wanted & {"step", "steps"}:
+        if wanted & {"step", "steps", "hostile"}:
             steps = engine_step_requests(base, args.sessions)
             scenarios.append(("step", "engine step, same request again", steps[:1]))
         for key, name, reqs in scenarios:
@@ -432,6 +480,16 @@ def main() -> None:
                 continue
             run(base, reqs, 2, args.connections)  # warm every worker, as a running server is
             rows.append((name, run(base, reqs, args.duration, args.connections)))
+        if "hostile" in wanted:
+            legit, hostile, hc = legit_mix(steps), hostile_mix(), args.hostile_connections
+            run(base, legit, 2, args.connections)
+            rows.append(("legit mix, alone", run(base, legit, args.duration, args.connections)))
+            beside, bad = run_beside(run, base, legit, hostile, args.duration, args.connections, hc)
+            rows.append((f"legit mix, beside {hc} hostile", beside))
+            rows.append((f"hostile ({hc} conns; errors=refused)", bad))
+            hostile_statuses = statuses(
+                base, [r for r in hostile if "limit=50" not in r[0]][:6] + hostile[:2]
+            )
         if "weight" in wanted:
             weight = phone_bytes(base, "/r/6.9.4c")
     finally:
@@ -456,9 +514,12 @@ def main() -> None:
             proc.terminate()
             proc.wait(timeout=10)
 
-    print(f"\n{'scenario':34} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    print(f"\n{'scenario':36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
     for name, r in rows:
-        print(f"{name:34} {r['rps']:9.0f} {r['p50']:8.1f} {r['p99']:8.1f} {r['errors']:7d}")
+        print(f"{name:36} {r['rps']:9.0f} {r['p50']:8.1f} {r['p99']:8.1f} {r['errors']:7d}")
+    if hostile_statuses:
+        print("\nhostile requests answer (status, ms): " + "; ".join(hostile_statuses))
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs shared with other work)")
     if weight is None:
         return
     official = OFFICIAL_PAGE.stat().st_size if OFFICIAL_PAGE.exists() else 1_100_000

@@ -13,22 +13,31 @@ Usage: python bench/offline.py [--build-dir DIR] [--seconds 5] [--skip-export]
 Needs Debian's chromium and Playwright (as the browser tests do); wrk for throughput.
 """
 
+# ruff: noqa: E402
 from __future__ import annotations
+
+import os
+import sys
+
+# Keep this folder off sys.path: bench/engine.py would shadow the engine package, which the
+# web app imports.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
 import functools
 import http.server
 import importlib.util
-import os
 import resource
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from webapp import liveserver as live
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("NRRULES_CHROMIUM", "/usr/bin/chromium")
@@ -161,10 +170,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--skip-export", action="store_true")
     args = ap.parse_args()
-    bh = _bench_http()
-    build_dir = bh.ensure_build(args.build_dir)
+    build_dir = live.ensure_build(args.build_dir)
     os.environ["NRRULES_BUILD_DIR"] = build_dir
-    proc, base = bh.start_server(build_dir, 2, "gthread", 1, True)
+    server = live.start_server(build_dir, workers=2, env={"NRRULES_PRELOAD": "1"})
+    base = server.base
     results: dict = {}
     tmp = Path(tempfile.mkdtemp(prefix="nrrules-bench-export-"))
     try:
@@ -174,8 +183,7 @@ def main() -> None:
             results.update(export_numbers(build_dir, site))
             results.update(throughput(base, site, args.seconds))
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 CPUs shared with other work)")
     for key, value in results.items():
@@ -183,5 +191,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     main()

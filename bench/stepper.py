@@ -21,30 +21,25 @@ from __future__ import annotations
 import os
 import sys
 
-# keep this folder off sys.path (a bench/http.py once shadowed the stdlib http package).
+# Keep this folder off sys.path: bench/engine.py would shadow the engine package, which the
+# web app imports.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
 import gzip
-import importlib.util
 import json
 import statistics
 import time
 import urllib.request
 from pathlib import Path
 
+from webapp import liveserver as live
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("NRRULES_CHROMIUM", "/usr/bin/chromium")
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.6 * 1024 * 1024 / 8 * 0.9,
            "uploadThroughput": 750 * 1024 / 8 * 0.9}  # fmt: skip
-
-
-def _bench_http():
-    spec = importlib.util.spec_from_file_location("bench_http", ROOT / "bench" / "http_load.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def break_all(ids: list[str]) -> str:
@@ -123,15 +118,15 @@ def main() -> None:
     ap.add_argument("--build-dir", default=os.environ.get("NRRULES_BUILD_DIR"))
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    h = _bench_http()
-    build_dir = h.ensure_build(args.build_dir)
-    proc, base = h.start_server(build_dir, 1, "gthread", 4, True)
+    build_dir = live.ensure_build(args.build_dir)
+    server = live.start_server(build_dir, threads=4, env={"NRRULES_PRELOAD": "1"})
+    base = server.base
     try:
         for name, pick in (
             ("break every subroutine, access both cards", break_all),
             ("no rez, no breaks", no_rez_no_break),
         ):
-            url, n = finished_url(base, h._post_json, pick)
+            url, n = finished_url(base, live.post_json, pick)
             body, cold = fetch(base + url)
             warm = statistics.median(fetch(base + url)[1] for _ in range(args.repeat))
             print(f"finished two-ice run ({name}; {n} decisions):")
@@ -144,8 +139,7 @@ def main() -> None:
                     f"  Chromium {label:9}     load {t['load s (median)']:.3f} s, first paint {t['first paint s (median)']:.3f} s"
                 )
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.stop()
 
 
 if __name__ == "__main__":

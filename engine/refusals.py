@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import rig
+from . import recurring, rig
 from .locations import get_card
 
 if TYPE_CHECKING:
@@ -29,13 +29,11 @@ class Refusal:
 
 def _spendable(b: dict, side: str) -> int:
     p = b[side]
-    return p["credits"] + (p.get("bad_publicity_fund", 0) if side == "runner" else 0) + _hosted(b, side)
-
-
-def _hosted(b: dict, side: str) -> int:
-    from .recurring import hosted_credits
-
-    return hosted_credits(b, side)
+    return (
+        p["credits"]
+        + (p.get("bad_publicity_fund", 0) if side == "runner" else 0)
+        + recurring.hosted_credits(b, side)
+    )
 
 
 def _run(s: Session) -> dict | None:
@@ -45,9 +43,42 @@ def _run(s: Session) -> dict | None:
     return None
 
 
+def _credits(b: dict, side: str) -> int:
+    """Credits a player can pay an action or a rez with: the pool and hosted recurring credits."""
+    return b[side]["credits"] + recurring.hosted_credits(b, side)
+
+
 def _corp_actions(b: dict) -> list[Refusal]:
     out = []
     corp, runner = b["corp"], b["runner"]
+    credits = _credits(b, "corp")
+    for i, c in enumerate(corp["hand"]):
+        if c.get("type") != "ice":
+            continue
+        for name, srv in b["servers"].items():
+            cost = len(srv["ice"])
+            if cost > credits:
+                out.append(
+                    Refusal(
+                        f"install:{i}@{name}",
+                        "corp",
+                        f"installing {c['name']} protecting {name} costs {cost} credits (1 per ice already "
+                        f"protecting it); the Corp has {credits}",
+                        "rule_install_cost_ice",
+                    )
+                )
+    if credits < 1:
+        for name, srv in b["servers"].items():
+            c = srv.get("content")
+            if c and c.get("type") == "agenda":
+                out.append(
+                    Refusal(
+                        f"advance:{name}",
+                        "corp",
+                        f"advancing {c['name']} costs 1 credit; the Corp has none",
+                        "corp_basic_action_advance",
+                    )
+                )
     if corp["clicks"] < 3:
         out.append(
             Refusal(
@@ -82,7 +113,7 @@ def _corp_actions(b: dict) -> list[Refusal]:
                         "rule_advancement_requirement",
                     )
                 )
-            elif True:
+            else:
                 out.append(
                     Refusal(
                         f"score:{name}",
@@ -103,7 +134,7 @@ def _runner_actions(b: dict) -> list[Refusal]:
                 "remove_tag", "runner", "the Runner has no tag to remove", "runner_basic_action_remove_tag"
             )
         )
-    elif r["credits"] < 2:
+    elif _credits(b, "runner") < 2:
         out.append(
             Refusal(
                 "remove_tag",
@@ -194,6 +225,42 @@ def _approach(s: Session) -> list[Refusal]:
     return []
 
 
+R_WINDOWS = {
+    "step_corp_turn_draw_phase_paw",
+    "step_corp_turn_action_phase_paw",
+    "step_corp_turn_discard_phase_paw",
+    "step_runner_turn_action_phase_paw",
+    "step_runner_turn_loop_paw",
+    "step_runner_turn_discard_phase_paw",
+    "step_initiation_paw",
+    "step_approach_paw",
+    "step_after_jack_out_paw",
+}
+P_ONLY_WINDOWS = {"step_encounter_paw", "step_before_jack_out_paw"}
+
+
+def _rez_non_ice(s: Session, step: str) -> list[Refusal]:
+    """Assets and upgrades the Corp cannot rez in this paid ability window, and why."""
+    b = s.board
+    credits = _credits(b, "corp")
+    out = []
+    for name, srv in b["servers"].items():
+        cards = [(f"rez:{name}.root.{i}", c) for i, c in enumerate(srv["root"])]
+        c = srv.get("content")
+        if c and c.get("type") == "asset":
+            cards.append((f"rez:{name}.content", c))
+        for rid, c in cards:
+            if c.get("rezzed") or "rez_cost" not in c:
+                continue
+            if step in P_ONLY_WINDOWS:
+                why = f"{c['name']} cannot be rezzed now: in this window players may only use paid abilities (no (R))"
+                out.append(Refusal(rid, "corp", why, "rule_paid_ability_window_corp_rez"))
+            elif c["rez_cost"] > credits:
+                why = f"rezzing {c['name']} costs {c['rez_cost']} credits; the Corp has {credits}"
+                out.append(Refusal(rid, "corp", why, "rule_rez_cost"))
+    return out
+
+
 def _access(s: Session) -> list[Refusal]:
     b = s.board
     v = s.frames[-1].v
@@ -252,6 +319,8 @@ def refused(s: Session) -> list[Refusal]:
         found = _encounter(s)
     elif step == "step_approach_paw":
         found = _approach(s)
+    if step in R_WINDOWS or step in P_ONLY_WINDOWS:
+        found = [*found, *_rez_non_ice(s, step)]
     elif step in ("step_mid_access_ability", "step_access_agenda"):
         found = _access(s)
     seen: set[str] = set()

@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,7 +39,7 @@ from scraper.source import resolve
 
 from .integrity import build_lock
 from .lookup import lookup
-from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, clean_query, ideal_score, norm_of
+from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, _porter, clean_query, ideal_score, norm_of
 from .store import publish
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ ANALYZER = (
     | StopFilter(stoplist=_STOP, minsize=1)
     | _Irregular()
     | CharsetFilter(accent_map)
-    | StemFilter(cachesize=-1)
+    | StemFilter(stemfn=_porter, cachesize=None)  # bounded: the same stem cache as the CR index
 )
 SCHEMA = Schema(
     id=STORED(),
@@ -117,6 +118,14 @@ FIELDS = ("title", "text", "section")
 
 def _stems(text: str) -> list[str]:
     return [t.text for t in ANALYZER(text)]
+
+
+@lru_cache(maxsize=16384)
+def _stem_word(word: str) -> str | None:
+    """The indexed form of one word (None for a stop word), cached: snippets ask for every
+    word of every hit."""
+    got = _stems(word)
+    return got[0] if len(got) == 1 else None
 
 
 def code_key() -> str:
@@ -454,8 +463,7 @@ class JudgeStore:
         text = item.text.replace("\n", " ")
         spans = []
         for m in re.finditer(_TOKEN, text):
-            got = _stems(m.group(0))
-            if len(got) == 1 and got[0] in stems:
+            if _stem_word(m.group(0)) in stems:
                 spans.append(m.span())
         return _mark(text, spans)
 

@@ -24,9 +24,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import SEARCH_FIELDS, name_key
+from whoosh.query import Term
+from whoosh.searching import Searcher as WhooshSearcher
+
+from .cards import SEARCH_FIELDS, name_key, ruling_text
+from .cards import _snippet as card_snippet
 from .lookup import parse_query
-from .search import SearchResult, ideal_score, norm_of
+from .search import _STOP, SearchResult, _DenseOr, _FastBM25F, ideal_score, norm_of
 
 if TYPE_CHECKING:
     from .store import Library
@@ -112,43 +116,73 @@ class CardResult:
     ruling: int | None = None
 
 
-def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> list[CardResult]:
-    """The card store's hits with their norm: a card named by its whole name is exact; one
-    whose name starts with the query has the share of its name typed; the rest their BM25F
-    score over `ideal_score` (the card index's fields, each word analysed as that field
-    analyses it)."""
-    hits = store.search(query, sources=sources, limit=limit)
-    if not hits:
-        return []
-    searcher = store._searcher()
+def _card_searcher(store):
+    """A Whoosh searcher over the card index scoring with the rules index's BM25F (field
+    lengths from a table built once per store, kept on the store) instead of reading the
+    length column for every posting."""
+    weighting = getattr(store, "_unified_weighting", None)
+    if weighting is None:
+        weighting = store._unified_weighting = _FastBM25F()
+    return WhooshSearcher(store._searcher().reader(), weighting=weighting, closereader=False)
+
+
+def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> dict[str, list[CardResult]]:
+    """Card and ruling hits with their norm, per source, from one pass over the card index: a
+    card named by its whole name is exact; one whose name starts with the query has the share
+    of its name typed; the rest their BM25F score over `ideal_score`.
+
+    The words are matched as the rules index matches them (each word as each field analyses
+    it, stop words out, one dense union, no term recording): the store's own query parser
+    matched every card whose title has "the" or "can", and searching cards and rulings took
+    60 ms a query against 10 ms this way."""
+    out: dict[str, list[CardResult]] = {s: [] for s in sources}
+    typed = name_key(query)
+    named = store._named(query, limit) if "cards" in sources else []
+    for cid, score in named:
+        card = store.card(cid)
+        if card is None:
+            continue
+        exact = score >= EXACT_NAME
+        # the start of a card's name ("corr" for Corroder): the share of the name typed
+        norm = 1.0 if exact else round(min(1.0, len(typed) / max(1, len(name_key(card.title)))), 4)
+        match = "exact" if exact else "text"
+        snippet = card_snippet(card.stripped_text, query)
+        out["cards"].append(CardResult("cards", cid, card.title, snippet, score, norm, match))
+    searcher = _card_searcher(store)
     schema = searcher.schema
+    reader = searcher.reader()
     clauses = []
     for fname in SEARCH_FIELDS:
-        clauses += [(fname, t.text, 1.0) for t in schema[fname].analyzer(query)]
+        for token in schema[fname].analyzer(query):
+            if token.text not in _STOP and reader.doc_frequency(fname, token.text):
+                clauses.append((fname, token.text, 1.0))
+    if not clauses:
+        return out
     ideal = ideal_score(searcher, clauses)
-    typed = name_key(query)
-    out = []
-    for h in hits:
-        exact = h.source == "cards" and h.score >= EXACT_NAME
-        if exact:
-            norm = 1.0
-        elif h.source == "cards" and h.score >= NAME_PREFIX:
-            # the start of a card's name ("corr" for Corroder): the share of the name typed
-            norm = round(min(1.0, len(typed) / max(1, len(name_key(h.title)))), 4)
+    terms = [Term(f, t) for f, t, _ in dict.fromkeys(clauses)]
+    q = _DenseOr(terms) if len(terms) > 1 else terms[0]
+    seen = {h.id for h in out.get("cards", [])}
+    for docnum, score in searcher.search(q, limit=None, optimize=False).items():
+        fields = searcher.stored_fields(docnum)
+        source, cid = fields["source"], fields["card_id"]
+        if source not in out or len(out[source]) >= limit or (source == "cards" and cid in seen):
+            continue
+        card = store.card(cid)
+        if card is None:
+            continue
+        if source == "cards":
+            text, ruling = card.stripped_text, None
         else:
-            norm = norm_of(h.score, ideal)
-        out.append(
-            CardResult(
-                source=h.source,
-                id=h.card_id,
-                title=h.title,
-                snippet=h.snippet,
-                score=h.score,
-                norm=norm,
-                match="exact" if exact else "text",
-                ruling=h.ruling,
-            )
+            ruling = fields["ruling"]
+            found = ruling_text(store.rulings(cid)[ruling])
+            text = found.question or found.text or ""
+        score = float(score)
+        snippet = card_snippet(text, query)
+        out[source].append(
+            CardResult(source, cid, card.title, snippet, score, norm_of(score, ideal), "text", ruling)
         )
+        if all(len(v) >= limit for v in out.values()):
+            break
     return out
 
 
@@ -182,8 +216,7 @@ def search_sources(
     words = exact_rule is None and (ref is None or ref.kind != "number")  # search by words?
     store = _cards(library) if card_sources and words else None
     if store is not None:
-        for source in card_sources:  # each its own candidates: one could fill the other's list
-            lists[source] = card_hits(store, query, (source,), limit)
+        lists.update(card_hits(store, query, card_sources, limit))
     result.hits = merge(lists, limit)
     if result.hits and result.offer is not None and not result.offer.hits:
         result.offer = SearchResult(query=result.offer.query, hits=[])

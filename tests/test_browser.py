@@ -10,15 +10,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright import sync_api
+
+from webapp.liveserver import live_server
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
@@ -39,57 +36,11 @@ if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def serve(build_dir, log_name: str = "gunicorn.log"):
-    """A real gunicorn serving `build_dir` on a free port: yields its base URL, stops it after."""
-    port = free_port()
-    env = dict(os.environ, NRRULES_BUILD_DIR=str(build_dir), SECRET_KEY="browser-test-key")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = (ARTIFACTS / log_name).open("w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-b",
-            f"127.0.0.1:{port}",
-            "-w",
-            "2",
-            "--threads",
-            "4",
-            "--no-control-socket",  # other gunicorns on this machine may hold the default socket
-            "webapp:create_app()",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/api/versions", timeout=2) as resp:
-                if resp.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"server did not start (see {log.name})")
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    """A real gunicorn serving `build_dir` (webapp.liveserver): yields its base URL, stops it after."""
+    env = {"SECRET_KEY": "browser-test-key"}
+    with live_server(build_dir, workers=2, threads=4, env=env, log=ARTIFACTS / log_name) as srv:
+        yield srv.base
 
 
 @pytest.fixture(scope="module")

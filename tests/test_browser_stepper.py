@@ -218,6 +218,9 @@ def test_rig_edited_on_the_picture(screen, server):  # noqa: F811
     page.fill("input[data-path='servers.hq.ice[0].break_cost']", "")
     programs = page.locator(".rig[data-zone='programs']")
     expect(programs.locator(".rc")).to_have_count(0)
+    # this server has no card data: no real-card pickers, only hand-made cards
+    assert page.locator("#formroot .pick").count() > 0
+    expect(page.locator("#formroot .pick:visible")).to_have_count(0)
     programs.locator(".add-card").click()
     # the new program's name field has the focus: typed from the keyboard
     path = "runner.rig.programs[0]"
@@ -311,6 +314,7 @@ def test_real_cards_picked_in_the_editor(screen, card_server):
     hq.locator(".ic .del").click()  # the example's hand-made ice
     expect(hq.locator(".ic")).to_have_count(0)
     ice_q = hq.locator("input.pick-q[data-pick='ice']")
+    expect(ice_q).to_be_visible()  # card data is built on this server
     ice_q.fill("Ice Wall")
     expect(hq.locator(".pick-opt[data-card-id='ice_wall']")).to_be_visible()
     # suggestions are ice only, and reachable from the keyboard

@@ -353,3 +353,37 @@ def test_a_trigger_whose_condition_is_not_met_does_not_fire(doc):
     assert engine.validate_board(engine_board(servers={"hq": {"root": [unrezzed]}})) == []
     bad = {**card, "triggers": [{"when": "sometimes", "effects": []}]}
     assert any("when" in p for p in engine.validate_board(engine_board(runner={"rig": {"hardware": [bad]}})))
+
+
+def test_refused_rezzes_and_installs_cite_their_rule(doc):
+    """A non-ice card cannot be rezzed in a window without (R) (9.2.7c) or without the credits
+    (rez cost); ice costs 1 credit per ice already protecting the server (8.5.11a)."""
+    grid = {"name": "Manta Grid", "type": "upgrade", "rez_cost": 9}
+    wall = {"name": "Wall", "rezzed": True, "subroutines": ["end_the_run"]}
+    b = engine_board(corp={"credits": 1}, servers={"hq": {"ice": [wall], "root": [grid]}})
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    while s.current_step != "step_encounter_paw":
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    why = {r.id: r for r in engine.refused_decisions(s)}
+    assert why["rez:hq.root.0"].rule == "rule_paid_ability_window_corp_rez"
+    cheap = {"name": "Cheap Grid", "type": "upgrade", "rez_cost": 1}
+    corp = engine_board(
+        corp={"credits": 1, "clicks": 0, "hand": [{"name": "Ice Wall", "type": "ice"}]},
+        servers={"hq": {"ice": [wall, wall], "root": [grid, cheap]}},
+    )
+    s = engine.start(corp, "corp_turn", doc)
+    assert s.current_step == "step_corp_turn_draw_phase_paw" and "rez:hq.root.1" in decision_ids(s)
+    refusals = {r.id: r for r in engine.refused_decisions(s)}
+    assert (
+        refusals["rez:hq.root.0"].rule == "rule_rez_cost"
+        and "costs 9 credits" in refusals["rez:hq.root.0"].reason
+    )
+    while "credit" not in decision_ids(s):
+        s, _ = engine.apply(s, "pass")
+    refusals = {r.id: r for r in engine.refused_decisions(s)}
+    assert (
+        refusals["install:0@hq"].rule == "rule_install_cost_ice"
+        and "costs 2 credits" in refusals["install:0@hq"].reason
+    )
+    assert "install:0@archives" in decision_ids(s)  # no ice there: free
+    assert all(doc.node(r.rule) is not None for r in refusals.values())

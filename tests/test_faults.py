@@ -6,12 +6,8 @@ hint; every other version keeps answering."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +18,7 @@ from helpers import ROOT, cr_path
 
 from rules_index.store import Library, LibraryError, VersionUnavailable, build
 from webapp import create_app
+from webapp.liveserver import start_server
 
 DAMAGED_V = "24.03"
 GOOD = ("22.12", "25.08", "26.03")
@@ -244,12 +241,6 @@ def test_web_nothing_built_is_a_503_not_a_crash(tmp_path):
 # ----- a real gunicorn: preload, --max-requests and HUP ------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _get(url: str) -> tuple[int, dict]:
     try:
         with urllib.request.urlopen(url, timeout=60) as resp:
@@ -258,34 +249,18 @@ def _get(url: str) -> tuple[int, dict]:
         return exc.code, json.loads(exc.read())
 
 
-def _wait(base: str, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if _get(base + "/api/versions")[0] == 200:
-                return
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("gunicorn did not start:\n" + log.read_text()[-3000:])
-        time.sleep(0.2)
-
-
 def test_gunicorn_with_preload_survives_damage_at_start_and_on_hup(bdir, tmp_path):
     flip_byte(_target(bdir, DAMAGED_V) / "document.json")
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, NRRULES_BUILD_DIR=str(bdir), SECRET_KEY="faults", NRRULES_PRELOAD="1")
     log = tmp_path / "gunicorn.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{port}", "-w", "2", "-k", "gthread",
-             "--threads", "1", "--max-requests", "20", "--timeout", "120", "--no-control-socket", "webapp:create_app()"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+    server = start_server(
+        bdir,
+        workers=2,
+        env={"SECRET_KEY": "faults", "NRRULES_PRELOAD": "1"},
+        args=["--max-requests", "20", "--timeout", "120"],
+        log=log,
+    )
+    base, proc = server.base, server.proc
     try:
-        _wait(base, proc, log)
         # more requests than --max-requests: workers are replaced while a version is damaged
         for _ in range(30):
             assert _get(f"{base}/api/rules/6.9.4c?v=26.03")[0] == 200
@@ -304,11 +279,7 @@ def test_gunicorn_with_preload_survives_damage_at_start_and_on_hup(bdir, tmp_pat
         assert versions["26.03"] == "ok"
         assert "Traceback" not in log.read_text()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        server.stop()
 
 
 @pytest.mark.parametrize("preload", [False, True])

@@ -333,3 +333,9 @@ def test_a_full_disk_during_a_build_is_one_error_line(tmp_path, cr_dir):
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == "" and proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
     assert "File too large" in proc.stderr
+
+
+@pytest.mark.parametrize("host", ["x" * 300, "192.0.2.1"])  # too long a name; TEST-NET: no DNS asked
+def test_serve_on_a_host_it_cannot_listen_on_is_one_error_line(build_dir, host):
+    result = CliRunner().invoke(main, ["serve", "--host", host, "--port", "8", "--build-dir", str(build_dir)])
+    assert "cannot listen on" in one_error_line(result)

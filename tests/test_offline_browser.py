@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from helpers import LATEST
-from test_browser import ARTIFACTS, ROOT, browser, free_port, page  # noqa: F401 - fixtures
+from test_browser import ARTIFACTS, ROOT, browser, page  # noqa: F401 - fixtures
 
 from rules_index.offline import OFFLINE_FILE
+from webapp.liveserver import live_server
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -27,50 +23,12 @@ PHONE = {
 }
 
 
-def start_server(build_dir: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    env = dict(os.environ, NRRULES_BUILD_DIR=str(build_dir), SECRET_KEY="offline-test-key")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = (ARTIFACTS / f"gunicorn-offline-{port}.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{port}", "-w", "1", "--threads", "4"]
-        + ["--no-control-socket", "webapp:create_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    log.close()  # the server process has its own copy of the file
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/api/versions", timeout=2) as resp:
-                if resp.status == 200:
-                    return proc, base
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"server did not start (see {log.name})")
-        time.sleep(0.2)
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
 @pytest.fixture()
 def own_server(build_dir):
     """A server only this test uses, so the test can cut it off."""
-    proc, base = start_server(build_dir)
-    yield proc, base
-    if proc.poll() is None:
-        stop_server(proc)
+    log = ARTIFACTS / f"gunicorn-offline-{os.getpid()}.log"
+    with live_server(build_dir, threads=4, env={"SECRET_KEY": "offline-test-key"}, log=log) as server:
+        yield server
 
 
 def shot(pg, name: str, full: bool = False) -> None:
@@ -78,7 +36,7 @@ def shot(pg, name: str, full: bool = False) -> None:
 
 
 def test_save_then_read_and_search_without_a_connection(browser, own_server, library):  # noqa: F811
-    proc, base = own_server
+    base = own_server.base
     context = browser.new_context(**PHONE)
     pg = context.new_page()
     pg.set_default_timeout(20_000)
@@ -100,7 +58,7 @@ def test_save_then_read_and_search_without_a_connection(browser, own_server, lib
         shot(pg, "offline-saved-phone", full=True)
 
         # Cut the network: no server process, and the browser told it is offline.
-        stop_server(proc)
+        own_server.stop()
         context.set_offline(True)
         pg.goto(base + "/id/rule_sec_run_run_ends_phase")
         pg.wait_for_selector("body[data-rendered='1']")

@@ -32,11 +32,14 @@ from typing import Any
 
 from flask import Flask
 from flask.sessions import SessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import caches
 from .httputil import install_http_policies
 from .jsonprovider import FastJSONProvider
 from .library import LibraryHolder
+from .reading import install as install_reading
+from .views import api, cards, engine_views, judge_history, offline, pages
 
 DEV_SECRET = "nrrules-dev-secret-change-me"  # only for apps made with TESTING
 
@@ -89,23 +92,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     caches.init_app(app)
     app.extensions["nrrules.library"] = LibraryHolder(app.config.get("LIBRARY"), app.config["BUILD_DIR"])
 
-    from .views import api, cards, engine_views, offline, pages
-
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(engine_views.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(cards.bp)
-    from .views import judge_history
-
     app.register_blueprint(judge_history.bp)
     install_http_policies(app)
-    from .reading import install as install_reading
-
     install_reading(app)
     if app.config["PROXY_FIX"]:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
         # Behind one trusted proxy: take scheme and host from X-Forwarded-* for canonical links.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if app.config["PRELOAD"]:

@@ -38,6 +38,9 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+from rules_index.store import Library, LibraryError
+
+from . import create_app
 from .library import rules
 
 MARKER = ".nrrules-export"
@@ -107,8 +110,6 @@ class _Writer:
 
 
 def _client(build_dir: str | None):
-    from . import create_app
-
     app = create_app(
         {
             "BUILD_DIR": build_dir,
@@ -224,8 +225,6 @@ def export_site(
 ) -> ExportResult:
     """Write the static site into ``target`` (created, or replaced if it holds an earlier
     export). Written into a temporary directory beside it first, then swapped in."""
-    from rules_index.store import Library, LibraryError
-
     t0 = time.perf_counter()
     target = Path(target).expanduser()
     if target.exists() and (

@@ -1,19 +1,23 @@
-"""Reading aids for rule pages, as Jinja filters and globals (installed by `install`):
+"""Reading aids for rule pages. `rule_aids` gathers a page's aids for its template as plain
+strings and dicts (the template renders payloads, never document objects):
 
 * ``step_links``: in-text step references ("continue to (d)", "go to (2)", "Return to (a).")
   become links to the step they name, resolved against the rule's own timing structure;
-* ``cr_case``: a rule whose text opens with a lowercase defined term ("meat damage and net
-  damage are resolved...") is shown with a capital, as a sentence start (the term's own text,
-  and the stored rule text, are left as the CR prints them);
+* ``cr_case`` (also a Jinja filter): a rule whose text opens with a lowercase defined term
+  ("meat damage and net damage are resolved...") is shown with a capital, as a sentence start
+  (the term's own text, and the stored rule text, are left as the CR prints them);
 * ``rule_context``: a sub-rule's parent and its siblings (the page highlights the current one);
 * ``ref_label``: what a bare number in "Cites"/"Cited by" is about (its title, or the start of
-  its text);
-* ``versioned_url``: a link to a rule that names its CR version, for citations.
+  its text).
+
+Jinja globals (`install`): ``versioned_url``, a link to a rule that names its CR version, for
+citations; ``nearest_numbers``, the "Did you mean" of the search page.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, url_for
@@ -98,12 +102,36 @@ def ref_label(doc: Document, node_id: str, limit: int = 90) -> str:
     return text
 
 
+def rule_aids(
+    doc: Document, node: Node, below: list[str], refs: list[str], body: Callable[[Node], Markup]
+) -> dict[str, Any]:
+    """The reading aids of one rule page, as the template renders them (strings and dicts, no
+    document objects): ``html``, each shown rule's HTML through `body` (step links, sentence
+    case) by id; ``context``, the parent and siblings of a sub-rule or step (None otherwise);
+    ``labels``, what each cited or citing rule is about, by id."""
+    html = {node.id: body(node)}
+    for node_id in below:
+        n = doc.node(node_id)
+        if n is not None:
+            html[n.id] = body(n)
+    context = None
+    ctx = rule_context(doc, node)
+    if ctx is not None:
+        parent = ctx["parent"]
+        if parent.html:
+            html[parent.id] = body(parent)
+        context = {
+            "parent": {"id": parent.id, "number": parent.number, "title": parent.title, "html": parent.html},
+            "siblings": [
+                {"id": sb.id, "number": sb.number, "label": ref_label(doc, sb.id, 70)}
+                for sb in ctx["siblings"]
+            ],
+        }
+    return {"html": html, "context": context, "labels": {i: ref_label(doc, i) for i in refs}}
+
+
 def versioned_url(node_id: str, version: str) -> str:
     return url_for("pages.by_id", node_id=node_id, v=version, _external=True)
-
-
-def cr_document(version: str) -> Document:
-    return rules().library.document(version)
 
 
 def nearest_numbers(query: str, version: str) -> list[str]:
@@ -117,11 +145,4 @@ def nearest_numbers(query: str, version: str) -> list[str]:
 
 def install(app: Flask) -> None:
     app.jinja_env.filters["cr_case"] = cr_case
-    app.jinja_env.globals.update(
-        step_links=step_links,
-        rule_context=rule_context,
-        ref_label=ref_label,
-        versioned_url=versioned_url,
-        cr_document=cr_document,
-        nearest_numbers=nearest_numbers,
-    )
+    app.jinja_env.globals.update(versioned_url=versioned_url, nearest_numbers=nearest_numbers)

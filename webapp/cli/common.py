@@ -98,3 +98,32 @@ version_option = click.option(
     "--version", "-v", "version", default=None, help="CR version, e.g. 24.03 (default: latest built)."
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (the API's answer).")
+
+
+Payload = dict[str, Any]
+
+
+def payload_command(
+    group: click.Group, name: str, text: Callable[[Payload], None], *, version: bool = True
+) -> Callable[[Callable[..., Payload]], click.Command]:
+    """Register a command that prints one payload: the decorated function takes the `Rules`
+    context and the command's own arguments (with ``version`` unless `version` is False) and
+    returns the payload. ``--json`` prints it as the API serves it; otherwise `text` formats it
+    (and may raise NotFound for an empty answer). The command gets --json, --build-dir and,
+    with `version`, --version, and answers the project's errors with one `error:` line."""
+
+    def register(build: Callable[..., Payload]) -> click.Command:
+        @functools.wraps(build)
+        def command(*args: Any, as_json: bool, build_dir: Path | None, **kwargs: Any) -> None:
+            data = build(open_rules(build_dir), *args, **kwargs)
+            if as_json:
+                emit(data)
+            else:
+                text(data)
+
+        decorated: Callable[..., Any] = user_errors(command)
+        for option in (build_dir_option, json_option, *((version_option,) if version else ())):
+            decorated = option(decorated)
+        return group.command(name)(decorated)
+
+    return register

@@ -24,8 +24,9 @@ from scraper import Document
 
 from ..errors import BadBoard, BadRequest, IllegalDecision
 from ..jsonprovider import loads_user
+from ..payloads import Rules
 from ..payloads import engine as payloads
-from .common import build_dir_option, emit, json_option, open_rules, user_errors, version_option
+from .common import build_dir_option, open_rules, payload_command, user_errors, version_option
 
 MAX_AUTO_DECISIONS = 5000
 
@@ -182,22 +183,18 @@ def format_coverage(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _structures_text(data: dict[str, Any]) -> None:
+    for s in data["structures"]:
+        click.echo(f"{s['id']:<12} {s['title']}")
+
+
 def register(group: click.Group) -> None:
     """Add `structures`, `step` and `engine-coverage` to the `nrrules` command group."""
 
-    @group.command("structures")
-    @version_option
-    @json_option
-    @build_dir_option
-    @user_errors
-    def structures_cmd(version: str | None, as_json: bool, build_dir: Path | None) -> None:
+    @payload_command(group, "structures", _structures_text)
+    def structures_cmd(rules: Rules, version: str | None) -> dict[str, Any]:
         """The timing structures the engine can walk in a CR version."""
-        data = payloads.structures(open_rules(build_dir), version)
-        if as_json:
-            emit(data)
-            return
-        for s in data["structures"]:
-            click.echo(f"{s['id']:<12} {s['title']}")
+        return payloads.structures(rules, version)
 
     @group.command("step")
     @click.argument("board_json")

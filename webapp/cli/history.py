@@ -9,24 +9,26 @@ from __future__ import annotations
 
 import html
 import re
-import sys
 from pathlib import Path
 
 import click
 
+from rules_index.judge import build_judge
 from rules_index.store import Library, LibraryError
 
-from ..errors import EXIT_NOT_FOUND
+from ..errors import NotFound
+from ..payloads import Rules
 from ..payloads import judge as payloads
-from .common import build_dir_option as _build_dir
-from .common import emit as _emit
-from .common import fail, open_rules, user_errors
-from .common import json_option as _json
-from .common import version_option as _version
-
-
-def _call(fn, *args):
-    return fn(*args)
+from .common import (
+    Payload,
+    build_dir_option,
+    emit,
+    fail,
+    json_option,
+    open_rules,
+    payload_command,
+    user_errors,
+)
 
 
 def _diff_text(ops) -> str:
@@ -44,8 +46,6 @@ def _diff_text(ops) -> str:
 
 def build_judge_cmd(source: str, build_dir: Path, force: bool) -> None:
     """Build judges' documents; card names come from the built CR and card data, if any."""
-    from rules_index.judge import build_judge
-
     names: set[str] = set()
     try:
         lib = Library.open(build_dir)
@@ -62,69 +62,62 @@ def build_judge_cmd(source: str, build_dir: Path, force: bool) -> None:
     )
 
 
-def register(group: click.Group) -> None:
-    @group.command("history")
-    @click.argument("ref")
-    @_version
-    @_json
-    @_build_dir
-    @user_errors
-    def history_cmd(ref, version, as_json, build_dir):
-        """A rule's versions, its number in each and what changed (e.g. 6.1.5, step_jack_out_choice)."""
-        data = payloads.rule_history(open_rules(build_dir), ref, version)
-        if as_json:
-            _emit(data)
-            return
-        click.echo(data["id"])
-        for v in data["versions"]:
-            click.echo(f"  CR {v['version']}: {v['number'] if v['present'] else 'absent'}")
-        changed = [c for c in data["changes"] if c["reworded"] or c["renumbered"]]
-        if not changed:
-            click.echo("  unchanged in every version it exists in")
-        for c in changed:
-            head = f"{c['from']} -> {c['to']}"
-            if c["renumbered"]:
-                head += f": renumbered {c['old_number']} -> {c['new_number']}"
-            click.echo(head)
-            if c["diff"]:
-                click.echo("  " + _diff_text(c["diff"]))
+def _history_text(data: Payload) -> None:
+    click.echo(data["id"])
+    for v in data["versions"]:
+        click.echo(f"  CR {v['version']}: {v['number'] if v['present'] else 'absent'}")
+    changed = [c for c in data["changes"] if c["reworded"] or c["renumbered"]]
+    if not changed:
+        click.echo("  unchanged in every version it exists in")
+    for c in changed:
+        head = f"{c['from']} -> {c['to']}"
+        if c["renumbered"]:
+            head += f": renumbered {c['old_number']} -> {c['new_number']}"
+        click.echo(head)
+        if c["diff"]:
+            click.echo("  " + _diff_text(c["diff"]))
 
-    @group.command("changes")
+
+def _changes_text(data: Payload) -> None:
+    n = data["counts"]
+    click.echo(
+        f"CR {data['from']} -> {data['to']}: {n['added']} added, {n['removed']} removed, "
+        f"{n['renumbered']} renumbered, {n['reworded']} reworded"
+    )
+    st = data["summary_stats"]
+    click.echo(
+        f"Summary of Changes: {st['confirmed']} of {st['entries']} entries name a rule found changed; "
+        f"{st['unmentioned']} differences not in the summary ({st['unmentioned_numbers_only']} only numbers)"
+    )
+    for sec in data["sections"]:
+        click.echo(f"\n{sec['number'] or ''} {sec['title'] or ''}".rstrip())
+        for r in sec["rules"]:
+            num = r["number"] or r.get("old_number") or ""
+            extra = f" (was {r['old_number']})" if "renumbered" in r["change"] else ""
+            click.echo(f"  {num} {', '.join(r['change'])}{extra}  [{r['id']}]")
+            if r.get("diff"):
+                click.echo("    " + _diff_text(r["diff"]).replace("\n", "\n    "))
+
+
+def register(group: click.Group) -> None:
+    @payload_command(group, "history", _history_text)
+    @click.argument("ref")
+    def history_cmd(rules: Rules, ref: str, version: str | None) -> Payload:
+        """A rule's versions, its number in each and what changed (e.g. 6.1.5, step_jack_out_choice)."""
+        return payloads.rule_history(rules, ref, version)
+
+    @payload_command(group, "changes", _changes_text, version=False)
     @click.argument("old")
     @click.argument("new")
-    @_json
-    @_build_dir
-    @user_errors
-    def changes_cmd(old, new, as_json, build_dir):
+    def changes_cmd(rules: Rules, old: str, new: str) -> Payload:
         """What changed between two CR versions, beside the newer one's Summary of Changes."""
-        data = payloads.changes(open_rules(build_dir), old, new)
-        if as_json:
-            _emit(data)
-            return
-        n = data["counts"]
-        click.echo(
-            f"CR {data['from']} -> {data['to']}: {n['added']} added, {n['removed']} removed, "
-            f"{n['renumbered']} renumbered, {n['reworded']} reworded"
-        )
-        st = data["summary_stats"]
-        click.echo(
-            f"Summary of Changes: {st['confirmed']} of {st['entries']} entries name a rule found changed; "
-            f"{st['unmentioned']} differences not in the summary ({st['unmentioned_numbers_only']} only numbers)"
-        )
-        for sec in data["sections"]:
-            click.echo(f"\n{sec['number'] or ''} {sec['title'] or ''}".rstrip())
-            for r in sec["rules"]:
-                num = r["number"] or r.get("old_number") or ""
-                extra = f" (was {r['old_number']})" if "renumbered" in r["change"] else ""
-                click.echo(f"  {num} {', '.join(r['change'])}{extra}  [{r['id']}]")
-                if r.get("diff"):
-                    click.echo("    " + _diff_text(r["diff"]).replace("\n", "\n    "))
+        return payloads.changes(rules, old, new)
 
     @group.command("judge")
     @click.argument("query", nargs=-1, required=True)
     @click.option("-n", "--limit", default=5, show_default=True, type=click.IntRange(1, 50))
-    @_json
-    @_build_dir
+    @json_option
+    @build_dir_option
     @user_errors
     def judge_cmd(query, limit, as_json, build_dir):
         """Search the judges' documents, or show one item by its id."""
@@ -136,18 +129,17 @@ def register(group: click.Group) -> None:
         if store.item(text) is not None:
             data = payloads.judge_item(rules, text)
             if as_json:
-                _emit(data)
+                emit(data)
             else:
                 click.echo(f"{data['title']}  [{data['id']}]")
                 click.echo(data["text"])
             return
         hits = payloads.judge_search(rules, text, limit)
         if as_json:
-            _emit({"query": text, "source": "judge", "results": hits})
+            emit({"query": text, "source": "judge", "results": hits})
             return
         if not hits:
-            click.echo("no judge items match", err=True)
-            sys.exit(EXIT_NOT_FOUND)
+            raise NotFound(f"no judge items match {text!r}")
         for h in hits:
             click.echo(f"{h['title']}  [{h['id']}]")
             click.echo("  " + html.unescape(re.sub(r"</?mark>", "", h["snippet"])))

@@ -9,8 +9,11 @@ from typing import Any
 import click
 
 from ..errors import NotFound
+from ..payloads import Rules
 from ..payloads import rules as payloads
-from .common import build_dir_option, emit, json_option, open_rules, user_errors, version_option
+from ..payloads.cards import cards_info
+from .cards import info_line
+from .common import Payload, build_dir_option, emit, json_option, open_rules, payload_command, user_errors
 
 
 def rule_line(item: dict[str, Any]) -> str:
@@ -30,6 +33,81 @@ def _print_rule(item: dict[str, Any], indent: str = "") -> None:
         click.echo(f"{indent}    {ex['text']}")
 
 
+def _versions_text(data: Payload) -> None:
+    for i in data["versions"]:
+        latest = "  (latest)" if i["version"] == data["latest"] else ""
+        click.echo(
+            f"{i['version']}  effective {i['effective_date'] or 'not stated':<12} "
+            f"{i['node_count']:5d} nodes{latest}"
+        )
+
+
+def _rule_text(data: Payload) -> None:
+    chain = " > ".join(f"{a['number']} {a['title'] or ''}".strip() for a in data["breadcrumb"])
+    click.echo(f"CR {data['version']}" + (f"  |  {chain}" if chain else ""))
+    _print_rule(data)
+    for item in data.get("descendants", []):
+        if item["kind"] != "example":
+            click.echo()
+            _print_rule(item)
+
+
+def _refs_text(data: Payload) -> None:
+    click.echo(f"CR {data['version']}: " + click.style(rule_line(data), bold=True))
+    for key, label in (("cites", "cites"), ("cited_by", "cited by")):
+        click.echo(f"{label} ({len(data[key])}):")
+        for item in data[key]:
+            click.echo(f'  {rule_line(item)}  "{item["text"]}"')
+
+
+def _graph_text(data: Payload) -> None:
+    click.echo(
+        f"CR {data['version']}: {len(data['nodes'])} nodes, {len(data['links'])} links "
+        f"within {data['k']} hop(s) of {data['id']}"
+    )
+    labels = {n["id"]: n["label"] for n in data["nodes"]}
+    for link in data["links"]:
+        click.echo(f"  {labels[link['source']]}  --{link['kind']}-->  {labels[link['target']]}")
+
+
+def _across_text(data: Payload) -> None:
+    click.echo(f"{data['id']}:")
+    for row in data["versions"]:
+        if row["present"]:
+            text = row["text"] if len(row["text"]) <= 90 else row["text"][:87] + "..."
+            click.echo(f"  {row['version']}  {row['number'] or '':<10} {text}")
+        else:
+            click.echo(f"  {row['version']}  not present")
+
+
+def _path_text(data: Payload) -> None:
+    if data["path"] is None:
+        raise NotFound(f"no citation path from {data['source']} to {data['target']} in CR {data['version']}")
+    for i, step in enumerate(data["path"]):
+        click.echo(("  " * i) + ("-> " if i else "") + rule_line(step))
+
+
+def _most_cited_text(data: Payload) -> None:
+    for item in data["rules"]:
+        click.echo(f"{item['count']:4d}  {rule_line(item)}")
+
+
+def _card_text(data: Payload) -> None:
+    if not data["rules"]:
+        raise NotFound(f"no rule in CR {data['version']} mentions a card named {data['card']!r}")
+    for item in data["rules"]:
+        click.echo(f"{rule_line(item)}  ({item['card']})")
+
+
+def _term_text(data: Payload) -> None:
+    if not data["defines"] and not data["uses"]:
+        raise NotFound(f"no rule in CR {data['version']} defines or uses {data['term']!r}")
+    for key in ("defines", "uses"):
+        click.echo(f"{key} ({len(data[key])}):")
+        for item in data[key]:
+            click.echo(f"  {rule_line(item)}")
+
+
 def register(group: click.Group) -> None:
     """Add the rule and graph commands to the `nrrules` group."""
 
@@ -38,189 +116,71 @@ def register(group: click.Group) -> None:
     @build_dir_option
     @user_errors
     def versions_cmd(as_json: bool, build_dir: Path | None) -> None:
-        """List the CR versions that are built."""
-        data = payloads.versions(open_rules(build_dir))
+        """List the CR versions that are built (and the card data, if built)."""
+        rules = open_rules(build_dir)
+        data = payloads.versions(rules)
         if as_json:
             emit(data)
             return
-        for i in data["versions"]:
-            latest = "  (latest)" if i["version"] == data["latest"] else ""
-            click.echo(
-                f"{i['version']}  effective {i['effective_date'] or 'not stated':<12} "
-                f"{i['node_count']:5d} nodes{latest}"
-            )
-        from ..payloads.cards import cards_info
-        from .cards import info_line
-
-        info = cards_info(open_rules(build_dir))
+        _versions_text(data)
+        info = cards_info(rules)
         if info:
             click.echo(info_line(info))
 
-    @group.command("rule")
+    @payload_command(group, "rule", _rule_text)
     @click.argument("query", nargs=-1, required=True)
-    @version_option
     @click.option("--children", "-c", is_flag=True, help="Include all sub-rules (same as writing 6.9.4+).")
-    @json_option
-    @build_dir_option
-    @user_errors
-    def rule_cmd(
-        query: tuple[str, ...], version: str | None, children: bool, as_json: bool, build_dir: Path | None
-    ) -> None:
+    def rule_cmd(rules: Rules, query: tuple[str, ...], version: str | None, children: bool) -> Payload:
         """Print a rule by number or stable id: 6.9.4c, "rule 1.2.1", step_jack_out_choice, 6.9+"""
-        rules = open_rules(build_dir)
         text = " ".join(query)
         found = rules.find(text, version)
-        data = payloads.rule(rules, found, descendants=children or text.rstrip().endswith("+"))
-        if as_json:
-            emit(data)
-            return
-        chain = " > ".join(f"{a['number']} {a['title'] or ''}".strip() for a in data["breadcrumb"])
-        click.echo(f"CR {data['version']}" + (f"  |  {chain}" if chain else ""))
-        _print_rule(data)
-        for item in data.get("descendants", []):
-            if item["kind"] != "example":
-                click.echo()
-                _print_rule(item)
+        return payloads.rule(rules, found, descendants=children or text.rstrip().endswith("+"))
 
-    @group.command("refs")
+    @payload_command(group, "refs", _refs_text)
     @click.argument("ref")
-    @version_option
-    @json_option
-    @build_dir_option
-    @user_errors
-    def refs_cmd(ref: str, version: str | None, as_json: bool, build_dir: Path | None) -> None:
+    def refs_cmd(rules: Rules, ref: str, version: str | None) -> Payload:
         """What a rule cites and what cites it: nrrules refs 6.9.4c"""
-        rules = open_rules(build_dir)
-        data = payloads.refs(rules, rules.find(ref, version))
-        if as_json:
-            emit(data)
-            return
-        click.echo(f"CR {data['version']}: " + click.style(rule_line(data), bold=True))
-        for key, label in (("cites", "cites"), ("cited_by", "cited by")):
-            click.echo(f"{label} ({len(data[key])}):")
-            for item in data[key]:
-                click.echo(f'  {rule_line(item)}  "{item["text"]}"')
+        return payloads.refs(rules, rules.find(ref, version))
 
-    @group.command("graph")
+    @payload_command(group, "graph", _graph_text)
     @click.argument("ref")
     @click.option(
         "--k", "-k", default=1, show_default=True, type=click.IntRange(1, payloads.MAX_K), help="Hops."
     )
     @click.option("--kinds", default=None, help="Edge kinds to follow, comma-separated (default all).")
-    @version_option
-    @json_option
-    @build_dir_option
-    @user_errors
-    def graph_cmd(
-        ref: str, k: int, kinds: str | None, version: str | None, as_json: bool, build_dir: Path | None
-    ) -> None:
+    def graph_cmd(rules: Rules, ref: str, k: int, kinds: str | None, version: str | None) -> Payload:
         """A rule's k-hop neighbourhood in the rule graph (JSON nodes and links with --json)."""
-        rules = open_rules(build_dir)
-        found = rules.find(ref, version)
-        data = payloads.graph(rules, found, k=k, kinds=payloads.edge_kinds(kinds))
-        if as_json:
-            emit(data)
-            return
-        click.echo(
-            f"CR {data['version']}: {len(data['nodes'])} nodes, {len(data['links'])} links "
-            f"within {k} hop(s) of {data['id']}"
-        )
-        labels = {n["id"]: n["label"] for n in data["nodes"]}
-        for link in data["links"]:
-            click.echo(f"  {labels[link['source']]}  --{link['kind']}-->  {labels[link['target']]}")
+        return payloads.graph(rules, rules.find(ref, version), k=k, kinds=payloads.edge_kinds(kinds))
 
-    @group.command("across")
+    @payload_command(group, "across", _across_text)
     @click.argument("ref")
-    @version_option
-    @json_option
-    @build_dir_option
-    @user_errors
-    def across_cmd(ref: str, version: str | None, as_json: bool, build_dir: Path | None) -> None:
+    def across_cmd(rules: Rules, ref: str, version: str | None) -> Payload:
         """One rule in every built version, by stable id (REF is read in --version)."""
-        rules = open_rules(build_dir)
-        data = payloads.across(rules, rules.find_rule(ref, version))
-        if as_json:
-            emit(data)
-            return
-        click.echo(f"{data['id']}:")
-        for row in data["versions"]:
-            if row["present"]:
-                text = row["text"] if len(row["text"]) <= 90 else row["text"][:87] + "..."
-                click.echo(f"  {row['version']}  {row['number'] or '':<10} {text}")
-            else:
-                click.echo(f"  {row['version']}  not present")
+        return payloads.across(rules, rules.find_rule(ref, version))
 
-    @group.command("path")
+    @payload_command(group, "path", _path_text)
     @click.argument("source")
     @click.argument("target")
     @click.option("--cites-only", is_flag=True, help="Follow citations only, not section contents.")
-    @version_option
-    @json_option
-    @build_dir_option
-    @user_errors
-    def path_cmd(
-        source: str, target: str, cites_only: bool, version: str | None, as_json: bool, build_dir: Path | None
-    ) -> None:
+    def path_cmd(rules: Rules, source: str, target: str, cites_only: bool, version: str | None) -> Payload:
         """The shortest citation path from one rule to another."""
-        rules = open_rules(build_dir)
         a = rules.find_rule(source, version)
-        b = rules.find_rule(target, a.version)
-        data = payloads.path(rules, a, b, cites_only=cites_only)
-        if as_json:
-            emit(data)
-            return
-        if data["path"] is None:
-            raise NotFound(f"no citation path from {source} to {target} in CR {a.version}")
-        for i, step in enumerate(data["path"]):
-            click.echo(("  " * i) + ("-> " if i else "") + rule_line(step))
+        return payloads.path(rules, a, rules.find_rule(target, a.version), cites_only=cites_only)
 
-    @group.command("most-cited")
+    @payload_command(group, "most-cited", _most_cited_text)
     @click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(1, 500))
-    @version_option
-    @json_option
-    @build_dir_option
-    @user_errors
-    def most_cited_cmd(limit: int, version: str | None, as_json: bool, build_dir: Path | None) -> None:
+    def most_cited_cmd(rules: Rules, limit: int, version: str | None) -> Payload:
         """The rules cited by the most other rules."""
-        data = payloads.most_cited(open_rules(build_dir), version, limit)
-        if as_json:
-            emit(data)
-            return
-        for item in data["rules"]:
-            click.echo(f"{item['count']:4d}  {rule_line(item)}")
+        return payloads.most_cited(rules, version, limit)
 
-    @group.command("card")
+    @payload_command(group, "card", _card_text)
     @click.argument("name", nargs=-1, required=True)
-    @version_option
-    @json_option
-    @build_dir_option
-    @user_errors
-    def card_cmd(name: tuple[str, ...], version: str | None, as_json: bool, build_dir: Path | None) -> None:
+    def card_cmd(rules: Rules, name: tuple[str, ...], version: str | None) -> Payload:
         """Rules (and their examples) that mention a card."""
-        data = payloads.card_rules(open_rules(build_dir), version, " ".join(name))
-        if as_json:
-            emit(data)
-            return
-        if not data["rules"]:
-            raise NotFound(f"no rule in CR {data['version']} mentions a card named {data['card']!r}")
-        for item in data["rules"]:
-            click.echo(f"{rule_line(item)}  ({item['card']})")
+        return payloads.card_rules(rules, version, " ".join(name))
 
-    @group.command("term")
+    @payload_command(group, "term", _term_text)
     @click.argument("term", nargs=-1, required=True)
-    @version_option
-    @json_option
-    @build_dir_option
-    @user_errors
-    def term_cmd(term: tuple[str, ...], version: str | None, as_json: bool, build_dir: Path | None) -> None:
+    def term_cmd(rules: Rules, term: tuple[str, ...], version: str | None) -> Payload:
         """Rules that define a term, and rules that use it."""
-        data = payloads.term_rules(open_rules(build_dir), version, " ".join(term))
-        if as_json:
-            emit(data)
-            return
-        if not data["defines"] and not data["uses"]:
-            raise NotFound(f"no rule in CR {data['version']} defines or uses {data['term']!r}")
-        for key in ("defines", "uses"):
-            click.echo(f"{key} ({len(data[key])}):")
-            for item in data[key]:
-                click.echo(f"  {rule_line(item)}")
+        return payloads.term_rules(rules, version, " ".join(term))

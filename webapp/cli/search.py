@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import click
 
 from ..errors import NotFound
+from ..payloads import Rules
 from ..payloads import search as payloads
-from .common import build_dir_option, emit, json_option, open_rules, user_errors, version_option
+from .common import Payload, payload_command
 
 
 def terminal_snippet(snippet: str) -> str:
@@ -35,10 +35,33 @@ def _print_hits(hits: list[dict]) -> None:
         click.echo(f"    {terminal_snippet(hit['snippet'])}")
 
 
+def _search_text(data: Payload) -> None:
+    hits, v, text = data["results"], data["version"], data["query"]
+    if hits:
+        click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
+        _print_hits(hits)
+        return
+    offers = []
+    if data["nearest"]:
+        offers.append("nearest rules: " + ", ".join(n["number"] or n["id"] for n in data["nearest"]))
+    for item in data["spelling"]:
+        offers.append(f"{item['word']!r}: did you mean " + " / ".join(item["suggestions"]) + "?")
+    if data["did_you_mean"] and len(data["spelling"]) > 1:
+        offers.append(f"did you mean {data['did_you_mean']!r}?")
+    if not offers and not data["looser"]:
+        names = [{"judge": "judge items"}.get(s, s) for s in data["sources"]]
+        raise NotFound(f"no {' or '.join(names)} match {text!r} (CR {v})")
+    click.echo(f"CR {v}: nothing matches {text!r}")
+    for line in offers:
+        click.echo(f"  {line}")
+    if data["looser"]:
+        click.echo("Closest matches:")
+        _print_hits(data["looser"])
+
+
 def register(group: click.Group) -> None:
-    @group.command("search")
+    @payload_command(group, "search", _search_text)
     @click.argument("query", nargs=-1, required=True)
-    @version_option
     @click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(1, payloads.MAX_LIMIT))
     @click.option(
         "-s",
@@ -47,42 +70,10 @@ def register(group: click.Group) -> None:
         multiple=True,
         help=f"search only these sources ({', '.join(payloads.SOURCES)}; repeatable; default: all built)",
     )
-    @json_option
-    @build_dir_option
-    @user_errors
     def search_cmd(
-        query: tuple[str, ...],
-        version: str | None,
-        limit: int,
-        sources: tuple[str, ...],
-        as_json: bool,
-        build_dir: Path | None,
-    ) -> None:
+        rules: Rules, query: tuple[str, ...], version: str | None, limit: int, sources: tuple[str, ...]
+    ) -> Payload:
         """Search rules, cards, rulings and judges' documents: words, jargon (PAW, ETR), a card
         name, a number or an id. When nothing matches, shows the nearest rule numbers, spelling
         suggestions and the hits of a looser search."""
-        data = payloads.search(open_rules(build_dir), " ".join(query), version, limit, sources)
-        if as_json:
-            emit(data)
-            return
-        hits, v, text = data["results"], data["version"], data["query"]
-        if hits:
-            click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
-            _print_hits(hits)
-            return
-        offers = []
-        if data["nearest"]:
-            offers.append("nearest rules: " + ", ".join(n["number"] or n["id"] for n in data["nearest"]))
-        for item in data["spelling"]:
-            offers.append(f"{item['word']!r}: did you mean " + " / ".join(item["suggestions"]) + "?")
-        if data["did_you_mean"] and len(data["spelling"]) > 1:
-            offers.append(f"did you mean {data['did_you_mean']!r}?")
-        if not offers and not data["looser"]:
-            names = [{"judge": "judge items"}.get(s, s) for s in data["sources"]]
-            raise NotFound(f"no {' or '.join(names)} match {text!r} (CR {v})")
-        click.echo(f"CR {v}: nothing matches {text!r}")
-        for line in offers:
-            click.echo(f"  {line}")
-        if data["looser"]:
-            click.echo("Closest matches:")
-            _print_hits(data["looser"])
+        return payloads.search(rules, " ".join(query), version, limit, sources)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+import socket
 from pathlib import Path
 
 import click
 
 from rules_index.store import Library
 
+from .. import create_app
 from .common import build_dir_option, fail, user_errors
 
 
@@ -22,6 +24,19 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def check_listen(host: str, port: int) -> None:
+    """One `error:` line if the server could not listen on host:port (an address of another
+    machine, a port in use, a name that does not resolve or is not a name at all)."""
+    try:
+        family = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)[0][0]
+        with socket.create_server((host.strip("[]"), port), family=family):
+            pass
+    except UnicodeError:  # a label over 63 characters, ...
+        fail(f"cannot listen on --host {host[:80]!r}: not a host name or address")
+    except OSError as exc:
+        fail(f"cannot listen on {host[:80]}:{port}: {exc.strerror or exc}")
 
 
 def register(group: click.Group) -> None:
@@ -37,13 +52,12 @@ def register(group: click.Group) -> None:
     @user_errors
     def serve(host: str, port: int, build_dir: Path | None, debug: bool) -> None:
         """Serve rule pages, search, the board editor, the stepper and the JSON API."""
-        from .. import create_app  # the web app only when serving: other commands start faster
-
         if debug and not is_loopback(host):
             fail(
                 f"--debug is refused on --host {host}: the debugger runs any Python a visitor types; "
                 "use it on 127.0.0.1 only (production: gunicorn, see docs/deploy.md)"
             )
+        check_listen(host, port)  # werkzeug would print its own lines for these and exit 1
         Library.open(build_dir)  # fail early, with the store's own message, if nothing is built
         if build_dir is not None:
             os.environ["NRRULES_BUILD_DIR"] = str(build_dir)

@@ -73,6 +73,39 @@ def node(rules: Rules, doc: Document, n: Node, version: str, children: bool = Tr
     return out
 
 
+def contents(rules: Rules, version: str | None) -> dict[str, Any]:
+    """What the home page shows of a version: its chapters and its Summary of Changes, each
+    change with the rules it names (``number`` None for an id the version lacks)."""
+    v = rules.version(version)
+    doc = rules.library.document(v)
+    changes = []
+    for ch in doc.changes:
+        named = [(t, doc.node(t)) for t in ch.targets]
+        targets = [{"id": t, "number": n.number if n else None} for t, n in named]
+        changes.append({"text": ch.text, "targets": targets})
+    return {"version": v, "chapters": [crumb(c) for c in doc.chapters()], "changes": changes}
+
+
+def whole(rules: Rules, version: str | None) -> dict[str, Any]:
+    """The whole CR of a version in reading order (the /all page): contents (chapters and their
+    sections) and every rule but examples, each with its depth and its examples' HTML."""
+    v = rules.version(version)
+    doc = rules.library.document(v)
+    toc = [
+        {**crumb(c), "sections": [crumb(s) for s in doc.children(c.id) if s.kind == "section"]}
+        for c in doc.chapters()
+    ]
+    depth: dict[str, int] = {}
+    rows = []
+    for n in doc.nodes:
+        d = depth[n.id] = depth.get(n.parent, -1) + 1 if n.parent else 0
+        if n.kind == "example":
+            continue
+        examples = [e.html for e in (doc.node(x) for x in n.examples) if e]
+        rows.append({**crumb(n), "kind": n.kind, "depth": d, "html": n.html, "examples": examples})
+    return {"version": v, "effective_date": doc.effective_date, "chapters": toc, "rules": rows}
+
+
 def _card(card: Any) -> dict[str, Any]:
     return {"name": card.name, "code": card.code}
 

@@ -68,6 +68,7 @@
         var li = el("li"); li.setAttribute("role", "option"); li.id = "sugg-" + i; li.setAttribute("aria-selected", "false");
         var a = el("a"); a.href = r.url || ("/id/" + r.id + vparam("?")); a.tabIndex = -1;
         var head = el("div");
+        if (r.source && r.source !== "rules") { head.appendChild(el("span", "src src-" + r.source, r.source)); head.appendChild(document.createTextNode(" ")); }
         head.appendChild(el("b", "num", r.number || ""));
         head.appendChild(document.createTextNode(" " + (r.title || "")));
         a.appendChild(head);

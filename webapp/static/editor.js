@@ -179,7 +179,8 @@
 
   /* ---------- real cards: suggested by name (GET /api/cards?source=cards), the card object
      filled from the card data (each hit's `board`: webapp/payloads/cards.py) ---------- */
-  var cardData = true;  // false once the server says no card data is built (503): pickers hide
+  // no card data built (the page says so, or the server answers 503): no pickers
+  var cardData = form.getAttribute("data-cards") !== "0";
   var pickerSeq = 0;
 
   function cardPicker(what, accepts, onPick) {

@@ -19,6 +19,7 @@ from ..errors import BadRequest, NotFound, NrrulesError, UnsupportedMediaType
 from ..httputil import GZIP_MIN, accepts_gzip, gzip_bytes
 from ..jsonprovider import dumps_bytes, loads_user
 from ..library import build_id, rules
+from ..payloads import cards as card_payloads
 from ..payloads import engine as engine_payloads
 from ..stepper_page import stepper_context
 from ..tokens import SessionSpec, decode, encode
@@ -209,6 +210,7 @@ def _editor_page(
             servers=[(k, server_label(k)) for k in keys],
             server_error=server_error,
             picture=board_picture(board),
+            cards_built=card_payloads.cards_info(rules()) is not None,  # real cards can be picked
         ),
         status,
     )

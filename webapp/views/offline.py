@@ -10,6 +10,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request
 
+from rules_index.offline import OFFLINE_FILE
+
 from ..caches import cache
 from ..errors import BuildUnavailable, NotFound
 from ..httputil import PAGE_MAX_AGE, cached_response, gzip_bytes, static_url
@@ -19,8 +21,6 @@ bp = Blueprint("offline", __name__)
 
 
 def pack_path(version: str) -> Path:
-    from rules_index.offline import OFFLINE_FILE
-
     return rules().library.version_dir(version) / OFFLINE_FILE
 
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
+
+from scraper import Document, Node
 
 from ..caches import cache
 from ..errors import BadRequest, RuleNotFound
@@ -19,6 +22,7 @@ from ..library import build_id, rules
 from ..payloads import Found
 from ..payloads import rules as rule_payloads
 from ..payloads import search as search_payloads
+from ..reading import cr_case, rule_aids, step_links
 
 bp = Blueprint("pages", __name__)
 
@@ -84,17 +88,26 @@ def _title(rule: dict[str, Any], version: str) -> str:
     return title
 
 
+def _body(doc: Document, version: str) -> Callable[[Node], Markup]:
+    """A rule's HTML as pages show it: links kept in `version`, step references linked, the
+    opening defined term capitalised (webapp.reading)."""
+    suffix = rules().suffix(version)
+    return lambda n: cr_case(step_links(rule_html(n.html, version), doc, n, suffix))
+
+
 def render_rule(found: Found) -> str:
     """The HTML of a rule page (the body /id/<id> answers; `nrrules export` writes it too)."""
     v = found.version
     rule = rule_payloads.rule(rules(), found, descendants=found.node.kind != "chapter")
     subtree = _subtree(rule)
+    below = [n["id"] for n, _ in subtree] if rule["kind"] != "chapter" else []
+    refs = [c["id"] for c in (*rule["cites"], *rule["cited_by"])]
     return render_template(
         "rule.html",
         og_type="article",
         rule=rule,
-        doc=found.doc,  # the reading aids (webapp.reading) work on the document's nodes
-        node=found.node,
+        node=rule,  # the payload; rule_extras.html reads node.id
+        aids=rule_aids(found.doc, found.node, below, refs, _body(found.doc, v)),
         version=v,
         latest=rules().latest,
         is_latest=rules().is_latest(v),
@@ -139,14 +152,14 @@ def home():
     if request.args.get("q"):
         return search_page()
     v = rules().version(request.args.get("v"))
-    doc = rules().library.document(v)
+    data = rule_payloads.contents(rules(), v)
     return render_template(
         "home.html",
         version=v,
         is_latest=rules().is_latest(v),
-        versions=rules().library.versions(),
-        chapters=doc.chapters(),
-        changes=doc.changes,
+        versions=rule_payloads.versions(rules())["versions"],
+        chapters=data["chapters"],
+        changes=data["changes"],
         rule_url=lambda nid: rule_url(nid, v),
         q="",
         autofocus=True,
@@ -202,22 +215,23 @@ def by_id(node_id: str):
 def whole():
     """The whole CR on one page, for Ctrl-F."""
     v = rules().version(request.args.get("v"))
-    doc = rules().library.document(v)
     raw = f"{build_id()}|{asset_revision(current_app)}|{v}|all"
     etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
     pages = cache("pages")
     entry = pages.get(("all", v)) if pages is not None else None
     if entry is None or entry[0] != etag:
-        depth: dict[str, int] = {}
-        rows = []
-        for n in doc.nodes:
-            d = depth[n.id] = depth.get(n.parent, -1) + 1 if n.parent else 0
-            if n.kind != "example":
-                rows.append((n, d))
+        data = rule_payloads.whole(rules(), v)
+        doc = rules().library.document(v)
+        body_of = _body(doc, v)
+        linked = {
+            r["id"]: body_of(doc.node(r["id"]))
+            for r in data["rules"]
+            if r["kind"] not in ("chapter", "section")
+        }
         body = render_template(
             "all.html",
-            doc=doc,
-            rows=rows,
+            data=data,
+            linked=linked,  # each rule's HTML with its reading aids (webapp.reading)
             version=v,
             is_latest=rules().is_latest(v),
             rule_html=lambda html: rule_html(html, v),
