@@ -203,3 +203,20 @@ def test_card_text_html_escapes_everything_else(cards_built):
     assert "<script" not in out and "<a href" not in out
     assert "&lt;" not in out  # tags outside the allowed few are dropped, not shown
     assert out.startswith('alert(1)<strong><a class="kw"') and "[anarch]" in out
+
+
+def test_api_versions_tells_what_card_data_is_built(client, build_dir, nrdb_dir):
+    from tests.test_openapi_contract import check
+
+    resp = client.get("/api/versions")
+    data = check(resp, "GET", "/api/versions")
+    info = data["cards"]
+    assert info["cards"] == len(list((nrdb_dir / "cards").glob("*.json")))
+    rulings = sum(len(json.loads(f.read_text())) for f in (nrdb_dir / "rulings").glob("*.json"))
+    assert info["rulings"] == rulings
+    assert info["source"] == nrdb_dir.name and str(nrdb_dir.parent) not in resp.get_data(as_text=True)
+    assert info["built_at"].endswith("Z") and info["standard"]
+    # the build without card data says so, and lists the same CR versions
+    bare = create_app({"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "t"}).test_client()
+    plain = check(bare.get("/api/versions"), "GET", "/api/versions")
+    assert plain["cards"] is None and plain["versions"] == data["versions"]

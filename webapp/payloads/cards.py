@@ -7,6 +7,7 @@
     search_hits(rules, q, ...)       the same hits as a list, for the unified /api/search
     card_link(rules, code, name)     where a rule page links a card it mentions (with a preview)
     cards_info(rules)                what card data is built and from when (None if none)
+    public_cards_info(rules)         the same with no server path in it (for /api/versions)
 
 The card data lives in `rules_index.cards.CardStore` (built by `nrrules build --cards`); a
 request that needs it when none is built gets `NoCardData` (503), a card that does not exist
@@ -21,7 +22,7 @@ from typing import Any
 
 from engine.cardtext import board_card
 from rules_index.cards import CITED_NUMBER, CardStore, Keyword, find_keywords, ruling_text
-from rules_index.store import LibraryError
+from rules_index.store import LibraryError, public_source
 from scraper.nrdb import Card, Ruling, plain_text
 
 from ..errors import BadRequest, CardNotFound, NoCardData
@@ -358,3 +359,10 @@ def cards_info(rules: Rules) -> dict[str, Any] | None:
         return rules.library.cards().info.to_dict()
     except LibraryError:
         return None
+
+
+def public_cards_info(rules: Rules) -> dict[str, Any] | None:
+    """`cards_info` for answers served to anyone (/api/versions): `source` is the URL or the
+    folder's name the data was built from, never a server path."""
+    info = cards_info(rules)
+    return None if info is None else {**info, "source": public_source(info["source"])}

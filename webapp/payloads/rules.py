@@ -10,6 +10,7 @@ from rules_index.mapping import across_versions
 from scraper import Document, Node
 
 from ..errors import BadRequest
+from .cards import public_cards_info
 from .context import Found, Rules
 
 MAX_K = 3
@@ -40,7 +41,12 @@ def summary(node: Node, limit: int = 240) -> str:
 
 
 def versions(rules: Rules) -> dict[str, Any]:
-    return {"latest": rules.latest, "versions": [info.to_dict() for info in rules.library.versions()]}
+    """The built CR versions and the latest, and what card data is built beside them (or None)."""
+    return {
+        "latest": rules.latest,
+        "versions": [info.to_dict() for info in rules.library.versions()],
+        "cards": public_cards_info(rules),
+    }
 
 
 def node(rules: Rules, doc: Document, n: Node, version: str, children: bool = True) -> dict[str, Any]:
