@@ -13,6 +13,7 @@ from .machine import (
     dec,
     goto,
     handles,
+    loop_back,
     score,
     wait,
 )
@@ -281,10 +282,9 @@ def _access_candidate(ctx: Ctx, f: Frame, d: str | None) -> Any:
     return call("access", sub)
 
 
-@handles("step_repeat_candidate_selection")
-def _repeat(ctx: Ctx, f: Frame, d: str | None) -> Any:
-    ctx.ev("Return to choosing a candidate.")
-    return goto("step_choose_candidate")
+handles("step_repeat_candidate_selection")(
+    loop_back("Return to choosing a candidate.", "step_choose_candidate")
+)
 
 
 @handles("step_breach_complete")

@@ -14,6 +14,7 @@ from .machine import (
     dec,
     goto,
     handles,
+    loop_back,
 )
 from .run import ice_at
 from .windows import exchange, use_ability
@@ -154,10 +155,9 @@ def _resolve_sub(ctx: Ctx, f: Frame, d: str | None) -> Any:
     return goto("step_encounter_complete")
 
 
-@handles("step_resolve_subroutine_loop")
-def _resolve_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
-    ctx.ev("Return to resolving the next unbroken subroutine.")
-    return goto("step_resolve_subroutine")
+handles("step_resolve_subroutine_loop")(
+    loop_back("Return to resolving the next unbroken subroutine.", "step_resolve_subroutine")
+)
 
 
 @handles("step_encounter_complete")

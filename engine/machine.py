@@ -338,6 +338,16 @@ def narrate(text: str, *rules: str) -> Handler:
     return h
 
 
+def loop_back(text: str, target: str) -> Handler:
+    """A "return to ..." step of a loop: narrate it and go back to ``target``."""
+
+    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+        ctx.ev(text)
+        return goto(target)
+
+    return h
+
+
 def complete(text: str) -> Handler:
     """A "... is complete" step: narrate it and end the structure."""
 

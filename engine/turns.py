@@ -17,6 +17,7 @@ from .machine import (
     dec,
     goto,
     handles,
+    loop_back,
     max_hand,
     opponent,
     setv,
@@ -290,16 +291,12 @@ handles("step_runner_turn_action")(
 )
 
 
-@handles("step_corp_turn_action_phase_loop")
-def _corp_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
-    ctx.ev("Return to the action phase's paid ability window.")
-    return goto("step_corp_turn_action_phase_paw")
-
-
-@handles("step_runner_turn_action_loop")
-def _runner_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
-    ctx.ev("Return to the action phase's paid ability window.")
-    return goto("step_runner_turn_loop_paw")
+handles("step_corp_turn_action_phase_loop")(
+    loop_back("Return to the action phase's paid ability window.", "step_corp_turn_action_phase_paw")
+)
+handles("step_runner_turn_action_loop")(
+    loop_back("Return to the action phase's paid ability window.", "step_runner_turn_loop_paw")
+)
 
 
 def _discard(side: str) -> Handler:
