@@ -164,7 +164,14 @@ ABILITIES = [
             "only_if": "Use this ability only by spending a credit from a stealth card.",
         },
     ),
+    # "Threat 4 → 2[credit]: +9 strength. Use this ability only once per run." (9.3.6f)
+    ("pressure_spike", 2, {"kind": "strength", "cost": 2, "amount": 9, "once_per": "run", "threat": 4}),
     # must stay text
+    (
+        "slap_vandal",
+        0,
+        TEXT,
+    ),  # "Interface → 1[credit]: Break 1 subroutine on host ice. Use ... once per encounter."
     ("utae", 0, TEXT),  # "X[credit]: Break X code gate subroutines. Use this ability only once per run."
     ("marjanah", 0, TEXT),  # "... If you made a successful run this turn, this ability costs 1[credit] less"
     ("hantu", 1, TEXT),  # "Hosted virus counter: +2 strength." (not a credit cost)
