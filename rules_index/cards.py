@@ -3,7 +3,9 @@
 Layout inside a build directory (beside the CR versions, see `rules_index.store`)::
 
     <build_dir>/cards -> .v/cards-<hash12>-<tmp>     (symlink, swapped atomically)
-        cards.json    cards, printings, rulings, tables, and each card's Standard legality
+        cards.json    cards, printings, rulings, tables, each card's Standard legality at build
+                      time, and the snapshots, card pools and ban lists it is computed from
+                      again when asked (for the current date)
         meta.json     source, source hash, code fingerprint, counts, when it was built
         search/       Whoosh index over cards (title, text, subtypes) and rulings (question, answer)
 
@@ -30,7 +32,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from scraper import Document, ScrapeError
-from scraper.nrdb import Card, CardData, Format, Printing, Ruling, Snapshot, load, plain_text
+from scraper.nrdb import (
+    Card,
+    CardData,
+    CardPool,
+    CardSet,
+    Format,
+    Printing,
+    Restriction,
+    Ruling,
+    Snapshot,
+    load,
+    plain_text,
+)
 
 from .integrity import build_lock
 from .store import LibraryError, publish
@@ -74,7 +88,10 @@ class Legality:
     status: str  # "legal", "restricted", "banned", "rotated", "not in the card pool", "unknown"
     snapshot: str | None = None
     card_pool: str | None = None
-    restriction: str | None = None
+    restriction: str | None = None  # the ban list's id
+    restriction_name: str | None = None  # its name as NetrunnerDB gives it ("Standard Ban List 25.10")
+    restriction_date: str | None = None  # the date it took effect (ISO)
+    as_of: str | None = None  # the date (UTC, ISO) the legality was computed for
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -168,7 +185,7 @@ def current_snapshot(data: CardData, fmt: Format, today: str) -> Snapshot | None
 def standard_legality(data: CardData, today: str | None = None) -> tuple[dict[str, Legality], dict]:
     """Every card's legality in the Standard snapshot in force on `today` (default: the
     current UTC date), and that snapshot's names and dates."""
-    today = today or time.strftime("%Y-%m-%d", time.gmtime())
+    today = today or today_utc()
     fmt = data.formats.get(STANDARD)
     snap = current_snapshot(data, fmt, today) if fmt else None
     pool = data.card_pools.get(snap.card_pool_id) if snap else None
@@ -189,12 +206,15 @@ def standard_legality(data: CardData, today: str | None = None) -> tuple[dict[st
 
     earlier = [data.card_pools[s.card_pool_id] for s in fmt.snapshots if s.card_pool_id in data.card_pools]
     out: dict[str, Legality] = {}
+    common = {
+        "snapshot": snap.id,
+        "card_pool": pool.id,
+        "restriction": restriction.id if restriction else None,
+        "restriction_name": restriction.name if restriction else None,
+        "restriction_date": (restriction.date_start or None) if restriction else None,
+        "as_of": today,
+    }
     for cid, card in data.cards.items():
-        common = {
-            "snapshot": snap.id,
-            "card_pool": pool.id,
-            "restriction": restriction.id if restriction else None,
-        }
         if not in_pool(cid, pool.card_set_ids, pool.card_cycle_ids):
             was = any(in_pool(cid, p.card_set_ids, p.card_cycle_ids) for p in earlier)
             out[cid] = Legality(STANDARD, False, "rotated" if was else "not in the card pool", **common)
@@ -236,6 +256,7 @@ def _serialise(data: CardData, legality: dict[str, Legality]) -> dict:
     def rows(table: dict) -> list[dict]:
         return [asdict(v) for v in table.values()]
 
+    fmt = data.formats.get(STANDARD)
     return {
         "cards": [{**asdict(c), "standard": legality[c.id].to_dict()} for c in data.cards.values()],
         "printings": rows(data.printings),
@@ -245,7 +266,58 @@ def _serialise(data: CardData, legality: dict[str, Legality]) -> dict:
         "factions": rows(data.factions),
         "sides": rows(data.sides),
         "card_sets": rows(data.card_sets),
+        # what Standard legality is computed from, at request time for the current date
+        # (`CardStore.legality`): the format's snapshots, their card pools and ban lists
+        "standard_format": asdict(fmt) if fmt else None,
+        "card_pools": rows(data.card_pools),
+        "restrictions": rows(data.restrictions),
     }
+
+
+def _legality_data(raw: dict, cards: dict[str, Card], printings: dict[str, Printing]) -> CardData | None:
+    """The part of the card data `standard_legality` reads, rebuilt from a build's cards.json
+    (None for a build made before it was stored)."""
+    fmt = raw.get("standard_format")
+    if not fmt:
+        return None
+    snapshots = tuple(Snapshot(**sn) for sn in fmt.get("snapshots", ()))
+    pools = {
+        p["id"]: CardPool(
+            **{
+                **p,
+                "card_cycle_ids": frozenset(p["card_cycle_ids"]),
+                "card_set_ids": frozenset(p["card_set_ids"]),
+            }
+        )
+        for p in raw.get("card_pools", ())
+    }
+    restrictions = {
+        r["id"]: Restriction(
+            **{
+                **r,
+                "banned": frozenset(r["banned"]),
+                "restricted": frozenset(r["restricted"]),
+                "banned_subtypes": frozenset(r["banned_subtypes"]),
+                "points": tuple(tuple(x) for x in r["points"]),
+            }
+        )
+        for r in raw.get("restrictions", ())
+    }
+    return CardData(
+        source="",
+        source_hash="",
+        cards=cards,
+        printings=printings,
+        rulings=(),
+        card_sets={row["id"]: CardSet(**row) for row in raw.get("card_sets", ())},
+        formats={STANDARD: Format(fmt["id"], fmt["name"], snapshots)},
+        card_pools=pools,
+        restrictions=restrictions,
+    )
+
+
+def today_utc() -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime())
 
 
 def build_cards(
@@ -437,6 +509,7 @@ class _Loaded:
     rulings_of: dict[str, list[Ruling]]
     tables: dict[str, dict[str, dict]]
     names: dict[str, list[str]] = field(default_factory=dict)  # name_key -> card ids
+    standard_data: CardData | None = None  # what legality is computed from (None: an older build)
 
 
 class CardStore:
@@ -461,6 +534,7 @@ class CardStore:
             notes=tuple(meta.get("notes") or ()),
         )
         self._lock = threading.Lock()
+        self._standard: dict[str, tuple[dict[str, Legality], dict]] = {}
         self._data = self._load()
         self._mentions: dict[tuple[str, str], dict[str, list[str]]] = {}
         self._keywords: dict[tuple[str, str], tuple[re.Pattern | None, dict[str, Keyword]]] = {}
@@ -506,6 +580,7 @@ class CardStore:
             rulings_of={k: _ruling_order(v) for k, v in by_card.items()},
             tables=tables,
             names=names,
+            standard_data=_legality_data(raw, cards, printings),
         )
 
     # ----- lookup ---------------------------------------------------------------------------
@@ -529,8 +604,24 @@ class CardStore:
         """A small table by NetrunnerDB resource name: card_types, factions, card_sets ..."""
         return self._data.tables.get(name, {})
 
-    def legality(self, card_id: str) -> Legality:
-        return self._data.legality.get(card_id) or Legality(STANDARD, False, "unknown")
+    def standard(self, today: str | None = None) -> tuple[dict[str, Legality], dict]:
+        """Every card's Standard legality on `today` (default: the current UTC date) and that
+        snapshot's names and dates: computed when asked, so a ban list or rotation that takes
+        effect after the build counts from its date on (memoised per date). A build made
+        before the inputs were stored answers what it computed at build time."""
+        today = today or today_utc()
+        data = self._data.standard_data
+        if data is None:
+            return self._data.legality, dict(self.info.standard)
+        with self._lock:
+            hit = self._standard.get(today)
+            if hit is None:
+                hit = standard_legality(data, today)
+                self._standard = {today: hit}  # only the current date is kept
+            return hit
+
+    def legality(self, card_id: str, today: str | None = None) -> Legality:
+        return self.standard(today)[0].get(card_id) or Legality(STANDARD, False, "unknown")
 
     def rulings(self, card_id: str) -> list[Ruling]:
         """Newest first."""

@@ -220,3 +220,13 @@ def test_api_versions_tells_what_card_data_is_built(client, build_dir, nrdb_dir)
     bare = create_app({"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "t"}).test_client()
     plain = check(bare.get("/api/versions"), "GET", "/api/versions")
     assert plain["cards"] is None and plain["versions"] == data["versions"]
+
+
+def test_card_page_names_the_ban_list_and_its_date(client, nrdb_dir):
+    """The legality line shows the ban list's name and the date it took effect, not its id."""
+    p = client.get("/api/cards/hedge_fund").get_json()["standard"]
+    raw = json.loads((nrdb_dir / "restrictions" / "standard" / f"{p['restriction']}.json").read_text())
+    assert (p["restriction_name"], p["restriction_date"]) == (raw["name"], raw["date_start"])
+    page = client.get("/c/hedge_fund").get_data(as_text=True)
+    line = page[page.index('id="legality"') : page.index("</p>", page.index('id="legality"'))]
+    assert raw["name"] in line and raw["date_start"] in line and p["restriction"] not in line

@@ -356,9 +356,10 @@ def card_link(rules: Rules, code: str | None, name: str) -> dict[str, Any]:
 def cards_info(rules: Rules) -> dict[str, Any] | None:
     """What card data is built and from when (None when none is)."""
     try:
-        return rules.library.cards().info.to_dict()
+        store_ = rules.library.cards()
     except LibraryError:
         return None
+    return {**store_.info.to_dict(), "standard": store_.standard()[1]}  # as of today (UTC)
 
 
 def public_cards_info(rules: Rules) -> dict[str, Any] | None:
