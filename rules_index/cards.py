@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from scraper import Document, ScrapeError
+from scraper.model import Node
 from scraper.nrdb import (
     Card,
     CardData,
@@ -836,6 +837,7 @@ class Keyword:
     rule_id: str
     number: str | None
     kind: str  # "term" or "subtype"
+    bold_only: bool = False  # link it in card text only where printed in bold (2.16.2)
 
 
 def keyword_table(doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Keyword]]:
@@ -874,6 +876,22 @@ def keyword_table(doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Ke
             target = section if node.kind == "example" else node
             if target is not None:
                 table[name] = Keyword(name, target.id, target.number, "subtype")
+    # Subtypes the CR names only in its lists of subtypes (2.16.7a-j), NetrunnerDB's breaker
+    # subtypes among them ("The program subtypes are AI, ..., Decoder, ..., Fracter, ..., Killer").
+    # The CR has no rule saying what a fracter or a killer is: they link to the list naming them
+    # (to the whole list, 2.16.7, when several card types share the name). In card text only where
+    # printed in bold, as card text references subtypes (2.16.2): "Run", "Link" or "Job" are
+    # everyday words too.
+    listed: dict[str, list[Node]] = {}
+    for node, names in subtype_lists(doc).values():
+        for name in names:
+            listed.setdefault(name, []).append(node)
+    parent = next((n for n in doc.nodes if n.id == "rule_subtypes_list"), None)
+    for name, nodes in listed.items():
+        if name in table:
+            continue
+        target = nodes[0] if len(nodes) == 1 or parent is None else parent
+        table[name] = Keyword(name, target.id, target.number, "subtype", bold_only=True)
     if not table:
         return None, table
     words = sorted(table, key=len, reverse=True)
@@ -883,8 +901,34 @@ def keyword_table(doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Ke
     return pattern, table
 
 
-def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keyword]):
-    """(start, end, Keyword) of the first use of each keyword in `text`."""
+_SUBTYPE_LIST = re.compile(r"The ([a-z]+) subtypes are (.+?)\.?$", re.IGNORECASE)
+
+
+def subtype_lists(doc: Document) -> dict[str, tuple[Node, list[str]]]:
+    """The CR's lists of subtypes by card type (2.16.7a-j): {"program": (rule, ["ai", ...])}."""
+    out: dict[str, tuple[Node, list[str]]] = {}
+    for node in doc.children("rule_subtypes_list") if doc.node("rule_subtypes_list") else ():
+        m = _SUBTYPE_LIST.match(" ".join((node.text or "").split()))
+        if m:
+            names = re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(2))
+            out[m.group(1).lower()] = (node, [n.strip().lower() for n in names if n.strip()])
+    return out
+
+
+def subtype_rule(doc: Document, table: dict[str, Keyword], name: str, card_type: str) -> Keyword | None:
+    """The rule a card's subtype links to on its card page: the CR's list of that card type's
+    subtypes when it names it (a program's "Fracter": 2.16.7i), else the keyword table's."""
+    key = name.strip().lower()
+    kind = "identity" if card_type.endswith("identity") else card_type
+    found = subtype_lists(doc).get(kind)
+    if found is not None and key in found[1]:
+        return Keyword(key, found[0].id, found[0].number, "subtype")
+    return table.get(key)
+
+
+def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keyword], bold: bool = False):
+    """(start, end, Keyword) of the first use of each keyword in `text` (`bold`: the text is
+    printed in bold, where the subtypes only the CR's lists name are linked)."""
     if pattern is None or not text:
         return []
     seen: set[str] = set()
@@ -892,7 +936,7 @@ def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keywor
     for m in pattern.finditer(text):
         key = " ".join(m.group(1).split()).lower()
         kw = table.get(key)
-        if kw is None or key in seen:
+        if kw is None or key in seen or (kw.bold_only and not bold):
             continue
         seen.add(key)
         out.append((m.start(), m.end(), kw))
@@ -925,6 +969,8 @@ __all__ = [
     "Keyword",
     "find_keywords",
     "keyword_table",
+    "subtype_lists",
+    "subtype_rule",
     "Legality",
     "ScrapeError",
     "build_cards",
