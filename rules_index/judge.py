@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
-from whoosh.query import Or, Term
 from whoosh.scoring import BM25F
 from whoosh.support.charset import accent_map
 
@@ -37,6 +36,7 @@ from scraper import Document
 from scraper.judge import JudgeDocument, JudgeItem, parse_judge
 from scraper.source import resolve
 
+from .impact import Impacts, top
 from .integrity import build_lock
 from .lookup import lookup
 from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, _porter, clean_query, ideal_score, norm_of
@@ -364,6 +364,7 @@ class JudgeStore:
         }
         self._ix = FileStorage(str(self.path / "search"), readonly=True).open_index(schema=SCHEMA)
         self._local = threading.local()
+        self._impacts = Impacts(lambda: self._searcher().reader())
         self._lock = threading.Lock()
         self._resolved: dict[tuple[str, ...], _Resolved] = {}
         self._item_stems: dict[str, frozenset[str]] = {
@@ -417,12 +418,11 @@ class JudgeStore:
         if not stems:
             return []
         names = [t.text for t in NAME_ANALYZER(text)]
-        clauses = [Term(f, s) for s in stems for f in FIELDS] + [Term("cards", n) for n in names]
+        clauses = [(f, s, 1.0) for s in stems for f in FIELDS] + [("cards", n, 1.0) for n in names]
         searcher = self._searcher()
-        ideal = ideal_score(searcher, [(c.fieldname, c.text, c.boost) for c in clauses])
-        results = searcher.search(Or(clauses), limit=max(limit, 30), optimize=False)
+        ideal = ideal_score(self._impacts, clauses)
         ranked = []
-        for docnum, score in results.items():
+        for docnum, score in top(self._impacts.scores(clauses), max(limit, 30)):
             item_id = searcher.stored_fields(docnum)["id"]
             have = self._item_stems.get(item_id, frozenset())
             share = sum(1 for s in stems if s in have) / len(stems)
