@@ -747,7 +747,7 @@ class CardStore:
         query = " ".join((query or "").split())[:MAX_QUERY]
         if not query or not wanted:
             return out, 0.0
-        impacts, schema, docs = self._ranking()
+        impacts, schema, docs, _ = self._ranking()
         clauses = []
         for fname in SEARCH_FIELDS:
             for token in schema[fname].analyzer(query):
@@ -759,11 +759,13 @@ class CardStore:
         ideal = ideal_score(impacts, clauses)
         # Per source, the best few (enough to fill ``limit`` after the cards skipped): a
         # partial selection, not a sort of every card a common word matches.
-        per_source: dict[str, dict[int, float]] = {s: {} for s in wanted}
-        for docnum, score in impacts.scores(clauses).items():
-            bucket = per_source.get(docs[docnum][0])
-            if bucket is not None:
-                bucket[docnum] = score
+        scores = impacts.scores(clauses)
+        is_card = self._ranking()[3]
+        per_source = {}
+        if "cards" in out:
+            per_source["cards"] = {d: v for d, v in scores.items() if is_card[d]}
+        if "rulings" in out:
+            per_source["rulings"] = {d: v for d, v in scores.items() if not is_card[d]}
         for source, scores in per_source.items():
             found = out[source]
             for docnum, score in top(scores, limit + (len(skip) if source == "cards" else 0)):
@@ -776,7 +778,8 @@ class CardStore:
         return out, ideal
 
     def _ranking(self):
-        """(score lists, schema, document number -> (source, card id, ruling index)), built once."""
+        """(score lists, schema, document number -> (source, card id, ruling index), document
+        number -> 1 for a card, 0 for a ruling), built once."""
         ranking = getattr(self, "_ranking_parts", None)
         if ranking is None:
             searcher = self._searcher()  # takes the store's lock: before it is held here
@@ -795,7 +798,8 @@ class CardStore:
                         )
                     ]
                     impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
-                    ranking = self._ranking_parts = (impacts, searcher.schema, docs)
+                    is_card = bytes(source == "cards" for source, _, _ in docs)
+                    ranking = self._ranking_parts = (impacts, searcher.schema, docs, is_card)
         return ranking
 
 

@@ -128,5 +128,13 @@ def top(scores: dict[int, float], limit: int | None) -> list[tuple[int, float]]:
     """(document number, score), best first, ties by document number (Whoosh's order);
     ``limit`` None for all."""
     if limit is None or limit >= len(scores):
-        return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
+        return sorted(scores.items(), key=_rank_key)
+    if limit <= 0:
+        return []
+    # The limit-th best score, then a sort of what reaches it (ties at the cut included).
+    cut = heapq.nlargest(limit, scores.values())[-1]
+    return sorted(((d, s) for d, s in scores.items() if s >= cut), key=_rank_key)[:limit]
+
+
+def _rank_key(item: tuple[int, float]) -> tuple[float, int]:
+    return -item[1], item[0]

@@ -406,9 +406,10 @@ class JudgeStore:
             self._local.searcher = (pid, self._ix.searcher(weighting=BM25F()))
         return self._local.searcher[1]
 
-    def search(self, query: str, limit: int = 10) -> list[JudgeHit]:
+    def search(self, query: str, limit: int = 10, snippets: bool = True) -> list[JudgeHit]:
         """Judge items for a query, best first: BM25F, then items with more of the query's
-        distinct words first. Any string gives a list."""
+        distinct words first. Any string gives a list. With ``snippets`` False the hits come
+        without a snippet (``""``; `with_snippets` makes them for those a caller keeps)."""
         text = clean_query(query)
         try:
             limit = max(1, min(int(limit), MAX_LIMIT))
@@ -438,12 +439,21 @@ class JudgeStore:
                     title=item.title,
                     kind=item.kind,
                     section=self.breadcrumb(item_id),
-                    snippet=self.snippet(item, wanted),
+                    snippet=self.snippet(item, wanted) if snippets else "",
                     score=round(score, 4),
                     norm=norm_of(score, ideal),
                 )
             )
         return hits
+
+    def with_snippets(self, hits: list, query: str) -> None:
+        """Give the judge hits of ``hits`` left without a snippet theirs, for ``query``."""
+        wanted = frozenset(_stems(clean_query(query)))
+        for hit in hits:
+            if getattr(hit, "source", None) == "judge" and not hit.snippet:
+                item = self.item(hit.id)
+                if item is not None:
+                    hit.snippet = self.snippet(item, wanted)
 
     def hit(self, item_id: str, match: str = "text") -> JudgeHit:
         """An item as a search hit without a query (``match`` says why it is listed)."""

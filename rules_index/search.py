@@ -337,6 +337,8 @@ class SearchResult:
     did_you_mean: str | None = None
     # Top hits of a looser query (each word fuzzily, within 2 edits, or as a word prefix).
     looser: list[SearchHit] = field(default_factory=list)
+    # The stems a snippet marks for this query (for `Searcher.with_snippets`).
+    terms: frozenset[str] = field(default=frozenset(), repr=False)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -679,18 +681,24 @@ class Searcher:
     # ----- public API -----------------------------------------------------------------------
     def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Hits for a query, best first. Never raises for any query string."""
+        return self._safe_search(query, limit, True)[0]
+
+    def _safe_search(self, query: str, limit: int, snippets: bool) -> tuple[list[SearchHit], frozenset[str]]:
         try:
-            return self._search(query, limit)
+            return self._search(query, limit, snippets)
         except Exception:  # a search box must not fail; log it and answer with nothing
             log.exception("search failed for %r", query[:MAX_QUERY] if isinstance(query, str) else query)
-            return []
+            return [], frozenset()
 
-    def search_result(self, query: str, limit: int = 10) -> SearchResult:
+    def search_result(self, query: str, limit: int = 10, snippets: bool = True) -> SearchResult:
         """`search`, and when it finds nothing, what it can offer: the nearest rule numbers for a
         number naming no rule ("6.9.4z"), spelling suggestions, and the top hits of a looser
-        query. Never raises for any query string."""
+        query. Never raises for any query string. With ``snippets`` False, the hits found by
+        their words come without a snippet (``""``): a caller keeping only some of them (the
+        merged list of every source) makes theirs with `with_snippets`."""
         text = clean_query(query)
-        result = SearchResult(query=text, hits=self.search(query, limit))
+        hits, terms = self._safe_search(query, limit, snippets)
+        result = SearchResult(query=text, hits=hits, terms=terms)
         if result.hits or not text:
             return result
         try:
@@ -741,33 +749,45 @@ class Searcher:
             if node is not None:
                 result.looser.append(self._hit(node, round(float(score), 4), frozenset(stems), "looser"))
 
-    def _search(self, query: str, limit: int) -> list[SearchHit]:
+    def with_snippets(self, hits: list, terms: frozenset[str]) -> None:
+        """Give the rule hits of ``hits`` left without a snippet (``search_result(...,
+        snippets=False)``) theirs, with ``terms`` (`SearchResult.terms`) marked."""
+        for hit in hits:
+            if getattr(hit, "source", None) == "rules" and not hit.snippet:
+                node = self.doc.node(hit.id)
+                if node is not None:
+                    hit.snippet = self.snippet(node, terms)
+
+    def _search(
+        self, query: str, limit: int, snippets: bool = True
+    ) -> tuple[list[SearchHit], frozenset[str]]:
         text = clean_query(query)
         try:
             limit = max(1, min(int(limit), MAX_LIMIT))
         except (TypeError, ValueError):
             limit = 10
         if not text:
-            return []
+            return [], frozenset()
         ref = parse_query(text)
         if ref is not None:
             found = lookup(self.doc, text)
             if found.node is not None:
-                return self._exact_hits(found.node, text, limit)
+                return self._exact_hits(found.node, text, limit), frozenset()
             if ref.kind == "number":
                 # "6.9.9" names no rule; its digits would only match noise. `lookup` gives the
                 # error and the nearest numbers.
-                return []
+                return [], frozenset()
         q, highlight_terms, info = self._plan(text)
         if q is None:
-            return []
+            return [], frozenset()
+        marked = highlight_terms if snippets else None
         hits: list[SearchHit] = []
         if info["only_jargon"]:
             # The query is nothing but jargon ("PAW"): the curated table names the rule meant.
             for item in info["jargon"]:
                 node = self.doc.node(item["rule"])
                 if node is not None and all(h.id != node.id for h in hits):
-                    hits.append(self._hit(node, 500.0, highlight_terms, "jargon", norm=1.0))
+                    hits.append(self._hit(node, 500.0, marked, "jargon", norm=1.0))
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
         query_stems = {s for s in self._stems(" ".join(info["words"]))}
         terms = [(f, t, b) for (f, t), b in info["weights"].items()]
@@ -777,8 +797,8 @@ class Searcher:
             node = self.doc.node(node_id)
             if node is None or any(h.id == node.id for h in hits):
                 continue
-            hits.append(self._hit(node, round(score, 4), highlight_terms, "text", norm=norm_of(score, ideal)))
-        return hits[:limit]
+            hits.append(self._hit(node, round(score, 4), marked, "text", norm=norm_of(score, ideal)))
+        return hits[:limit], highlight_terms
 
     def _rank(
         self,
@@ -890,14 +910,15 @@ class Searcher:
         return hits[:limit]
 
     def _hit(
-        self, node: Node, score: float, terms: frozenset[str], match: str, norm: float = 0.0
+        self, node: Node, score: float, terms: frozenset[str] | None, match: str, norm: float = 0.0
     ) -> SearchHit:
+        """A hit; ``terms`` None: no snippet yet (`with_snippets` makes it)."""
         return SearchHit(
             id=node.id,
             number=node.number,
             title=node.title,
             kind=node.kind,
-            snippet=self.snippet(node, terms),
+            snippet="" if terms is None else self.snippet(node, terms),
             breadcrumb=[
                 {"id": a.id, "number": a.number, "title": a.title} for a in self.doc.ancestors(node.id)
             ],

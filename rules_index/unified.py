@@ -129,31 +129,28 @@ def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> dict[s
         # the start of a card's name ("corr" for Corroder): the share of the name typed
         norm = 1.0 if exact else round(min(1.0, len(typed) / max(1, len(name_key(card.title)))), 4)
         match = "exact" if exact else "text"
-        snippet = card_snippet(card.stripped_text, query)
-        out["cards"].append(CardResult("cards", cid, card.title, snippet, score, norm, match))
+        out["cards"].append(CardResult("cards", cid, card.title, "", score, norm, match))
     ranked, ideal = store.rank(query, sources, limit, skip=frozenset(h.id for h in out.get("cards", [])))
     for source, found in ranked.items():
         room = limit - len(out[source])
         for r in found[: max(0, room)]:
             card = store.card(r.card_id)
-            if source == "cards":
-                text = card.stripped_text
-            else:
-                rt = ruling_text(store.rulings(r.card_id)[r.ruling])
-                text = rt.question or rt.text or ""
             out[source].append(
                 CardResult(
-                    source,
-                    r.card_id,
-                    card.title,
-                    card_snippet(text, query),
-                    r.score,
-                    norm_of(r.score, ideal),
-                    "text",
-                    r.ruling,
+                    source, r.card_id, card.title, "", r.score, norm_of(r.score, ideal), "text", r.ruling
                 )
             )
     return out
+
+
+def card_snippets(store, hits: list, query: str) -> None:
+    """The snippet of each card and ruling hit of ``hits`` (made for the hits kept only)."""
+    for hit in hits:
+        if getattr(hit, "source", None) == "cards" and not hit.snippet:
+            hit.snippet = card_snippet(store.card(hit.id).stripped_text, query)
+        elif getattr(hit, "source", None) == "rulings" and not hit.snippet:
+            found = ruling_text(store.rulings(hit.id)[hit.ruling])
+            hit.snippet = card_snippet(found.question or found.text or "", query)
 
 
 def search_sources(
@@ -166,7 +163,7 @@ def search_sources(
     ref = parse_query(query)
     exact_rule = None
     if "rules" in sources:
-        result.offer = searcher.search_result(query, limit)
+        result.offer = searcher.search_result(query, limit, snippets=False)
         lists["rules"] = result.offer.hits
         if result.offer.hits and result.offer.hits[0].match == "exact":
             exact_rule = result.offer.hits[0]
@@ -181,13 +178,20 @@ def search_sources(
                 judge.hit(item.id, match="cites") for item in judge.citing(exact_rule.id, library)
             ][:limit]
         elif ref is None or ref.kind != "number":
-            lists["judge"] = judge.search(query, limit=limit)
+            lists["judge"] = judge.search(query, limit=limit, snippets=False)
     card_sources = tuple(s for s in ("cards", "rulings") if s in sources)
     words = exact_rule is None and (ref is None or ref.kind != "number")  # search by words?
     store = _cards(library) if card_sources and words else None
     if store is not None:
         lists.update(card_hits(store, query, card_sources, limit))
     result.hits = merge(lists, limit)
+    # Snippets for the hits kept only: each source found up to ``limit``, one list keeps ``limit``.
+    if result.offer is not None:
+        searcher.with_snippets(result.hits, result.offer.terms)
+    if judge is not None:
+        judge.with_snippets(result.hits, query)
+    if store is not None:
+        card_snippets(store, result.hits, query)
     if result.hits and result.offer is not None and not result.offer.hits:
         result.offer = SearchResult(query=result.offer.query, hits=[])
     return result

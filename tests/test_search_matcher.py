@@ -49,7 +49,7 @@ def test_card_ranking_scores_like_whoosh(cards_built):
     from rules_index.cards import SEARCH_FIELDS, CardStore
 
     store = CardStore.open(cards_built)
-    impacts, schema, docs = store._ranking()
+    impacts, schema, docs, _ = store._ranking()
     whoosh = store._searcher()
     plain = whoosh.reader()
     compared = 0
