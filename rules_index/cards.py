@@ -44,6 +44,7 @@ MAX_QUERY = 200
 MAX_LIMIT = 100
 EXACT_SCORE = 1000.0  # a card whose whole name is the query
 PREFIX_SCORE = 900.0  # the best card whose name starts with the query
+CARD_BM25_B, CARD_BM25_K1 = 0.75, 1.2  # Whoosh's BM25F defaults (the card ranking is not tuned)
 
 
 class CardsNotBuilt(LookupError):
@@ -787,7 +788,6 @@ class CardStore:
                 ranking = getattr(self, "_ranking_parts", None)
                 if ranking is None:
                     from .impact import Impacts
-                    from .search import BM25_B, BM25_K1
 
                     reader = searcher.reader()
                     docs = [
@@ -797,7 +797,7 @@ class CardStore:
                             for d in range(reader.doc_count_all())
                         )
                     ]
-                    impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
+                    impacts = Impacts(lambda: self._searcher().reader(), B=CARD_BM25_B, K1=CARD_BM25_K1)
                     is_card = bytes(source == "cards" for source, _, _ in docs)
                     ranking = self._ranking_parts = (impacts, searcher.schema, docs, is_card)
         return ranking

@@ -161,7 +161,10 @@ SCHEMA = Schema(
     context=TEXT(analyzer=ANALYZER, field_boost=CONTEXT_BOOST, phrase=False),
 )
 TEXT_FIELDS = ("title", "text", "examples", "terms", "section", "context")
-BM25_B, BM25_K1 = 0.75, 1.2
+# Stronger length normalisation and later saturation than Whoosh's defaults (0.75, 1.2): long
+# rules that mention a word in passing rank below the short rule about it (measured on
+# bench/relevance_set.json and relevance_tuning.json).
+BM25_B, BM25_K1 = 0.9, 1.6
 # Phrases matched by Whoosh (short fields); phrases in the rule text are checked in the re-rank,
 # which is far cheaper than Whoosh's positional matching over common words.
 PHRASE_FIELDS = (("title", 3.0),)
@@ -174,7 +177,7 @@ BIGRAM_BONUS = 0.5
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
-RERANK_DEPTH = 20
+RERANK_DEPTH = 40
 # Examples are scenarios full of everyday rules words; only their distinctive words select.
 FIELD_COMMON_SHARE = {"examples": 0.01, "context": 0.01}
 COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
@@ -319,7 +322,11 @@ class SearchHit:
     norm: float = 0.0
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        # A flat copy (the breadcrumb's dicts copied too): `asdict`'s deep recursion was a
+        # tenth of an uncached search request.
+        out = dict(self.__dict__)
+        out["breadcrumb"] = [dict(crumb) for crumb in self.breadcrumb]
+        return out
 
 
 @dataclass
@@ -341,7 +348,10 @@ class SearchResult:
     terms: frozenset[str] = field(default=frozenset(), repr=False)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The answer as JSON-ready data (``terms`` is for the searcher, not the reader)."""
+        out = asdict(self)
+        del out["terms"]
+        return out
 
 
 _ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
