@@ -16,11 +16,13 @@ Public API (python-chess style)::
     start(board, structure, doc, params=None, seed=0) -> Session
         Raises BoardError (with .problems) on a bad board, structure or params.
     legal_decisions(session) -> list[dict]
-        [{"id": "pass" | "rez" | "rez:remote1.root.0" | "score:remote1" | "break:0" | "jack_out" |
-          "continue" | "access:hq" | "access:root.0" | "pay_trash" | "no_trash" | "steal" |
-          "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:2" | "advance:remote1" |
-          "remove_tag" | "discard:4" | "install:2@new" | "use:1.0" | "sub:0" | "purge" |
-          "trash_resource:0" | "prevent:hardware.0.0" | "pay" | "dont_pay" | "resolved", "label":
+        [{"id": "pass" | "rez" | "rez:remote1.root.manta-grid" | "score:remote1" | "break:0" |
+          "jack_out" | "continue" | "access:hq" | "access:root.manta-grid" | "pay_trash" | "no_trash" |
+          "steal" | "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:hedge-fund" |
+          "advance:remote1" | "remove_tag" | "discard:sure-gamble" | "install:ice-wall@new" |
+          "use:corroder.0" | "sub:0" | "purge" | "trash_resource:daily-casts" |
+          "prevent:hardware.carapace.0" | "trigger:resources.kati.0" | "pay" | "dont_pay" | "resolved",
+          "label":
           plain English, "player": the player who decides (in a priority window, the one with
           priority, 9.2.7a)}]
     refused_decisions(session) -> list[Refusal]
@@ -28,6 +30,8 @@ Public API (python-chess style)::
         (plain English) and `rule` (the stable id of the rule that refuses it): a purge with fewer
         than 3 clicks, a resource trash when the Runner is not tagged, a breaker of the wrong
         subtype or too weak, a trash cost the Runner cannot pay, ...
+        Ids name cards (slugs), not positions: see engine.decision (Decision.from_id parses one;
+        the positional ids of older sessions are still accepted).
     apply(session, decision_id) -> (Session, list[Event])
         Pure: the input session is never mutated. Raises IllegalDecision (with .legal) when the
         decision is not legal now.
@@ -54,6 +58,7 @@ Errors: EngineError (base), BoardError(problems), IllegalDecision(decision, lega
 
 from .board import FORMAT, FORMAT_VERSION, normalise_board, validate_board
 from .coverage import coverage, scenario_coverage
+from .decision import Decision
 from .describe import describe_event
 from .errors import BoardError, EngineError, IllegalDecision
 from .events import Event
@@ -65,6 +70,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "BoardError",
+    "Decision",
     "EngineError",
     "Event",
     "IllegalDecision",

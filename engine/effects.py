@@ -8,6 +8,7 @@ from typing import Any
 
 from . import rig
 from .board import EFFECTS
+from .decision import Decision, card_ref, locate
 from .events import Event  # noqa: F401
 from .locations import clear_access_marks
 from .machine import (
@@ -131,7 +132,7 @@ def _splice(f: Frame, effects: list[dict]) -> None:
 
 
 def resolve_effect(
-    ctx: Ctx, e: dict, controller: str, source: str, d: str | None = None, f: Frame | None = None
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None = None, f: Frame | None = None
 ) -> Any:
     """Resolve one instruction. Effects that need a choice wait for it (the same handler gets
     the decision `d`); effects with inner effects splice them into frame `f`'s instructions."""
@@ -255,7 +256,7 @@ _COST_TEXTS = {
 
 
 def _optional_cost(
-    ctx: Ctx, e: dict, mode: str, payer: str, source: str, d: str | None, f: Frame | None
+    ctx: Ctx, e: dict, mode: str, payer: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
     """An optional credit cost with a choice (1.16.4): `mode` "unless" (the Runner may pay to
     stop the instructions) or "may" (the controller may pay to make them resolve)."""
@@ -269,7 +270,7 @@ def _optional_cost(
     if d is None and ctx.spendable(payer) >= amt:
         pay, dont = _COST_TEXTS[(mode, "ask")]
         return wait([dec("pay", pay.format(**fields), payer), dec("dont_pay", dont.format(**fields), payer)])
-    what = "cannot" if d is None else d
+    what = "cannot" if d is None else d.kind
     paid = what == "pay"
     ch: dict = {}
     rules = ["rule_cost", *(ctx.pay(payer, amt, ch) if paid else ())]
@@ -286,7 +287,7 @@ def _optional_cost(
     return None
 
 
-def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: Frame | None) -> Any:
+def _trash_program(ctx: Ctx, e: dict, source: str, d: Decision | None, f: Frame | None) -> Any:
     r = ctx.board["runner"]
     progs = r["rig"]["programs"]
     n = e.get("amount", 1)
@@ -295,9 +296,12 @@ def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: Frame | Non
         return None
     if d is None and len(progs) > n:
         return wait(
-            [dec(f"trash:{i}", f"Trash {c['name']} (installed program)", "corp") for i, c in enumerate(progs)]
+            [
+                dec(f"trash:{card_ref(progs, i)}", f"Trash {c['name']} (installed program)", "corp")
+                for i, c in enumerate(progs)
+            ]
         )
-    picks = [int(d[6:])] if d is not None else list(range(len(progs)))
+    picks = [locate(progs, d)] if d is not None else list(range(len(progs)))
     ch: dict = {}
     names = []
     before = len(progs)

@@ -3,30 +3,6 @@ cannot be used (CR 3.9.5, 6.5.4, 9.8.5-9.8.6). Pure functions over the normalise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True, slots=True)
-class AbilityRef:
-    """A paid ability on an installed program: `use:<program>.<ability>` as a decision id."""
-
-    program: int
-    ability: int
-
-    @classmethod
-    def parse(cls, decision: str) -> AbilityRef | None:
-        """`use:2.0` -> AbilityRef(2, 0); None when `decision` is not an ability use."""
-        if not decision.startswith("use:"):
-            return None
-        p, _, a = decision[4:].partition(".")
-        if not (p.isdigit() and a.isdigit()):
-            return None
-        return cls(int(p), int(a))
-
-    @property
-    def id(self) -> str:
-        return f"use:{self.program}.{self.ability}"
-
 
 def strength(card: dict) -> int:
     """An icebreaker's current strength: printed plus this encounter's pumps (3.9.5b)."""

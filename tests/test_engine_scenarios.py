@@ -227,7 +227,7 @@ def test_breach_remote_with_root_upgrade_order_trash_and_steal(doc_latest):
     b = board(runner={"credits": 4}, servers={"remote1": {"root": [up], "content": agenda}})
     s = play(b, doc_latest, params={"server": "remote1"}, decisions=["continue"])
     assert s.current_step == "step_choose_candidate"
-    assert ids(s) == ["access:root.0", "access:content"]
+    assert ids(s) == ["access:root.manta-grid", "access:content"]
     s, ev = engine.apply(s, "access:content")
     # stealing is mandatory: no decision, cites the access and steal rules
     steal = next(e for e in ev if e.step == "step_access_agenda")
@@ -303,8 +303,8 @@ def test_breach_archives_flips_and_accesses_all(doc_latest):
     s = play(b, doc_latest, params={"server": "archives"}, decisions=["continue"])
     flip = events_at(s, "step_flip_archives")[0]
     assert flip.changes == {"corp.discard.facedown": [2, 0]}
-    assert ids(s) == ["access:archives.0", "access:archives.1"]
-    s, _ = engine.apply(s, "access:archives.1")
+    assert ids(s) == ["access:archives.agenda-x", "access:archives.op"]
+    s, _ = engine.apply(s, "access:archives.op")
     assert s.finished
     assert s.outcome["accessed"] == ["Op", "Agenda X"] and s.outcome["stolen"] == ["Agenda X"]
     # a card in Archives cannot be trashed (7.1.5b)
