@@ -46,7 +46,7 @@ Public API (python-chess style)::
         `nrrules step --json` all hold SessionSpec.to_payload(); see docs/board-format.md.
     Session: .spec() / .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
         + decisions; replayed on load), .board (current state dict), .current_step (stable id or
-        None when finished), .finished, .outcome (dict), .trace (list[Event]), .decisions.
+        None when finished), .finished, .outcome (Outcome: typed; .to_dict() is the JSON shape), .trace (list[Event]), .decisions.
     Event: dataclass(step, rules, text, changes); .to_dict().
     describe_event(event, doc) -> dict   adds "step_number", "step_text", "rule_numbers",
         "rule_texts" from doc.
@@ -62,6 +62,7 @@ from .decision import Decision
 from .describe import describe_event
 from .errors import BoardError, EngineError, IllegalDecision
 from .events import Event
+from .outcome import Outcome
 from .refusals import Refusal
 from .session import Session, SessionSpec, apply, legal_decisions, push, refused_decisions, replay, start
 from .structures import structures
@@ -74,6 +75,7 @@ __all__ = [
     "EngineError",
     "Event",
     "IllegalDecision",
+    "Outcome",
     "Session",
     "SessionSpec",
     "apply",

@@ -11,12 +11,13 @@ from scraper import Document
 
 from . import refusals as _refusals
 from . import steps as _steps
-from .board import memory_used, normalise_board, validate_board
+from .board import normalise_board, validate_board
 from .decision import Decision
 from .errors import BoardError, IllegalDecision
 from .events import Event
 from .locations import candidate_key
 from .machine import Frame
+from .outcome import Outcome
 from .refusals import Refusal
 from .structures import BY_ID, Tables, tables
 
@@ -151,40 +152,8 @@ class Session:
         return self.frames[-1].at
 
     @property
-    def outcome(self) -> dict[str, Any]:
-        r = self.result
-        corp, runner = self.board["corp"], self.board["runner"]
-        last = r["runs"][-1] if r["runs"] else None
-        return {
-            "run": last["result"] if last else None,
-            "runs": [dict(x) for x in r["runs"]],
-            "accessed": list(r["accessed"]),
-            "stolen": list(r["stolen"]),
-            "trashed": list(r["trashed"]),
-            "trashed_programs": list(r["trashed_programs"]),
-            "scored": list(r["scored"]),
-            "winner": r["winner"],
-            "win_reason": r["win_reason"],
-            "corp": {
-                "credits": corp["credits"],
-                "clicks": corp["clicks"],
-                "score": sum(c.get("agenda_points", 0) for c in corp["score_area"]),
-                "hand": len(corp["hand"]),
-                "bad_publicity": corp["bad_publicity"],
-            },
-            "runner": {
-                "credits": runner["credits"],
-                "clicks": runner["clicks"],
-                "tags": runner["tags"],
-                "core_damage": runner["core_damage"],
-                "score": sum(c.get("agenda_points", 0) for c in runner["score_area"]),
-                "hand": len(runner["hand"]),
-                "bad_publicity_fund": runner["bad_publicity_fund"],
-                "memory": {"used": memory_used(runner["rig"]), "limit": runner["memory_limit"]},
-                "programs": [c["name"] for c in runner["rig"]["programs"]],
-            },
-            "archives_faceup": [c["name"] for c in corp["discard"] if c.get("faceup")],
-        }
+    def outcome(self) -> Outcome:
+        return Outcome.of(self.result, self.board)
 
     # ----- serialisation -----------------------------------------------------------------------
     def spec(self) -> SessionSpec:

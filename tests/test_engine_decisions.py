@@ -4,6 +4,8 @@ positional ids of older sessions and tokens still replay."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import decision_ids, engine_board, load_doc
 
@@ -156,9 +158,35 @@ def test_positional_ids_of_older_sessions_still_replay(doc):
         "pass",
         "access:root.ash",
     ]
-    assert s.outcome["accessed"] == ["Ash"]
+    assert s.outcome.accessed == ["Ash"]
     assert [g["rezzed"] for g in s.board["servers"]["hq"]["root"]] == [False, True]
     again = engine.replay(b, "run", doc, {"server": "hq"}, 0, s.decisions)
     assert again.board == s.board and again.current_step == s.current_step
     with pytest.raises(engine.IllegalDecision):
         engine.replay(b, "run", doc, {"server": "hq"}, 0, ["rez:hq.root.2"])  # no third card
+
+
+def test_the_outcome_is_typed_and_serialises_to_the_documented_shape(doc):
+    wall = {"name": "Wall", "rezzed": True, "subroutines": ["end_the_run"]}
+    s = engine.start(engine_board(servers={"hq": {"ice": [wall]}}), "run", doc, {"server": "hq"})
+    while not s.finished:
+        s, _ = engine.apply(s, "pass" if "pass" in decision_ids(s) else decision_ids(s)[0])
+    o = s.outcome
+    assert o.run == "unsuccessful" and o.runs[0].ended_by == "end_the_run" and o.runs[0].server == "hq"
+    data = json.loads(json.dumps(o.to_dict()))
+    assert data["runs"] == [{"server": "hq", "result": "unsuccessful", "ended_by": "end_the_run"}]
+    assert set(data) == {
+        "run",
+        "runs",
+        "accessed",
+        "stolen",
+        "trashed",
+        "trashed_programs",
+        "scored",
+        "winner",
+        "win_reason",
+        "corp",
+        "runner",
+        "archives_faceup",
+    }
+    assert data["runner"]["memory"] == {"used": 0, "limit": s.board["runner"]["memory_limit"]}

@@ -102,7 +102,7 @@ def test_memory_limit_exceeded_trashes_programs(doc):
     assert s.board["runner"]["credits"] == 2
     assert [c["name"] for c in s.board["runner"]["discard"]] == ["B"]
     assert any("rule_install_trash_programs" in e.rules for e in ev)
-    assert s.outcome["runner"]["memory"] == {"used": 4, "limit": 4}
+    assert s.outcome.to_dict()["runner"]["memory"] == {"used": 4, "limit": 4}
 
 
 def test_program_bigger_than_the_memory_limit_is_not_offered(doc):

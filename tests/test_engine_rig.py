@@ -97,7 +97,7 @@ def test_breaker_too_weak_pumps_then_breaks(doc):
     assert any("rule_fully_break" in e.rules for e in ev)
     assert s.board["runner"]["credits"] == 8
     s, _ = engine.apply(s, "continue")
-    assert s.finished and s.outcome["run"] == "successful"
+    assert s.finished and s.outcome.run == "successful"
     # the pump lasted the encounter only (3.9.5b)
     assert "boost" not in s.board["runner"]["rig"]["programs"][0]
 
@@ -109,7 +109,7 @@ def test_wrong_subtype_cannot_break(doc):
     with pytest.raises(engine.IllegalDecision, match="not a barrier"):
         engine.apply(s, "use:0.0")  # an older, positional id: refused for the same reason
     s, _ = engine.apply(s, "pass")
-    assert s.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert s.outcome.runs[0].ended_by == "end_the_run"
 
 
 def test_ai_breaker_breaks_any_subtype(doc):
@@ -122,7 +122,7 @@ def test_ai_breaker_breaks_any_subtype(doc):
     s, _ = engine.apply(s, "use:crypsis.0")
     assert s.board["runner"]["credits"] == 8
     s, _ = engine.apply(s, "continue")
-    assert s.outcome["run"] == "successful"
+    assert s.outcome.run == "successful"
 
 
 def test_break_up_to_two_chooses_targets(doc):
@@ -153,7 +153,7 @@ def test_break_up_to_two_chooses_targets(doc):
     assert any("rule_fully_break" in e.rules for e in ev)
     assert s.board["runner"]["credits"] == 6
     s, _ = engine.apply(s, "continue")
-    assert s.outcome["run"] == "successful" and s.board["runner"]["tags"] == 0
+    assert s.outcome.run == "successful" and s.board["runner"]["tags"] == 0
 
 
 def test_unless_the_runner_pays(doc):
@@ -165,13 +165,13 @@ def test_unless_the_runner_pays(doc):
     paid, _ = engine.apply(s, "pay")
     assert paid.board["runner"]["credits"] == 7
     paid, _ = engine.apply(paid, "continue")
-    assert paid.outcome["run"] == "successful"
+    assert paid.outcome.run == "successful"
     refused, _ = engine.apply(s, "dont_pay")
-    assert refused.finished and refused.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert refused.finished and refused.outcome.runs[0].ended_by == "end_the_run"
     # a Runner who cannot pay gets no choice: the run ends
     poor = engine.start(board([ice], [], credits=2), "run", doc, {"server": "hq"})
     poor, _ = engine.apply(poor, "pass")
-    assert poor.finished and poor.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert poor.finished and poor.outcome.runs[0].ended_by == "end_the_run"
 
 
 @pytest.mark.parametrize("tags,ended", [(0, False), (1, True)])
@@ -182,9 +182,7 @@ def test_end_the_run_if_tagged(doc, tags, ended):
     cond = [e for e in ev if "rule_tagged" in e.rules]
     assert cond and cond[0].applied is ended
     assert (
-        (s.outcome["runs"][0]["ended_by"] == "end_the_run")
-        if ended
-        else s.current_step == "step_jack_out_choice"
+        (s.outcome.runs[0].ended_by == "end_the_run") if ended else s.current_step == "step_jack_out_choice"
     )
 
 
@@ -197,7 +195,7 @@ def test_trash_program_corp_chooses(doc):
     s, _ = engine.apply(s, "trash:gordian-blade")
     assert [c["name"] for c in s.board["runner"]["rig"]["programs"]] == ["Corroder"]
     assert s.board["runner"]["discard"][-1]["name"] == "Gordian Blade"
-    assert s.outcome["trashed_programs"] == ["Gordian Blade"]
+    assert s.outcome.trashed_programs == ["Gordian Blade"]
 
 
 def test_text_subroutine_is_resolved_as_written(doc):

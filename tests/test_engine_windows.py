@@ -127,7 +127,7 @@ def test_all_damage_prevented_means_none_is_suffered(doc):
     )
     while not s.finished:
         s, _ = engine.apply(s, decision_ids(s)[0])
-    assert len(s.board["runner"]["hand"]) == 2 and s.outcome["winner"] is None
+    assert len(s.board["runner"]["hand"]) == 2 and s.outcome.winner is None
     assert any("rule_prevent_all" in e.rules and not e.applied for e in s.trace)
 
 
@@ -350,7 +350,7 @@ def test_a_trigger_whose_condition_is_not_met_does_not_fire(doc):
     s = engine.start(b, "run", doc, {"server": "hq"})
     while not s.finished:
         s, _ = engine.apply(s, "pass" if "pass" in decision_ids(s) else decision_ids(s)[0])
-    assert s.outcome["run"] == "unsuccessful" and s.board["runner"]["credits"] == 5
+    assert s.outcome.run == "unsuccessful" and s.board["runner"]["credits"] == 5
     assert not any("trigger" in e.objects for e in s.trace)
     unrezzed = {"name": "Grid", "type": "upgrade", "triggers": card["triggers"]}
     assert engine.validate_board(engine_board(servers={"hq": {"root": [unrezzed]}})) == []
