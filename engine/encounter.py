@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rig
-from .decision import Decision, card_ref
+from .decision import Decision
 from .effects import describe_effect
 from .machine import (
     Ctx,
@@ -18,7 +18,7 @@ from .machine import (
     loop_back,
 )
 from .run import ice_at
-from .windows import exchange, use_ability
+from .windows import exchange, program_abilities, use_ability
 
 
 @handles("step_encounter_begins")
@@ -41,20 +41,9 @@ def _legacy_break(b: dict, ice: dict) -> bool:
 
 def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     """`use:CARD.N` decisions: every usable break / strength / text ability on an installed program."""
-    out = []
     have = ctx.spendable("runner")
     broken = enc["broken"]
-    progs = ctx.board["runner"]["rig"]["programs"]
-    for p, prog in enumerate(progs):
-        for a, ab in enumerate(prog.get("abilities", ())):
-            if rig.usable(prog, ab, ice, broken, have):
-                label = f"{prog['name']}: {rig.describe_ability(ab)}"
-                if ab["kind"] != "text":
-                    label += f" (strength {rig.strength(prog)})"
-                else:
-                    label += " (resolve by hand)"
-                out.append(dec(f"use:{card_ref(progs, p)}.{a}", label, "runner"))
-    return out
+    return program_abilities(ctx.board, lambda prog, ab: rig.usable(prog, ab, ice, broken, have))
 
 
 @handles("step_encounter_paw")

@@ -216,25 +216,33 @@ def exchange(
     return "closed", passed
 
 
-def runner_options(b: dict, side: str) -> list[dict]:
-    """The Runner's paid abilities usable in any paid ability window: abilities on installed
-    programs that the engine does not model (`text`), resolved by hand; abilities whose cost
-    includes [click] are actions, not usable in a paid ability window (9.2.7b)."""
-    if side != "runner":
-        return []
+def program_abilities(b: dict, keep: Callable[[dict, dict], bool]) -> list[dict]:
+    """`use:CARD.N` decisions for the abilities on installed programs that `keep(program,
+    ability)` allows: the one loop behind every window's Runner ability options."""
+    from . import rig
+
     out = []
     progs = b["runner"]["rig"]["programs"]
     for p, prog in enumerate(progs):
         for a, ab in enumerate(prog.get("abilities", ())):
-            if ab["kind"] == "text" and not ab["text"].lstrip().startswith("[click]"):
-                out.append(
-                    dec(
-                        f"use:{card_ref(progs, p)}.{a}",
-                        f"{prog['name']}: {ab['text']} (resolve by hand)",
-                        "runner",
-                    )
-                )
+            if keep(prog, ab):
+                if ab["kind"] == "text":
+                    label = f"{prog['name']}: {ab['text']} (resolve by hand)"
+                else:
+                    label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
+                out.append(dec(f"use:{card_ref(progs, p)}.{a}", label, "runner"))
     return out
+
+
+def _by_hand(prog: dict, ab: dict) -> bool:
+    return ab["kind"] == "text" and not ab["text"].lstrip().startswith("[click]")
+
+
+def runner_options(b: dict, side: str) -> list[dict]:
+    """The Runner's paid abilities usable in any paid ability window: abilities on installed
+    programs that the engine does not model (`text`), resolved by hand; abilities whose cost
+    includes [click] are actions, not usable in a paid ability window (9.2.7b)."""
+    return program_abilities(b, _by_hand) if side == "runner" else []
 
 
 def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
