@@ -17,6 +17,10 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     pass | rez | jack_out | continue | pay_trash | no_trash | steal | decline_steal | credit | draw
       | remove_tag | purge | pay | dont_pay | resolved | done
     spend:N   break:N   sub:N                     (credits; subroutine index on the encountered ice)
+    option:N   draw:N   hq:N   dont_trash         (an effect's choices: option N, draw N cards,
+                                                   trash the HQ card at N)
+    trash:ZONE.N   grip:ZONE.N                    (an installed card an effect chooses; ZONE:
+                                                   programs | hardware | resources | facedown)
     run:S   score:S   advance:S
     rez:S.content   rez:S.root.CARD
     use:CARD.N                                    (ability N of an installed program)
@@ -52,24 +56,27 @@ BARE = frozenset(
         "dont_pay",
         "resolved",
         "done",
+        "dont_trash",
     )
 )
 RIG_ZONES = ("programs", "hardware", "resources")
+INSTALLED = re.compile(r"(programs|hardware|resources|facedown)\.(0|[1-9][0-9]{0,5})\Z")
 _SERVER = re.compile(r"(?:hq|rd|archives|remote[1-9][0-9]*)\Z")
 _INT = re.compile(r"(?:0|[1-9][0-9]{0,5})\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Decision:
     """One decision, parsed. `kind` is the id's prefix ("use", "rez", "pass", ...); the other
-    fields are set where the kind has them."""
+    fields are set where the kind has them. Comparing a Decision with a string raises TypeError
+    (compare `d.kind` or `d.id`): a handler written for string ids fails loudly, not silently."""
 
     kind: str
     server: str | None = None  # run/score/advance/rez/install target; a Corp card's server
     zone: str | None = None  # "root", "content", "ice", a rig zone, "hq"/"rd"/"archives" (access)
     card: str | None = None  # a card reference (`card_ref`: "corroder", "corroder_2")
-    index: int | None = None  # subroutine (break, sub), ability (use, prevent), trigger number
-    amount: int | None = None  # credits (spend)
+    index: int | None = None  # subroutine (break, sub), ability (use, prevent), trigger, option...
+    amount: int | None = None  # credits (spend), cards (draw)
     pos: int | None = None  # a list position, only in the positional ids of older sessions
 
     @classmethod
@@ -79,6 +86,19 @@ class Decision:
         if d is None:
             raise ValueError(f"not a decision id: {text!r}")
         return d
+
+    def _key(self) -> tuple:
+        return (self.kind, self.server, self.zone, self.card, self.index, self.amount, self.pos)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            raise TypeError(f"compare Decision.kind or Decision.id with {other!r}, not the Decision")
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def legacy(self) -> bool:
@@ -104,10 +124,15 @@ def _parse(text: str) -> Decision | None:
     kind, sep, rest = text.partition(":")
     if not sep or not rest:
         return None
-    if kind in ("spend", "break", "sub"):
+    if kind in ("spend", "break", "sub", "option", "draw", "hq"):
         if not _INT.match(rest):
             return None
-        return Decision(kind, amount=int(rest)) if kind == "spend" else Decision(kind, index=int(rest))
+        if kind in ("spend", "draw"):
+            return Decision(kind, amount=int(rest))
+        return Decision(kind, index=int(rest))
+    m = INSTALLED.match(rest) if kind in ("trash", "grip") else None
+    if m:  # an installed Runner card chosen by an effect, in the choice it is offered in
+        return Decision(kind, zone=m.group(1), index=int(m.group(2)))
     if kind in ("run", "score", "advance"):
         return Decision(kind, server=rest) if _SERVER.match(rest) else None
     if kind == "rez":
@@ -168,13 +193,15 @@ def _card_or_pos(d: Decision, ref: str) -> Decision:
 
 def _format(d: Decision) -> str:
     k = d.kind
-    if k in BARE and d.server is None:
+    if k in BARE and d._key()[1:] == (None,) * 6:
         return k
     ref = str(d.pos) if d.pos is not None else d.card
-    if k == "spend":
-        return f"spend:{d.amount}"
-    if k in ("break", "sub"):
+    if k in ("spend", "draw"):
+        return f"{k}:{d.amount}"
+    if k in ("break", "sub", "option", "hq"):
         return f"{k}:{d.index}"
+    if k in ("trash", "grip") and d.index is not None:
+        return f"{k}:{d.zone}.{d.index}"
     if k in ("run", "score", "advance"):
         return f"{k}:{d.server}"
     if k == "rez":

@@ -43,7 +43,14 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     """`use:CARD.N` decisions: every usable break / strength / text ability on an installed program."""
     have = ctx.spendable("runner")
     broken = enc["broken"]
-    return program_abilities(ctx.board, lambda prog, ab: rig.usable(prog, ab, ice, broken, have))
+    run_v, turn_v = ctx.run_frame().v, ctx.s.frames[0].v
+    threat = rig.threat_level(ctx.board)
+
+    def keep(prog: dict, ab: dict, use_id: str) -> bool:
+        used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
+        return rig.usable(prog, ab, ice, broken, have, used, threat)
+
+    return program_abilities(ctx.board, keep)
 
 
 @handles("step_encounter_paw")
@@ -132,6 +139,7 @@ def _resolve_sub(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                     "i": 0,
                     "controller": "corp",
                     "source": f"subroutine {i + 1} of {ice['name']}",
+                    "ice": [v["server"], v["pos"]],  # "this ice" (engine.effects.this_ice)
                 },
                 "step_resolve_subroutine_loop",
             )

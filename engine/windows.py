@@ -216,25 +216,27 @@ def exchange(
     return "closed", passed
 
 
-def program_abilities(b: dict, keep: Callable[[dict, dict], bool]) -> list[dict]:
+def program_abilities(b: dict, keep: Callable[[dict, dict, str], bool]) -> list[dict]:
     """`use:CARD.N` decisions for the abilities on installed programs that `keep(program,
-    ability)` allows: the one loop behind every window's Runner ability options."""
+    ability, decision id)` allows: the one loop behind every window's Runner ability options."""
     from . import rig
 
     out = []
     progs = b["runner"]["rig"]["programs"]
     for p, prog in enumerate(progs):
+        ref = card_ref(progs, p)
         for a, ab in enumerate(prog.get("abilities", ())):
-            if keep(prog, ab):
+            use_id = f"use:{ref}.{a}"
+            if keep(prog, ab, use_id):
                 if ab["kind"] == "text":
                     label = f"{prog['name']}: {ab['text']} (resolve by hand)"
                 else:
                     label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
-                out.append(dec(f"use:{card_ref(progs, p)}.{a}", label, "runner"))
+                out.append(dec(use_id, label, "runner"))
     return out
 
 
-def _by_hand(prog: dict, ab: dict) -> bool:
+def _by_hand(prog: dict, ab: dict, use_id: str) -> bool:
     return ab["kind"] == "text" and not ab["text"].lstrip().startswith("[click]")
 
 
