@@ -17,26 +17,19 @@ The client is `wrk` when installed (apt-get install wrk), else a Python thread p
 keep-alive connections. Traffic goes to 127.0.0.1 only.
 """
 
-# ruff: noqa: E402
 from __future__ import annotations
-
-import os
-import sys
-
-# Keep this folder off sys.path: bench/engine.py would shadow the engine package, which the
-# web app imports.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
 import gzip
 import http.client
 import json
+import os
 import random
 import re
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time

@@ -58,7 +58,14 @@ def _resolve_instruction(ctx: Ctx, f: Frame, d: str | None) -> Any:
     v = f.v
     if not v["instructions"]:
         return None
-    res = resolve_effect(ctx, _instr(f), v["controller"], v["source"], d, f)
+    if v.get("called") == v["i"]:  # back from the structure the instruction walked (a draw, a trace)
+        del v["called"]
+        res = None
+    else:
+        res = resolve_effect(ctx, _instr(f), v["controller"], v["source"], d, f)
+    if type(res) is tuple and res[0] == "call" and res[3] is None:
+        v["called"] = v["i"]  # come back here for the checkpoint once it is complete
+        return res[:3] + ("stay",)
     if res is None:
         # 10.3.5: when an instruction finishes resolving, a checkpoint occurs before the next
         # instruction becomes imminent
@@ -204,6 +211,9 @@ def _pa_pay(ctx: Ctx, f: Frame, d: str | None) -> Any:
     elif v["kind"] == "ability":
         ab = p["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
         cost = ab.get("cost", 0)
+        if "once_per" in ab:  # "use this ability only once per ...": this use counts (9.1.6)
+            run = ctx.run_frame()
+            rig.mark_used(ab, rig.AbilityRef(v["program"], v["ability"]), run and run.v, ctx.s.frames[0].v)
     else:  # break:i
         ice = b["servers"][v["server"]]["ice"][v["pos"]]
         cost = ice.get("break_cost", 1)
@@ -363,6 +373,12 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
     prog = b["runner"]["rig"]["programs"][v["program"]]
     ab = prog["abilities"][v["ability"]]
     objs = {"program": v["program"], "card": prog["name"], "ability": v["ability"]}
+    if ab.get("only_if"):
+        ctx.ev(
+            f"{prog['name']}: the Runner uses the ability, confirming its condition: {ab['only_if']}",
+            ("rule_card_precedence",),
+            objects={**objs, "only_if": ab["only_if"]},
+        )
     if ab["kind"] == "text":
         ctx.ev(
             f"{prog['name']}: resolved as written by the judge, outside the engine: {ab['text']}",

@@ -43,9 +43,12 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     out = []
     have = ctx.spendable("runner")
     broken = enc["broken"]
+    run_v, turn_v = ctx.run_frame().v, ctx.s.frames[0].v
+    threat = rig.threat_level(ctx.board)
     for p, prog in enumerate(ctx.board["runner"]["rig"]["programs"]):
         for a, ab in enumerate(prog.get("abilities", ())):
-            if rig.usable(prog, ab, ice, broken, have):
+            used = "once_per" in ab and rig.used_up(ab, rig.AbilityRef(p, a), run_v, turn_v)
+            if rig.usable(prog, ab, ice, broken, have, used, threat):
                 label = f"{prog['name']}: {rig.describe_ability(ab)}"
                 if ab["kind"] != "text":
                     label += f" (strength {rig.strength(prog)})"
@@ -141,6 +144,7 @@ def _resolve_sub(ctx: Ctx, f: Frame, d: str | None) -> Any:
                     "i": 0,
                     "controller": "corp",
                     "source": f"subroutine {i + 1} of {ice['name']}",
+                    "ice": [v["server"], v["pos"]],  # "this ice" (engine.effects.this_ice)
                 },
                 "step_resolve_subroutine_loop",
             )

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import recurring
+from .board import normalise_effects
 from .events import Event
 from .locations import candidates
 
@@ -244,9 +245,7 @@ def initial_frame(structure: str, params: dict, board: dict, first: str) -> Fram
 
 
 def _as_list(v: Any) -> list[dict]:
-    if isinstance(v, (str, dict)):
-        v = [v]
-    return [{"effect": e} if isinstance(e, str) else e for e in v]
+    return normalise_effects(v)  # nested effects too ("if_tagged": {"effects": ["end_the_run"]})
 
 
 def advance(s: Session, decision: str | None) -> None:

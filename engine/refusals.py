@@ -187,14 +187,21 @@ def _encounter(s: Session) -> list[Refusal]:
     have = _spendable(b, "runner")
     for p, prog in enumerate(b["runner"]["rig"]["programs"]):
         for a, ab in enumerate(prog.get("abilities", ())):
-            why = rig.unusable(prog, ab, ice, run["enc"]["broken"], have)
+            used = "once_per" in ab and rig.used_up(ab, rig.AbilityRef(p, a), run, s.frames[0].v)
+            why = rig.unusable(prog, ab, ice, run["enc"]["broken"], have, used, rig.threat_level(b))
             if why:
                 rule = {
                     "3.9.5g": "rule_icebreaker_interface_strength",
                     "3.9.5h": "rule_icebreaker_interface_subtype",
                     "9.8.6": "rule_unbroken_subroutines_target_for_break_abilities",
+                    # the printed limit is the card's own text (1.2.1); 9.3.6g: "once per turn"
+                    "9.3.6f": "rule_threat_flag",
+                    "once per turn": "rule_once_per_turn_flag",
+                    "once per": "rule_card_precedence",
                 }
                 rid = next((v for k, v in rule.items() if k in why), "rule_cost")
+                if rid in ("rule_once_per_turn_flag", "rule_threat_flag") and s.doc.node(rid) is None:
+                    rid = "rule_card_precedence"  # versions before 25.04 have no ability flag rules
                 out.append(Refusal(f"use:{p}.{a}", "runner", why, rid))
     out.append(
         Refusal(

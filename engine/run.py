@@ -26,7 +26,7 @@ HANDLERS: dict[str, Handler] = {}
 
 def ice_at(ctx: Ctx, v: dict) -> dict | None:
     srv = ctx.board["servers"].get(v["server"])
-    if srv is None or v.get("pos") is None or v["pos"] >= len(srv["ice"]):
+    if srv is None or v.get("pos") is None or v["pos"] >= len(srv["ice"]) or v.get("vacated"):
         return None
     return srv["ice"][v["pos"]]
 
@@ -136,6 +136,13 @@ def _approach_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
 @handles("step_pass_ice")
 def _passice_at(ctx: Ctx, f: Frame, d: str | None) -> Any:
     v = f.v
+    if v.get("vacated"):  # the encountered ice was trashed (8.5.10)
+        ctx.ev(
+            "The Runner passes the position the trashed ice occupied.",
+            ("rule_uninstall_ice_during_run", "rule_movement_phase"),
+            objects={"server": v["server"], "ice": v["pos"]},
+        )
+        return None
     ice = ice_at(ctx, v)
     if ice is None:
         ctx.ev("The Runner's position is not at a piece of ice: nothing is passed.", ("rule_movement_phase",))
@@ -178,8 +185,9 @@ def _jack_out(ctx: Ctx, f: Frame, d: str | None) -> Any:
 def _move(ctx: Ctx, f: Frame, d: str | None) -> Any:
     v = f.v
     n = len(ctx.board["servers"][v["server"]]["ice"])
-    if v["pos"] is not None and v["pos"] + 1 < n:
-        v["pos"] += 1
+    step = 0 if v.pop("vacated", False) else 1  # the next inward ice took the trashed one's index
+    if v["pos"] is not None and v["pos"] + step < n:
+        v["pos"] += step
         v["moved"] = True
         ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
         ctx.ev(

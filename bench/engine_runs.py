@@ -11,7 +11,7 @@ ways: deciding step by step through the public `apply` (which copies the state a
 sessions are immutable), and replaying the same decisions with `engine.replay` (how a session is
 rebuilt from its JSON / URL token).
 
-    .venv/bin/python bench/engine.py [--version 26.03] [--runs 500]
+    .venv/bin/python bench/engine_runs.py [--version 26.03] [--runs 500]
 """
 
 from __future__ import annotations
@@ -19,15 +19,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import engine
+from scraper import parse_html
 
-import engine  # noqa: E402
-from scraper import parse_html  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 CR_DIR = ROOT.parent / "shared" / "cr"
 
