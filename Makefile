@@ -31,6 +31,6 @@ bench: install
 	$(BIN)/python bench/build.py
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/relevance.py
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/engine_runs.py
 	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/offline.py

@@ -19,15 +19,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import statistics
-import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT))
 
 
 def best(fn, repeat: int) -> tuple[float, float]:

@@ -13,21 +13,13 @@ Usage: python bench/offline.py [--build-dir DIR] [--seconds 5] [--skip-export]
 Needs Debian's chromium and Playwright (as the browser tests do); wrk for throughput.
 """
 
-# ruff: noqa: E402
 from __future__ import annotations
-
-import os
-import sys
-
-# Keep this folder off sys.path: bench/engine.py would shadow the engine package, which the
-# web app imports.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
 import functools
 import http.server
 import importlib.util
+import os
 import resource
 import shutil
 import statistics

@@ -15,20 +15,12 @@ Needs Debian's chromium and Playwright (as the browser tests do). The target is 
 and < 1.5 s on fast 3G.
 """
 
-# ruff: noqa: E402
 from __future__ import annotations
-
-import os
-import sys
-
-# Keep this folder off sys.path: bench/engine.py would shadow the engine package, which the
-# web app imports.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
 import gzip
 import json
+import os
 import statistics
 import time
 import urllib.request

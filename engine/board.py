@@ -61,15 +61,17 @@ EFFECTS: dict[str, dict[str, Any]] = {
     "trace": {"params": ("strength",), "corp_only": True, "text": "Trace {strength}."},
     "unless_pays": {
         "params": ("amount",),
+        "optional": {"clicks": 0},  # "... unless the Runner spends [click]"
         "nested": ("effects",),
         "corp_only": True,
-        "text": "Unless the Runner pays {amount}[credit]:",
+        "text": "Unless the Runner pays {cost}:",
     },
     "if_tagged": {
         "params": (),
+        "optional": {"min_tags": 1},  # "... if the Runner has at least 2 tags"
         "nested": ("effects",),
         "corp_only": False,
-        "text": "If the Runner is tagged:",
+        "text": "If the Runner is tagged{min_tags_text}:",
     },
     "trash_program": {
         "params": (),
@@ -96,7 +98,67 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": False,
         "text": "{text}",
     },
+    # ----- added for real cards' text (engine.cardtext; coord EFFECTS.md "Added by cards") ----------
+    "trash_installed": {
+        "params": ("amount",),
+        "lists": {"card_types": ("program", "hardware", "resource"), "except_subtypes": None},
+        "enums": {"chooser": ("corp", "runner")},
+        "corp_only": True,
+        "text": "Trash {amount} installed {what}.",
+    },
+    "choose": {
+        "params": (),
+        "choices": "options",
+        "corp_only": True,
+        "text": "Choose one:",
+    },
+    "opponent_gains_credits": {
+        "params": ("amount",),
+        "corp_only": True,
+        "text": "The opponent gains {amount}[credit].",
+    },
+    "draw_cards": {
+        "params": ("amount",),
+        "flags": ("optional", "up_to"),
+        "corp_only": False,
+        "text": "{may}raw {upto}{amount} card(s).",
+    },
+    "trash_this_ice": {"params": (), "corp_only": True, "text": "Trash this ice."},
+    "runner_may_jack_out": {"params": (), "corp_only": True, "text": "The Runner may jack out."},
+    "add_installed_to_grip": {
+        "params": ("amount",),
+        "corp_only": True,
+        "text": "Add {amount} installed Runner card(s) to the grip.",
+    },
+    "if_ice_subtype": {
+        "params": (),
+        "strings": ("subtype",),
+        "nested": ("effects",),
+        "corp_only": True,
+        "text": "If this ice is a {subtype}:",
+    },
+    "if_threat_level": {
+        "params": ("amount",),
+        "nested": ("effects",),
+        "corp_only": False,
+        "text": "If the threat level is {amount} or greater:",
+    },
+    "if_runner_credits_at_most": {
+        "params": ("amount",),
+        "nested": ("effects",),
+        "corp_only": False,
+        "text": "If the Runner has {amount}[credit] or less:",
+    },
+    "may_trash_from_hand": {
+        "params": ("amount",),
+        "nested": ("effects",),
+        "corp_only": True,
+        "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
+    },
 }
+_LIMITS = ("once_per", "only_if", "threat")  # optional limits on icebreaker abilities (break, strength)
+MAX_OPTIONS = 4  # options of one "choose" effect ("X or end the run")
+ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this ability only once per ..."
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
 ABILITY_KINDS = ("break", "strength", "text", "prevent")
@@ -212,7 +274,13 @@ class _Checker:
         nested = spec.get("nested", ())
         strings = spec.get("strings", ())
         optional = spec.get("optional", {})
-        allowed = {"effect", *spec["params"], *nested, *strings, *optional}
+        lists = spec.get("lists", {})
+        enums = spec.get("enums", {})
+        flags = spec.get("flags", ())
+        choices = spec.get("choices")
+        allowed = {"effect", *spec["params"], *nested, *strings, *optional, *lists, *enums, *flags}
+        if choices:
+            allowed.add(choices)
         if spec.get("zones"):
             allowed.add("zones")
             zs = e.get("zones")
@@ -226,7 +294,29 @@ class _Checker:
         for p in optional:
             self.int_field(e, p, path)
         for p in strings:
-            self.text_field(e, p, path, required=True)
+            self.text_field(e, p, path, most=MAX_NAME if p != "text" else MAX_TEXT, required=True)
+        for p, known in lists.items():
+            if p in e:
+                self.name_list(e[p], f"{path}.{p}", known)
+        for p, known in enums.items():
+            if p in e and e[p] not in known:
+                self.add(f"{path}.{p}", f"must be one of {', '.join(known)}")
+        for p in flags:
+            self.bool_field(e, p, path)
+        if name == "if_tagged" and e.get("min_tags") == 0:
+            self.add(f"{path}.min_tags", "must be at least 1")
+        if choices:
+            opts = e.get(choices)
+            if not isinstance(opts, list) or not 2 <= len(opts) <= MAX_OPTIONS:
+                self.add(
+                    f"{path}.{choices}",
+                    f"is required: a list of 2-{MAX_OPTIONS} options, each a list of effects",
+                )
+            elif depth >= MAX_TRACE_DEPTH:
+                self.add(path, f"effects nest at most {MAX_TRACE_DEPTH} deep")
+            else:
+                for k, opt in enumerate(opts):
+                    self.effect_list(opt, f"{path}.{choices}[{k}]", controller, depth + 1)
         for p in nested:
             if p not in e:
                 self.add(f"{path}.{p}", "is required: the effects this applies to")
@@ -241,6 +331,19 @@ class _Checker:
             for key in ("on_success", "on_failure"):
                 if key in e:
                     self.effect_list(e[key], f"{path}.{key}", controller, depth + 1)
+
+    def name_list(self, v: Any, path: str, known: tuple[str, ...] | None) -> None:
+        """A non-empty list of lowercase names (card types, subtypes), each one of `known` if given."""
+        names = self.bounded_list(v, path, MAX_SUBTYPES, "names")
+        if names is None:
+            return
+        if not names:
+            self.add(path, "must not be empty (omit it instead)")
+        for i, x in enumerate(names):
+            if not isinstance(x, str) or not x or len(x) > 40:
+                self.add(f"{path}[{i}]", "must be a name of 1-40 characters")
+            elif known is not None and x not in known:
+                self.add(f"{path}[{i}]", f"must be one of {', '.join(known)}")
 
     def bounded_list(self, v: Any, path: str, most: int, noun: str, expect: str = "a list") -> list | None:
         """`v` if it is a list of at most `most` items; otherwise None, with the problem noted."""
@@ -391,11 +494,15 @@ class _Checker:
             if "strength" not in c:
                 self.add(ap, f"a {kind!r} ability needs the program's strength (an icebreaker, 3.9.4a)")
             self.int_field(a, "cost", ap, hi=MAX_CREDITS, required=True)
+            if "once_per" in a and a["once_per"] not in ONCE_PER:
+                self.add(f"{ap}.once_per", f"must be one of {', '.join(ONCE_PER)}")
+            self.text_field(a, "only_if", ap)
+            self.int_field(a, "threat", ap)
             if kind == "strength":
-                self.unknown(a, {"kind", "cost", "amount"}, ap)
+                self.unknown(a, {"kind", "cost", "amount", *_LIMITS}, ap)
                 self.int_field(a, "amount", ap, required=True)
                 continue
-            self.unknown(a, {"kind", "cost", "count", "up_to", "ice_subtype"}, ap)
+            self.unknown(a, {"kind", "cost", "count", "up_to", "ice_subtype", *_LIMITS}, ap)
             self.int_field(a, "count", ap, hi=MAX_SUBS, required=True)
             if a.get("count") == 0:
                 self.add(f"{ap}.count", "must be at least 1")
@@ -609,6 +716,11 @@ def _norm_effect(e: Any) -> dict:
     for key in ("on_success", "on_failure", "effects"):
         if key in e:
             e[key] = _norm_effects(e[key])
+    if "options" in e:
+        e["options"] = [_norm_effects(o) for o in e["options"]]
+    for key in ("card_types", "except_subtypes"):
+        if key in e:
+            e[key] = [x.lower() for x in e[key]]
     for key, default in EFFECTS.get(e["effect"], {}).get("optional", {}).items():
         e.setdefault(key, default)
     return e
@@ -618,6 +730,11 @@ def _norm_effects(v: Any) -> list[dict]:
     if isinstance(v, (str, dict)):
         v = [v]
     return [_norm_effect(e) for e in v]
+
+
+def normalise_effects(v: Any) -> list[dict]:
+    """An effect or a list of effects (validated) in canonical form: objects all the way down."""
+    return _norm_effects(v)
 
 
 def _norm_instructions(s: Any) -> list[dict]:

@@ -280,7 +280,11 @@ def parse_subroutine(line: str) -> Any:
 # ----------------------------------------------------------------------------------------------
 
 # "Interface → <strong>1[credit]:</strong> Break ..." or "1[credit]: +1 strength."
-_ABILITY = re.compile(r"^(?:interface\s*(?:→|->)\s*)?(?P<cost>[^:]{1,80}?):\s*(?P<effect>.+)$", re.IGNORECASE)
+_ABILITY = re.compile(
+    r"^(?:threat (?P<threat>\d+)\s*(?:→|->)\s*|(?P<once>once per turn)\s*(?:→|->)\s*)?"
+    r"(?:interface\s*(?:→|->)\s*)?(?P<cost>[^:]{1,80}?):\s*(?P<effect>.+)$",
+    re.IGNORECASE,
+)
 _CREDITS = re.compile(r"(\d+)\[credit\]")
 _BREAK = re.compile(r"break (up to |any number of )?(\d+ )?(?:([a-z][a-z -]*?) )?subroutines?")
 MAX_SUBROUTINES = 20  # the board format's limit per ice: "any number" is "up to 20"
@@ -308,6 +312,10 @@ def parse_ability(line: str, subtypes: Mapping[str, str] | None = None) -> dict:
     if m:
         cost = _CREDITS.fullmatch(m.group("cost").strip().lower())
         effect, limits = _limits(m.group("effect"))
+        if m.group("threat"):  # "Threat 4 → ...": active only at threat level 4 or more (9.3.6f)
+            limits["threat"] = int(m.group("threat"))
+        if m.group("once") and "once_per" not in limits:  # "Once per turn → ..." (9.3.6g)
+            limits["once_per"] = "turn"
         if cost and "." not in effect:
             amount = int(cost.group(1))
             b = _BREAK.fullmatch(effect)

@@ -4,10 +4,12 @@ may pay, trash a program)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import rig
 from .board import EFFECTS
+from .decision import Decision, card_ref, locate
 from .events import Event  # noqa: F401
 from .locations import clear_access_marks
 from .machine import (
@@ -16,9 +18,11 @@ from .machine import (
     Ctx,
     Frame,
     call,
+    checkpoint,
     dec,
     max_hand,
     opponent,
+    score,
     setv,
     wait,
 )
@@ -32,16 +36,49 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
     fields.update({k: e.get(k, "") for k in spec.get("strings", ())})
     if spec.get("zones"):
         fields["zones"] = " or ".join(e.get("zones", ()))
+    fields.update(_described_fields(e))
     text = spec["text"].format(**fields)
     text = text.replace("The opponent", "The Runner" if controller == "corp" else "The Corp")
     if "effects" in e:
         text += " " + " ".join(describe_effect(x, controller) for x in e["effects"])
+    if e["effect"] == "choose":
+        text += " " + " / ".join(
+            f"({k + 1}) " + " ".join(describe_effect(x, controller) for x in opt)
+            for k, opt in enumerate(e["options"])
+        )
     if e["effect"] == "trace":
         if e.get("on_success"):
             text += " If successful: " + " ".join(describe_effect(x) for x in e["on_success"])
         if e.get("on_failure"):
             text += " If unsuccessful: " + " ".join(describe_effect(x) for x in e["on_failure"])
     return text
+
+
+def _described_fields(e: dict) -> dict:
+    """Words of an effect's description that depend on its optional fields."""
+    name = e["effect"]
+    if name == "unless_pays":
+        return {"cost": _cost_words(e["amount"], e.get("clicks", 0))}
+    if name == "if_tagged":
+        n = e.get("min_tags", 1)
+        return {"min_tags_text": f" with at least {n} tags" if n > 1 else ""}
+    if name == "draw_cards":
+        return {"may": "You may d" if e.get("optional") else "D", "upto": "up to " if e.get("up_to") else ""}
+    if name == "trash_installed":
+        what = " or ".join(e.get("card_types", ())) or "Runner card"
+        if e.get("except_subtypes"):
+            what += " that is not a " + " or ".join(e["except_subtypes"])
+        if e.get("chooser") == "runner":
+            what += " (the Runner chooses)"
+        return {"what": what}
+    return {}
+
+
+def _cost_words(credits: int, clicks: int = 0) -> str:
+    parts = [f"{credits} credit(s)"] if credits or not clicks else []
+    if clicks:
+        parts.append("[click]" * clicks)
+    return " and ".join(parts)
 
 
 def end_the_run(ctx: Ctx) -> Any:
@@ -52,17 +89,21 @@ def end_the_run(ctx: Ctx) -> Any:
             ("rule_end_the_run", "rule_end_run_no_run_or_encounter"),
         )
         return None
-    frames = ctx.s.frames
-    idx = frames.index(run)
-    nested = [f.s for f in frames[idx + 1 :]]
+    nested = [f.s for f in ctx.s.frames[ctx.s.frames.index(run) + 1 :]]
     rules = ["rule_end_the_run"]
     if "breach" in nested or "access" in nested:
         rules.append("rule_end_run_access_or_breach_during_run")
     ctx.ev("The run ends: play moves to the Run Ends Phase.", rules, {"run.ended_by": [None, "end_the_run"]})
-    del frames[idx + 1 :]
+    return _to_run_ends(ctx, run, "end_the_run")
+
+
+def _to_run_ends(ctx: Ctx, run: Frame, ended_by: str) -> Any:
+    """Unwind everything nested in the run and move it to its Run Ends Phase."""
+    frames = ctx.s.frames
+    del frames[frames.index(run) + 1 :]
     clear_access_marks(ctx.board)
     rig.clear_boosts(ctx.board)
-    run.v["ended_by"] = "end_the_run"
+    run.v["ended_by"] = ended_by
     present = [t for t in RUN_ENDS if t in ctx.s.next_of["run"]]
     run.at = present[0] if present else None
     return UNWOUND
@@ -130,163 +171,670 @@ def _splice(f: Frame, effects: list[dict]) -> None:
     v["instructions"] = [*v["instructions"][: i + 1], *effects, *v["instructions"][i + 1 :]]
 
 
+Resolver = Callable[[Ctx, dict, str, str, "str | None", "Frame | None"], Any]
+# effect name -> the function that resolves it: every name in engine.board.EFFECTS has one (a test
+# checks it), so a board the validator accepts never holds an effect the engine does not run.
+RESOLVERS: dict[str, Resolver] = {}
+
+
+def resolves(*names: str) -> Callable[[Resolver], Resolver]:
+    def deco(fn: Resolver) -> Resolver:
+        for n in names:
+            RESOLVERS[n] = fn
+        return fn
+
+    return deco
+
+
 def resolve_effect(
-    ctx: Ctx, e: dict, controller: str, source: str, d: str | None = None, f: Frame | None = None
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None = None, f: Frame | None = None
 ) -> Any:
     """Resolve one instruction. Effects that need a choice wait for it (the same handler gets
     the decision `d`); effects with inner effects splice them into frame `f`'s instructions."""
-    name = e["effect"]
+    return RESOLVERS[e["effect"]](ctx, e, controller, source, d, f)
+
+
+@resolves("end_the_run")
+def _end_the_run(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    return end_the_run(ctx)
+
+
+@resolves("trace")
+def _trace(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    return call(
+        "trace",
+        {
+            "strength": e["strength"],
+            "on_success": e.get("on_success", []),
+            "on_failure": e.get("on_failure", []),
+        },
+    )
+
+
+@resolves("unless_pays")
+def _unless_pays(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    return _optional_cost(ctx, e, "unless", "runner", source, d, f)
+
+
+@resolves("may_pay")
+def _may_pay(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    return _optional_cost(ctx, e, "may", controller, source, d, f)
+
+
+def _condition(
+    ctx: Ctx, f: Frame | None, e: dict, holds: bool, yes: str, no: str, rules: tuple, objects: dict
+) -> None:
+    """A conditional instruction ("if ..., do X"): the inner effects resolve only if it holds;
+    otherwise the step is walked but not applied."""
+    ctx.ev(yes if holds else no, rules, applied=holds, objects=objects)
+    if holds:
+        _splice(f, e["effects"])
+
+
+@resolves("if_tagged")
+def _if_tagged(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    tags = ctx.board["runner"]["tags"]
+    need = e.get("min_tags", 1)
+    want = "tagged" if need == 1 else f"at least {need} tags"
+    _condition(
+        ctx,
+        f,
+        e,
+        tags >= need,
+        f"{source}: the Runner has {tags} tag(s) ({want} needed), so the conditional instructions resolve.",
+        f"{source}: the Runner has {tags} tag(s), not {want}, so nothing happens."
+        if tags
+        else f"{source}: the Runner is not tagged, so nothing happens.",
+        ("rule_tagged",),
+        {"tags": tags, "min_tags": need},
+    )
+    return None
+
+
+@resolves("if_accessed_from")
+def _if_accessed_from(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    where = f.v.get("accessed_from") if f is not None else None
+    zones = e["zones"]
+    _condition(
+        ctx,
+        f,
+        e,
+        where in zones,
+        f"{source} was accessed from {where}: the conditional instructions resolve.",
+        f"{source} was not accessed from {' or '.join(zones)} ({where or 'no access'}): nothing happens.",
+        ("rule_conditional_ability",),
+        {"accessed_from": where},
+    )
+    return None
+
+
+@resolves("if_ice_subtype")
+def _if_ice_subtype(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    loc = this_ice(ctx)
+    ice = ctx.board["servers"][loc[0]]["ice"][loc[1]] if loc else None
+    want = e["subtype"].lower()
+    subtypes = ice.get("subtypes", []) if ice else []
+    objects = {"subtype": want, "subtypes": list(subtypes)}
+    if ice is not None:
+        objects.update(server=loc[0], ice=loc[1], card=ice["name"])
+    has = "no ice" if ice is None else f"{ice['name']} ({', '.join(subtypes) or 'no subtypes'})"
+    _condition(
+        ctx,
+        f,
+        e,
+        want in subtypes,
+        f"{source}: {has} is a {want}, so the conditional instructions resolve.",
+        f"{source}: {has} is not a {want}, so nothing happens.",
+        ("rule_subtypes",),
+        objects,
+    )
+    return None
+
+
+@resolves("if_threat_level")
+def _if_threat_level(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     b = ctx.board
+    level = max(score(b, "corp"), score(b, "runner"))
+    n = e["amount"]
+    _condition(
+        ctx,
+        f,
+        e,
+        level >= n,
+        f"{source}: the threat level is {level} ({n} or greater needed), so the conditional instructions resolve.",
+        f"{source}: the threat level is {level}, less than {n}, so nothing happens.",
+        ("rule_threat_level",),
+        {"threat_level": level, "amount": n},
+    )
+    return None
+
+
+@resolves("if_runner_credits_at_most")
+def _if_runner_credits_at_most(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    have = ctx.board["runner"]["credits"]
+    n = e["amount"]
+    _condition(
+        ctx,
+        f,
+        e,
+        have <= n,
+        f"{source}: the Runner has {have} credit(s), {n} or fewer, so the conditional instructions resolve.",
+        f"{source}: the Runner has {have} credit(s), more than {n}, so nothing happens.",
+        ("rule_credit_pool",),
+        {"credits": have, "amount": n},
+    )
+    return None
+
+
+@resolves("choose")
+def _choose(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    """9.11.4g: choosing between options ends the instruction; the chosen option's instructions
+    resolve next. The Corp makes every choice of its subroutines unless the text names the
+    Runner (NSG ruling on Ballista)."""
+    opts = e["options"]
+
+    def words(k: int) -> str:
+        return " ".join(describe_effect(x, controller) for x in opts[k])
+
+    if d is None:
+        return wait([dec(f"option:{k}", f"Choose: {words(k)}", controller) for k in range(len(opts))])
+    k = d.index
+    ctx.ev(
+        f"{source}: the {controller.capitalize()} chooses: {words(k)}",
+        ("rule_choice_instruction",),
+        objects={"option": k},
+    )
+    _splice(f, opts[k])
+    return None
+
+
+@resolves("text")
+def _text(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    if d is None:
+        return wait([dec("resolved", f"Resolved as written (by hand): {e['text']}", controller)])
+    ctx.ev(
+        f"{source}: resolved as written by the judge, outside the engine: {e['text']}",
+        (),
+        applied=False,
+        objects={"text": e["text"]},
+    )
+    return None
+
+
+@resolves("net_damage", "meat_damage", "core_damage")
+def _damage(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    kind = e["effect"][: -len("_damage")]
+    pv = f.v.get("prevented") if f is not None else None
+    gone = pv[1] if pv is not None and pv[0] == f.v.get("i") else 0
+    if gone >= e["amount"]:
+        ctx.ev(
+            f"{source}: all {e['amount']} {kind} damage was prevented; the Runner suffers none.",
+            ("rule_prevent_all", "sec_prevent_avoid"),
+            applied=False,
+            objects={"amount": 0, "prevented": gone},
+        )
+        return None
+    return damage(ctx, kind, e["amount"] - gone)
+
+
+@resolves("gain_credits")
+def _gain_credits(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    ch: dict = {}
+    p = ctx.board[controller]
+    setv(p, controller, "credits", p["credits"] + e["amount"], ch)
+    ctx.ev(f"{source}: the {controller.capitalize()} gains {e['amount']} credit(s).", (), ch)
+    return None
+
+
+@resolves("opponent_gains_credits")
+def _opponent_gains(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     ch: dict = {}
     opp = opponent(controller)
-    if name == "end_the_run":
-        return end_the_run(ctx)
-    if name == "trace":
-        return call(
-            "trace",
-            {
-                "strength": e["strength"],
-                "on_success": e.get("on_success", []),
-                "on_failure": e.get("on_failure", []),
-            },
-        )
-    if name == "unless_pays":
-        return _optional_cost(ctx, e, "unless", "runner", source, d, f)
-    if name == "if_tagged":
-        tags = b["runner"]["tags"]
-        if tags:
-            ctx.ev(
-                f"{source}: the Runner is tagged ({tags} tag(s)), so the conditional instructions resolve.",
-                ("rule_tagged",),
-                objects={"tags": tags},
-            )
-            _splice(f, e["effects"])
-        else:
-            ctx.ev(
-                f"{source}: the Runner is not tagged, so nothing happens.",
-                ("rule_tagged",),
-                applied=False,
-                objects={"tags": 0},
-            )
-        return None
-    if name == "trash_program":
-        return _trash_program(ctx, e, source, d, f)
-    if name == "may_pay":
-        return _optional_cost(ctx, e, "may", controller, source, d, f)
-    if name == "if_accessed_from":
-        where = f.v.get("accessed_from") if f is not None else None
-        zones = e["zones"]
-        if where in zones:
-            ctx.ev(
-                f"{source} was accessed from {where}: the conditional instructions resolve.",
-                ("rule_conditional_ability",),
-                objects={"accessed_from": where},
-            )
-            _splice(f, e["effects"])
-        else:
-            ctx.ev(
-                f"{source} was not accessed from {' or '.join(zones)} ({where or 'no access'}): nothing happens.",
-                ("rule_conditional_ability",),
-                applied=False,
-                objects={"accessed_from": where},
-            )
-        return None
-    if name == "text":
-        if d is None:
-            return wait([dec("resolved", f"Resolved as written (by hand): {e['text']}", controller)])
-        ctx.ev(
-            f"{source}: resolved as written by the judge, outside the engine: {e['text']}",
-            (),
-            applied=False,
-            objects={"text": e["text"]},
-        )
-        return None
-    if name.endswith("_damage"):
-        kind = name[: -len("_damage")]
-        pv = f.v.get("prevented") if f is not None else None
-        gone = pv[1] if pv is not None and pv[0] == f.v.get("i") else 0
-        if gone >= e["amount"]:
-            ctx.ev(
-                f"{source}: all {e['amount']} {kind} damage was prevented; the Runner suffers none.",
-                ("rule_prevent_all", "sec_prevent_avoid"),
-                applied=False,
-                objects={"amount": 0, "prevented": gone},
-            )
-            return None
-        return damage(ctx, kind, e["amount"] - gone)
-    amt = e["amount"]
-    if name == "gain_credits":
-        setv(b[controller], controller, "credits", b[controller]["credits"] + amt, ch)
-        ctx.ev(f"{source}: the {controller.capitalize()} gains {amt} credit(s).", (), ch)
-    elif name == "lose_credits":
-        setv(b[opp], opp, "credits", max(0, b[opp]["credits"] - amt), ch)
-        ctx.ev(f"{source}: the {opp.capitalize()} loses {amt} credit(s) (as many as they have).", (), ch)
-    elif name == "lose_clicks":
-        setv(b[opp], opp, "clicks", max(0, b[opp]["clicks"] - amt), ch)
-        ctx.ev(
-            f"{source}: the {opp.capitalize()} loses {amt} [click] (as many as they have).",
-            ("rule_gain_spend_lose_clicks",),
-            ch,
-        )
-    elif name == "give_tags":
-        setv(b["runner"], "runner", "tags", b["runner"]["tags"] + amt, ch)
-        ctx.ev(f"{source}: the Runner takes {amt} tag(s).", ("rule_tag",), ch)
+    p = ctx.board[opp]
+    setv(p, opp, "credits", p["credits"] + e["amount"], ch)
+    ctx.ev(f"{source}: the {opp.capitalize()} gains {e['amount']} credit(s).", (), ch)
     return None
+
+
+@resolves("lose_credits")
+def _lose_credits(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    ch: dict = {}
+    opp = opponent(controller)
+    p = ctx.board[opp]
+    setv(p, opp, "credits", max(0, p["credits"] - e["amount"]), ch)
+    ctx.ev(f"{source}: the {opp.capitalize()} loses {e['amount']} credit(s) (as many as they have).", (), ch)
+    return None
+
+
+@resolves("lose_clicks")
+def _lose_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    ch: dict = {}
+    opp = opponent(controller)
+    p = ctx.board[opp]
+    setv(p, opp, "clicks", max(0, p["clicks"] - e["amount"]), ch)
+    ctx.ev(
+        f"{source}: the {opp.capitalize()} loses {e['amount']} [click] (as many as they have).",
+        ("rule_gain_spend_lose_clicks",),
+        ch,
+    )
+    return None
+
+
+@resolves("give_tags")
+def _give_tags(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    ch: dict = {}
+    r = ctx.board["runner"]
+    setv(r, "runner", "tags", r["tags"] + e["amount"], ch)
+    ctx.ev(f"{source}: the Runner takes {e['amount']} tag(s).", ("rule_tag",), ch)
+    return None
+
+
+@resolves("draw_cards")
+def _draw_cards(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    """The controller draws N ("You may draw": 0 or N; "You may draw 1 or 2": up to N) through
+    the drawing procedure (8.4)."""
+    n = e["amount"]
+    counts = list(range(n + 1)) if e.get("up_to") else [0, n] if e.get("optional") else [n]
+    if d is None and len(counts) > 1:
+        return wait(
+            [
+                dec(f"draw:{k}", f"Draw {k} card(s)" if k else "Draw no cards", controller)
+                for k in reversed(counts)
+            ]
+        )
+    k = d.amount if d is not None else n
+    who = controller.capitalize()
+    if not k:
+        ctx.ev(
+            f"{source}: the {who} draws no cards.", ("rule_card_draw",), applied=False, objects={"count": 0}
+        )
+        return None
+    ctx.ev(f"{source}: the {who} draws {k} card(s).", ("rule_card_draw",), objects={"count": k})
+    return call("draw", {"player": controller, "count": k})
+
+
+# ----- installed Runner cards: trash, add to the grip ------------------------------------------
+
+_ZONE_TYPE = {"programs": "program", "hardware": "hardware", "resources": "resource", "facedown": None}
+
+
+def _installed(b: dict, e: dict) -> list[tuple[str, int, dict]]:
+    """The installed Runner cards an effect may choose: (rig zone, index, card), filtered by its
+    `card_types` and `except_subtypes` (facedown cards have no card type to match)."""
+    types = e.get("card_types")
+    unless = set(e.get("except_subtypes", ()))
+    out = []
+    for zone, ctype in _ZONE_TYPE.items():
+        if types is not None and ctype not in types:
+            continue
+        for i, c in enumerate(b["runner"]["rig"][zone]):
+            if unless & {st.lower() for st in c.get("subtypes", ())}:
+                continue
+            out.append((zone, i, c))
+    return out
+
+
+def _choose_installed(
+    ctx: Ctx, e: dict, f: Frame | None, d: Decision | None, prefix: str, chooser: str, verb: str
+) -> list[tuple[str, int, dict]] | tuple:
+    """Targets for "trash / add N installed cards" (1.9.x distinct targets: as many as possible,
+    each once): the chooser picks one at a time while there is a choice; returns the targets or
+    a wait."""
+    cands = _installed(ctx.board, e)
+    n = e["amount"]
+    v = f.v if f is not None else {}
+    picks = v.get("picks")
+    if picks is None or picks[0] != v.get("i"):
+        picks = v["picks"] = [v.get("i"), []]
+    chosen = picks[1]
+    if d is not None:
+        chosen.append(f"{d.zone}.{d.index}")
+    left = [c for c in cands if f"{c[0]}.{c[1]}" not in chosen]
+    need = n - len(chosen)
+    if need > 0 and len(left) > need:
+        return wait(
+            [
+                dec(
+                    f"{prefix}:{zone}.{i}",
+                    f"{verb} {c['name']} (installed {_ZONE_TYPE[zone] or 'facedown card'})",
+                    chooser,
+                )
+                for zone, i, c in left
+            ]
+        )
+    del v["picks"]
+    keys = set(chosen) | ({f"{z}.{i}" for z, i, _ in left} if need > 0 else set())
+    return [c for c in cands if f"{c[0]}.{c[1]}" in keys]
+
+
+def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict]], dest: str) -> tuple[dict, list[str]]:
+    """Move `targets` from the rig to the heap or the grip at once; (changes, names)."""
+    r = ctx.board["runner"]
+    ch: dict = {}
+    for zone in _ZONE_TYPE:
+        idx = sorted((i for z, i, _ in targets if z == zone), reverse=True)
+        if idx:
+            ch[f"runner.rig.{zone}"] = [len(r["rig"][zone]), len(r["rig"][zone]) - len(idx)]
+        for i in idx:
+            card = r["rig"][zone].pop(i)
+            card.pop("boost", None)  # an installed card's temporary effects end when it moves
+            pile = r["discard"] if dest == "heap" else r["hand"]
+            pile.append(card)
+            if dest == "heap" and zone == "programs":
+                ctx.s.result["trashed_programs"].append(card["name"])
+    key = "runner.discard" if dest == "heap" else "runner.hand"
+    pile = r["discard"] if dest == "heap" else r["hand"]
+    if targets:
+        ch[key] = [len(pile) - len(targets), len(pile)]
+    return ch, [c["name"] for _, _, c in targets]
+
+
+@resolves("trash_installed")
+def _trash_installed(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    chooser = e.get("chooser", "corp")
+    got = _choose_installed(ctx, e, f, d, "trash", chooser, "Trash")
+    if isinstance(got, tuple):
+        return got
+    if not got:
+        ctx.ev(
+            f"{source}: the Runner has no installed {_described_fields(e)['what']} to trash.",
+            ("rule_trashing",),
+            applied=False,
+        )
+        return None
+    ch, names = _move_installed(ctx, got, "heap")
+    ctx.ev(
+        f"{source}: the {chooser.capitalize()} trashes {', '.join(names)} (installed).",
+        (
+            "rule_trashing",
+            "rule_distinct_targets",
+            *(("rule_lack_of_subtype",) if e.get("except_subtypes") else ()),
+        ),
+        ch,
+        objects={"cards": names, "targets": [f"{z}.{i}" for z, i, _ in got], "chooser": chooser},
+    )
+    return None
+
+
+@resolves("add_installed_to_grip")
+def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    got = _choose_installed(ctx, e, f, d, "grip", "corp", "Add to the grip:")
+    if isinstance(got, tuple):
+        return got
+    if not got:
+        ctx.ev(f"{source}: the Runner has no installed card to add to the grip.", (), applied=False)
+        return None
+    ch, names = _move_installed(ctx, got, "grip")
+    ctx.ev(
+        f"{source}: the Corp adds {', '.join(names)} (installed) to the Runner's grip.",
+        ("rule_hand", "rule_distinct_targets"),
+        ch,
+        objects={"cards": names, "targets": [f"{z}.{i}" for z, i, _ in got]},
+    )
+    return None
+
+
+@resolves("trash_program")
+def _trash_program_effect(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    return _trash_program(ctx, e, source, d, f)
+
+
+@resolves("may_trash_from_hand")
+def _may_trash_from_hand(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "You may trash N cards from HQ to X": an optional cost (1.16.4); if paid, X resolves."""
+    hq = ctx.board["corp"]["hand"]
+    n = e["amount"]
+    inner = " ".join(describe_effect(x) for x in e["effects"])
+    v = f.v
+    picks = v.get("picks")
+    if picks is None or picks[0] != v.get("i"):
+        picks = v["picks"] = [v.get("i"), []]
+    chosen: list[int] = picks[1]
+    if len(hq) < n:
+        del v["picks"]
+        ctx.ev(
+            f"{source}: the Corp has {len(hq)} card(s) in HQ and cannot trash {n}; nothing happens.",
+            ("rule_cost",),
+            applied=False,
+            objects={"hq": len(hq), "amount": n},
+        )
+        return None
+    if d is not None and d.kind == "dont_trash":
+        del v["picks"]
+        ctx.ev(
+            f"{source}: the Corp does not trash cards from HQ; nothing happens.",
+            ("rule_cost",),
+            applied=False,
+        )
+        return None
+    if d is not None:
+        chosen.append(d.index)
+    if len(chosen) < n:
+        opts = [
+            dec(
+                f"hq:{i}",
+                f"Trash {c['name']} from HQ" + (f" to: {inner}" if len(chosen) + 1 == n else ""),
+                "corp",
+            )
+            for i, c in enumerate(hq)
+            if i not in chosen
+        ]
+        return wait([*opts, dec("dont_trash", "Do not trash cards from HQ", "corp")])
+    del v["picks"]
+    corp = ctx.board["corp"]
+    names = []
+    for i in sorted(chosen, reverse=True):
+        card = hq.pop(i)
+        card["faceup"] = False  # not visible to the Runner when trashed (4.4.6b)
+        corp["discard"].append(card)
+        names.append(card["name"])
+    ch = {
+        "corp.hand": [len(hq) + n, len(hq)],
+        "corp.discard": [len(corp["discard"]) - n, len(corp["discard"])],
+    }
+    ctx.ev(
+        f"{source}: the Corp trashes {', '.join(reversed(names))} from HQ (facedown in Archives): {inner}",
+        ("rule_cost", "rule_archives_faceup_facedown"),
+        ch,
+        objects={"cards": list(reversed(names)), "hq": sorted(chosen)},
+    )
+    _splice(f, e["effects"])
+    return None
+
+
+# ----- the ice and the run -----------------------------------------------------------------------
+
+
+def this_ice(ctx: Ctx) -> tuple[str, int] | None:
+    """(server, ice index) of the ice whose subroutine is resolving: the nearest frame that names
+    it (the encounter's subroutine frame, seen through traces and choices nested in it)."""
+    for f in reversed(ctx.s.frames):
+        loc = f.v.get("ice")
+        if loc is not None:
+            srv = ctx.board["servers"].get(loc[0])
+            if srv is not None and loc[1] < len(srv["ice"]):
+                return loc[0], loc[1]
+            return None
+    return None
+
+
+@resolves("trash_this_ice")
+def _trash_this_ice(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """Trash the ice this subroutine is on. 8.5.10: if it is being encountered, the encounter
+    ends without completing any further step (no more subroutines resolve); the Runner passes
+    the position it occupied and the run continues (Movement Phase)."""
+    loc = this_ice(ctx)
+    if loc is None:
+        ctx.ev(
+            f"{source}: there is no ice this subroutine is on; nothing is trashed.",
+            ("rule_trashing",),
+            applied=False,
+        )
+        return None
+    server, pos = loc
+    b = ctx.board
+    srv = b["servers"][server]
+    card = srv["ice"].pop(pos)
+    card["faceup"] = bool(card.pop("rezzed", False))  # a rezzed card is visible when trashed (4.4.6b)
+    b["corp"]["discard"].append(card)
+    ch = {
+        f"servers.{server}.ice": [len(srv["ice"]) + 1, len(srv["ice"])],
+        "corp.discard": [len(b["corp"]["discard"]) - 1, len(b["corp"]["discard"])],
+    }
+    face = "faceup" if card["faceup"] else "facedown"
+    objects = {"server": server, "ice": pos, "card": card["name"]}
+    run = ctx.run_frame()
+    encountered = (
+        run is not None
+        and run.v.get("server") == server
+        and run.v.get("pos") == pos
+        and run.v.get("enc") is not None
+    )
+    if not encountered:
+        if run is not None and run.v.get("server") == server and (run.v.get("pos") or 0) > pos:
+            run.v["pos"] -= 1  # the Runner's position stays at the same ice
+        ctx.ev(
+            f"{source}: the Corp trashes {card['name']} (to Archives {face}).",
+            ("rule_trashing", "rule_archives_faceup_facedown"),
+            ch,
+            objects=objects,
+        )
+        return None
+    ctx.ev(
+        f"{source}: the Corp trashes {card['name']}, the ice being encountered (to Archives {face}). "
+        "The encounter ends without resolving more subroutines; the Runner passes the position it "
+        "occupied and the run continues.",
+        ("rule_uninstall_ice_during_run", "rule_trashing", "rule_archives_faceup_facedown"),
+        ch,
+        objects=objects,
+    )
+    frames = ctx.s.frames
+    del frames[frames.index(run) + 1 :]
+    rig.clear_boosts(b)
+    run.v["enc"] = None
+    run.v["vacated"] = True  # the position of the trashed ice: see engine.run (pass, move)
+    run.at = "step_pass_ice" if "step_pass_ice" in ctx.s.next_of["run"] else None
+    ctx.ev(
+        f"{source}: the instruction has resolved; a checkpoint occurs.",
+        ("rule_checkpoint_after_instruction_resolution", "rule_checkpoints"),
+    )
+    checkpoint(ctx)
+    return UNWOUND
+
+
+@resolves("runner_may_jack_out")
+def _may_jack_out(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    run = ctx.run_frame()
+    if run is None:
+        ctx.ev(
+            f"{source}: no run is in progress; the Runner cannot jack out.",
+            ("rule_jacking_out",),
+            applied=False,
+        )
+        return None
+    if d is None:
+        return wait(
+            [
+                dec("jack_out", f"Jack out now ({source} allows it): the run ends", "runner"),
+                dec("continue", "Do not jack out", "runner"),
+            ]
+        )
+    if d.kind == "continue":
+        ctx.ev(f"{source}: the Runner does not jack out.", ("rule_jacking_out",), applied=False)
+        return None
+    ctx.ev(
+        f"{source}: the Runner jacks out: play moves to the Run Ends Phase.",
+        ("rule_jacking_out",),
+        {"run.ended_by": [None, "jack_out"]},
+    )
+    return _to_run_ends(ctx, run, "jack_out")
 
 
 # "... unless the Runner pays N" resolves the inner instructions when the cost is not paid; "the
 # Corp may pay N. If they do, ..." resolves them when it is. Texts per (mode, what happened).
 _COST_TEXTS = {
-    ("unless", "ask"): ("Pay {amt} credit(s) (prevents: {inner})", "Do not pay: {inner}"),
+    ("unless", "ask"): ("Pay {cost} (prevents: {inner})", "Do not pay: {inner}"),
     (
         "unless",
         "cannot",
-    ): "{source}: the Runner cannot pay {amt} credit(s), so the instructions resolve: {inner}",
-    ("unless", "pay"): "{source}: the Runner pays {amt} credit(s); the instructions do not resolve.",
+    ): "{source}: the Runner cannot pay {cost}, so the instructions resolve: {inner}",
+    ("unless", "pay"): "{source}: the Runner pays {cost}; the instructions do not resolve.",
     (
         "unless",
         "dont_pay",
-    ): "{source}: the Runner does not pay {amt} credit(s), so the instructions resolve: {inner}",
-    ("may", "ask"): ("The {who} pays {amt} credit(s): {inner}", "The {who} does not pay"),
-    ("may", "cannot"): "{source}: the {who} cannot pay {amt} credit(s); nothing happens.",
-    ("may", "pay"): "{source}: the {who} pays {amt} credit(s): {inner}",
+    ): "{source}: the Runner does not pay {cost}, so the instructions resolve: {inner}",
+    ("may", "ask"): ("The {who} pays {cost}: {inner}", "The {who} does not pay"),
+    ("may", "cannot"): "{source}: the {who} cannot pay {cost}; nothing happens.",
+    ("may", "pay"): "{source}: the {who} pays {cost}: {inner}",
     ("may", "dont_pay"): "{source}: the {who} does not pay; nothing happens.",
 }
 
 
 def _optional_cost(
-    ctx: Ctx, e: dict, mode: str, payer: str, source: str, d: str | None, f: Frame | None
+    ctx: Ctx, e: dict, mode: str, payer: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
-    """An optional credit cost with a choice (1.16.4): `mode` "unless" (the Runner may pay to
-    stop the instructions) or "may" (the controller may pay to make them resolve)."""
+    """An optional cost with a choice (1.16.4): `mode` "unless" (the Runner may pay to stop the
+    instructions; credits and, "unless the Runner spends [click]", clicks) or "may" (the
+    controller may pay to make them resolve)."""
     amt = e["amount"]
+    clicks = e.get("clicks", 0)
     fields = {
-        "amt": amt,
+        "cost": _cost_words(amt, clicks),
         "who": payer.capitalize(),
         "source": source,
         "inner": " ".join(describe_effect(x, "corp" if mode == "unless" else payer) for x in e["effects"]),
     }
-    if d is None and ctx.spendable(payer) >= amt:
+    p = ctx.board[payer]
+    if d is None and ctx.spendable(payer) >= amt and p["clicks"] >= clicks:
         pay, dont = _COST_TEXTS[(mode, "ask")]
         return wait([dec("pay", pay.format(**fields), payer), dec("dont_pay", dont.format(**fields), payer)])
-    what = "cannot" if d is None else d
+    what = "cannot" if d is None else d.kind
     paid = what == "pay"
     ch: dict = {}
-    rules = ["rule_cost", *(ctx.pay(payer, amt, ch) if paid else ())]
+    rules = ["rule_cost"]
+    if paid:
+        rules += ctx.pay(payer, amt, ch)
+        if clicks:
+            setv(p, payer, "clicks", p["clicks"] - clicks, ch)
+            rules.append("rule_gain_spend_lose_clicks")
     resolves = paid == (mode == "may")
     ctx.ev(
         _COST_TEXTS[(mode, what)].format(**fields),
         rules,
         ch,
         applied=resolves or mode == "unless",
-        objects={"amount": amt, "paid": paid},
+        objects={"amount": amt, "clicks": clicks, "paid": paid},
     )
     if resolves:
         _splice(f, e["effects"])
     return None
 
 
-def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: Frame | None) -> Any:
+def _trash_program(ctx: Ctx, e: dict, source: str, d: Decision | None, f: Frame | None) -> Any:
     r = ctx.board["runner"]
     progs = r["rig"]["programs"]
     n = e.get("amount", 1)
@@ -295,9 +843,12 @@ def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: Frame | Non
         return None
     if d is None and len(progs) > n:
         return wait(
-            [dec(f"trash:{i}", f"Trash {c['name']} (installed program)", "corp") for i, c in enumerate(progs)]
+            [
+                dec(f"trash:{card_ref(progs, i)}", f"Trash {c['name']} (installed program)", "corp")
+                for i, c in enumerate(progs)
+            ]
         )
-    picks = [int(d[6:])] if d is not None else list(range(len(progs)))
+    picks = [locate(progs, d)] if d is not None else list(range(len(progs)))
     ch: dict = {}
     names = []
     before = len(progs)

@@ -3,30 +3,6 @@ cannot be used (CR 3.9.5, 6.5.4, 9.8.5-9.8.6). Pure functions over the normalise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True, slots=True)
-class AbilityRef:
-    """A paid ability on an installed program: `use:<program>.<ability>` as a decision id."""
-
-    program: int
-    ability: int
-
-    @classmethod
-    def parse(cls, decision: str) -> AbilityRef | None:
-        """`use:2.0` -> AbilityRef(2, 0); None when `decision` is not an ability use."""
-        if not decision.startswith("use:"):
-            return None
-        p, _, a = decision[4:].partition(".")
-        if not (p.isdigit() and a.isdigit()):
-            return None
-        return cls(int(p), int(a))
-
-    @property
-    def id(self) -> str:
-        return f"use:{self.program}.{self.ability}"
-
 
 def strength(card: dict) -> int:
     """An icebreaker's current strength: printed plus this encounter's pumps (3.9.5b)."""
@@ -51,13 +27,53 @@ def has_interface_abilities(board: dict) -> bool:
     )
 
 
-def _blocked(program: dict, ability: dict, ice: dict, all_broken: bool, spendable: int) -> tuple | None:
+def _once_holder(ability: dict, run_v: dict | None, turn_v: dict | None) -> dict | None:
+    """Where a "use this ability only once per turn / run / encounter" use is recorded: the
+    encounter's vars, the run frame's, or the outermost frame's (the turn; in a session that
+    starts with the run, the run stands for the part of the turn the board shows)."""
+    scope = ability.get("once_per")
+    if scope == "encounter":
+        return (run_v or {}).get("enc")
+    if scope == "run":
+        return run_v
+    if scope == "turn":
+        return turn_v
+    return None
+
+
+def used_up(ability: dict, use_id: str, run_v: dict | None, turn_v: dict | None) -> bool:
+    """Has this once-per ability (`use_id`: its decision id, "use:corroder.0") already been used
+    in its turn / run / encounter?"""
+    holder = _once_holder(ability, run_v, turn_v)
+    return holder is not None and use_id in holder.get("once_used", ())
+
+
+def mark_used(ability: dict, use_id: str, run_v: dict | None, turn_v: dict | None) -> None:
+    holder = _once_holder(ability, run_v, turn_v)
+    if holder is not None:
+        holder.setdefault("once_used", []).append(use_id)
+
+
+def threat_level(board: dict) -> int:
+    """The greatest score of any player (1.17.1a)."""
+    return max(
+        sum(c.get("agenda_points", 0) for c in board[side]["score_area"]) for side in ("corp", "runner")
+    )
+
+
+def _blocked(
+    program: dict, ability: dict, ice: dict, all_broken: bool, spendable: int, used: bool, threat: int
+) -> tuple | None:
     """What stops `ability` on `program` against `ice` now, as (reason code, detail), or None."""
     kind = ability["kind"]
     if kind == "text":
         return None
     if kind == "prevent":
         return ("prevent",)
+    if ability.get("threat", 0) > threat:
+        return ("threat", ability["threat"], threat)
+    if used:
+        return ("once", ability["once_per"])
     cost = ability["cost"]
     if spendable < cost:
         return ("cost", cost)
@@ -73,17 +89,42 @@ def _blocked(program: dict, ability: dict, ice: dict, all_broken: bool, spendabl
     return None
 
 
-def usable(program: dict, ability: dict, ice: dict, broken: list[bool], spendable: int) -> bool:
-    """Can `ability` be used against `ice` now (the cheap test behind `unusable`)?"""
-    return _blocked(program, ability, ice, all(broken), spendable) is None
+def usable(
+    program: dict,
+    ability: dict,
+    ice: dict,
+    broken: list[bool],
+    spendable: int,
+    used: bool = False,
+    threat: int = 0,
+) -> bool:
+    """Can `ability` be used against `ice` now (the cheap test behind `unusable`)? `used`: a
+    once-per ability already used in its turn / run / encounter (`used_up`); `threat`: the
+    threat level (`threat_level`), for "Threat N →" abilities."""
+    return _blocked(program, ability, ice, all(broken), spendable, used, threat) is None
 
 
-def unusable(program: dict, ability: dict, ice: dict, broken: list[bool], spendable: int) -> str | None:
+def unusable(
+    program: dict,
+    ability: dict,
+    ice: dict,
+    broken: list[bool],
+    spendable: int,
+    used: bool = False,
+    threat: int = 0,
+) -> str | None:
     """Why `ability` on `program` cannot be used against `ice` now (None when it can)."""
-    why = _blocked(program, ability, ice, all(broken), spendable)
+    why = _blocked(program, ability, ice, all(broken), spendable, used, threat)
     if why is None:
         return None
     code = why[0]
+    if code == "threat":
+        return (
+            f"{program['name']}'s ability is active only at threat level {why[1]} or more; "
+            f"the threat level is {why[2]} (9.3.6f)"
+        )
+    if code == "once":
+        return f"{program['name']}'s ability can be used only once per {why[1]} and was already used this {why[1]}"
     if code == "prevent":
         return "a prevent ability is an interrupt: usable only while damage is imminent (9.9.4d)"
     if code == "cost":
@@ -103,7 +144,7 @@ def describe_ability(ability: dict) -> str:
     if kind == "text":
         return ability["text"]
     if kind == "strength":
-        return f"{ability['cost']}[credit]: +{ability['amount']} strength"
+        return f"{ability['cost']}[credit]: +{ability['amount']} strength" + _limits(ability)
     if kind == "prevent":
         from .prevention import describe
 
@@ -112,7 +153,17 @@ def describe_ability(ability: dict) -> str:
     n = ability["count"]
     count = f"up to {n}" if ability.get("up_to") else str(n)
     noun = f"{what} subroutine" if what else "subroutine"
-    return f"{ability['cost']}[credit]: break {count} {noun}{'s' if n != 1 else ''}"
+    return f"{ability['cost']}[credit]: break {count} {noun}{'s' if n != 1 else ''}" + _limits(ability)
+
+
+def _limits(ability: dict) -> str:
+    """The printed limits of an icebreaker ability, for its label."""
+    text = f". Use this ability only once per {ability['once_per']}" if ability.get("once_per") else ""
+    if ability.get("threat"):
+        text += f" (threat {ability['threat']}: active if any player has {ability['threat']} or more agenda points)"
+    if ability.get("only_if"):
+        text += f". {ability['only_if'].rstrip('.')} (the Runner confirms by using it)"
+    return text
 
 
 def link(board: dict) -> tuple[int, list[tuple[str, int]]]:

@@ -51,6 +51,56 @@ effect = st.one_of(
         st.lists(simple_effect, max_size=2),
         st.lists(simple_effect, max_size=1),
     ),
+    # the effects real cards' text translates to (engine.cardtext)
+    st.builds(
+        lambda a, types, unless, runner: {
+            "effect": "trash_installed",
+            "amount": a,
+            **({"card_types": types} if types else {}),
+            **({"except_subtypes": unless} if unless else {}),
+            **({"chooser": "runner"} if runner else {}),
+        },
+        st.integers(0, 2),
+        st.lists(st.sampled_from(["program", "hardware", "resource"]), max_size=2, unique=True),
+        st.lists(st.sampled_from(["icebreaker", "decoder"]), max_size=1),
+        st.booleans(),
+    ),
+    st.builds(
+        lambda opts: {"effect": "choose", "options": opts},
+        st.lists(st.lists(simple_effect, min_size=1, max_size=2), min_size=2, max_size=3),
+    ),
+    st.builds(lambda a: {"effect": "opponent_gains_credits", "amount": a}, amount),
+    st.builds(
+        lambda a, opt, up: {"effect": "draw_cards", "amount": a, "optional": opt, "up_to": up},
+        amount,
+        st.booleans(),
+        st.booleans(),
+    ),
+    st.just("trash_this_ice"),
+    st.just("runner_may_jack_out"),
+    st.builds(lambda a: {"effect": "add_installed_to_grip", "amount": a}, st.integers(0, 2)),
+    st.builds(
+        lambda sub, inner: {"effect": "if_ice_subtype", "subtype": sub, "effects": inner},
+        st.sampled_from(["barrier", "code gate", "sentry"]),
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda name, a, inner: {"effect": name, "amount": a, "effects": inner},
+        st.sampled_from(["if_threat_level", "if_runner_credits_at_most", "may_trash_from_hand"]),
+        st.integers(0, 6),
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda n, inner: {"effect": "if_tagged", "min_tags": n, "effects": inner},
+        st.integers(1, 3),
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda a, c, inner: {"effect": "unless_pays", "amount": a, "clicks": c, "effects": inner},
+        amount,
+        st.integers(0, 2),
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
 )
 ice = st.builds(
     lambda n, rez, cost, brk, subs, strength, sub: {
@@ -70,22 +120,37 @@ ice = st.builds(
     st.integers(0, 4),
     st.sampled_from(["barrier", "code gate", "sentry"]),
 )
+limits = st.builds(
+    lambda once, only, threat: {
+        **({"once_per": once} if once else {}),
+        **({"only_if": "Use this ability only if you made a run this turn."} if only else {}),
+        **({"threat": threat} if threat else {}),
+    },
+    st.sampled_from([None, None, "turn", "run", "encounter"]),
+    st.booleans(),
+    st.sampled_from([0, 0, 1, 3]),
+)
 ability = st.one_of(
     st.builds(
-        lambda c, n, up, sub: {
+        lambda c, n, up, sub, lim: {
             "kind": "break",
             "cost": c,
             "count": n,
             "up_to": up,
             **({"ice_subtype": sub} if sub else {}),
+            **lim,
         },
         st.integers(0, 2),
         st.integers(1, 3),
         st.booleans(),
         st.sampled_from([None, "barrier", "code gate", "sentry"]),
+        limits,
     ),
     st.builds(
-        lambda c, a: {"kind": "strength", "cost": c, "amount": a}, st.integers(0, 2), st.integers(1, 3)
+        lambda c, a, lim: {"kind": "strength", "cost": c, "amount": a, **lim},
+        st.integers(0, 2),
+        st.integers(1, 3),
+        limits,
     ),
     st.just({"kind": "text", "text": "Install a virus counter."}),
 )
@@ -218,6 +283,8 @@ def boards(draw):
             "rig": {
                 "programs": draw(st.lists(program, max_size=4)),
                 "hardware": draw(st.lists(st.just("Box"), max_size=1)),
+                "resources": draw(st.lists(st.just("Contact"), max_size=1)),
+                "facedown": draw(st.lists(st.just("Facedown card"), max_size=1)),
             },
         },
         "servers": servers,
@@ -283,7 +350,7 @@ def test_random_legal_play_terminates_and_conserves(start, data, version):
         raise AssertionError("did not terminate")
     assert s.current_step is None
     problems = engine.validate_board(s.board)
-    if s.outcome["winner"]:
+    if s.outcome.winner:
         # A win ends the game at once (10.3.1): a remote emptied by the winning steal is never
         # removed, because the checkpoint stops at the win.
         problems = [p for p in problems if "remote server with no cards" not in p]
@@ -302,7 +369,7 @@ def test_random_legal_play_terminates_and_conserves(start, data, version):
     final = _credits(s.board)
     assert (final[0] - initial[0], final[1] - initial[1], final[2] - initial[2]) == tuple(totals.values())
     # the bad publicity fund never outlives a run
-    if structure == "run" and s.outcome["winner"] is None:
+    if structure == "run" and s.outcome.winner is None:
         assert s.board["runner"]["bad_publicity_fund"] == 0
     # and the whole session resumes exactly from its JSON
     back = engine.Session.from_json(s.to_json(), doc)
