@@ -101,7 +101,7 @@ def format_step(result: dict[str, Any], doc: Document, rule_text: bool = True) -
             if rule_text:
                 for rid in e.rules:
                     lines.append(f"{'':9}   {_rule_line(doc, rid)}")
-    o = s.outcome
+    o = s.outcome.to_dict()
     lines.append("")
     if s.finished:
         parts = []
@@ -146,7 +146,7 @@ def step_json(result: dict[str, Any], doc: Document) -> dict[str, Any]:
         "current_step": s.current_step,
         "legal_decisions": engine.legal_decisions(s),
         "refused_decisions": [r.to_dict() for r in engine.refused_decisions(s)],
-        "outcome": s.outcome,
+        "outcome": s.outcome.to_dict(),
         "trace": [engine.describe_event(e, doc) for e in s.trace],
         "session": s.to_json(),
     }
