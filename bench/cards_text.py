@@ -108,7 +108,10 @@ def runs_ability(card, ability: dict, doc) -> bool:
     }
 
     def prefer(legal: list[str]) -> str:
-        for want in ("use:0.0", "sub:0", "done", "pass", "continue"):
+        use = [x for x in legal if x.startswith("use:")]  # the program's only ability (use:CARD.0)
+        if use:
+            return use[0]
+        for want in ("sub:0", "done", "pass", "continue"):
             if want in legal:
                 return want
         return legal[0]

@@ -255,3 +255,21 @@ def test_board_cards_hold_only_what_this_engine_accepts(data):
             assert engine_accepts(sub), (card_id, sub)
         for ability in obj.get("abilities", ()):
             assert engine_accepts(ability, ability=True), (card_id, ability)
+
+
+def test_the_engine_runs_every_recognised_standard_line(nrdb_dir):
+    """bench/cards_text.py's "runs as engine effects": each recognised Standard subroutine and
+    icebreaker ability, stepped through a run under CR 26.03, is resolved by the engine with
+    nothing left to the judge (the benchmark's count would drop if one were not)."""
+    import importlib.util
+    from pathlib import Path
+
+    from helpers import cr_path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "cards_text.py"
+    spec = importlib.util.spec_from_file_location("bench_cards_text", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    r = bench.measure(str(nrdb_dir), False, str(cr_path("26.03")))
+    recognised = r["subs"][0] + r["abilities"][0]
+    assert recognised >= 189 and r["runs"] == r["accepted"] == recognised, r["not_run"]
