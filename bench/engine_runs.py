@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import engine
+from engine.decision import find_card
 from scraper import parse_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,25 +127,20 @@ def _pick(s: engine.Session) -> str:
         hit = next((i for i in ids if i.startswith(want)), None)
         if hit:
             return hit
-    uses = [i for i in ids if i.startswith("use:")]
+    uses = [engine.Decision.from_id(i) for i in ids if i.startswith("use:")]
     if uses:
         progs = s.board["runner"]["rig"]["programs"]
-
-        def ability(u: str) -> dict:
-            p, a = u[4:].split(".")
-            return progs[int(p)]["abilities"][int(a)]
-
-        brk = [u for u in uses if ability(u)["kind"] == "break"]
+        at = {u: progs[find_card(progs, u.card)] for u in uses}
+        brk = [u for u in uses if at[u]["abilities"][u.index]["kind"] == "break"]
         if brk:
-            return brk[0]
+            return brk[0].id
         run = next(f for f in reversed(s.frames) if f.s == "run").v
         ice = s.board["servers"][run["server"]]["ice"][run["pos"]]
         # pump the breaker whose break ability fits this ice (its subtype, else the AI breaker)
         for sub in (*ice["subtypes"], None):
             for u in uses:
-                prog = progs[int(u[4:].split(".")[0])]
-                if any(a["kind"] == "break" and a.get("ice_subtype") == sub for a in prog["abilities"]):
-                    return u
+                if any(a["kind"] == "break" and a.get("ice_subtype") == sub for a in at[u]["abilities"]):
+                    return u.id
     return "continue" if "continue" in ids else ids[0]
 
 
@@ -166,7 +162,7 @@ def one_run_in_place(doc, b: dict, params: dict) -> engine.Session:
 
 def _measure(doc, args, name: str, b: dict, params: dict, title: str) -> None:
     s = one_run(doc, b, params)
-    assert s.outcome["run"] == "successful" and s.outcome["stolen"] == ["Hostile Takeover"], s.outcome
+    assert s.outcome.run == "successful" and s.outcome.stolen == ["Hostile Takeover"], s.outcome
     times = []
     for _ in range(args.runs):
         t0 = time.perf_counter()
@@ -196,7 +192,7 @@ def _measure(doc, args, name: str, b: dict, params: dict, title: str) -> None:
     pmed = statistics.median(ptimes) * 1000
     print(f"CR {args.version} [{name}]: complete run through {title}")
     print(
-        f"  decisions per run: {len(s.decisions)}, events per run: {len(s.trace)}, accessed: {s.outcome['accessed']}"
+        f"  decisions per run: {len(s.decisions)}, events per run: {len(s.trace)}, accessed: {s.outcome.accessed}"
     )
     print(f"  time per complete run (pure apply): median {med:.2f} ms, p95 {p95:.2f} ms")
     print(

@@ -16,11 +16,13 @@ Public API (python-chess style)::
     start(board, structure, doc, params=None, seed=0) -> Session
         Raises BoardError (with .problems) on a bad board, structure or params.
     legal_decisions(session) -> list[dict]
-        [{"id": "pass" | "rez" | "rez:remote1.root.0" | "score:remote1" | "break:0" | "jack_out" |
-          "continue" | "access:hq" | "access:root.0" | "pay_trash" | "no_trash" | "steal" |
-          "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:2" | "advance:remote1" |
-          "remove_tag" | "discard:4" | "install:2@new" | "use:1.0" | "sub:0" | "purge" |
-          "trash_resource:0" | "prevent:hardware.0.0" | "pay" | "dont_pay" | "resolved", "label":
+        [{"id": "pass" | "rez" | "rez:remote1.root.manta-grid" | "score:remote1" | "break:0" |
+          "jack_out" | "continue" | "access:hq" | "access:root.manta-grid" | "pay_trash" | "no_trash" |
+          "steal" | "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:hedge-fund" |
+          "advance:remote1" | "remove_tag" | "discard:sure-gamble" | "install:ice-wall@new" |
+          "use:corroder.0" | "sub:0" | "purge" | "trash_resource:daily-casts" |
+          "prevent:hardware.carapace.0" | "trigger:resources.kati.0" | "pay" | "dont_pay" | "resolved",
+          "label":
           plain English, "player": the player who decides (in a priority window, the one with
           priority, 9.2.7a)}]
     refused_decisions(session) -> list[Refusal]
@@ -28,6 +30,8 @@ Public API (python-chess style)::
         (plain English) and `rule` (the stable id of the rule that refuses it): a purge with fewer
         than 3 clicks, a resource trash when the Runner is not tagged, a breaker of the wrong
         subtype or too weak, a trash cost the Runner cannot pay, ...
+        Ids name cards (slugs), not positions: see engine.decision (Decision.from_id parses one;
+        the positional ids of older sessions are still accepted).
     apply(session, decision_id) -> (Session, list[Event])
         Pure: the input session is never mutated. Raises IllegalDecision (with .legal) when the
         decision is not legal now.
@@ -42,7 +46,7 @@ Public API (python-chess style)::
         `nrrules step --json` prints) hold SessionSpec.to_payload(); see docs/board-format.md.
     Session: .spec() / .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
         + decisions; replayed on load), .board (current state dict), .current_step (stable id or
-        None when finished), .finished, .outcome (dict), .trace (list[Event]), .decisions.
+        None when finished), .finished, .outcome (Outcome: typed; .to_dict() is the JSON shape), .trace (list[Event]), .decisions.
     Event: dataclass(step, rules, text, changes); .to_dict().
     describe_event(event, doc) -> dict   adds "step_number", "step_text", "rule_numbers",
         "rule_texts" from doc.
@@ -54,9 +58,11 @@ Errors: EngineError (base), BoardError(problems), IllegalDecision(decision, lega
 
 from .board import FORMAT, FORMAT_VERSION, normalise_board, validate_board
 from .coverage import coverage, scenario_coverage
+from .decision import Decision
 from .describe import describe_event
 from .errors import BoardError, EngineError, IllegalDecision
 from .events import Event
+from .outcome import Outcome
 from .refusals import Refusal
 from .session import Session, SessionSpec, apply, legal_decisions, push, refused_decisions, replay, start
 from .structures import structures
@@ -65,9 +71,11 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "BoardError",
+    "Decision",
     "EngineError",
     "Event",
     "IllegalDecision",
+    "Outcome",
     "Session",
     "SessionSpec",
     "apply",

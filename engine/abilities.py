@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import prevention, rig
+from .decision import Decision, locate
 from .effects import describe_effect, resolve_effect
 from .machine import (
     END,
@@ -28,7 +29,7 @@ def _instr(f: Frame) -> dict:
     return f.v["instructions"][f.v["i"]]
 
 
-def _announce_targets(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _announce_targets(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ins = v["instructions"]
     if not ins:
@@ -40,7 +41,7 @@ def _announce_targets(ctx: Ctx, f: Frame, d: str | None) -> Any:
     return None
 
 
-def _interrupt_window(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _interrupt_window(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ins = v.get("instructions")
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
@@ -54,7 +55,7 @@ def _interrupt_window(ctx: Ctx, f: Frame, d: str | None) -> Any:
     return None
 
 
-def _resolve_instruction(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _resolve_instruction(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     if not v["instructions"]:
         return None
@@ -78,7 +79,7 @@ def _resolve_instruction(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 def _loop(back_to: str) -> Handler:
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         v = f.v
         if v["i"] + 1 < len(v["instructions"]):
             v["i"] += 1
@@ -94,7 +95,7 @@ def _loop(back_to: str) -> Handler:
 
 # subroutine
 @handles("step_subroutine_becomes_imminent")
-def _sub_imminent(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _sub_imminent(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     v.setdefault("controller", "corp")
     text = " ".join(describe_effect(e) for e in v["instructions"]) or "(no instructions)"
@@ -132,7 +133,7 @@ handles("step_conditional_ability_complete")(
 
 
 @handles("step_conditional_ability_announce")
-def _cond_announce(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _cond_announce(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ctx.ev(
         f"The {v['controller'].capitalize()} triggers the pending ability of {v['source']} ({v['why']}).",
@@ -142,7 +143,7 @@ def _cond_announce(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_play_ability_complete")
-def _playcomplete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _playcomplete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     p = ctx.board[v["controller"]]
     ch: dict = {}
@@ -166,32 +167,33 @@ def _playcomplete(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 # paid abilities: actions and icebreaking
 @handles("step_paid_ability_announce")
-def _pa_announce(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _pa_announce(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ctx.ev(f"The {v['player'].capitalize()} announces: {v['label']}.", ("rule_paid_ability",))
     return None
 
 
 @handles("step_paid_ability_condition")
-def _pa_pay(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     b = ctx.board
     side = v["player"]
     p = b[side]
     ch: dict = {}
     rules: list[str] = ["rule_cost"]
-    act = v["action"]
+    act = Decision.from_id(v["action"])
+    k = act.kind
     cost = 0
     if v["kind"] == "action":
-        setv(p, side, "clicks", p["clicks"] - (3 if act == "purge" else 1), ch)
+        setv(p, side, "clicks", p["clicks"] - (3 if k == "purge" else 1), ch)
         rules += ["rule_initiate_action", "rule_action_definition"]
-        if act == "remove_tag" or act.startswith("trash_resource:"):
+        if k in ("remove_tag", "trash_resource"):
             cost = 2
-        elif act.startswith("advance:"):
+        elif k == "advance":
             cost = 1
-        elif act.startswith("install:"):
-            i, _, where = act[8:].partition("@")
-            card = p["hand"].pop(int(i))
+        elif k == "install":
+            where = act.server
+            card = p["hand"].pop(locate(p["hand"], act))
             p["set_aside"].append(card)
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
             v["card"] = card["name"]
@@ -201,9 +203,8 @@ def _pa_pay(ctx: Ctx, f: Frame, d: str | None) -> Any:
                 v["server"] = new_remote(b) if where == "new" else where
                 srv = b["servers"].get(v["server"])
                 cost = len(srv["ice"]) if card["type"] == "ice" and srv else 0
-        elif act.startswith("play:"):
-            i = int(act[5:])
-            card = p["hand"].pop(i)
+        elif k == "play":
+            card = p["hand"].pop(locate(p["hand"], act))
             cost = card.get("play_cost", 0)
             p["set_aside"].append(card)
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
@@ -213,13 +214,13 @@ def _pa_pay(ctx: Ctx, f: Frame, d: str | None) -> Any:
         cost = ab.get("cost", 0)
         if "once_per" in ab:  # "use this ability only once per ...": this use counts (9.1.6)
             run = ctx.run_frame()
-            rig.mark_used(ab, rig.AbilityRef(v["program"], v["ability"]), run and run.v, ctx.s.frames[0].v)
+            rig.mark_used(ab, v["action"], run and run.v, ctx.s.frames[0].v)
     else:  # break:i
         ice = b["servers"][v["server"]]["ice"][v["pos"]]
         cost = ice.get("break_cost", 1)
     if cost:
         rules += ctx.pay(side, cost, ch)
-    what = ("[click][click][click]" if act == "purge" else "[click]") if v["kind"] == "action" else ""
+    what = ("[click][click][click]" if k == "purge" else "[click]") if v["kind"] == "action" else ""
     if cost:
         what += (" and " if what else "") + f"{cost} credit(s)"
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
@@ -227,7 +228,7 @@ def _pa_pay(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_paid_ability_target_first_instruction")
-def _pa_target(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _pa_target(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     if v["kind"] == "ability":
         ab = ctx.board["runner"]["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
@@ -237,7 +238,7 @@ def _pa_target(ctx: Ctx, f: Frame, d: str | None) -> Any:
     return None
 
 
-def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: str | None) -> Any:
+def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: Decision | None) -> Any:
     """9.8.6: the Runner chooses unbroken subroutines as targets, one at a time: exactly
     `count` (or every unbroken one if fewer remain), or up to `count` for "break up to N"."""
     v = f.v
@@ -245,15 +246,13 @@ def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: str | None) -> Any:
     run = ctx.run_frame()
     enc = run.v["enc"]
     ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
-    if d == "done":
-        pass
-    elif d is not None:
-        targets.append(int(d[4:]))
+    if d is not None and d.kind == "sub":
+        targets.append(d.index)
     free = [i for i, br in enumerate(enc["broken"]) if not br and i not in targets]
     forced = 1 if ab.get("up_to") else ab["count"]
     if d is None and not targets and len(free) <= forced:
         targets.extend(free)  # no choice to make: every unbroken subroutine is a target
-    elif len(targets) < ab["count"] and free and d != "done":
+    elif len(targets) < ab["count"] and free and (d is None or d.kind != "done"):
         opts = [
             dec(
                 f"sub:{i}",
@@ -275,30 +274,31 @@ def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: str | None) -> Any:
 
 
 @handles("step_paid_ability_resolution")
-def _pa_resolve(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     b = ctx.board
     side = v["player"]
     p = b[side]
-    act = v["action"]
+    act = Decision.from_id(v["action"])
+    k = act.kind
     ch: dict = {}
-    if act == "credit":
+    if k == "credit":
         setv(p, side, "credits", p["credits"] + 1, ch)
         rid = "rule_corp_basic_action_credit" if side == "corp" else "runner_basic_action_credit"
         ctx.ev(f"The {side.capitalize()} gains 1 credit.", (rid, "rule_basic_actions"), ch)
         return None
-    if act == "draw":
+    if k == "draw":
         rid = "rule_corp_basic_action_draw" if side == "corp" else "runner_basic_action_card"
         ctx.ev(f"The {side.capitalize()} draws 1 card.", (rid, "rule_basic_actions"))
         return call("draw", {"player": side, "count": 1})
-    if act.startswith("run:"):
-        ctx.ev(f"The Runner runs {act[4:]}.", ("runner_basic_action_run", "rule_basic_actions"))
-        return call("run", {"server": act[4:]})
-    if act == "purge":
+    if k == "run":
+        ctx.ev(f"The Runner runs {act.server}.", ("runner_basic_action_run", "rule_basic_actions"))
+        return call("run", {"server": act.server})
+    if k == "purge":
         return _purge(ctx)
-    if act.startswith("trash_resource:"):
+    if k == "trash_resource":
         r = b["runner"]
-        card = r["rig"]["resources"].pop(int(act[len("trash_resource:") :]))
+        card = r["rig"]["resources"].pop(locate(r["rig"]["resources"], act))
         r["discard"].append(card)
         ch["runner.rig.resources"] = [len(r["rig"]["resources"]) + 1, len(r["rig"]["resources"])]
         ch["runner.discard"] = [len(r["discard"]) - 1, len(r["discard"])]
@@ -309,22 +309,22 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: str | None) -> Any:
             objects={"card": card["name"], "zone": "resources"},
         )
         return None
-    if act == "remove_tag":
+    if k == "remove_tag":
         setv(p, "runner", "tags", p["tags"] - 1, ch)
         ctx.ev("The Runner removes 1 tag.", ("runner_basic_action_remove_tag", "rule_tagged_remove_tag"), ch)
         return None
-    if act.startswith("advance:"):
-        card = b["servers"][act[8:]]["content"]
+    if k == "advance":
+        card = b["servers"][act.server]["content"]
         old = card.get("advancements", 0)
         card["advancements"] = old + 1
-        ch[f"servers.{act[8:]}.content.advancements"] = [old, old + 1]
+        ch[f"servers.{act.server}.content.advancements"] = [old, old + 1]
         ctx.ev(
             f"The Corp advances {card['name']} ({old + 1} advancement counter(s)).",
             ("corp_basic_action_advance", "rule_basic_actions"),
             ch,
         )
         return None
-    if act.startswith("play:"):
+    if k == "play":
         rid = "rule_corp_basic_action_operation" if side == "corp" else "runner_basic_action_event"
         ctx.ev(f"The {side.capitalize()} plays {v['card']}.", (rid, "rule_basic_actions"))
         card = next(c for c in reversed(p["set_aside"]) if c["name"] == v["card"])
@@ -340,16 +340,16 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: str | None) -> Any:
         )
     if v["kind"] == "ability":
         return _use_ability(ctx, v)
-    if act.startswith("install:"):
+    if k == "install":
         return install(ctx, v, d)
-    if act.startswith("break:"):
-        i = int(act[6:])
+    if k == "break":
+        i = act.index
         ice, ch, fully = break_subroutines(ctx, v, [i])
         rules = ["rule_encounter_break_paw"]
         text = f"The Runner breaks subroutine {i + 1} of {ice['name']}."
         ctx.ev(text + fully, [*rules, *(["rule_fully_break"] if fully else [])], ch)
         return None
-    raise AssertionError(act)  # pragma: no cover
+    raise AssertionError(act.id)  # pragma: no cover
 
 
 def break_subroutines(ctx: Ctx, v: dict, targets: Any) -> tuple[dict, dict, str]:
@@ -416,7 +416,7 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
 
 
 @handles("step_paid_ability_loop")
-def _pa_loop(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _pa_loop(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev("The ability has no more instructions to resolve.")
     return None
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .locations import candidates, clear_access_marks, get_card, take_card
+from .decision import Decision
+from .locations import access_key, candidates, clear_access_marks, get_card, take_card
 from .machine import (
     END,
     Ctx,
@@ -33,7 +34,7 @@ def _resolve_pick(ctx: Ctx, v: dict) -> list | None:
 
 
 @handles("step_card_accessed")
-def _access_card(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     if "ref" not in v:
         v["ref"] = _resolve_pick(ctx, v)
@@ -67,7 +68,7 @@ def _access_card(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_mid_access_ability")
-def _mid_access(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _mid_access(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     b = ctx.board
     card = get_card(b, v["ref"])
@@ -93,7 +94,7 @@ def _mid_access(ctx: Ctx, f: Frame, d: str | None) -> Any:
             opts.append(dec("pay_trash", f"Pay {cost} credit(s) to trash {card['name']}", "runner"))
         opts.append(dec("no_trash", f"Do not trash {card['name']}", "runner"))
         return wait(opts)
-    if d == "no_trash":
+    if d.kind == "no_trash":
         ctx.ev(f"The Runner does not pay to trash {card['name']}.", ("rule_mid_access_ability_opportunity",))
         return None
     ch: dict = {}
@@ -140,7 +141,7 @@ def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
 
 
 @handles("step_access_agenda")
-def _access_agenda(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _access_agenda(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     card = get_card(ctx.board, v["ref"])
     if card is None or card.get("type") != "agenda":
@@ -158,7 +159,7 @@ def _access_agenda(ctx: Ctx, f: Frame, d: str | None) -> Any:
             opts.append(dec("steal", f"Pay {cost} credit(s) to steal {card['name']}", "runner"))
         opts.append(dec("decline_steal", f"Decline to pay; do not steal {card['name']}", "runner"))
         return wait(opts)
-    if d == "decline_steal":
+    if d.kind == "decline_steal":
         ctx.ev(
             f"The Runner declines the additional cost and does not steal {card['name']}.",
             ("rule_decline_to_steal", "rule_agenda_additional_cost"),
@@ -175,7 +176,7 @@ def _access_agenda(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_access_complete")
-def _access_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _access_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev("The access is complete.", ("rule_accessing",))
     if not any(fr.s == "breach" for fr in ctx.s.frames):
         clear_access_marks(ctx.board)
@@ -186,7 +187,7 @@ def _access_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_breaching_begins")
-def _breach_begins(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _breach_begins(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     f.v.setdefault("taken", 0)
     f.v.setdefault("limit", None)
     ctx.ev(f"The Runner begins breaching {f.v['server']}.", ("rule_breaching_servers",))
@@ -194,7 +195,7 @@ def _breach_begins(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_flip_archives")
-def _flip_archives(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _flip_archives(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if f.v["server"] != "archives":
         ctx.ev("The breached server is not Archives; no cards are turned faceup.", applied=False)
         return None
@@ -212,7 +213,7 @@ def _flip_archives(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_determine_candidates_limit")
-def _limit(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _limit(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     server = f.v["server"]
     if server in ("hq", "rd"):
         extra = f.v.get("additional_access", 0)
@@ -239,7 +240,7 @@ def _limit(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_choose_candidate")
-def _choose(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _choose(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     left = v["limit"] is None or v["taken"] < v["limit"]
     cands = candidates(ctx.board, v["server"], random_left=left)
@@ -251,7 +252,7 @@ def _choose(ctx: Ctx, f: Frame, d: str | None) -> Any:
         return goto("step_breach_complete")
     if d is None and len(cands) > 1:
         return wait([dec(f"access:{k}", label, "runner") for k, label, _ in cands])
-    key = d[7:] if d else cands[0][0]
+    key = access_key(d) if d is not None else cands[0][0]
     v.pop("ref", None)
     sub = {"server": v["server"], "pick": key}
     if key in ("hq", "rd"):
@@ -276,7 +277,7 @@ def _choose(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_access_candidate")
-def _access_candidate(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _access_candidate(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     sub = f.v.pop("next")
     ctx.ev("The Runner accesses the chosen card.", ("rule_candidates_already_accessed",))
     return call("access", sub)
@@ -288,7 +289,7 @@ handles("step_repeat_candidate_selection")(
 
 
 @handles("step_breach_complete")
-def _breach_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _breach_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     clear_access_marks(ctx.board)
     ctx.ev(f"The breach of {f.v['server']} is complete.", ("rule_breaching_servers",))
     return END

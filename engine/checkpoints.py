@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decision import Decision
 from .effects import win
 from .machine import (
     Ctx,
@@ -16,7 +17,7 @@ from .machine import (
 
 
 @handles("step_checkpoint_agenda_points")
-def _cp_points(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _cp_points(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     c, r = score(ctx.board, "corp"), score(ctx.board, "runner")
     rules = ["rule_win_agenda_points", "rule_game_win"]
     if c >= 7 and r >= 7:
@@ -34,7 +35,7 @@ def _cp_points(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_checkpoint_remote_server")
-def _cp_remote(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _cp_remote(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     gone = [
         n
         for n, s in ctx.board["servers"].items()
@@ -61,6 +62,6 @@ def _cp_remote(ctx: Ctx, f: Frame, d: str | None) -> Any:
     "step_conditional_ability_checkpoint",
     "step_play_ability_checkpoint",
 )
-def _checkpoint(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _checkpoint(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev("A checkpoint occurs.", ("rule_checkpoints",))
     return call("checkpoint", {})

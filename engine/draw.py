@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decision import Decision
 from .effects import win
 from .machine import (
     Ctx,
@@ -13,7 +14,7 @@ from .machine import (
 
 
 @handles("step_draw_set_aside")
-def _draw_set_aside(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _draw_set_aside(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     side, n = f.v["player"], f.v["count"]
     p = ctx.board[side]
     k = min(n, len(p["deck"]))
@@ -36,7 +37,7 @@ def _draw_set_aside(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_draw_add_to_hand")
-def _draw_add(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _draw_add(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     side = f.v["player"]
     p = ctx.board[side]
     names = [c["name"] for c in p["set_aside"]]

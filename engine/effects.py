@@ -9,6 +9,7 @@ from typing import Any
 
 from . import rig
 from .board import EFFECTS
+from .decision import Decision, card_ref, locate
 from .events import Event  # noqa: F401
 from .locations import clear_access_marks
 from .machine import (
@@ -186,7 +187,7 @@ def resolves(*names: str) -> Callable[[Resolver], Resolver]:
 
 
 def resolve_effect(
-    ctx: Ctx, e: dict, controller: str, source: str, d: str | None = None, f: Frame | None = None
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None = None, f: Frame | None = None
 ) -> Any:
     """Resolve one instruction. Effects that need a choice wait for it (the same handler gets
     the decision `d`); effects with inner effects splice them into frame `f`'s instructions."""
@@ -194,12 +195,12 @@ def resolve_effect(
 
 
 @resolves("end_the_run")
-def _end_the_run(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _end_the_run(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     return end_the_run(ctx)
 
 
 @resolves("trace")
-def _trace(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _trace(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     return call(
         "trace",
         {
@@ -211,12 +212,12 @@ def _trace(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Fr
 
 
 @resolves("unless_pays")
-def _unless_pays(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _unless_pays(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     return _optional_cost(ctx, e, "unless", "runner", source, d, f)
 
 
 @resolves("may_pay")
-def _may_pay(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _may_pay(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     return _optional_cost(ctx, e, "may", controller, source, d, f)
 
 
@@ -231,7 +232,7 @@ def _condition(
 
 
 @resolves("if_tagged")
-def _if_tagged(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _if_tagged(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     tags = ctx.board["runner"]["tags"]
     need = e.get("min_tags", 1)
     want = "tagged" if need == 1 else f"at least {need} tags"
@@ -251,7 +252,9 @@ def _if_tagged(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f
 
 
 @resolves("if_accessed_from")
-def _if_accessed_from(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _if_accessed_from(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     where = f.v.get("accessed_from") if f is not None else None
     zones = e["zones"]
     _condition(
@@ -268,7 +271,9 @@ def _if_accessed_from(ctx: Ctx, e: dict, controller: str, source: str, d: str | 
 
 
 @resolves("if_ice_subtype")
-def _if_ice_subtype(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _if_ice_subtype(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     loc = this_ice(ctx)
     ice = ctx.board["servers"][loc[0]]["ice"][loc[1]] if loc else None
     want = e["subtype"].lower()
@@ -291,7 +296,9 @@ def _if_ice_subtype(ctx: Ctx, e: dict, controller: str, source: str, d: str | No
 
 
 @resolves("if_threat_level")
-def _if_threat_level(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _if_threat_level(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     b = ctx.board
     level = max(score(b, "corp"), score(b, "runner"))
     n = e["amount"]
@@ -310,7 +317,7 @@ def _if_threat_level(ctx: Ctx, e: dict, controller: str, source: str, d: str | N
 
 @resolves("if_runner_credits_at_most")
 def _if_runner_credits_at_most(
-    ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
     have = ctx.board["runner"]["credits"]
     n = e["amount"]
@@ -328,7 +335,7 @@ def _if_runner_credits_at_most(
 
 
 @resolves("choose")
-def _choose(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _choose(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     """9.11.4g: choosing between options ends the instruction; the chosen option's instructions
     resolve next. The Corp makes every choice of its subroutines unless the text names the
     Runner (NSG ruling on Ballista)."""
@@ -339,7 +346,7 @@ def _choose(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: F
 
     if d is None:
         return wait([dec(f"option:{k}", f"Choose: {words(k)}", controller) for k in range(len(opts))])
-    k = int(d[len("option:") :])
+    k = d.index
     ctx.ev(
         f"{source}: the {controller.capitalize()} chooses: {words(k)}",
         ("rule_choice_instruction",),
@@ -350,7 +357,7 @@ def _choose(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: F
 
 
 @resolves("text")
-def _text(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _text(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     if d is None:
         return wait([dec("resolved", f"Resolved as written (by hand): {e['text']}", controller)])
     ctx.ev(
@@ -363,7 +370,7 @@ def _text(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Fra
 
 
 @resolves("net_damage", "meat_damage", "core_damage")
-def _damage(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _damage(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     kind = e["effect"][: -len("_damage")]
     pv = f.v.get("prevented") if f is not None else None
     gone = pv[1] if pv is not None and pv[0] == f.v.get("i") else 0
@@ -379,7 +386,9 @@ def _damage(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: F
 
 
 @resolves("gain_credits")
-def _gain_credits(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _gain_credits(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     ch: dict = {}
     p = ctx.board[controller]
     setv(p, controller, "credits", p["credits"] + e["amount"], ch)
@@ -388,7 +397,9 @@ def _gain_credits(ctx: Ctx, e: dict, controller: str, source: str, d: str | None
 
 
 @resolves("opponent_gains_credits")
-def _opponent_gains(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _opponent_gains(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     ch: dict = {}
     opp = opponent(controller)
     p = ctx.board[opp]
@@ -398,7 +409,9 @@ def _opponent_gains(ctx: Ctx, e: dict, controller: str, source: str, d: str | No
 
 
 @resolves("lose_credits")
-def _lose_credits(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _lose_credits(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     ch: dict = {}
     opp = opponent(controller)
     p = ctx.board[opp]
@@ -408,7 +421,7 @@ def _lose_credits(ctx: Ctx, e: dict, controller: str, source: str, d: str | None
 
 
 @resolves("lose_clicks")
-def _lose_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _lose_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     ch: dict = {}
     opp = opponent(controller)
     p = ctx.board[opp]
@@ -422,7 +435,7 @@ def _lose_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: str | None,
 
 
 @resolves("give_tags")
-def _give_tags(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _give_tags(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     ch: dict = {}
     r = ctx.board["runner"]
     setv(r, "runner", "tags", r["tags"] + e["amount"], ch)
@@ -431,7 +444,7 @@ def _give_tags(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f
 
 
 @resolves("draw_cards")
-def _draw_cards(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _draw_cards(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     """The controller draws N ("You may draw": 0 or N; "You may draw 1 or 2": up to N) through
     the drawing procedure (8.4)."""
     n = e["amount"]
@@ -443,7 +456,7 @@ def _draw_cards(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, 
                 for k in reversed(counts)
             ]
         )
-    k = int(d[len("draw:") :]) if d is not None else n
+    k = d.amount if d is not None else n
     who = controller.capitalize()
     if not k:
         ctx.ev(
@@ -476,7 +489,7 @@ def _installed(b: dict, e: dict) -> list[tuple[str, int, dict]]:
 
 
 def _choose_installed(
-    ctx: Ctx, e: dict, f: Frame | None, d: str | None, prefix: str, chooser: str, verb: str
+    ctx: Ctx, e: dict, f: Frame | None, d: Decision | None, prefix: str, chooser: str, verb: str
 ) -> list[tuple[str, int, dict]] | tuple:
     """Targets for "trash / add N installed cards" (1.9.x distinct targets: as many as possible,
     each once): the chooser picks one at a time while there is a choice; returns the targets or
@@ -489,7 +502,7 @@ def _choose_installed(
         picks = v["picks"] = [v.get("i"), []]
     chosen = picks[1]
     if d is not None:
-        chosen.append(d[len(prefix) + 1 :])
+        chosen.append(f"{d.zone}.{d.index}")
     left = [c for c in cands if f"{c[0]}.{c[1]}" not in chosen]
     need = n - len(chosen)
     if need > 0 and len(left) > need:
@@ -531,7 +544,9 @@ def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict]], dest: str) -
 
 
 @resolves("trash_installed")
-def _trash_installed(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _trash_installed(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     chooser = e.get("chooser", "corp")
     got = _choose_installed(ctx, e, f, d, "trash", chooser, "Trash")
     if isinstance(got, tuple):
@@ -558,7 +573,7 @@ def _trash_installed(ctx: Ctx, e: dict, controller: str, source: str, d: str | N
 
 
 @resolves("add_installed_to_grip")
-def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     got = _choose_installed(ctx, e, f, d, "grip", "corp", "Add to the grip:")
     if isinstance(got, tuple):
         return got
@@ -577,14 +592,14 @@ def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: str | None,
 
 @resolves("trash_program")
 def _trash_program_effect(
-    ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
     return _trash_program(ctx, e, source, d, f)
 
 
 @resolves("may_trash_from_hand")
 def _may_trash_from_hand(
-    ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
     """ "You may trash N cards from HQ to X": an optional cost (1.16.4); if paid, X resolves."""
     hq = ctx.board["corp"]["hand"]
@@ -604,7 +619,7 @@ def _may_trash_from_hand(
             objects={"hq": len(hq), "amount": n},
         )
         return None
-    if d == "dont_trash":
+    if d is not None and d.kind == "dont_trash":
         del v["picks"]
         ctx.ev(
             f"{source}: the Corp does not trash cards from HQ; nothing happens.",
@@ -613,7 +628,7 @@ def _may_trash_from_hand(
         )
         return None
     if d is not None:
-        chosen.append(int(d[len("hq:") :]))
+        chosen.append(d.index)
     if len(chosen) < n:
         opts = [
             dec(
@@ -664,7 +679,9 @@ def this_ice(ctx: Ctx) -> tuple[str, int] | None:
 
 
 @resolves("trash_this_ice")
-def _trash_this_ice(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _trash_this_ice(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     """Trash the ice this subroutine is on. 8.5.10: if it is being encountered, the encounter
     ends without completing any further step (no more subroutines resolve); the Runner passes
     the position it occupied and the run continues (Movement Phase)."""
@@ -728,7 +745,9 @@ def _trash_this_ice(ctx: Ctx, e: dict, controller: str, source: str, d: str | No
 
 
 @resolves("runner_may_jack_out")
-def _may_jack_out(ctx: Ctx, e: dict, controller: str, source: str, d: str | None, f: Frame | None) -> Any:
+def _may_jack_out(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
     run = ctx.run_frame()
     if run is None:
         ctx.ev(
@@ -744,7 +763,7 @@ def _may_jack_out(ctx: Ctx, e: dict, controller: str, source: str, d: str | None
                 dec("continue", "Do not jack out", "runner"),
             ]
         )
-    if d == "continue":
+    if d.kind == "continue":
         ctx.ev(f"{source}: the Runner does not jack out.", ("rule_jacking_out",), applied=False)
         return None
     ctx.ev(
@@ -776,7 +795,7 @@ _COST_TEXTS = {
 
 
 def _optional_cost(
-    ctx: Ctx, e: dict, mode: str, payer: str, source: str, d: str | None, f: Frame | None
+    ctx: Ctx, e: dict, mode: str, payer: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
     """An optional cost with a choice (1.16.4): `mode` "unless" (the Runner may pay to stop the
     instructions; credits and, "unless the Runner spends [click]", clicks) or "may" (the
@@ -793,7 +812,7 @@ def _optional_cost(
     if d is None and ctx.spendable(payer) >= amt and p["clicks"] >= clicks:
         pay, dont = _COST_TEXTS[(mode, "ask")]
         return wait([dec("pay", pay.format(**fields), payer), dec("dont_pay", dont.format(**fields), payer)])
-    what = "cannot" if d is None else d
+    what = "cannot" if d is None else d.kind
     paid = what == "pay"
     ch: dict = {}
     rules = ["rule_cost"]
@@ -815,7 +834,7 @@ def _optional_cost(
     return None
 
 
-def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: Frame | None) -> Any:
+def _trash_program(ctx: Ctx, e: dict, source: str, d: Decision | None, f: Frame | None) -> Any:
     r = ctx.board["runner"]
     progs = r["rig"]["programs"]
     n = e.get("amount", 1)
@@ -824,9 +843,12 @@ def _trash_program(ctx: Ctx, e: dict, source: str, d: str | None, f: Frame | Non
         return None
     if d is None and len(progs) > n:
         return wait(
-            [dec(f"trash:{i}", f"Trash {c['name']} (installed program)", "corp") for i, c in enumerate(progs)]
+            [
+                dec(f"trash:{card_ref(progs, i)}", f"Trash {c['name']} (installed program)", "corp")
+                for i, c in enumerate(progs)
+            ]
         )
-    picks = [int(d[6:])] if d is not None else list(range(len(progs)))
+    picks = [locate(progs, d)] if d is not None else list(range(len(progs)))
     ch: dict = {}
     names = []
     before = len(progs)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rig
+from .decision import Decision
 from .effects import describe_effect
 from .machine import (
     Ctx,
@@ -17,11 +18,11 @@ from .machine import (
     loop_back,
 )
 from .run import ice_at
-from .windows import exchange, use_ability
+from .windows import exchange, program_abilities, use_ability
 
 
 @handles("step_encounter_begins")
-def _encounter(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _encounter(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ice = ice_at(ctx, f.v)
     n = len(ice["subroutines"])
     f.v["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
@@ -39,27 +40,21 @@ def _legacy_break(b: dict, ice: dict) -> bool:
 
 
 def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
-    """`use:P.A` decisions: every usable break / strength / text ability on an installed program."""
-    out = []
+    """`use:CARD.N` decisions: every usable break / strength / text ability on an installed program."""
     have = ctx.spendable("runner")
     broken = enc["broken"]
     run_v, turn_v = ctx.run_frame().v, ctx.s.frames[0].v
     threat = rig.threat_level(ctx.board)
-    for p, prog in enumerate(ctx.board["runner"]["rig"]["programs"]):
-        for a, ab in enumerate(prog.get("abilities", ())):
-            used = "once_per" in ab and rig.used_up(ab, rig.AbilityRef(p, a), run_v, turn_v)
-            if rig.usable(prog, ab, ice, broken, have, used, threat):
-                label = f"{prog['name']}: {rig.describe_ability(ab)}"
-                if ab["kind"] != "text":
-                    label += f" (strength {rig.strength(prog)})"
-                else:
-                    label += " (resolve by hand)"
-                out.append(dec(f"use:{p}.{a}", label, "runner"))
-    return out
+
+    def keep(prog: dict, ab: dict, use_id: str) -> bool:
+        used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
+        return rig.usable(prog, ab, ice, broken, have, used, threat)
+
+    return program_abilities(ctx.board, keep)
 
 
 @handles("step_encounter_paw")
-def _encounter_paw(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ice = ice_at(ctx, v)
     enc = v["enc"]
@@ -103,15 +98,15 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: str | None) -> Any:
             why = "all subroutines are broken" if all(enc["broken"]) else "the Runner cannot break more"
             ctx.ev(f"Paid ability window: {why}; the window closes.", ("rule_encounter_break_paw",))
         return None
-    if x.startswith("use:"):
+    if x.kind == "use":
         return use_ability(ctx.board, x, {"server": v["server"], "pos": v["pos"]})
-    i = int(x[6:])  # break:i (legality was checked against the listed decisions)
+    i = x.index  # break:i (legality was checked against the listed decisions)
     return call(
         "paid_ability",
         {
             "kind": "break",
             "player": "runner",
-            "action": x,
+            "action": x.id,
             "label": _break_label(ice, i, cost),
             "server": v["server"],
             "pos": v["pos"],
@@ -126,7 +121,7 @@ def _break_label(ice: dict, i: int, cost: int) -> str:
 
 
 @handles("step_resolve_subroutine")
-def _resolve_sub(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _resolve_sub(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ice = ice_at(ctx, v)
     enc = v["enc"]
@@ -165,7 +160,7 @@ handles("step_resolve_subroutine_loop")(
 
 
 @handles("step_encounter_complete")
-def _encounter_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _encounter_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ended = rig.clear_boosts(ctx.board)
     text = "The Encounter Ice Phase is complete."
     rules = ["rule_encounter_ice_next_phase"]

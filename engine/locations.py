@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .decision import Decision, card_ref
+
 
 def get_card(board: dict, ref: list) -> dict | None:
     try:
@@ -32,10 +34,15 @@ def candidates(board: dict, server: str, random_left: bool) -> list[tuple[str, s
     if srv is None:
         return []
     out: list[tuple[str, str, list | None]] = []
-    for i, c in enumerate(srv["root"]):
+    root = srv["root"]
+    for i, c in enumerate(root):
         if not c.get("accessed"):
             out.append(
-                (f"root.{i}", f"Access {c['name']} (upgrade in the root of {server})", ["root", server, i])
+                (
+                    f"root.{card_ref(root, i)}",
+                    f"Access {c['name']} (upgrade in the root of {server})",
+                    ["root", server, i],
+                )
             )
     if srv.get("content") is not None and not srv["content"].get("accessed"):
         out.append(
@@ -50,10 +57,33 @@ def candidates(board: dict, server: str, random_left: bool) -> list[tuple[str, s
                 out.append(("rd", "Access the top card of R&D", ["deck", i]))
                 break
     if server == "archives":
-        for i, c in enumerate(corp["discard"]):
+        pile = corp["discard"]
+        for i, c in enumerate(pile):
             if not c.get("accessed"):
-                out.append((f"archives.{i}", f"Access {c['name']} in Archives", ["discard", i]))
+                out.append(
+                    (f"archives.{card_ref(pile, i)}", f"Access {c['name']} in Archives", ["discard", i])
+                )
     return out
+
+
+def candidate_key(board: dict, server: str, key: str) -> str:
+    """A candidate key as `candidates` names it: the positional keys of older sessions
+    ("root.0", "archives.2") become the card-named ones; other keys are returned unchanged."""
+    try:
+        d = Decision.from_id(f"access:{key}")
+    except ValueError:
+        return key
+    if d.pos is None:
+        return key
+    cards = board["corp"]["discard"] if d.zone == "archives" else board["servers"][server]["root"]
+    if d.pos >= len(cards):
+        return key
+    return f"{d.zone}.{card_ref(cards, d.pos)}"
+
+
+def access_key(d: Decision) -> str:
+    """The candidate key an `access:` decision names."""
+    return d.zone if d.card is None else f"{d.zone}.{d.card}"
 
 
 def clear_access_marks(board: dict) -> None:

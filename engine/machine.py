@@ -2,7 +2,7 @@
 
 A frame (`Frame`: structure id, current step id (None once complete), vars) sits on a stack that
 nests structures (a run calls a breach, which calls accesses, ...). A handler is called as
-``handler(ctx, frame, decision)`` and returns one of:
+``handler(ctx, frame, decision)`` (the decision parsed, `engine.decision.Decision`, or None) and returns one of:
 
 * ``None`` (NEXT): continue with the next step of the structure present in the document;
 * ``("goto", step_id, ...)``: jump to the first of the given steps present in the document;
@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING, Any
 from . import recurring
 from .board import normalise_effects
 from .events import Event
-from .locations import candidates
+from .locations import candidate_key, candidates
 
 if TYPE_CHECKING:
+    from .decision import Decision
     from .session import Session
 
 STAY = ("stay",)
@@ -44,7 +45,7 @@ RUN_ENDS = (
 )
 MAX_ITERATIONS = 100_000  # safety net against a malformed table; never reached by real boards
 
-Handler = Callable[["Ctx", "Frame", "str | None"], Any]
+Handler = Callable[["Ctx", "Frame", "Decision | None"], Any]
 HANDLERS: dict[str, Handler] = {}
 
 
@@ -239,7 +240,7 @@ def initial_frame(structure: str, params: dict, board: dict, first: str) -> Fram
         }
     if structure == "access":
         cands = candidates(board, params["server"], random_left=True)
-        key = params.get("card", cands[0][0])
+        key = candidate_key(board, params["server"], params["card"]) if "card" in params else cands[0][0]
         v = {"server": params["server"], "pick": key}
     return Frame(structure, first, v)
 
@@ -248,7 +249,7 @@ def _as_list(v: Any) -> list[dict]:
     return normalise_effects(v)  # nested effects too ("if_tagged": {"effects": ["end_the_run"]})
 
 
-def advance(s: Session, decision: str | None) -> None:
+def advance(s: Session, decision: Decision | None) -> None:
     """Walk until a decision is needed or the structure is finished."""
     ctx = Ctx(s)
     handlers = s.tables.handlers
@@ -329,7 +330,7 @@ def checkpoint(ctx: Ctx) -> None:
 def narrate(text: str, *rules: str) -> Handler:
     """A step the engine walks but only narrates: nothing on the board makes it apply."""
 
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ctx.ev(text, rules, applied=False)
         return None
 
@@ -340,7 +341,7 @@ def narrate(text: str, *rules: str) -> Handler:
 def loop_back(text: str, target: str) -> Handler:
     """A "return to ..." step of a loop: narrate it and go back to ``target``."""
 
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ctx.ev(text)
         return goto(target)
 
@@ -350,7 +351,7 @@ def loop_back(text: str, target: str) -> Handler:
 def complete(text: str) -> Handler:
     """A "... is complete" step: narrate it and end the structure."""
 
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ctx.ev(text.format(source=f.v.get("source", "")))
         return END
 

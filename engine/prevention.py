@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decision import Decision, card_ref, locate
 from .machine import STAY, Ctx, Frame, dec
 from .windows import exchange
 
@@ -34,14 +35,16 @@ def options(ctx: Ctx, side: str, kind: str, left: int) -> list[dict]:
     have = ctx.spendable("runner")
     out = []
     for zone in ZONES:
-        for i, c in enumerate(rig[zone]):
+        cards = rig[zone]
+        for i, c in enumerate(cards):
             for a, ab in enumerate(c.get("abilities", ())):
                 if ab["kind"] == "prevent" and ab["damage"] in (kind, "any") and ab.get("cost", 0) <= have:
-                    out.append(dec(f"prevent:{zone}.{i}.{a}", f"{c['name']}: {describe(ab)}", "runner"))
+                    ref = card_ref(cards, i)
+                    out.append(dec(f"prevent:{zone}.{ref}.{a}", f"{c['name']}: {describe(ab)}", "runner"))
     return out
 
 
-def window(ctx: Ctx, f: Frame, d: str | None, e: dict) -> Any:
+def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict) -> Any:
     v = f.v
     kind = e["effect"][: -len("_damage")]
     pv = v.get("prevented")
@@ -55,17 +58,18 @@ def window(ctx: Ctx, f: Frame, d: str | None, e: dict) -> Any:
     if how == "wait":
         return x
     if how == "act":
-        zone, i, a = x[len("prevent:") :].split(".")
+        zone = x.zone
         r = ctx.board["runner"]
         cards = r["rig"][zone]
-        card = cards[int(i)]
-        ab = card["abilities"][int(a)]
+        i = locate(cards, x)
+        card = cards[i]
+        ab = card["abilities"][x.index]
         ch: dict = {}
         rules = ["sec_prevent_avoid", "rule_trigger_paid_ability_interrupt", "rule_modifiable_value_damage"]
         if ab.get("cost"):
             rules += ["rule_cost", *ctx.pay("runner", ab["cost"], ch)]
         if ab.get("trash"):
-            cards.pop(int(i))
+            cards.pop(i)
             card.pop("boost", None)
             r["discard"].append(card)
             ch[f"runner.rig.{zone}"] = [len(cards) + 1, len(cards)]

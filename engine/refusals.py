@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import recurring, rig
+from .decision import Decision, card_ref, find_card
 from .locations import get_card
 
 if TYPE_CHECKING:
@@ -52,7 +53,8 @@ def _corp_actions(b: dict) -> list[Refusal]:
     out = []
     corp, runner = b["corp"], b["runner"]
     credits = _credits(b, "corp")
-    for i, c in enumerate(corp["hand"]):
+    hand = corp["hand"]
+    for i, c in enumerate(hand):
         if c.get("type") != "ice":
             continue
         for name, srv in b["servers"].items():
@@ -60,7 +62,7 @@ def _corp_actions(b: dict) -> list[Refusal]:
             if cost > credits:
                 out.append(
                     Refusal(
-                        f"install:{i}@{name}",
+                        f"install:{card_ref(hand, i)}@{name}",
                         "corp",
                         f"installing {c['name']} protecting {name} costs {cost} credits (1 per ice already "
                         f"protecting it); the Corp has {credits}",
@@ -99,7 +101,7 @@ def _corp_actions(b: dict) -> list[Refusal]:
             why, rule = f"trashing a resource costs 2 credits; the Corp has {corp['credits']}", "rule_cost"
         else:
             continue
-        out.append(Refusal(f"trash_resource:{i}", "corp", why, rule))
+        out.append(Refusal(f"trash_resource:{card_ref(resources, i)}", "corp", why, rule))
     for name, srv in b["servers"].items():
         c = srv.get("content")
         if c and c.get("type") == "agenda":
@@ -143,14 +145,16 @@ def _runner_actions(b: dict) -> list[Refusal]:
                 "rule_cost",
             )
         )
-    for i, c in enumerate(r["hand"]):
+    hand = r["hand"]
+    for i, c in enumerate(hand):
+        ref = card_ref(hand, i)
         t = c.get("type")
         if t in ("program", "hardware", "resource"):
             cost = c.get("install_cost", 0)
             if cost > r["credits"]:
                 out.append(
                     Refusal(
-                        f"install:{i}",
+                        f"install:{ref}",
                         "runner",
                         f"installing {c['name']} costs {cost} credits; the Runner has {r['credits']}",
                         "rule_install_cost",
@@ -159,7 +163,7 @@ def _runner_actions(b: dict) -> list[Refusal]:
             elif t == "program" and c.get("memory_cost", 0) > r["memory_limit"]:
                 out.append(
                     Refusal(
-                        f"install:{i}",
+                        f"install:{ref}",
                         "runner",
                         f"{c['name']} needs {c.get('memory_cost', 0)} [mu], more than the memory limit of {r['memory_limit']}",
                         "rule_memory_limit",
@@ -168,7 +172,7 @@ def _runner_actions(b: dict) -> list[Refusal]:
         elif t == "event" and c.get("play_cost", 0) > r["credits"]:
             out.append(
                 Refusal(
-                    f"play:{i}",
+                    f"play:{ref}",
                     "runner",
                     f"playing {c['name']} costs {c.get('play_cost', 0)} credits; the Runner has {r['credits']}",
                     "rule_cost",
@@ -185,9 +189,12 @@ def _encounter(s: Session) -> list[Refusal]:
         return out
     ice = b["servers"][run["server"]]["ice"][run["pos"]]
     have = _spendable(b, "runner")
-    for p, prog in enumerate(b["runner"]["rig"]["programs"]):
+    progs = b["runner"]["rig"]["programs"]
+    for p, prog in enumerate(progs):
+        ref = card_ref(progs, p)
         for a, ab in enumerate(prog.get("abilities", ())):
-            used = "once_per" in ab and rig.used_up(ab, rig.AbilityRef(p, a), run, s.frames[0].v)
+            use_id = f"use:{ref}.{a}"
+            used = "once_per" in ab and rig.used_up(ab, use_id, run, s.frames[0].v)
             why = rig.unusable(prog, ab, ice, run["enc"]["broken"], have, used, rig.threat_level(b))
             if why:
                 rule = {
@@ -202,7 +209,7 @@ def _encounter(s: Session) -> list[Refusal]:
                 rid = next((v for k, v in rule.items() if k in why), "rule_cost")
                 if rid in ("rule_once_per_turn_flag", "rule_threat_flag") and s.doc.node(rid) is None:
                     rid = "rule_card_precedence"  # versions before 25.04 have no ability flag rules
-                out.append(Refusal(f"use:{p}.{a}", "runner", why, rid))
+                out.append(Refusal(use_id, "runner", why, rid))
     out.append(
         Refusal(
             "jack_out",
@@ -252,7 +259,8 @@ def _rez_non_ice(s: Session, step: str) -> list[Refusal]:
     credits = _credits(b, "corp")
     out = []
     for name, srv in b["servers"].items():
-        cards = [(f"rez:{name}.root.{i}", c) for i, c in enumerate(srv["root"])]
+        root = srv["root"]
+        cards = [(f"rez:{name}.root.{card_ref(root, i)}", c) for i, c in enumerate(root)]
         c = srv.get("content")
         if c and c.get("type") == "asset":
             cards.append((f"rez:{name}.content", c))
@@ -339,20 +347,23 @@ def refused(s: Session) -> list[Refusal]:
     return out
 
 
-def why_illegal(s: Session, decision: str) -> str:
+def why_illegal(s: Session, decision: str, parsed: Decision | None) -> str:
+    """Why `decision` (parsed, or None when it is not a decision id) is not legal now."""
     if s.finished:
         return "the session is finished"
+    if parsed is None:
+        return "not a decision id (see the grammar in engine/decision.py)"
     for r in refused(s):
-        if r.id == decision:
+        if r.id == parsed.id:
             return r.reason
-    if decision.startswith("rez"):
+    if parsed.kind == "rez":
         return "no such card can be rezzed now (already rezzed, not affordable, or not in this window)"
-    if decision.startswith("break:"):
+    if parsed.kind == "break":
         return "no such unbroken subroutine the Runner can afford to break"
-    ref = rig.AbilityRef.parse(decision)
-    if ref is not None:
+    if parsed.kind == "use":
         progs = s.board["runner"]["rig"]["programs"]
-        if ref.program >= len(progs) or ref.ability >= len(progs[ref.program].get("abilities", ())):
+        i = find_card(progs, parsed.card)
+        if i is None or i >= len(progs) or parsed.index >= len(progs[i].get("abilities", ())):
             return "no such installed program ability"
         if s.current_step != "step_encounter_paw":
             return "interface abilities can only be used during an encounter (3.9.5f)"

@@ -3,30 +3,6 @@ cannot be used (CR 3.9.5, 6.5.4, 9.8.5-9.8.6). Pure functions over the normalise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True, slots=True)
-class AbilityRef:
-    """A paid ability on an installed program: `use:<program>.<ability>` as a decision id."""
-
-    program: int
-    ability: int
-
-    @classmethod
-    def parse(cls, decision: str) -> AbilityRef | None:
-        """`use:2.0` -> AbilityRef(2, 0); None when `decision` is not an ability use."""
-        if not decision.startswith("use:"):
-            return None
-        p, _, a = decision[4:].partition(".")
-        if not (p.isdigit() and a.isdigit()):
-            return None
-        return cls(int(p), int(a))
-
-    @property
-    def id(self) -> str:
-        return f"use:{self.program}.{self.ability}"
-
 
 def strength(card: dict) -> int:
     """An icebreaker's current strength: printed plus this encounter's pumps (3.9.5b)."""
@@ -65,16 +41,17 @@ def _once_holder(ability: dict, run_v: dict | None, turn_v: dict | None) -> dict
     return None
 
 
-def used_up(ability: dict, ref: AbilityRef, run_v: dict | None, turn_v: dict | None) -> bool:
-    """Has this once-per ability already been used in its turn / run / encounter?"""
+def used_up(ability: dict, use_id: str, run_v: dict | None, turn_v: dict | None) -> bool:
+    """Has this once-per ability (`use_id`: its decision id, "use:corroder.0") already been used
+    in its turn / run / encounter?"""
     holder = _once_holder(ability, run_v, turn_v)
-    return holder is not None and ref.id in holder.get("once_used", ())
+    return holder is not None and use_id in holder.get("once_used", ())
 
 
-def mark_used(ability: dict, ref: AbilityRef, run_v: dict | None, turn_v: dict | None) -> None:
+def mark_used(ability: dict, use_id: str, run_v: dict | None, turn_v: dict | None) -> None:
     holder = _once_holder(ability, run_v, turn_v)
     if holder is not None:
-        holder.setdefault("once_used", []).append(ref.id)
+        holder.setdefault("once_used", []).append(use_id)
 
 
 def threat_level(board: dict) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import triggers
+from .decision import Decision
 from .machine import (
     END,
     RUN_ENDS,
@@ -32,7 +33,7 @@ def ice_at(ctx: Ctx, v: dict) -> dict | None:
 
 
 @handles("step_initiation_announce")
-def _announce(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _announce(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     v.update(pos=None, moved=False, success=False, ended_by=None, enc=None)
     ctx.ev(
@@ -44,7 +45,7 @@ def _announce(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_initiation_bad_publicity")
-def _run_bp(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _run_bp(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     bp = ctx.board["corp"]["bad_publicity"]
     r = ctx.board["runner"]
     ch: dict = {}
@@ -62,7 +63,7 @@ def _run_bp(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_initiation_formal_begin")
-def _run_begins(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _run_begins(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev("The run formally begins.", ("rule_run",))
     return None
 
@@ -78,18 +79,18 @@ def _set_position(ctx: Ctx, f: Frame) -> str:
 
 
 @handles("step_runner_position")
-def _position(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _position(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev(_set_position(ctx, f), ("rule_position",))
     return None
 
 
 @handles("step_initiation_paw", "step_after_jack_out_paw")
-def paw_rez_nonice(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def paw_rez_nonice(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return paw(ctx, f, d)
 
 
 @handles("step_initiation_complete")
-def _init_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _init_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     text = "" if v.get("pos_set") else _set_position(ctx, f) + " "
     if ice_at(ctx, v) is not None:
@@ -103,7 +104,7 @@ def _init_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_approach_begins")
-def _approach(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _approach(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ice = ice_at(ctx, v)
     n = len(ctx.board["servers"][v["server"]]["ice"])
@@ -116,12 +117,12 @@ def _approach(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_approach_paw")
-def _approach_paw(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _approach_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return paw(ctx, f, d, ice=ice_at(ctx, f.v))
 
 
 @handles("step_approach_complete")
-def _approach_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _approach_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ice = ice_at(ctx, f.v)
     if ice["rezzed"]:
         ctx.ev(f"{ice['name']} is rezzed: on to the Encounter Ice Phase.", ("rule_approach_ice_phase",))
@@ -134,7 +135,7 @@ def _approach_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_pass_ice")
-def _passice_at(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _passice_at(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     if v.get("vacated"):  # the encountered ice was trashed (8.5.10)
         ctx.ev(
@@ -156,12 +157,12 @@ def _passice_at(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_before_jack_out_paw")
-def _paw_p_only(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _paw_p_only(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return paw(ctx, f, d, rez=False)
 
 
 @handles("step_jack_out_choice")
-def _jack_out(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _jack_out(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if d is None:
         return wait(
             [
@@ -169,7 +170,7 @@ def _jack_out(ctx: Ctx, f: Frame, d: str | None) -> Any:
                 dec("jack_out", "Jack out (end the run)", "runner"),
             ]
         )
-    if d == "continue":
+    if d.kind == "continue":
         ctx.ev("The Runner does not jack out.", ("rule_jacking_out",))
         return None
     f.v["ended_by"] = "jack_out"
@@ -182,7 +183,7 @@ def _jack_out(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_move_position")
-def _move(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _move(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     n = len(ctx.board["servers"][v["server"]]["ice"])
     step = 0 if v.pop("vacated", False) else 1  # the next inward ice took the trashed one's index
@@ -208,7 +209,7 @@ def _move(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_approach_new_ice")
-def _approach_new(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _approach_new(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if f.v["moved"]:
         ctx.ev(
             "The Runner moved to a new position: return to the Approach Ice Phase.", ("rule_movement_phase",)
@@ -223,19 +224,19 @@ def _approach_new(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_approach_server")
-def _approach_server(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _approach_server(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev(f"The Runner approaches {f.v['server']}.", ("rule_movement_phase",))
     return None
 
 
 @handles("step_movement_complete")
-def _movement_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _movement_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev("The Movement Phase is complete: on to the Success Phase.", ("rule_movement_phase",))
     return None
 
 
 @handles("step_run_declared_successful")
-def _success(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _success(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if not f.v.get("success"):
         f.v["success"] = True
         ctx.ev(
@@ -256,7 +257,7 @@ def _success(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_breach")
-def _breach(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _breach(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     srv = f.v["server"]
     if srv not in ctx.board["servers"]:
         ctx.ev(f"{srv} no longer exists: there is nothing to breach.")
@@ -266,13 +267,13 @@ def _breach(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_success_complete")
-def _success_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _success_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev("The Success Phase is complete.", ("rule_success_phase",))
     return None
 
 
 @handles("step_open_priority_windows_closed")
-def _windows_closed(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _windows_closed(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     rules = ["rule_run_ends_phase", "rule_run_ends_process_priority_windows"]
     if f.v["ended_by"] == "end_the_run":
         rules.append("rule_run_ends_close_paws")
@@ -281,7 +282,7 @@ def _windows_closed(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_run_ends_bad_publicity")
-def _run_ends_bp(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _run_ends_bp(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     r = ctx.board["runner"]
     ch: dict = {}
     n = r["bad_publicity_fund"]
@@ -303,7 +304,7 @@ def _run_ends_bp(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_run_declared_unsuccessful")
-def _unsuccessful(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _unsuccessful(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     if v["success"]:
         v["result"] = "successful"
@@ -324,7 +325,7 @@ def _unsuccessful(ctx: Ctx, f: Frame, d: str | None) -> Any:
 
 
 @handles("step_run_complete")
-def _run_complete(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _run_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ctx.s.result["runs"].append(
         {"server": v["server"], "result": v.get("result", "neither"), "ended_by": v["ended_by"]}

@@ -11,10 +11,13 @@ from scraper import Document
 
 from . import refusals as _refusals
 from . import steps as _steps
-from .board import memory_used, normalise_board, validate_board
+from .board import normalise_board, validate_board
+from .decision import Decision
 from .errors import BoardError, IllegalDecision
 from .events import Event
+from .locations import candidate_key
 from .machine import Frame
+from .outcome import Outcome
 from .refusals import Refusal
 from .structures import BY_ID, Tables, tables
 
@@ -149,40 +152,8 @@ class Session:
         return self.frames[-1].at
 
     @property
-    def outcome(self) -> dict[str, Any]:
-        r = self.result
-        corp, runner = self.board["corp"], self.board["runner"]
-        last = r["runs"][-1] if r["runs"] else None
-        return {
-            "run": last["result"] if last else None,
-            "runs": [dict(x) for x in r["runs"]],
-            "accessed": list(r["accessed"]),
-            "stolen": list(r["stolen"]),
-            "trashed": list(r["trashed"]),
-            "trashed_programs": list(r["trashed_programs"]),
-            "scored": list(r["scored"]),
-            "winner": r["winner"],
-            "win_reason": r["win_reason"],
-            "corp": {
-                "credits": corp["credits"],
-                "clicks": corp["clicks"],
-                "score": sum(c.get("agenda_points", 0) for c in corp["score_area"]),
-                "hand": len(corp["hand"]),
-                "bad_publicity": corp["bad_publicity"],
-            },
-            "runner": {
-                "credits": runner["credits"],
-                "clicks": runner["clicks"],
-                "tags": runner["tags"],
-                "core_damage": runner["core_damage"],
-                "score": sum(c.get("agenda_points", 0) for c in runner["score_area"]),
-                "hand": len(runner["hand"]),
-                "bad_publicity_fund": runner["bad_publicity_fund"],
-                "memory": {"used": memory_used(runner["rig"]), "limit": runner["memory_limit"]},
-                "programs": [c["name"] for c in runner["rig"]["programs"]],
-            },
-            "archives_faceup": [c["name"] for c in corp["discard"] if c.get("faceup")],
-        }
+    def outcome(self) -> Outcome:
+        return Outcome.of(self.result, self.board)
 
     # ----- serialisation -----------------------------------------------------------------------
     def spec(self) -> SessionSpec:
@@ -264,7 +235,9 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
             cands = [c[0] for c in _steps.candidates(board, srv, random_left=True)]
             if not cands:
                 problems.append(f"params.server: {srv!r} has no card to access")
-            elif "card" in params and params["card"] not in cands:
+            elif "card" in params and (
+                not isinstance(params["card"], str) or candidate_key(board, srv, params["card"]) not in cands
+            ):
                 problems.append(
                     f"params.card: {params['card']!r} is not a card in {srv} (choose from {', '.join(cands)})"
                 )
@@ -372,20 +345,58 @@ def refused_decisions(session: Session) -> list[Refusal]:
     return _refusals.refused(session)
 
 
-def _check_legal(session: Session, decision_id: str) -> None:
-    legal = [d["id"] for d in session.pending] if not session.finished else []
-    if not isinstance(decision_id, str) or decision_id not in legal:
-        reason = _steps.why_illegal(session, decision_id) if isinstance(decision_id, str) else "not a string"
-        raise IllegalDecision(str(decision_id), legal, session.current_step, reason)
+def _check_legal(session: Session, decision_id: str) -> Decision:
+    """Parse `decision_id` once (the edge: handlers get the typed `Decision`) and check it is
+    legal now. The positional ids of older sessions ("use:2.0") are accepted and mapped to the
+    card-named id of the card at that position now ("use:corroder.0"). Raises IllegalDecision."""
+    pending = session.pending if not session.finished else []
+    for p in pending:
+        if p["id"] == decision_id:
+            return Decision.from_id(decision_id)
+    try:
+        parsed: Decision | None = Decision.from_id(decision_id)
+    except ValueError:
+        parsed = None
+    if parsed is not None and parsed.legacy and not session.finished:
+        player = pending[0]["player"] if pending else session.board["turn"]
+        cards = _zone_cards(session, parsed, player)
+        named = None if cards is None else parsed.named(cards)
+        if named is not None:
+            parsed = named
+            if any(p["id"] == named.id for p in pending):
+                return named
+    legal = [p["id"] for p in pending]
+    if not isinstance(decision_id, str):
+        reason = "not a string"
+    else:
+        reason = _steps.why_illegal(session, decision_id, parsed)
+    raise IllegalDecision(str(decision_id), legal, session.current_step, reason)
+
+
+def _zone_cards(session: Session, d: Decision, player: str) -> list[dict] | None:
+    """The list of cards decision `d`'s card reference counts in."""
+    b = session.board
+    zone = d.zone
+    if zone in ("programs", "hardware", "resources") and d.server is None:
+        return b["runner"]["rig"][zone]
+    if zone == "hand":
+        return b[player]["hand"]
+    if zone == "archives":
+        return b["corp"]["discard"]
+    if zone in ("root", "ice"):
+        server = d.server or session.frames[-1].v.get("server")  # an access: the breached server
+        srv = b["servers"].get(server) if isinstance(server, str) else None
+        return None if srv is None else srv[zone]
+    return None
 
 
 def apply(session: Session, decision_id: str) -> tuple[Session, list[Event]]:
     """Take a decision; returns (new session, events fired). Never mutates `session`."""
-    _check_legal(session, decision_id)
+    d = _check_legal(session, decision_id)
     new = session._clone()
-    new.decisions.append(decision_id)
+    new.decisions.append(d.id)
     before = len(new.trace)
-    _steps.advance(new, decision_id)
+    _steps.advance(new, d)
     return new, new.trace[before:]
 
 
@@ -411,8 +422,8 @@ def push(session: Session, decision_id: str) -> list[Event]:
     and the events fired are returned. The same result as `apply` without copying the state, for
     callers that step many sessions and keep no references to earlier states.
     Raises IllegalDecision (leaving `session` unchanged) when the decision is not legal now."""
-    _check_legal(session, decision_id)
+    d = _check_legal(session, decision_id)
     before = len(session.trace)
-    session.decisions.append(decision_id)
-    _steps.advance(session, decision_id)
+    session.decisions.append(d.id)
+    _steps.advance(session, d)
     return session.trace[before:]

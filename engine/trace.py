@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rig
+from .decision import Decision
 from .machine import (
     Ctx,
     Frame,
@@ -19,7 +20,7 @@ from .machine import (
 
 
 @handles("step_trace_initiated")
-def _trace_init(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _trace_init(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     v.setdefault("corp_spent", 0)
     v.setdefault("runner_spent", 0)
@@ -42,11 +43,11 @@ def _trace_spend(side: str) -> Handler:
     key = f"{side}_spent"
     rule = "rule_trace_strength" if side == "corp" else "rule_link_strength"
 
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         have = ctx.spendable(side)  # the Runner may spend bad publicity credits in a run (10.6.2)
         if d is None and have > 0:
             return wait(_spend_options(side, have))
-        n = int(d[6:]) if d else 0
+        n = d.amount if d is not None else 0
         ch: dict = {}
         extra = ctx.pay(side, n, ch) if n else []
         f.v[key] = n
@@ -66,7 +67,7 @@ handles("step_trace_runner_spend_credits")(_trace_spend("runner"))
 
 
 @handles("step_trace_determine_success")
-def _trace_result(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _trace_result(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     trace = v["strength"] + v["corp_spent"]
     base, cards = rig.link(ctx.board)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decision import Decision, card_ref
 from .machine import Ctx, Frame, call, dec, opponent, wait
 
 WHEN = {"successful_run": "when the run is successful"}
@@ -25,7 +26,8 @@ def pending(b: dict, when: str) -> list[dict]:
     out = []
     rig = b["runner"]["rig"]
     for zone in ("programs", "hardware", "resources"):
-        for i, c in enumerate(rig[zone]):
+        cards = rig[zone]
+        for i, c in enumerate(cards):
             for t, tr in enumerate(c.get("triggers", ())):
                 if tr["when"] == when:
                     out.append(
@@ -33,12 +35,13 @@ def pending(b: dict, when: str) -> list[dict]:
                             "side": "runner",
                             "source": c["name"],
                             "effects": tr["effects"],
-                            "key": f"{zone}.{i}.{t}",
+                            "key": f"{zone}.{card_ref(cards, i)}.{t}",
                         }
                     )
     for name, srv in b["servers"].items():
-        cards = [(f"{name}.ice.{i}", c) for i, c in enumerate(srv["ice"])]
-        cards += [(f"{name}.root.{i}", c) for i, c in enumerate(srv["root"])]
+        ice, root = srv["ice"], srv["root"]
+        cards = [(f"{name}.ice.{card_ref(ice, i)}", c) for i, c in enumerate(ice)]
+        cards += [(f"{name}.root.{card_ref(root, i)}", c) for i, c in enumerate(root)]
         if srv.get("content"):
             cards.append((f"{name}.content", srv["content"]))
         for where, c in cards:
@@ -52,7 +55,7 @@ def pending(b: dict, when: str) -> list[dict]:
     return out
 
 
-def reaction_window(ctx: Ctx, f: Frame, d: str | None, when: str) -> Any:
+def reaction_window(ctx: Ctx, f: Frame, d: Decision | None, when: str) -> Any:
     """Resolve the pending instances kept in `f.v["pending"]` (set when the condition was met);
     None once none is left."""
     v = f.v
@@ -81,7 +84,7 @@ def reaction_window(ctx: Ctx, f: Frame, d: str | None, when: str) -> Any:
                 for p in mine
             ]
         )
-    pick = mine[0] if d is None else next(p for p in mine if f"trigger:{p['key']}" == d)
+    pick = mine[0] if d is None else next(p for p in mine if f"trigger:{p['key']}" == d.id)
     left.remove(pick)
     rules = ["rule_trigger_conditional_ability", "rule_reaction_window_priority"]
     if len(mine) > 1:

@@ -6,6 +6,7 @@ from typing import Any
 
 from . import recurring
 from .board import memory_used
+from .decision import Decision, card_ref, locate
 from .effects import win
 from .machine import (
     END,
@@ -28,7 +29,7 @@ from .windows import paw
 
 
 def _gain_clicks(side: str) -> Handler:
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         p = ctx.board[side]
         ch: dict = {}
         if ctx.board["turn"] != side:
@@ -50,7 +51,7 @@ handles("step_runner_turn_allotted_clicks")(_gain_clicks("runner"))
 
 
 @handles("step_corp_turn_draw_phase_paw", "step_corp_turn_action_phase_paw")
-def _corp_paw_rs(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _corp_paw_rs(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return paw(ctx, f, d, score_ok=True)
 
 
@@ -63,7 +64,7 @@ handles(
 
 
 @handles("step_corp_turn_mandatory_draw")
-def _mandatory_draw(ctx: Ctx, f: Frame, d: str | None) -> Any:
+def _mandatory_draw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ctx.ev("The Corp performs their mandatory draw.", ("rule_mandatory_draw",))
     return call("draw", {"player": "corp", "count": 1})
 
@@ -76,20 +77,26 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
     if p["deck"]:
         opts.append(dec("draw", "[click]: Draw 1 card", side))
     ptype = "operation" if side == "corp" else "event"
-    for i, c in enumerate(p["hand"]):
+    hand = p["hand"]
+    for i, c in enumerate(hand):
         if c.get("type") == ptype and c.get("play_cost", 0) <= credits:
             opts.append(
-                dec(f"play:{i}", f"[click]: Play {c['name']} ({c.get('play_cost', 0)} credits)", side)
+                dec(
+                    f"play:{card_ref(hand, i)}",
+                    f"[click]: Play {c['name']} ({c.get('play_cost', 0)} credits)",
+                    side,
+                )
             )
     opts += _install_options(b, side)
     if side == "corp":
         if p["clicks"] >= 3:
             opts.append(dec("purge", "[click][click][click]: Purge virus counters", side))
         if b["runner"]["tags"] and credits >= 2:
-            for i, c in enumerate(b["runner"]["rig"]["resources"]):
+            resources = b["runner"]["rig"]["resources"]
+            for i, c in enumerate(resources):
                 opts.append(
                     dec(
-                        f"trash_resource:{i}",
+                        f"trash_resource:{card_ref(resources, i)}",
                         f"[click], 2 credits: Trash {c['name']} (the Runner is tagged)",
                         side,
                     )
@@ -119,20 +126,24 @@ def _install_options(b: dict, side: str) -> list[dict]:
     p = b[side]
     credits = p["credits"] + recurring.hosted_credits(b, side)
     out = []
+    hand = p["hand"]
     if side == "runner":
         r = p
-        for i, c in enumerate(p["hand"]):
+        for i, c in enumerate(hand):
             t = c.get("type")
             if t not in ("program", "hardware", "resource"):
                 continue
             cost = c.get("install_cost", 0)
             if cost > credits or (t == "program" and c.get("memory_cost", 0) > r["memory_limit"]):
                 continue
-            out.append(dec(f"install:{i}", f"[click]: Install {c['name']} ({cost} credits)", side))
+            out.append(
+                dec(f"install:{card_ref(hand, i)}", f"[click]: Install {c['name']} ({cost} credits)", side)
+            )
         return out
     servers = b["servers"]
     new = new_remote(b) if len([n for n in servers if n.startswith("remote")]) < 30 else None
-    for i, c in enumerate(p["hand"]):
+    for i, c in enumerate(hand):
+        ref = card_ref(hand, i)
         t = c.get("type")
         if t == "ice":
             for name, srv in [*servers.items(), *([(new, {"ice": []})] if new else [])]:
@@ -141,7 +152,7 @@ def _install_options(b: dict, side: str) -> list[dict]:
                     where = "a new remote server" if name == new else name
                     out.append(
                         dec(
-                            f"install:{i}@{'new' if name == new else name}",
+                            f"install:{ref}@{'new' if name == new else name}",
                             f"[click]: Install {c['name']} protecting {where} ({cost} credits: "
                             f"{cost} ice already protect it)",
                             side,
@@ -150,17 +161,17 @@ def _install_options(b: dict, side: str) -> list[dict]:
         elif t in ("agenda", "asset"):
             for name, srv in servers.items():
                 if name.startswith("remote") and srv.get("content") is None:
-                    out.append(dec(f"install:{i}@{name}", f"[click]: Install {c['name']} in {name}", side))
+                    out.append(dec(f"install:{ref}@{name}", f"[click]: Install {c['name']} in {name}", side))
             if new:
                 out.append(
-                    dec(f"install:{i}@new", f"[click]: Install {c['name']} in a new remote server", side)
+                    dec(f"install:{ref}@new", f"[click]: Install {c['name']} in a new remote server", side)
                 )
         elif t == "upgrade":
             for name in [*servers, *([new] if new else [])]:
                 where = "the root of a new remote server" if name == new else f"the root of {name}"
                 out.append(
                     dec(
-                        f"install:{i}@{'new' if name == new else name}",
+                        f"install:{ref}@{'new' if name == new else name}",
                         f"[click]: Install {c['name']} in {where}",
                         side,
                     )
@@ -168,7 +179,7 @@ def _install_options(b: dict, side: str) -> list[dict]:
     return out
 
 
-def install(ctx: Ctx, v: dict, d: str | None) -> Any:
+def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
     """Resolve an install action: place the card (paid for at the cost step)."""
     b = ctx.board
     side = v["player"]
@@ -181,8 +192,8 @@ def install(ctx: Ctx, v: dict, d: str | None) -> Any:
         if t == "program":
             progs = r["rig"]["programs"]
             over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
-            if d is not None and d.startswith("trash:"):
-                gone = progs.pop(int(d[6:]))
+            if d is not None and d.kind == "trash":
+                gone = progs.pop(locate(progs, d))
                 gone.pop("boost", None)
                 r["discard"].append(gone)
                 ch["runner.rig.programs"] = [len(progs) + 1, len(progs)]
@@ -198,7 +209,7 @@ def install(ctx: Ctx, v: dict, d: str | None) -> Any:
                 return wait(
                     [
                         dec(
-                            f"trash:{j}",
+                            f"trash:{card_ref(progs, j)}",
                             f"Trash {c['name']} ({c.get('memory_cost', 0)} [mu]) to make room",
                             "runner",
                         )
@@ -262,7 +273,7 @@ def install(ctx: Ctx, v: dict, d: str | None) -> Any:
 
 
 def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         p = ctx.board[side]
         if p["clicks"] <= 0:
             ctx.ev(
@@ -273,12 +284,12 @@ def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:
         opts = _actions(ctx, side)
         if d is None:
             return wait(opts)
-        label = next(o["label"] for o in opts if o["id"] == d)
+        label = next(o["label"] for o in opts if o["id"] == d.id)
         ctx.ev(
             f"The {side.capitalize()} takes an action: {label}.",
             ("rule_initiate_action", "rule_basic_actions"),
         )
-        return call("paid_ability", {"kind": "action", "player": side, "action": d, "label": label})
+        return call("paid_ability", {"kind": "action", "player": side, "action": d.id, "label": label})
 
     return h
 
@@ -300,7 +311,7 @@ handles("step_runner_turn_action_loop")(
 
 
 def _discard(side: str) -> Handler:
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         b = ctx.board
         p = b[side]
         limit = max_hand(b, side)
@@ -312,8 +323,7 @@ def _discard(side: str) -> Handler:
                 ["rule_flatline", "rule_maximum_hand_size"],
             )
         if d is not None:
-            i = int(d[8:])
-            card = p["hand"].pop(i)
+            card = p["hand"].pop(locate(p["hand"], d))
             p["discard"].append(card)
             ch = {f"{side}.hand": [len(p["hand"]) + 1, len(p["hand"])]}
             ctx.ev(
@@ -323,7 +333,13 @@ def _discard(side: str) -> Handler:
             )
             return STAY
         if len(p["hand"]) > limit:
-            return wait([dec(f"discard:{i}", f"Discard {c['name']}", side) for i, c in enumerate(p["hand"])])
+            hand = p["hand"]
+            return wait(
+                [
+                    dec(f"discard:{card_ref(hand, i)}", f"Discard {c['name']}", side)
+                    for i, c in enumerate(hand)
+                ]
+            )
         ctx.ev(
             f"The {side.capitalize()} holds {len(p['hand'])} card(s), within the maximum hand size of {limit}.",
             ("rule_maximum_hand_size",),
@@ -338,7 +354,7 @@ handles("step_runner_turn_discard")(_discard("runner"))
 
 
 def _lose_clicks(side: str) -> Handler:
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         p = ctx.board[side]
         ch: dict = {}
         n = p["clicks"]
@@ -360,7 +376,7 @@ handles("step_runner_turn_lose_unspent_clicks")(_lose_clicks("runner"))
 
 
 def _turn_complete(side: str) -> Handler:
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         other = opponent(side)
         ch = {"turn": [side, other]}
         ctx.board["turn"] = other
@@ -379,7 +395,7 @@ handles("step_runner_turn_complete")(_turn_complete("runner"))
 
 
 def _refill(side: str) -> Handler:
-    def h(ctx: Ctx, f: Frame, d: str | None) -> Any:
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ch: dict = {}
         names = [
             c["name"] for path, c in recurring.active_cards(ctx.board, side) if recurring.place(c, path, ch)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import recurring
+from .decision import Decision, card_ref, locate
 from .locations import take_card
 from .machine import (
     STAY,
@@ -32,11 +33,12 @@ def _rez_options(b: dict, with_ice: dict | None) -> list[dict]:
             )
         )
     for name, srv in b["servers"].items():
-        for i, c in enumerate(srv["root"]):
+        root = srv["root"]
+        for i, c in enumerate(root):
             if not c["rezzed"] and "rez_cost" in c and c["rez_cost"] <= credits:
                 out.append(
                     dec(
-                        f"rez:{name}.root.{i}",
+                        f"rez:{name}.root.{card_ref(root, i)}",
                         f"Corp rezzes {c['name']} in the root of {name} ({c['rez_cost']} credits)",
                         "corp",
                     )
@@ -75,7 +77,13 @@ def _score_options(b: dict) -> list[dict]:
 
 
 def paw(
-    ctx: Ctx, f: Frame, d: str | None, *, rez: bool = True, score_ok: bool = False, ice: dict | None = None
+    ctx: Ctx,
+    f: Frame,
+    d: Decision | None,
+    *,
+    rez: bool = True,
+    score_ok: bool = False,
+    ice: dict | None = None,
 ) -> Any:
     """A paid ability window (9.2.7): priority passes between the players (`exchange`); the Corp
     may rez (R) and score (S) where the window allows it, the Runner use paid abilities."""
@@ -108,10 +116,10 @@ def paw(
             )
         return None
     d = x
-    if d.startswith("use:"):
+    if d.kind == "use":
         return use_ability(b, d)
     ch: dict = {}
-    if d == "rez":
+    if d.kind == "rez" and d.server is None:
         setv(b["corp"], "corp", "credits", b["corp"]["credits"] - ice.get("rez_cost", 0), ch)
         ice["rezzed"] = True
         if ice.get("recurring"):
@@ -123,10 +131,14 @@ def paw(
             ch,
         )
         return STAY
-    if d.startswith("rez:"):
-        server, _, where = d[4:].partition(".")
+    if d.kind == "rez":
+        server = d.server
         srv = b["servers"][server]
-        card = srv["content"] if where == "content" else srv["root"][int(where.split(".")[1])]
+        if d.zone == "content":
+            where, card = "content", srv["content"]
+        else:
+            i = locate(srv["root"], d)
+            where, card = f"root.{i}", srv["root"][i]
         setv(b["corp"], "corp", "credits", b["corp"]["credits"] - card["rez_cost"], ch)
         card["rezzed"] = True
         if card.get("recurring"):
@@ -138,8 +150,8 @@ def paw(
             ch,
         )
         return STAY
-    if d.startswith("score:"):
-        server = d[6:]
+    if d.kind == "score":
+        server = d.server
         card = take_card(b, ["content", server])
         card.pop("advancements", None)
         card["faceup"] = True
@@ -157,13 +169,13 @@ def paw(
             ch,
         )
         return call("checkpoint", {}, "stay")
-    raise AssertionError(d)  # pragma: no cover - legal decisions are checked before
+    raise AssertionError(d.id)  # pragma: no cover - legal decisions are checked before
 
 
 def exchange(
     ctx: Ctx,
-    f: dict,
-    d: str | None,
+    f: Frame,
+    d: Decision | None,
     options: Callable[[str], list[dict]],
     pass_label: Callable[[str, bool], str],
 ) -> tuple[str, Any]:
@@ -177,10 +189,11 @@ def exchange(
     pr = v.get("prio")
     if pr is None or pr[0] != ctx.step:  # [window step, holder, holder got it by a pass]
         pr = v["prio"] = [ctx.step, ctx.board["turn"], False]
-    if d is not None and d != "pass":
+    passed = d is not None and d.kind == "pass"
+    if d is not None and not passed:
         pr[2] = False
         return "act", d
-    if d == "pass":
+    if passed:
         if pr[2]:
             del v["prio"]
             return "closed", True
@@ -188,7 +201,7 @@ def exchange(
     for _ in range(2):
         opts = options(pr[1])
         if opts:
-            if d == "pass":
+            if passed:
                 who, other = opponent(pr[1]).capitalize(), pr[1].capitalize()
                 ctx.ev(
                     f"The {who} passes priority: the {other} receives priority.",
@@ -200,38 +213,56 @@ def exchange(
             break
         pr[1], pr[2] = opponent(pr[1]), True
     del v["prio"]
-    return "closed", d == "pass"
+    return "closed", passed
+
+
+def program_abilities(b: dict, keep: Callable[[dict, dict, str], bool]) -> list[dict]:
+    """`use:CARD.N` decisions for the abilities on installed programs that `keep(program,
+    ability, decision id)` allows: the one loop behind every window's Runner ability options."""
+    from . import rig
+
+    out = []
+    progs = b["runner"]["rig"]["programs"]
+    for p, prog in enumerate(progs):
+        ref = card_ref(progs, p)
+        for a, ab in enumerate(prog.get("abilities", ())):
+            use_id = f"use:{ref}.{a}"
+            if keep(prog, ab, use_id):
+                if ab["kind"] == "text":
+                    label = f"{prog['name']}: {ab['text']} (resolve by hand)"
+                else:
+                    label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
+                out.append(dec(use_id, label, "runner"))
+    return out
+
+
+def _by_hand(prog: dict, ab: dict, use_id: str) -> bool:
+    return ab["kind"] == "text" and not ab["text"].lstrip().startswith("[click]")
 
 
 def runner_options(b: dict, side: str) -> list[dict]:
     """The Runner's paid abilities usable in any paid ability window: abilities on installed
     programs that the engine does not model (`text`), resolved by hand; abilities whose cost
     includes [click] are actions, not usable in a paid ability window (9.2.7b)."""
-    if side != "runner":
-        return []
-    out = []
-    for p, prog in enumerate(b["runner"]["rig"]["programs"]):
-        for a, ab in enumerate(prog.get("abilities", ())):
-            if ab["kind"] == "text" and not ab["text"].lstrip().startswith("[click]"):
-                out.append(dec(f"use:{p}.{a}", f"{prog['name']}: {ab['text']} (resolve by hand)", "runner"))
-    return out
+    return program_abilities(b, _by_hand) if side == "runner" else []
 
 
-def use_ability(b: dict, d: str, extra: dict | None = None) -> Any:
-    """Walk the paid ability structure (9.5.7) for `use:P.A`."""
+def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
+    """Walk the paid ability structure (9.5.7) for `use:CARD.N`."""
     from . import rig
 
-    ref = rig.AbilityRef.parse(d)
-    prog = b["runner"]["rig"]["programs"][ref.program]
-    ab = prog["abilities"][ref.ability]
+    progs = b["runner"]["rig"]["programs"]
+    p = locate(progs, d)
+    prog = progs[p]
+    ab = prog["abilities"][d.index]
     return call(
         "paid_ability",
         {
             "kind": "ability",
             "player": "runner",
-            "action": d,
-            "program": ref.program,
-            "ability": ref.ability,
+            "action": d.id,
+            "program": p,
+            "ability": d.index,
             "label": f"{prog['name']}: {rig.describe_ability(ab)}",
             **(extra or {}),
         },

@@ -108,9 +108,9 @@ def test_seeded_randomness_is_replayed(doc_latest):
     board = {"version": 1, "corp": {"hand": [f"Card {i}" for i in range(10)]}, "servers": {}}
     s = engine.start(board, "access", doc_latest, {"server": "hq"}, seed=42)
     back = engine.Session.from_json(s.to_json(), doc_latest)
-    assert back.outcome["accessed"] == s.outcome["accessed"]
+    assert back.outcome.accessed == s.outcome.accessed
     others = {
-        tuple(engine.start(board, "access", doc_latest, {"server": "hq"}, seed=k).outcome["accessed"])
+        tuple(engine.start(board, "access", doc_latest, {"server": "hq"}, seed=k).outcome.accessed)
         for k in range(10)
     }
     assert len(others) > 1

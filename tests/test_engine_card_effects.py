@@ -81,15 +81,15 @@ def test_ballista_trash_a_program_or_end_the_run(doc, card):
     assert ids(s) == ["option:0", "option:1"]
     assert {d["player"] for d in engine.legal_decisions(s)} == {"corp"}
     ended, _ = engine.apply(s, "option:1")
-    assert ended.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert ended.outcome.runs[0].ended_by == "end_the_run"
     s, ev = engine.apply(s, "option:0")
     chose = [i for i, e in enumerate(ev) if "rule_choice_instruction" in e.rules]
     assert chose and ev[chose[0]].objects == {"option": 0}
     # the choice ends an instruction: a checkpoint, then the chosen option is imminent (9.11.4g)
     after = [e.rules for e in ev[chose[0] :]]
     assert any("rule_checkpoint_after_instruction_resolution" in r for r in after)
-    assert ids(s) == ["trash:0", "trash:1"]
-    s, ev = engine.apply(s, "trash:1")
+    assert ids(s) == ["trash:corroder", "trash:gordian-blade"]
+    s, ev = engine.apply(s, "trash:gordian-blade")
     assert [c["name"] for c in s.board["runner"]["rig"]["programs"]] == ["Corroder"]
     assert s.board["runner"]["discard"][-1]["name"] == "Gordian Blade"
 
@@ -154,7 +154,7 @@ def test_pulse_end_the_run_unless_the_runner_spends_a_click(doc, card):
     assert paid.current_step == "step_jack_out_choice"
     tired = to(engine.start(board([card("pulse")], clicks=0), "run", doc, {"server": "hq"}), "resolved")
     tired, _ = engine.apply(tired, "resolved")
-    assert tired.finished and tired.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert tired.finished and tired.outcome.runs[0].ended_by == "end_the_run"
 
 
 def test_pressure_spike_once_per_run_and_threat(doc, card):
@@ -171,17 +171,17 @@ def test_pressure_spike_once_per_run_and_threat(doc, card):
     walls = [card("ice_wall"), card("ice_wall")]
     agenda = {"name": "Agenda", "type": "agenda", "agenda_points": 4}
     b = board(walls, [spike], credits=20, corp={"score_area": [agenda]})
-    s = to(engine.start(b, "run", doc, {"server": "hq"}), "use:0.2")
-    s, ev = engine.apply(s, "use:0.2")
+    s = to(engine.start(b, "run", doc, {"server": "hq"}), "use:pressure-spike.2")
+    s, ev = engine.apply(s, "use:pressure-spike.2")
     assert any(e.changes.get("runner.rig.programs[0].strength") == [1, 10] for e in ev)
-    s, _ = engine.apply(s, "use:0.0")  # break Ice Wall's subroutine
+    s, _ = engine.apply(s, "use:pressure-spike.0")  # break Ice Wall's subroutine
     s = to(s, "continue")
     s, _ = engine.apply(s, "continue")  # do not jack out: on to the second Ice Wall
-    s = to(s, "use:0.0")
-    assert "use:0.2" not in ids(s)
+    s = to(s, "use:pressure-spike.0")
+    assert "use:pressure-spike.2" not in ids(s)
     refused = {r.id: r for r in engine.refused_decisions(s)}
-    assert "once per run" in refused["use:0.2"].reason
-    assert refused["use:0.2"].rule == "rule_card_precedence"
+    assert "once per run" in refused["use:pressure-spike.2"].reason
+    assert refused["use:pressure-spike.2"].rule == "rule_card_precedence"
     # at threat level 3 the ability is not active at all (9.3.6f)
     low = board(
         walls,
@@ -189,18 +189,18 @@ def test_pressure_spike_once_per_run_and_threat(doc, card):
         credits=20,
         corp={"score_area": [{"name": "Agenda", "type": "agenda", "agenda_points": 3}]},
     )
-    low_s = to(engine.start(low, "run", doc, {"server": "hq"}), "use:0.0")
-    assert "use:0.2" not in ids(low_s)
-    assert "threat level" in {r.id: r for r in engine.refused_decisions(low_s)}["use:0.2"].reason
+    low_s = to(engine.start(low, "run", doc, {"server": "hq"}), "use:pressure-spike.0")
+    assert "use:pressure-spike.2" not in ids(low_s)
+    assert "threat level" in {r.id: r for r in engine.refused_decisions(low_s)}["use:pressure-spike.2"].reason
 
 
 def test_euler_offers_its_condition_for_confirmation(doc, card):
     euler = card("euler")
     b = board([card("enigma")], [euler])
-    s = to(engine.start(b, "run", doc, {"server": "hq"}), "use:0.0")
-    label = {d["id"]: d["label"] for d in engine.legal_decisions(s)}["use:0.0"]
+    s = to(engine.start(b, "run", doc, {"server": "hq"}), "use:euler.0")
+    label = {d["id"]: d["label"] for d in engine.legal_decisions(s)}["use:euler.0"]
     assert "only if this program was installed this turn" in label
-    s, _ = engine.apply(s, "use:0.0")
+    s, _ = engine.apply(s, "use:euler.0")
     assert ids(s) == ["sub:0", "sub:1"]  # Enigma has two subroutines: the Runner picks the target
     s, ev = engine.apply(s, "sub:0")
     confirm = [e for e in ev if e.objects.get("only_if")]
@@ -224,7 +224,7 @@ def test_envelopment_trashes_itself_and_the_run_goes_on(doc, card):
     assert any("passes the position" in e.text for e in s.trace)
     s = finish(s)  # Ice Wall is approached and encountered; it ends the run
     assert any(e.text.startswith("The Runner encounters Ice Wall") for e in s.trace)
-    assert s.finished and s.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert s.finished and s.outcome.runs[0].ended_by == "end_the_run"
 
 
 def test_trashed_ice_resolves_no_more_subroutines(doc):
@@ -239,7 +239,7 @@ def test_trashed_ice_resolves_no_more_subroutines(doc):
     s = to(engine.start(board([ice]), "run", doc, {"server": "hq"}), "continue")
     assert s.board["servers"]["hq"]["ice"] == []
     s, _ = engine.apply(s, "continue")
-    assert s.outcome["run"] == "successful"
+    assert s.outcome.run == "successful"
     assert not any(e.text.startswith("The run ends") for e in s.trace)
 
 
@@ -247,7 +247,7 @@ def test_karuna_the_runner_may_jack_out(doc, card):
     s = to(engine.start(board([card("karuna")]), "run", doc, {"server": "hq"}), "jack_out")
     assert len(s.board["runner"]["hand"]) == 3
     out, _ = engine.apply(s, "jack_out")
-    assert out.finished and out.outcome["runs"][0] == {
+    assert out.finished and out.outcome.to_dict()["runs"][0] == {
         "server": "hq",
         "result": "unsuccessful",
         "ended_by": "jack_out",
@@ -305,7 +305,7 @@ def test_n_pot_threat_level(doc, card, points, applied):
 def test_whitespace_if_the_runner_has_6_or_less(doc, card, credits, ended):
     s = engine.start(board([card("whitespace")], credits=credits), "run", doc, {"server": "hq"})
     s = finish(s)
-    assert s.outcome["runs"][0]["ended_by"] == ("end_the_run" if ended else None)
+    assert s.outcome.runs[0].ended_by == ("end_the_run" if ended else None)
     assert s.board["runner"]["credits"] == credits - 3
 
 
@@ -317,7 +317,7 @@ def test_boto_may_trash_a_card_from_hq_to_end_the_run(doc, card):
         ids(kept)[-1] == "dont_trash" and len(kept.board["corp"]["discard"]) == 0
     )  # the third subroutine asks again
     s, ev = engine.apply(s, "hq:1")
-    assert s.finished and s.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert s.finished and s.outcome.runs[0].ended_by == "end_the_run"
     assert len(s.board["corp"]["hand"]) == 2 and s.board["corp"]["discard"][-1]["faceup"] is False
 
 

@@ -52,9 +52,9 @@ def test_third_ice_costs_two(doc):
     wall = {"name": "Old Wall", "rezzed": True, "rez_cost": 1}
     b = corp_board([ICE], servers={"hq": {"ice": [dict(wall), {**wall, "name": "Inner Wall"}]}})
     s = to_actions(engine.start(b, "corp_turn", doc))
-    label = next(d["label"] for d in engine.legal_decisions(s) if d["id"] == "install:0@hq")
+    label = next(d["label"] for d in engine.legal_decisions(s) if d["id"] == "install:ice-wall@hq")
     assert "2 credits" in label
-    s, ev = engine.apply(s, "install:0@hq")
+    s, ev = engine.apply(s, "install:ice-wall@hq")
     corp = s.board["corp"]
     assert corp["credits"] == 3 and corp["clicks"] == 2
     assert [c["name"] for c in s.board["servers"]["hq"]["ice"]] == ["Ice Wall", "Old Wall", "Inner Wall"]
@@ -66,15 +66,15 @@ def test_ice_install_cost_not_offered_when_unaffordable(doc):
     walls = [{"name": f"W{i}", "rezzed": True} for i in range(3)]
     b = corp_board([ICE], credits=2, servers={"rd": {"ice": walls}})
     s = to_actions(engine.start(b, "corp_turn", doc))
-    assert "install:0@rd" not in ids(s) and "install:0@hq" in ids(s)
+    assert "install:ice-wall@rd" not in ids(s) and "install:ice-wall@hq" in ids(s)
 
 
 def test_agenda_into_a_new_remote(doc):
     agenda = {"name": "Project Atlas", "type": "agenda", "agenda_points": 2, "advancement_requirement": 3}
     b = corp_board([agenda], servers={"remote1": {"content": {"name": "PAD", "type": "asset"}}})
     s = to_actions(engine.start(b, "corp_turn", doc))
-    assert "install:0@remote1" not in ids(s)  # remote1 already holds an asset (3.2.1)
-    s, _ = engine.apply(s, "install:0@new")
+    assert "install:project-atlas@remote1" not in ids(s)  # remote1 already holds an asset (3.2.1)
+    s, _ = engine.apply(s, "install:project-atlas@new")
     assert s.board["servers"]["remote2"]["content"]["name"] == "Project Atlas"
     assert s.board["corp"]["credits"] == 5  # no install cost (1.16.6c)
     assert engine.validate_board(s.board) == []
@@ -94,15 +94,15 @@ def test_memory_limit_exceeded_trashes_programs(doc):
     old = [{"name": "A", "memory_cost": 2}, {"name": "B", "memory_cost": 1}]
     new = {"name": "Big", "type": "program", "install_cost": 3, "memory_cost": 2}
     s = to_actions(engine.start(runner_board([new, "Sure Gamble"], old), "runner_turn", doc))
-    s, _ = engine.apply(s, "install:0")
-    assert ids(s) == ["trash:0", "trash:1"]  # 3 + 2 > 4: the Runner must trash (3.9.3b)
-    s, ev = engine.apply(s, "trash:1")  # trash B (1 mu): 2 + 2 = 4 fits
+    s, _ = engine.apply(s, "install:big")
+    assert ids(s) == ["trash:a", "trash:b"]  # 3 + 2 > 4: the Runner must trash (3.9.3b)
+    s, ev = engine.apply(s, "trash:b")  # trash B (1 mu): 2 + 2 = 4 fits
     rig = s.board["runner"]["rig"]["programs"]
     assert [c["name"] for c in rig] == ["A", "Big"]
     assert s.board["runner"]["credits"] == 2
     assert [c["name"] for c in s.board["runner"]["discard"]] == ["B"]
     assert any("rule_install_trash_programs" in e.rules for e in ev)
-    assert s.outcome["runner"]["memory"] == {"used": 4, "limit": 4}
+    assert s.outcome.to_dict()["runner"]["memory"] == {"used": 4, "limit": 4}
 
 
 def test_program_bigger_than_the_memory_limit_is_not_offered(doc):
@@ -110,6 +110,6 @@ def test_program_bigger_than_the_memory_limit_is_not_offered(doc):
     hw = {"name": "Box", "type": "hardware", "install_cost": 9}
     res = {"name": "Job", "type": "resource", "install_cost": 1}
     s = to_actions(engine.start(runner_board([huge, hw, res], []), "runner_turn", doc))
-    assert "install:0" not in ids(s) and "install:1" not in ids(s)  # too big / too expensive
-    s, _ = engine.apply(s, "install:2")
+    assert "install:huge" not in ids(s) and "install:box" not in ids(s)  # too big / too expensive
+    s, _ = engine.apply(s, "install:job")
     assert s.board["runner"]["rig"]["resources"][0]["name"] == "Job"

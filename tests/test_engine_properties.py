@@ -350,7 +350,7 @@ def test_random_legal_play_terminates_and_conserves(start, data, version):
         raise AssertionError("did not terminate")
     assert s.current_step is None
     problems = engine.validate_board(s.board)
-    if s.outcome["winner"]:
+    if s.outcome.winner:
         # A win ends the game at once (10.3.1): a remote emptied by the winning steal is never
         # removed, because the checkpoint stops at the win.
         problems = [p for p in problems if "remote server with no cards" not in p]
@@ -369,7 +369,7 @@ def test_random_legal_play_terminates_and_conserves(start, data, version):
     final = _credits(s.board)
     assert (final[0] - initial[0], final[1] - initial[1], final[2] - initial[2]) == tuple(totals.values())
     # the bad publicity fund never outlives a run
-    if structure == "run" and s.outcome["winner"] is None:
+    if structure == "run" and s.outcome.winner is None:
         assert s.board["runner"]["bad_publicity_fund"] == 0
     # and the whole session resumes exactly from its JSON
     back = engine.Session.from_json(s.to_json(), doc)

@@ -82,22 +82,22 @@ def test_breaker_too_weak_pumps_then_breaks(doc):
     s = engine.start(board([wall(3)], [CORRODER]), "run", doc, {"server": "hq"})
     assert s.current_step == "step_encounter_paw"
     # 3.9.5g: strength 2 < 3, so the break ability is not offered; the pump is
-    assert "use:0.0" not in ids(s) and "use:0.1" in ids(s)
+    assert "use:corroder.0" not in ids(s) and "use:corroder.1" in ids(s)
     # no generic break_cost shortcut once the Runner has icebreakers and the ice names none
     assert not any(i.startswith("break:") for i in ids(s))
     with pytest.raises(engine.IllegalDecision, match="below Wall's strength 3"):
-        engine.apply(s, "use:0.0")
-    s, ev = engine.apply(s, "use:0.1")
+        engine.apply(s, "use:corroder.0")
+    s, ev = engine.apply(s, "use:corroder.1")
     assert s.board["runner"]["rig"]["programs"][0]["boost"] == 1
     assert any("rule_icebreaker_strength_increase_implicit" in e.rules for e in ev)
-    assert "use:0.0" in ids(s)
-    s, ev = engine.apply(s, "use:0.0")
+    assert "use:corroder.0" in ids(s)
+    s, ev = engine.apply(s, "use:corroder.0")
     brk = [e for e in ev if "rule_break_subroutine" in e.rules and e.changes]
     assert brk and brk[-1].objects["subroutines"] == [0] and brk[-1].objects["card"] == "Corroder"
     assert any("rule_fully_break" in e.rules for e in ev)
     assert s.board["runner"]["credits"] == 8
     s, _ = engine.apply(s, "continue")
-    assert s.finished and s.outcome["run"] == "successful"
+    assert s.finished and s.outcome.run == "successful"
     # the pump lasted the encounter only (3.9.5b)
     assert "boost" not in s.board["runner"]["rig"]["programs"][0]
 
@@ -105,24 +105,24 @@ def test_breaker_too_weak_pumps_then_breaks(doc):
 def test_wrong_subtype_cannot_break(doc):
     gate = {**wall(1), "name": "Enigma", "subtypes": ["code gate"]}
     s = engine.start(board([gate], [CORRODER]), "run", doc, {"server": "hq"})
-    assert "use:0.0" not in ids(s)
+    assert "use:corroder.0" not in ids(s)
     with pytest.raises(engine.IllegalDecision, match="not a barrier"):
-        engine.apply(s, "use:0.0")
+        engine.apply(s, "use:0.0")  # an older, positional id: refused for the same reason
     s, _ = engine.apply(s, "pass")
-    assert s.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert s.outcome.runs[0].ended_by == "end_the_run"
 
 
 def test_ai_breaker_breaks_any_subtype(doc):
     gate = {**wall(1), "name": "Enigma", "subtypes": ["code gate"]}
     s = engine.start(board([gate], [GORDIAN, CRYPSIS]), "run", doc, {"server": "hq"})
     # Gordian (strength 2, decoder) and Crypsis after one pump (AI) can both break the code gate
-    assert "use:0.0" in ids(s) and "use:1.0" not in ids(s)
-    s, _ = engine.apply(s, "use:1.1")
-    assert "use:1.0" in ids(s)
-    s, _ = engine.apply(s, "use:1.0")
+    assert "use:gordian-blade.0" in ids(s) and "use:crypsis.0" not in ids(s)
+    s, _ = engine.apply(s, "use:crypsis.1")
+    assert "use:crypsis.0" in ids(s)
+    s, _ = engine.apply(s, "use:crypsis.0")
     assert s.board["runner"]["credits"] == 8
     s, _ = engine.apply(s, "continue")
-    assert s.outcome["run"] == "successful"
+    assert s.outcome.run == "successful"
 
 
 def test_break_up_to_two_chooses_targets(doc):
@@ -139,7 +139,7 @@ def test_break_up_to_two_chooses_targets(doc):
         ],
     }
     s = engine.start(board([sentry], [UP_TO_2]), "run", doc, {"server": "hq"})
-    s, _ = engine.apply(s, "use:0.0")
+    s, _ = engine.apply(s, "use:two-breaker.0")
     assert ids(s) == ["sub:0", "sub:1", "sub:2"]  # 9.8.6: only unbroken subroutines are targets
     s, _ = engine.apply(s, "sub:2")
     assert ids(s) == ["sub:0", "sub:1", "done"]  # "up to": may stop after one
@@ -147,13 +147,13 @@ def test_break_up_to_two_chooses_targets(doc):
     assert [e.objects.get("subroutines") for e in ev if e.changes and "rule_break_subroutine" in e.rules] == [
         [2]
     ]
-    s, _ = engine.apply(s, "use:0.0")
+    s, _ = engine.apply(s, "use:two-breaker.0")
     s, _ = engine.apply(s, "sub:0")
     s, ev = engine.apply(s, "sub:1")  # second target: the ability's count is reached
     assert any("rule_fully_break" in e.rules for e in ev)
     assert s.board["runner"]["credits"] == 6
     s, _ = engine.apply(s, "continue")
-    assert s.outcome["run"] == "successful" and s.board["runner"]["tags"] == 0
+    assert s.outcome.run == "successful" and s.board["runner"]["tags"] == 0
 
 
 def test_unless_the_runner_pays(doc):
@@ -165,13 +165,13 @@ def test_unless_the_runner_pays(doc):
     paid, _ = engine.apply(s, "pay")
     assert paid.board["runner"]["credits"] == 7
     paid, _ = engine.apply(paid, "continue")
-    assert paid.outcome["run"] == "successful"
+    assert paid.outcome.run == "successful"
     refused, _ = engine.apply(s, "dont_pay")
-    assert refused.finished and refused.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert refused.finished and refused.outcome.runs[0].ended_by == "end_the_run"
     # a Runner who cannot pay gets no choice: the run ends
     poor = engine.start(board([ice], [], credits=2), "run", doc, {"server": "hq"})
     poor, _ = engine.apply(poor, "pass")
-    assert poor.finished and poor.outcome["runs"][0]["ended_by"] == "end_the_run"
+    assert poor.finished and poor.outcome.runs[0].ended_by == "end_the_run"
 
 
 @pytest.mark.parametrize("tags,ended", [(0, False), (1, True)])
@@ -182,9 +182,7 @@ def test_end_the_run_if_tagged(doc, tags, ended):
     cond = [e for e in ev if "rule_tagged" in e.rules]
     assert cond and cond[0].applied is ended
     assert (
-        (s.outcome["runs"][0]["ended_by"] == "end_the_run")
-        if ended
-        else s.current_step == "step_jack_out_choice"
+        (s.outcome.runs[0].ended_by == "end_the_run") if ended else s.current_step == "step_jack_out_choice"
     )
 
 
@@ -192,12 +190,12 @@ def test_trash_program_corp_chooses(doc):
     ice = wall(9, [{"effect": "trash_program", "amount": 1}])
     s = engine.start(board([ice], [CORRODER, GORDIAN]), "run", doc, {"server": "hq"})
     s, _ = engine.apply(s, "pass")
-    assert ids(s) == ["trash:0", "trash:1"]
+    assert ids(s) == ["trash:corroder", "trash:gordian-blade"]
     assert engine.legal_decisions(s)[0]["player"] == "corp"
-    s, _ = engine.apply(s, "trash:1")
+    s, _ = engine.apply(s, "trash:gordian-blade")
     assert [c["name"] for c in s.board["runner"]["rig"]["programs"]] == ["Corroder"]
     assert s.board["runner"]["discard"][-1]["name"] == "Gordian Blade"
-    assert s.outcome["trashed_programs"] == ["Gordian Blade"]
+    assert s.outcome.trashed_programs == ["Gordian Blade"]
 
 
 def test_text_subroutine_is_resolved_as_written(doc):

@@ -68,10 +68,10 @@ def test_unprotected_server_goes_from_initiation_to_movement(version):
         "step_encounter_complete",
     }
     assert set(structure_steps(doc, "run")) - set(steps) == expected_missing
-    assert s.finished and s.outcome["run"] == "successful"
+    assert s.finished and s.outcome.run == "successful"
     # one card of the three in HQ, picked by the seed
-    assert len(s.outcome["accessed"]) == 1
-    assert s.outcome["accessed"][0] in {"HQ card 1", "HQ card 2", "HQ card 3"}
+    assert len(s.outcome.accessed) == 1
+    assert s.outcome.accessed[0] in {"HQ card 1", "HQ card 2", "HQ card 3"}
 
 
 def test_unrezzed_ice_is_approached_but_not_encountered(doc_latest):
@@ -120,8 +120,8 @@ def test_end_the_run_skips_to_run_ends_phase(doc_latest):
     ]
     etr = [e for e in s.trace if "rule_end_the_run" in e.rules]
     assert len(etr) == 1 and etr[0].step == "step_subroutine_resolution"
-    assert s.outcome["run"] == "unsuccessful" and s.outcome["runs"][0]["ended_by"] == "end_the_run"
-    assert s.outcome["accessed"] == []
+    assert s.outcome.run == "unsuccessful" and s.outcome.runs[0].ended_by == "end_the_run"
+    assert s.outcome.accessed == []
     # the unused bad publicity credit went back to the bank
     assert s.board["runner"]["bad_publicity_fund"] == 0
     assert events_at(s, "step_run_ends_bad_publicity")[0].changes == {"runner.bad_publicity_fund": [1, 0]}
@@ -171,7 +171,7 @@ def test_breaking_refused_when_unaffordable(doc_latest):
     ice = {"name": "Wall", "rezzed": True, "break_cost": 6, "subroutines": ["end_the_run"]}
     s = play(board(servers={"hq": {"ice": [ice]}}), doc_latest, params={"server": "hq"})
     # the encounter window has nothing the Runner can do: the subroutine resolves at once
-    assert s.finished and s.outcome["run"] == "unsuccessful"
+    assert s.finished and s.outcome.run == "unsuccessful"
     ice["break_cost"] = 5
     s = play(board(servers={"hq": {"ice": [ice]}}), doc_latest, params={"server": "hq"})
     assert "break:0" in ids(s)
@@ -184,9 +184,7 @@ def test_jack_out(doc_latest):
         params={"server": "hq"},
         decisions=["jack_out"],
     )
-    assert (
-        s.finished and s.outcome["run"] == "unsuccessful" and s.outcome["runs"][0]["ended_by"] == "jack_out"
-    )
+    assert s.finished and s.outcome.run == "unsuccessful" and s.outcome.runs[0].ended_by == "jack_out"
     jo = events_at(s, "step_jack_out_choice")[0]
     assert "rule_jacking_out" in jo.rules
     steps = run_steps(s, doc_latest)
@@ -209,7 +207,7 @@ def test_movement_through_two_ice_then_success(doc_latest):
     assert [("Outer" in t, "Inner" in t) for t in approached] == [(True, False), (False, True)]
     assert len(events_at(s, "step_approach_new_ice")) == 2
     assert "returned" not in events_at(s, "step_approach_new_ice")[1].text
-    assert s.finished and s.outcome["run"] == "successful"
+    assert s.finished and s.outcome.run == "successful"
 
 
 # ----- breaches (7.5) and accesses (7.2) ---------------------------------------------------------
@@ -227,7 +225,7 @@ def test_breach_remote_with_root_upgrade_order_trash_and_steal(doc_latest):
     b = board(runner={"credits": 4}, servers={"remote1": {"root": [up], "content": agenda}})
     s = play(b, doc_latest, params={"server": "remote1"}, decisions=["continue"])
     assert s.current_step == "step_choose_candidate"
-    assert ids(s) == ["access:root.0", "access:content"]
+    assert ids(s) == ["access:root.manta-grid", "access:content"]
     s, ev = engine.apply(s, "access:content")
     # stealing is mandatory: no decision, cites the access and steal rules
     steal = next(e for e in ev if e.step == "step_access_agenda")
@@ -238,10 +236,10 @@ def test_breach_remote_with_root_upgrade_order_trash_and_steal(doc_latest):
     assert ids(s) == ["pay_trash", "no_trash"]
     s, ev = engine.apply(s, "pay_trash")
     assert s.board["runner"]["credits"] == 1
-    assert s.outcome["trashed"] == ["Manta Grid"] and s.outcome["stolen"] == ["Hostile Takeover"]
+    assert s.outcome.trashed == ["Manta Grid"] and s.outcome.stolen == ["Hostile Takeover"]
     assert s.board["corp"]["discard"][-1]["name"] == "Manta Grid"
     assert "remote1" not in s.board["servers"]  # empty remote ceased to exist at the checkpoint
-    assert s.finished and s.outcome["run"] == "successful"
+    assert s.finished and s.outcome.run == "successful"
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -253,7 +251,7 @@ def test_emptied_remote_ceases_to_exist_in_every_version(version):
     s = play(b, doc, params={"server": "remote1"})
     while not s.finished:
         s, _ = engine.apply(s, engine.legal_decisions(s)[0]["id"])
-    assert s.outcome["stolen"] == ["Hostile Takeover"] and s.outcome["winner"] is None
+    assert s.outcome.stolen == ["Hostile Takeover"] and s.outcome.winner is None
     assert "remote1" not in s.board["servers"] and "remote2" in s.board["servers"]
     gone = [e for e in s.trace if "servers" in e.changes]
     assert len(gone) == 1 and gone[0].changes["servers"] == [["remote1"], []]
@@ -281,9 +279,9 @@ def test_breach_hq_random_access_is_seeded_and_recorded(doc_latest):
     for seed in range(12):
         s = play(b, doc_latest, params={"server": "hq"}, decisions=["continue"], seed=seed)
         again = play(b, doc_latest, params={"server": "hq"}, decisions=["continue"], seed=seed)
-        assert s.outcome["accessed"] == again.outcome["accessed"]
-        assert len(s.outcome["accessed"]) == 1  # random access limit 1
-        picks.add(s.outcome["accessed"][0])
+        assert s.outcome.accessed == again.outcome.accessed
+        assert len(s.outcome.accessed) == 1  # random access limit 1
+        picks.add(s.outcome.accessed[0])
         assert any("rule_default_random_access_limit" in e.rules for e in s.trace)
     assert len(picks) >= 3  # the seed really chooses
 
@@ -291,7 +289,7 @@ def test_breach_hq_random_access_is_seeded_and_recorded(doc_latest):
 def test_breach_rd_accesses_top_card_only(doc_latest):
     b = board(corp={"deck": ["Top", "Second", "Third"]})
     s = play(b, doc_latest, params={"server": "rd"}, decisions=["continue"])
-    assert s.outcome["accessed"] == ["Top"]
+    assert s.outcome.accessed == ["Top"]
     assert [c["name"] for c in s.board["corp"]["deck"]] == ["Top", "Second", "Third"]
     assert all("accessed" not in c for c in s.board["corp"]["deck"])
 
@@ -303,10 +301,10 @@ def test_breach_archives_flips_and_accesses_all(doc_latest):
     s = play(b, doc_latest, params={"server": "archives"}, decisions=["continue"])
     flip = events_at(s, "step_flip_archives")[0]
     assert flip.changes == {"corp.discard.facedown": [2, 0]}
-    assert ids(s) == ["access:archives.0", "access:archives.1"]
-    s, _ = engine.apply(s, "access:archives.1")
+    assert ids(s) == ["access:archives.agenda-x", "access:archives.op"]
+    s, _ = engine.apply(s, "access:archives.op")
     assert s.finished
-    assert s.outcome["accessed"] == ["Op", "Agenda X"] and s.outcome["stolen"] == ["Agenda X"]
+    assert s.outcome.accessed == ["Op", "Agenda X"] and s.outcome.stolen == ["Agenda X"]
     # a card in Archives cannot be trashed (7.1.5b)
     assert any("rule_trash_in_archives" in e.rules for e in s.trace)
 
@@ -317,9 +315,9 @@ def test_steal_with_additional_cost_can_be_declined(doc_latest):
     s = play(b, doc_latest, params={"server": "rd"}, decisions=["continue"])
     assert ids(s) == ["steal", "decline_steal"]
     declined, _ = engine.apply(s, "decline_steal")
-    assert declined.outcome["stolen"] == [] and declined.board["runner"]["credits"] == 5
+    assert declined.outcome.stolen == [] and declined.board["runner"]["credits"] == 5
     stolen, _ = engine.apply(s, "steal")
-    assert stolen.outcome["stolen"] == ["Costly"] and stolen.board["runner"]["credits"] == 3
+    assert stolen.outcome.stolen == ["Costly"] and stolen.board["runner"]["credits"] == 3
     poor = play(
         board(runner={"credits": 1}, corp={"deck": [agenda]}),
         doc_latest,
@@ -408,14 +406,14 @@ def test_net_damage_and_flatline(doc_latest):
         decisions=["pass"],
     )
     assert len(s.board["runner"]["hand"]) == 1 and len(s.board["runner"]["discard"]) == 2
-    assert s.outcome["winner"] is None
+    assert s.outcome.winner is None
     s = play(
         board(runner={"hand": 1}, servers={"hq": {"ice": [katana]}}),
         doc_latest,
         params={"server": "hq"},
         decisions=["pass"],
     )
-    assert s.finished and s.outcome["winner"] == "corp"
+    assert s.finished and s.outcome.winner == "corp"
     last = s.trace[-1]
     assert "rule_flatline" in last.rules and "rule_game_end" in last.rules
     assert s.current_step is None and engine.legal_decisions(s) == []
@@ -429,7 +427,7 @@ def test_core_damage_lowers_hand_size(doc_latest):
         params={"subroutine": {"effect": "core_damage", "amount": 2}},
     )
     assert s.board["runner"]["core_damage"] == 2 and len(s.board["runner"]["hand"]) == 3
-    assert s.outcome["runner"]["core_damage"] == 2
+    assert s.outcome.runner.core_damage == 2
 
 
 def test_seven_points_wins_at_checkpoint(documents):
@@ -442,7 +440,7 @@ def test_seven_points_wins_at_checkpoint(documents):
             },
         )
         s = play(b, doc, params={"server": "remote1"}, decisions=["continue"])
-        assert s.finished and s.outcome["winner"] == "runner", version
+        assert s.finished and s.outcome.winner == "runner", version
         last = s.trace[-1]
         checkpoint_step = (
             "step_checkpoint_agenda_points"
@@ -455,7 +453,7 @@ def test_seven_points_wins_at_checkpoint(documents):
 
 def test_corp_cannot_draw_from_empty_rd(doc_latest):
     s = play(board(turn="corp", corp={"deck": 0}), doc_latest, structure="corp_turn")
-    assert s.finished and s.outcome["winner"] == "runner"
+    assert s.finished and s.outcome.winner == "runner"
     assert "rule_empty_rnd" in s.trace[-1].rules and s.trace[-1].step == "step_draw_set_aside"
 
 
@@ -467,7 +465,7 @@ def test_corp_turn_walks_5_6(doc_latest):
     s = run_scenario(sc, doc_latest)
     walked = {e.step for e in s.trace}
     assert set(structure_steps(doc_latest, "corp_turn")) <= walked
-    assert s.outcome["scored"] == ["Hostile Takeover"]
+    assert s.outcome.scored == ["Hostile Takeover"]
     assert s.board["turn"] == "runner" and s.board["corp"]["clicks"] == 0
     assert len(s.board["corp"]["hand"]) == 5
     assert s.board["corp"]["credits"] == 6 - 1 - 5 + 9 + 1
@@ -502,7 +500,7 @@ def test_runner_turn_run_is_an_action_with_paid_ability_steps(doc_latest):
     assert s.board["runner"]["clicks"] == 3
     assert s.current_step == "step_jack_out_choice"
     s, _ = engine.apply(s, "continue")
-    assert s.outcome["run"] == "successful"
+    assert s.outcome.run == "successful"
     assert s.current_step == "step_runner_turn_action"
 
 

@@ -46,10 +46,10 @@ def test_priority_passes_between_players_until_both_pass_in_succession(doc):
         s, _ = engine.apply(s, "pass" if "pass" in decision_ids(s) else decision_ids(s)[0])
     first = engine.legal_decisions(s)
     assert {d["player"] for d in first} == {"runner"}
-    assert "use:0.0" in decision_ids(s) and "rez" not in decision_ids(s)
+    assert "use:bug-report.0" in decision_ids(s) and "rez" not in decision_ids(s)
     s, ev = engine.apply(s, "pass")
     assert any("rule_ability_window_priority" in e.rules and e.objects.get("priority") == "corp" for e in ev)
-    assert set(decision_ids(s)) == {"rez", "rez:hq.root.0", "pass"} and {
+    assert set(decision_ids(s)) == {"rez", "rez:hq.root.manta-grid", "pass"} and {
         d["player"] for d in engine.legal_decisions(s)
     } == {"corp"}
     s, _ = engine.apply(s, "rez")
@@ -57,10 +57,10 @@ def test_priority_passes_between_players_until_both_pass_in_succession(doc):
     assert s.current_step == "step_approach_paw" and {d["player"] for d in engine.legal_decisions(s)} == {
         "corp"
     }
-    assert decision_ids(s) == ["rez:hq.root.0", "pass"]
+    assert decision_ids(s) == ["rez:hq.root.manta-grid", "pass"]
     s, _ = engine.apply(s, "pass")
     # the Runner received priority from the Corp: it may still use its ability...
-    assert s.current_step == "step_approach_paw" and "use:0.0" in decision_ids(s)
+    assert s.current_step == "step_approach_paw" and "use:bug-report.0" in decision_ids(s)
     s, ev = engine.apply(s, "pass")
     # ...and passing now closes the window (two passes in succession)
     assert s.current_step != "step_approach_paw"
@@ -74,7 +74,9 @@ def test_click_abilities_are_not_offered_in_a_paid_ability_window(doc):
     s = engine.start(b, "run", doc, {"server": "hq"})
     while s.current_step != "step_approach_paw":
         s, _ = engine.apply(s, decision_ids(s)[0])
-    assert "use:0.0" not in decision_ids(s) and {d["player"] for d in engine.legal_decisions(s)} == {"corp"}
+    assert "use:bug-report.0" not in decision_ids(s) and {d["player"] for d in engine.legal_decisions(s)} == {
+        "corp"
+    }
 
 
 CARAPACE = {
@@ -101,8 +103,8 @@ def test_net_damage_is_prevented_in_its_interrupt_window(doc):
     b = engine_board(runner={"credits": 3, "hand": 5, "rig": {"hardware": [CARAPACE]}})
     s = engine.start(b, "subroutine", doc, {"subroutine": [{"effect": "net_damage", "amount": 2}]})
     s = _to_interrupt(s)
-    assert decision_ids(s) == ["prevent:hardware.0.0", "pass"]
-    s, ev = engine.apply(s, "prevent:hardware.0.0")
+    assert decision_ids(s) == ["prevent:hardware.carapace.0", "pass"]
+    s, ev = engine.apply(s, "prevent:hardware.carapace.0")
     assert ev[-1].objects == {"card": "Carapace", "zone": "hardware", "prevented": 1, "imminent": 1}
     assert s.board["runner"]["credits"] == 2
     s, ev = engine.apply(s, "pass")
@@ -119,20 +121,20 @@ def test_all_damage_prevented_means_none_is_suffered(doc):
     b = engine_board(runner={"hand": 2, "rig": {"resources": [CONSTRUCT]}})
     s = engine.start(b, "subroutine", doc, {"subroutine": [{"effect": "meat_damage", "amount": 3}]})
     s = _to_interrupt(s)
-    s, ev = engine.apply(s, "prevent:resources.0.0")
+    s, ev = engine.apply(s, "prevent:resources.sacrifice.0")
     assert (
         s.board["runner"]["rig"]["resources"] == [] and s.board["runner"]["discard"][0]["name"] == "Sacrifice"
     )
     while not s.finished:
         s, _ = engine.apply(s, decision_ids(s)[0])
-    assert len(s.board["runner"]["hand"]) == 2 and s.outcome["winner"] is None
+    assert len(s.board["runner"]["hand"]) == 2 and s.outcome.winner is None
     assert any("rule_prevent_all" in e.rules and not e.applied for e in s.trace)
 
 
 def test_prevent_ability_of_the_wrong_damage_type_is_not_offered(doc):
     b = engine_board(runner={"rig": {"hardware": [CARAPACE]}})
     s = engine.start(b, "subroutine", doc, {"subroutine": [{"effect": "meat_damage", "amount": 1}]})
-    s = _to_interrupt(s) if "prevent:hardware.0.0" in decision_ids(s) else s
+    s = _to_interrupt(s) if "prevent:hardware.carapace.0" in decision_ids(s) else s
     assert all(not e.objects.get("prevented") for e in s.trace)
     assert all(not d.startswith("prevent:") for d in decision_ids(s))
 
@@ -195,12 +197,12 @@ def test_trash_a_resource_only_when_tagged(doc, tags):
     b = engine_board(runner={"tags": tags, "rig": {"resources": [res]}})
     s = _corp_action(b, doc)
     if not tags:
-        assert "trash_resource:0" not in decision_ids(s)
-        why = {r.id: r for r in engine.refused_decisions(s)}["trash_resource:0"]
+        assert "trash_resource:daily-casts" not in decision_ids(s)
+        why = {r.id: r for r in engine.refused_decisions(s)}["trash_resource:daily-casts"]
         assert why.rule == "corp_basic_action_trash_resource" and "not tagged" in why.reason
         return
     credits = s.board["corp"]["credits"]
-    s, ev = engine.apply(s, "trash_resource:0")
+    s, ev = engine.apply(s, "trash_resource:daily-casts")
     while s.board["runner"]["rig"]["resources"]:
         s, more = engine.apply(s, decision_ids(s)[0])
         ev += more
@@ -258,19 +260,20 @@ def test_refused_icebreaker_abilities_name_their_rule(doc):
     s = engine.start(b, "run", doc, {"server": "hq"})
     while s.current_step != "step_encounter_paw":
         s, _ = engine.apply(s, decision_ids(s)[0])
-    assert decision_ids(s) == ["use:1.1", "pass"]
+    assert decision_ids(s) == ["use:crypsis.1", "pass"]
     why = {r.id: r for r in engine.refused_decisions(s)}
     assert (
-        why["use:0.0"].rule == "rule_icebreaker_interface_subtype"
-        and "not a barrier" in why["use:0.0"].reason
+        why["use:corroder.0"].rule == "rule_icebreaker_interface_subtype"
+        and "not a barrier" in why["use:corroder.0"].reason
     )
     assert (
-        why["use:1.0"].rule == "rule_icebreaker_interface_strength" and "strength 0" in why["use:1.0"].reason
+        why["use:crypsis.0"].rule == "rule_icebreaker_interface_strength"
+        and "strength 0" in why["use:crypsis.0"].reason
     )
     assert why["jack_out"].rule == "rule_jacking_out"
     assert all(doc.node(r.rule) is not None for r in why.values())
     with pytest.raises(engine.IllegalDecision, match="not a barrier"):
-        engine.apply(s, "use:0.0")
+        engine.apply(s, "use:corroder.0")
 
 
 @pytest.mark.parametrize(("spend", "success"), [(0, True), (1, False)])
@@ -325,9 +328,9 @@ def test_simultaneous_triggers_active_player_first_in_the_order_they_choose(doc)
     s = engine.start(b, "run", doc, {"server": "hq"})
     while s.current_step != "step_run_declared_successful":
         s, _ = engine.apply(s, "continue" if "continue" in decision_ids(s) else decision_ids(s)[0])
-    assert decision_ids(s) == ["trigger:hardware.0.0", "trigger:resources.0.0"]
+    assert decision_ids(s) == ["trigger:hardware.desperado.0", "trigger:resources.kati.0"]
     assert {d["player"] for d in engine.legal_decisions(s)} == {"runner"}
-    s, _ = engine.apply(s, "trigger:resources.0.0")  # Kati first, by the Runner's choice
+    s, _ = engine.apply(s, "trigger:resources.kati.0")  # Kati first, by the Runner's choice
     while not s.finished:
         s, _ = engine.apply(s, decision_ids(s)[0])
     fired = [e.objects["card"] for e in s.trace if "trigger" in e.objects]
@@ -347,7 +350,7 @@ def test_a_trigger_whose_condition_is_not_met_does_not_fire(doc):
     s = engine.start(b, "run", doc, {"server": "hq"})
     while not s.finished:
         s, _ = engine.apply(s, "pass" if "pass" in decision_ids(s) else decision_ids(s)[0])
-    assert s.outcome["run"] == "unsuccessful" and s.board["runner"]["credits"] == 5
+    assert s.outcome.run == "unsuccessful" and s.board["runner"]["credits"] == 5
     assert not any("trigger" in e.objects for e in s.trace)
     unrezzed = {"name": "Grid", "type": "upgrade", "triggers": card["triggers"]}
     assert engine.validate_board(engine_board(servers={"hq": {"root": [unrezzed]}})) == []
@@ -365,25 +368,25 @@ def test_refused_rezzes_and_installs_cite_their_rule(doc):
     while s.current_step != "step_encounter_paw":
         s, _ = engine.apply(s, decision_ids(s)[0])
     why = {r.id: r for r in engine.refused_decisions(s)}
-    assert why["rez:hq.root.0"].rule == "rule_paid_ability_window_corp_rez"
+    assert why["rez:hq.root.manta-grid"].rule == "rule_paid_ability_window_corp_rez"
     cheap = {"name": "Cheap Grid", "type": "upgrade", "rez_cost": 1}
     corp = engine_board(
         corp={"credits": 1, "clicks": 0, "hand": [{"name": "Ice Wall", "type": "ice"}]},
         servers={"hq": {"ice": [wall, wall], "root": [grid, cheap]}},
     )
     s = engine.start(corp, "corp_turn", doc)
-    assert s.current_step == "step_corp_turn_draw_phase_paw" and "rez:hq.root.1" in decision_ids(s)
+    assert s.current_step == "step_corp_turn_draw_phase_paw" and "rez:hq.root.cheap-grid" in decision_ids(s)
     refusals = {r.id: r for r in engine.refused_decisions(s)}
     assert (
-        refusals["rez:hq.root.0"].rule == "rule_rez_cost"
-        and "costs 9 credits" in refusals["rez:hq.root.0"].reason
+        refusals["rez:hq.root.manta-grid"].rule == "rule_rez_cost"
+        and "costs 9 credits" in refusals["rez:hq.root.manta-grid"].reason
     )
     while "credit" not in decision_ids(s):
         s, _ = engine.apply(s, "pass")
     refusals = {r.id: r for r in engine.refused_decisions(s)}
     assert (
-        refusals["install:0@hq"].rule == "rule_install_cost_ice"
-        and "costs 2 credits" in refusals["install:0@hq"].reason
+        refusals["install:ice-wall@hq"].rule == "rule_install_cost_ice"
+        and "costs 2 credits" in refusals["install:ice-wall@hq"].reason
     )
-    assert "install:0@archives" in decision_ids(s)  # no ice there: free
+    assert "install:ice-wall@archives" in decision_ids(s)  # no ice there: free
     assert all(doc.node(r.rule) is not None for r in refusals.values())

@@ -346,7 +346,7 @@ def state(
             for r in ([] if session.finished else engine.refused_decisions(session))
         ],
         "finished": bool(session.finished),
-        "outcome": _plain(session.outcome),
+        "outcome": session.outcome.to_dict(),
         "trace_length": len(session.trace),
     }
     if with_trace:

@@ -1,0 +1,268 @@
+"""Decisions, typed: a decision id is parsed once at the edge (`Decision.from_id`, in the style of
+python-chess's ``Move.from_uci``) and handlers read its fields, never slice the string.
+
+Ids name cards, not list positions, so an id keeps meaning the same card when other cards move
+(a program trashed mid-run, a card played from the hand): ``use:corroder.0`` is the first ability
+of the installed Corroder. A card reference is the card name's slug (`slug`: "Mr. Li" ->
+``mr-li``, URL-safe); the second and later cards of the same slug in one zone are ``mr-li_2``,
+``mr-li_3`` (a slug made only of digits is always written ``_1``, so a reference is never a bare
+number, which is a position).
+
+The positional ids of earlier sessions (``use:2.0``, ``play:1``, ``rez:hq.root.0``, ...) still
+parse (`Decision.pos` holds the position); the session maps them to the card-named id offered at
+that point (see `session._check_legal`), so saved sessions and URL tokens replay unchanged.
+
+Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
+
+    pass | rez | jack_out | continue | pay_trash | no_trash | steal | decline_steal | credit | draw
+      | remove_tag | purge | pay | dont_pay | resolved | done
+    spend:N   break:N   sub:N                     (credits; subroutine index on the encountered ice)
+    option:N   draw:N   hq:N   dont_trash         (an effect's choices: option N, draw N cards,
+                                                   trash the HQ card at N)
+    trash:ZONE.N   grip:ZONE.N                    (an installed card an effect chooses; ZONE:
+                                                   programs | hardware | resources | facedown)
+    run:S   score:S   advance:S
+    rez:S.content   rez:S.root.CARD
+    use:CARD.N                                    (ability N of an installed program)
+    prevent:ZONE.CARD.N                           (ZONE: programs | hardware | resources)
+    trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
+    trash_resource:CARD   trash:CARD              (an installed resource; a program to trash)
+    play:CARD   discard:CARD   install:CARD   install:CARD@S   install:CARD@new   (from the hand)
+    access:hq | access:rd | access:content | access:root.CARD | access:archives.CARD
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+BARE = frozenset(
+    (
+        "pass",
+        "rez",
+        "jack_out",
+        "continue",
+        "pay_trash",
+        "no_trash",
+        "steal",
+        "decline_steal",
+        "credit",
+        "draw",
+        "remove_tag",
+        "purge",
+        "pay",
+        "dont_pay",
+        "resolved",
+        "done",
+        "dont_trash",
+    )
+)
+RIG_ZONES = ("programs", "hardware", "resources")
+INSTALLED = re.compile(r"(programs|hardware|resources|facedown)\.(0|[1-9][0-9]{0,5})\Z")
+_SERVER = re.compile(r"(?:hq|rd|archives|remote[1-9][0-9]*)\Z")
+_INT = re.compile(r"(?:0|[1-9][0-9]{0,5})\Z")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Decision:
+    """One decision, parsed. `kind` is the id's prefix ("use", "rez", "pass", ...); the other
+    fields are set where the kind has them. Comparing a Decision with a string raises TypeError
+    (compare `d.kind` or `d.id`): a handler written for string ids fails loudly, not silently."""
+
+    kind: str
+    server: str | None = None  # run/score/advance/rez/install target; a Corp card's server
+    zone: str | None = None  # "root", "content", "ice", a rig zone, "hq"/"rd"/"archives" (access)
+    card: str | None = None  # a card reference (`card_ref`: "corroder", "corroder_2")
+    index: int | None = None  # subroutine (break, sub), ability (use, prevent), trigger, option...
+    amount: int | None = None  # credits (spend), cards (draw)
+    pos: int | None = None  # a list position, only in the positional ids of older sessions
+
+    @classmethod
+    def from_id(cls, text: str) -> Decision:
+        """Parse a decision id; raises ValueError naming what is wrong."""
+        d = _parse(text) if isinstance(text, str) else None
+        if d is None:
+            raise ValueError(f"not a decision id: {text!r}")
+        return d
+
+    def _key(self) -> tuple:
+        return (self.kind, self.server, self.zone, self.card, self.index, self.amount, self.pos)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            raise TypeError(f"compare Decision.kind or Decision.id with {other!r}, not the Decision")
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    @property
+    def legacy(self) -> bool:
+        """Written in the positional form of older sessions."""
+        return self.pos is not None
+
+    @property
+    def id(self) -> str:
+        return _format(self)
+
+    def named(self, cards: list[dict]) -> Decision | None:
+        """This positional decision with the card at its position named instead (`cards`: the
+        list the position counts in); None when the position is out of range."""
+        if self.pos is None or self.pos >= len(cards):
+            return None
+        return Decision(self.kind, self.server, self.zone, card_ref(cards, self.pos), self.index, self.amount)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Decision | None:
+    if text in BARE:
+        return Decision(text)
+    kind, sep, rest = text.partition(":")
+    if not sep or not rest:
+        return None
+    if kind in ("spend", "break", "sub", "option", "draw", "hq"):
+        if not _INT.match(rest):
+            return None
+        if kind in ("spend", "draw"):
+            return Decision(kind, amount=int(rest))
+        return Decision(kind, index=int(rest))
+    m = INSTALLED.match(rest) if kind in ("trash", "grip") else None
+    if m:  # an installed Runner card chosen by an effect, in the choice it is offered in
+        return Decision(kind, zone=m.group(1), index=int(m.group(2)))
+    if kind in ("run", "score", "advance"):
+        return Decision(kind, server=rest) if _SERVER.match(rest) else None
+    if kind == "rez":
+        server, _, where = rest.partition(".")
+        if not _SERVER.match(server):
+            return None
+        if where == "content":
+            return Decision(kind, server=server, zone="content")
+        zone, _, ref = where.partition(".")
+        if zone != "root" or not ref:
+            return None
+        return _card_or_pos(Decision(kind, server=server, zone="root"), ref)
+    if kind == "use":
+        ref, _, n = rest.rpartition(".")
+        if not ref or not _INT.match(n):
+            return None
+        return _card_or_pos(Decision(kind, zone="programs", index=int(n)), ref)
+    if kind in ("prevent", "trigger"):
+        head, _, tail = rest.partition(".")
+        ref, _, n = tail.rpartition(".")
+        if not _INT.match(n):
+            return None
+        if head in RIG_ZONES:
+            return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
+        if kind == "prevent" or not _SERVER.match(head):
+            return None
+        if ref == "content":
+            return Decision(kind, server=head, zone="content", index=int(n))
+        zone, _, ref = ref.partition(".")
+        if zone not in ("ice", "root") or not ref:
+            return None
+        return _card_or_pos(Decision(kind, server=head, zone=zone, index=int(n)), ref)
+    if kind in ("trash_resource", "trash"):
+        zone = "resources" if kind == "trash_resource" else "programs"
+        return _card_or_pos(Decision(kind, zone=zone), rest)
+    if kind in ("play", "discard"):
+        return _card_or_pos(Decision(kind, zone="hand"), rest)
+    if kind == "install":
+        ref, at, where = rest.rpartition("@")
+        if at and (where == "new" or _SERVER.match(where)) and ref:
+            return _card_or_pos(Decision(kind, zone="hand", server=where), ref)
+        return _card_or_pos(Decision(kind, zone="hand"), rest)
+    if kind == "access":
+        if rest in ("hq", "rd", "content"):
+            return Decision(kind, zone=rest)
+        zone, _, ref = rest.partition(".")
+        if zone not in ("root", "archives") or not ref:
+            return None
+        return _card_or_pos(Decision(kind, zone=zone), ref)
+    return None
+
+
+def _card_or_pos(d: Decision, ref: str) -> Decision:
+    if _INT.match(ref):
+        return Decision(d.kind, d.server, d.zone, None, d.index, d.amount, int(ref))
+    return Decision(d.kind, d.server, d.zone, ref, d.index, d.amount, None)
+
+
+def _format(d: Decision) -> str:
+    k = d.kind
+    if k in BARE and d._key()[1:] == (None,) * 6:
+        return k
+    ref = str(d.pos) if d.pos is not None else d.card
+    if k in ("spend", "draw"):
+        return f"{k}:{d.amount}"
+    if k in ("break", "sub", "option", "hq"):
+        return f"{k}:{d.index}"
+    if k in ("trash", "grip") and d.index is not None:
+        return f"{k}:{d.zone}.{d.index}"
+    if k in ("run", "score", "advance"):
+        return f"{k}:{d.server}"
+    if k == "rez":
+        return f"rez:{d.server}.content" if d.zone == "content" else f"rez:{d.server}.root.{ref}"
+    if k == "use":
+        return f"use:{ref}.{d.index}"
+    if k in ("prevent", "trigger"):
+        if d.server is None:
+            return f"{k}:{d.zone}.{ref}.{d.index}"
+        if d.zone == "content":
+            return f"{k}:{d.server}.content.{d.index}"
+        return f"{k}:{d.server}.{d.zone}.{ref}.{d.index}"
+    if k == "install":
+        return f"install:{ref}" + (f"@{d.server}" if d.server else "")
+    if k == "access":
+        return f"access:{d.zone}" if d.zone in ("hq", "rd", "content") else f"access:{d.zone}.{ref}"
+    return f"{k}:{ref}"
+
+
+# ----- card references --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def slug(name: str) -> str:
+    """A card name as it appears in ids: ASCII lowercase letters and digits, words joined by "-"
+    ("Mr. Li" -> "mr-li"); URL-safe, with no "." or "_" (the separators)."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^0-9a-z]+", "-", ascii_name.lower()).strip("-") or "card"
+
+
+def card_ref(cards: list[dict], i: int) -> str:
+    """The stable reference of ``cards[i]``: its name's slug, with "_n" for the n-th card of that
+    slug in `cards` (and "_1" for a slug of digits only, so that it never reads as a position)."""
+    key = slug(cards[i]["name"])
+    n = 1
+    for c in cards[:i]:
+        if slug(c["name"]) == key:
+            n += 1
+    return f"{key}_{n}" if n > 1 or key.isdigit() else key
+
+
+def find_card(cards: list[dict], ref: str | None) -> int | None:
+    """The position of the card `ref` names in `cards` (None when none does)."""
+    if ref is None:
+        return None
+    key, sep, n = ref.rpartition("_")
+    if not sep or not n.isdigit():
+        key, n = ref, "1"
+    k = int(n)
+    for i, c in enumerate(cards):
+        if slug(c["name"]) == key:
+            k -= 1
+            if k == 0:
+                return i
+    return None
+
+
+def locate(cards: list[dict], d: Decision) -> int:
+    """The position in `cards` of the card decision `d` names. Legality is checked before
+    handlers run (and older positional ids mapped to card references), so the card exists."""
+    i = d.pos if d.pos is not None else find_card(cards, d.card)
+    if i is None:  # pragma: no cover - legal decisions name cards present
+        raise AssertionError(f"no card {d.card!r} for {d.id}")
+    return i
