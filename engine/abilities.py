@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import prevention, rig
+from . import prevention, rig, triggers
 from .decision import Decision, locate
 from .effects import describe_effect, resolve_effect
 from .machine import (
@@ -341,7 +341,13 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if v["kind"] == "ability":
         return _use_ability(ctx, v)
     if k == "install":
-        return install(ctx, v, d)
+        if not triggers.again(ctx, f, "installed"):
+            res = install(ctx, v, d)
+            if res is not None:
+                return res
+        placed = v.get("placed")  # a Corp card is installed unrezzed: inactive, nothing triggers
+        subject = b["runner"]["rig"][placed[0]][placed[1]] if placed else None
+        return None if subject is None else triggers.fire(ctx, f, d, "installed", subject)
     if k == "break":
         i = act.index
         ice, ch, fully = break_subroutines(ctx, v, [i])

@@ -163,7 +163,7 @@ ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this abili
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
 ABILITY_KINDS = ("break", "strength", "text", "prevent")
 DAMAGE_KINDS = ("net", "meat", "core", "any")
-TRIGGER_WHEN = ("successful_run",)  # conditions of `triggers` (engine.triggers)
+TRIGGER_WHEN = ("successful_run", "encountered", "passed", "run_ends", "installed")  # engine.triggers.WHEN
 
 _CARD_FIELDS_CORP = {
     "accessed",  # engine-managed during a breach

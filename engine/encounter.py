@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import rig
+from . import rig, triggers
 from .decision import Decision
 from .effects import describe_effect
 from .machine import (
@@ -24,13 +24,15 @@ from .windows import exchange, program_abilities, use_ability
 @handles("step_encounter_begins")
 def _encounter(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ice = ice_at(ctx, f.v)
-    n = len(ice["subroutines"])
-    f.v["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
-    ctx.ev(
-        f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
-        ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
-    )
-    return None
+    if not triggers.again(ctx, f, "encountered"):
+        n = len(ice["subroutines"])
+        f.v["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
+        ctx.ev(
+            f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
+            ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
+            objects={"server": f.v["server"], "ice": f.v["pos"]},
+        )
+    return triggers.fire(ctx, f, d, "encountered", ice)
 
 
 def _legacy_break(b: dict, ice: dict) -> bool:
