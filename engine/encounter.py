@@ -18,7 +18,7 @@ from .machine import (
     loop_back,
 )
 from .run import ice_at
-from .windows import exchange, program_abilities, use_ability
+from .windows import corp_abilities, exchange, program_abilities, use_ability, use_corp_ability
 
 
 @handles("step_encounter_begins")
@@ -72,7 +72,7 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 
     def options(side: str) -> list[dict]:
         if side != "runner":
-            return []
+            return corp_abilities(ctx.board)
         opts = []
         if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
             broken = enc["broken"]
@@ -102,6 +102,8 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         return None
     if x.kind == "use":
         return use_ability(ctx.board, x, {"server": v["server"], "pos": v["pos"]})
+    if x.kind == "ability":
+        return use_corp_ability(ctx.board, x)
     i = x.index  # break:i (legality was checked against the listed decisions)
     return call(
         "paid_ability",

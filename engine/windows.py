@@ -92,7 +92,11 @@ def paw(
     def options(side: str) -> list[dict]:
         if side == "runner":
             return runner_options(b, side)
-        return (_rez_options(b, ice) if rez else []) + (_score_options(b) if score_ok else [])
+        return (
+            (_rez_options(b, ice) if rez else [])
+            + (_score_options(b) if score_ok else [])
+            + corp_abilities(b)
+        )
 
     def label(side: str, closing: bool) -> str:
         if closing:
@@ -118,6 +122,8 @@ def paw(
     d = x
     if d.kind == "use":
         return use_ability(b, d)
+    if d.kind == "ability":
+        return use_corp_ability(b, d)
     ch: dict = {}
     if d.kind == "rez" and d.server is None:
         setv(b["corp"], "corp", "credits", b["corp"]["credits"] - ice.get("rez_cost", 0), ch)
@@ -265,6 +271,61 @@ def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
             "ability": d.index,
             "label": f"{prog['name']}: {rig.describe_ability(ab)}",
             **(extra or {}),
+        },
+        "stay",
+    )
+
+
+def corp_card(b: dict, d: Decision) -> dict:
+    """The Corp card an `ability:` decision names."""
+    srv = b["servers"][d.server]
+    return srv["content"] if d.zone == "content" else srv[d.zone][locate(srv[d.zone], d)]
+
+
+def describe_corp_ability(ab: dict) -> str:
+    from .effects import describe_effect
+
+    cost = [f"{ab['cost']}[credit]"] if ab["cost"] else []
+    if ab["trash"]:
+        cost.append("[trash]")
+    return f"{', '.join(cost) or 'no cost'}: " + " ".join(describe_effect(e) for e in ab["effects"])
+
+
+def corp_abilities(b: dict) -> list[dict]:
+    """`ability:S.ZONE.CARD.N` decisions: the paid abilities on rezzed Corp cards (assets,
+    upgrades, ice) the Corp can pay for; usable in any paid ability window while the Corp has
+    priority (9.2.7)."""
+    credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
+    out = []
+    for name, srv in b["servers"].items():
+        cards = [
+            (f"{name}.{zone}.{card_ref(srv[zone], i)}", c)
+            for zone in ("ice", "root")
+            for i, c in enumerate(srv[zone])
+        ]
+        if srv.get("content"):
+            cards.append((f"{name}.content", srv["content"]))
+        for where, c in cards:
+            if not c.get("rezzed"):
+                continue
+            for a, ab in enumerate(c.get("abilities", ())):
+                if ab["cost"] <= credits:
+                    out.append(
+                        dec(f"ability:{where}.{a}", f"{c['name']}: {describe_corp_ability(ab)}", "corp")
+                    )
+    return out
+
+
+def use_corp_ability(b: dict, d: Decision) -> Any:
+    """Walk the paid ability structure (9.5.7) for a Corp card's `ability:` decision."""
+    card = corp_card(b, d)
+    return call(
+        "paid_ability",
+        {
+            "kind": "corp_ability",
+            "player": "corp",
+            "action": d.id,
+            "label": f"{card['name']}: {describe_corp_ability(card['abilities'][d.index])}",
         },
         "stay",
     )

@@ -225,17 +225,26 @@ asset = st.builds(
         ),
     ),
 )
+# a Corp card's paid ability (engine.windows.corp_abilities): "X[credit], [trash]: effects"
+corp_paid = st.builds(
+    lambda c, t, eff: {"kind": "paid", "cost": c, "trash": t, "effects": eff},
+    st.integers(0, 3),
+    st.booleans(),
+    st.lists(simple_effect, min_size=1, max_size=2),
+)
 upgrade = st.builds(
-    lambda rez, cost, trash: {
+    lambda rez, cost, trash, abl: {
         "name": "Upgrade",
         "type": "upgrade",
         "rezzed": rez,
         "rez_cost": cost,
         "trash_cost": trash,
+        **({"abilities": abl} if abl else {}),
     },
     st.booleans(),
     st.integers(0, 4),
     st.integers(0, 5),
+    st.lists(corp_paid, max_size=1),
 )
 operation = st.builds(
     lambda cost, eff: {"name": "Op", "type": "operation", "play_cost": cost, "effects": eff},
