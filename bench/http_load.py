@@ -115,7 +115,11 @@ SCENARIOS = {
     "hostile": "legitimate traffic (rule pages, searches, an engine step) alone, then beside "
     "--hostile-connections sending slow-regex inputs, huge and forged tokens and unique queries",
     "weight": "bytes a phone downloads for one rule",
+    "rss": "memory (not in the default set): one worker, --rss-requests hostile UNIQUE requests "
+    "(searches with limit=50, big boards, long lookups, forged tokens, unknown cards, judge "
+    "queries); the worker's RSS every --rss-every requests",
 }
+DEFAULT_SCENARIOS = [k for k in SCENARIOS if k != "rss"]
 
 
 def ensure_cards(build_dir: str) -> None:
@@ -129,6 +133,20 @@ def ensure_cards(build_dir: str) -> None:
 
         print(f"building the card data into {build_dir} ...", file=sys.stderr)
         build_cards(str(ROOT.parent / "shared" / "nrdb" / "v2"), Path(build_dir))
+
+
+def ensure_judge(build_dir: str) -> None:
+    """The memory scenario sends judge queries: build the judges' excerpt when it is missing."""
+    from rules_index.judge import build_judge
+    from rules_index.store import Library
+
+    library = Library.open(build_dir)
+    if library.judge() is None:
+        print(f"building the judges' documents into {build_dir} ...", file=sys.stderr)
+        names = {c.name for n in library.document().nodes for c in n.cards}
+        build_judge(
+            str(ROOT.parent / "shared" / "judge" / "judge-reference-excerpt.html"), Path(build_dir), names
+        )
 
 
 def start_server(
@@ -225,6 +243,169 @@ def run_beside(run, base: str, legit: list[Request], hostile: list[Request], sec
     legit_result = run(base, legit, seconds, conns)
     t.join()
     return legit_result, out["hostile"]
+
+
+# ----- memory -----------------------------------------------------------------------------------
+
+
+def big_board(i: int, cards: int = 160, text: int = 150) -> dict:
+    """A valid board of about 180 KB (six zones of `cards` named cards with text), unique to `i`."""
+
+    def zone(side: str, name: str) -> list[dict]:
+        return [{"name": f"{side}{i}-{name}-{k}", "text": (f"u{i} " * 60)[:text]} for k in range(cards)]
+
+    sides = {side: {z: zone(side, z) for z in ("hand", "deck", "discard")} for side in ("corp", "runner")}
+    return {"version": 1, **sides}
+
+
+def unique_hostile(i: int, rng: random.Random, words: list[str], signer: URLSafeSerializer) -> Request:
+    """The i-th request of the memory scenario; no two are the same. Per 20: 5 searches
+    (limit=50, a made-up word each, which also feeds the stemmer), 2 rules-only and card
+    searches, 2 long lookups (the slow-regex shape), 3 forged tokens (garbage, and wrong-typed
+    fields signed with the server's key), 2 unknown cards, 2 judge queries, a rule history
+    miss, a unique 180 KB board started as a session, a unique small board started as a
+    session, and a validation of a unique big board."""
+    kind = i % 20
+    q = urllib.request.quote(f"{rng.choice(words)} {rng.choice(words)} {rng.choice(words)}{i}")
+    if kind < 5:
+        return (f"/api/search?limit=50&q={q}", None)
+    if kind == 5:
+        return (f"/api/search?limit=50&source=rules&q={q}", None)
+    if kind == 6:
+        return (f"/api/cards?limit=50&q={q}", None)
+    if kind == 7:
+        return ("/api/lookup?q=" + urllib.request.quote(f"{i}." + " " * 290 + "!"), None)
+    if kind == 8:
+        return ("/r/" + urllib.request.quote(f"{i % 10}." + "1 " * 140 + str(i)), None)
+    if kind == 9:
+        garbage = "".join(rng.choices("abcdefghijklmnopqrstuvwxyz0123456789-_", k=2000))
+        return (f"/api/engine/sessions/.{garbage}", None)
+    if kind == 10:
+        forged = signer.dumps({"v": 5, "s": ["run"], "b": {"i": i}, "d": "x", "r": "0"})
+        return (f"/api/engine/sessions/{forged}", None)
+    if kind == 11:
+        forged = signer.dumps(
+            {"v": "26.03", "s": "run", "b": {"version": 1, "corp": {"credits": -i}}, "d": []}
+        )
+        return (f"/step?s={forged}", None)
+    if kind == 12:
+        return (f"/api/cards/{urllib.request.quote(f'no card {i} {rng.choice(words)}')}", None)
+    if kind == 13:
+        return (f"/c/{urllib.request.quote(f'unknown {rng.choice(words)} {i}')}", None)
+    if kind in (14, 15):
+        return (f"/api/judge/search?limit=50&q={q}", None)
+    if kind == 16:
+        return (f"/api/history/{urllib.request.quote(f'rule_{i}_{rng.choice(words)}')}", None)
+    if kind == 17:
+        body = {"board": big_board(i), "structure": "run", "params": {"server": "hq"}, "seed": i % 1000}
+        return ("/api/engine/sessions", json.dumps(body))
+    if kind == 18:
+        board = {"version": 1, "corp": {"hand": [f"card {i} {k}" for k in range(20)]}}
+        return (
+            "/api/engine/sessions",
+            json.dumps({"board": board, "structure": "run", "params": {"server": "rd"}}),
+        )
+    return ("/api/engine/validate", json.dumps({"board": big_board(i, cards=60)}))
+
+
+def worker_pid(master: int) -> int | None:
+    """The gunicorn master's one worker (its child process)."""
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    except OSError:
+        return None
+    return int(children[0]) if children else None
+
+
+def rss_mb(pid: int | None) -> float:
+    if pid is None:
+        return float("nan")
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return float("nan")
+    return int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) / 1024
+
+
+def memory_run(build_dir: str, total: int, every: int, conns: int, threads: int) -> None:
+    """One gunicorn worker as in production (preload, no --max-requests so nothing recycles it)
+    and `conns` keep-alive connections sending `total` unique hostile requests; prints the
+    worker's RSS at start and every `every` requests, and the statuses seen (a 5xx is a bug)."""
+    server = live.start_server(
+        build_dir,
+        workers=1,
+        threads=threads,
+        env={"NRRULES_PRELOAD": "1", "SECRET_KEY": SECRET_KEY},
+        args=["--log-level", "warning", "--limit-request-line", "8190", "--timeout", "120"],
+    )
+    host, port = server.base.removeprefix("http://").split(":")
+    words = sorted({w for q in QUERIES + CARD_QUERIES for w in q.split() if w.isalpha()})
+    signer = URLSafeSerializer(SECRET_KEY, salt=SALT)
+    lock = threading.Lock()
+    state = {"next": 0, "done": 0}
+    codes: dict[int, int] = {}
+    marks: list[tuple[int, float]] = []
+    samples: list[tuple[int, float, float, int | None]] = []
+    start = time.monotonic()
+    pid = worker_pid(server.proc.pid)
+    samples.append((0, 0.0, rss_mb(pid), pid))
+    print(f"\nmemory: 1 worker (pid {pid}), {conns} connections, {total} unique hostile requests", flush=True)
+    print(f"{'requests':>9} {'seconds':>8} {'req/s':>7} {'RSS MB':>8}  statuses so far", flush=True)
+
+    def client(k: int) -> None:
+        rng = random.Random(k)
+        conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        while True:
+            with lock:
+                i = state["next"]
+                if i >= total:
+                    break
+                state["next"] += 1
+            path, body = unique_hostile(i, rng, words, signer)
+            headers = {"Accept-Encoding": "gzip"}
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+            try:
+                conn.request("POST" if body is not None else "GET", path, body=body, headers=headers)
+                resp = conn.getresponse()
+                resp.read()
+                code = resp.status
+            except (OSError, http.client.HTTPException):
+                code = 0  # the connection failed: counted, and a new one opened
+                conn.close()
+                conn = http.client.HTTPConnection(host, int(port), timeout=60)
+            with lock:
+                codes[code] = codes.get(code, 0) + 1
+                state["done"] += 1
+                if state["done"] % every == 0:
+                    marks.append((state["done"], time.monotonic() - start))
+        conn.close()
+
+    workers = [threading.Thread(target=client, args=(k,)) for k in range(conns)]
+    try:
+        for t in workers:
+            t.start()
+        reported = 0
+        while any(t.is_alive() for t in workers) or reported < len(marks):
+            time.sleep(0.2)
+            while reported < len(marks):
+                n, secs = marks[reported]
+                reported += 1
+                now = worker_pid(server.proc.pid)
+                samples.append((n, secs, rss_mb(now), now))
+                with lock:
+                    seen = ", ".join(f"{c or 'failed'}: {m}" for c, m in sorted(codes.items()))
+                moved = "" if now == pid else f"  (worker is now pid {now})"
+                print(f"{n:9d} {secs:8.0f} {n / secs:7.0f} {samples[-1][2]:8.1f}  {seen}{moved}", flush=True)
+    finally:
+        server.stop()
+    rss = [s[2] for s in samples]
+    tail = rss[len(rss) // 2 :]
+    print(
+        f"RSS: {rss[0]:.0f} MB at start, {max(rss):.0f} MB at most, {rss[-1]:.0f} MB at the end; "
+        f"second half {min(tail):.0f}-{max(tail):.0f} MB (target: at most 400 MB, levelling off); "
+        f"5xx: {sum(m for c, m in codes.items() if c >= 500)}, failed connections: {codes.get(0, 0)}"
+    )
 
 
 # ----- clients ----------------------------------------------------------------------------------
@@ -411,6 +592,9 @@ def main() -> None:
         default=50,
         help="engine sessions for the uncached step scenario (default 50)",
     )
+    ap.add_argument("--rss-requests", type=int, default=100_000, help="requests of the rss scenario")
+    ap.add_argument("--rss-every", type=int, default=10_000, help="print the worker's RSS every N requests")
+    ap.add_argument("--rss-connections", type=int, default=4, help="connections of the rss scenario")
     args = ap.parse_args()
     if not 1 <= args.duration <= 120:
         raise SystemExit("--duration must be 1-120 seconds")
@@ -419,8 +603,15 @@ def main() -> None:
         client = "wrk" if shutil.which("wrk") else "python"
     run = run_wrk if client == "wrk" else run_python
     build_dir = live.ensure_build(args.build_dir)
-    if set(args.only or SCENARIOS) & {"card", "cards"}:
+    wanted = set(args.only or DEFAULT_SCENARIOS)
+    if wanted & {"card", "cards", "rss"}:
         ensure_cards(build_dir)
+    if "rss" in wanted:
+        ensure_judge(build_dir)
+        memory_run(build_dir, args.rss_requests, args.rss_every, args.rss_connections, args.threads)
+        wanted.discard("rss")
+        if not wanted:
+            return
 
     print(
         f"nrrules HTTP bench: gunicorn {args.workers} {args.worker_class} workers"
@@ -430,7 +621,6 @@ def main() -> None:
     )
     rows = []
     hostile_statuses: list[str] = []
-    wanted = set(args.only or SCENARIOS)
     weight = None
     steps: list[Request] = []
     proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, caches=True)

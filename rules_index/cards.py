@@ -34,6 +34,7 @@ from scraper.nrdb import Card, CardData, Format, Printing, Ruling, Snapshot, loa
 
 from .integrity import build_lock
 from .store import LibraryError, publish
+from .whoosh_open import open_index
 
 CARDS_DIR = "cards"  # the symlink's name inside a build directory
 CARDS_FORMAT = "nrrules-cards/1"
@@ -643,11 +644,9 @@ class CardStore:
     def _searcher(self):
         s = getattr(self._local, "searcher", None)
         if s is None:
-            from whoosh.index import open_dir
-
             with self._lock:
                 if self._index is None:
-                    self._index = open_dir(str(self.path / "search"))
+                    self._index = open_index(self.path / "search")
             s = self._index.searcher()
             self._local.searcher = s
         return s

@@ -41,6 +41,7 @@ from .integrity import build_lock
 from .lookup import lookup
 from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, _porter, clean_query, ideal_score, norm_of
 from .store import publish
+from .whoosh_open import open_index
 
 if TYPE_CHECKING:
     from .store import Library
@@ -362,7 +363,7 @@ class JudgeStore:
         self._items: dict[str, tuple[JudgeDocument, JudgeItem]] = {
             i.id: (d, i) for d in self.documents for i in d.items
         }
-        self._ix = FileStorage(str(self.path / "search"), readonly=True).open_index(schema=SCHEMA)
+        self._ix = open_index(self.path / "search", SCHEMA)
         self._local = threading.local()
         self._lock = threading.Lock()
         self._resolved: dict[tuple[str, ...], _Resolved] = {}

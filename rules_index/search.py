@@ -50,6 +50,7 @@ from scraper import Document, Node
 
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
+from .whoosh_open import open_index
 
 __all__ = [
     "StaleIndexError",
@@ -519,8 +520,7 @@ class Searcher:
                 f"the search index at {self.index_path} was not built from CR {doc.version} "
                 f"({doc.source_hash[:12]}) by this version of nrrules; rebuild it (nrrules build --force)"
             )
-        storage = FileStorage(str(self.index_path), readonly=True)
-        self._ix = storage.open_index(schema=SCHEMA)
+        self._ix = open_index(self.index_path, SCHEMA)
         self._local = threading.local()
         self._weighting = _FastBM25F()
         self._lock = threading.Lock()

@@ -9,11 +9,22 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 
 import pytest
+from helpers import LATEST
+from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter
+from whoosh.fields import TEXT, Schema
+from whoosh.filedb.filestore import FileStorage
+from whoosh.index import TOC, create_in
 
-from rules_index.search import STEM_CACHE, _porter
+from rules_index.cards import CardStore
+from rules_index.judge import JUDGE_LINK, JudgeStore
+from rules_index.search import STEM_CACHE, Searcher, _porter
+from rules_index.store import Library
+from rules_index.whoosh_open import STEM_CACHE as WHOOSH_STEM_CACHE
+from rules_index.whoosh_open import open_index, stem_filters
 from webapp import create_app
 from webapp.caches import CACHES, cache
 
@@ -105,3 +116,79 @@ def test_the_lru_counter_follows_replacements_and_evictions(app):
     assert lru.get(key) == ("e", b"y" * 10, None)
     assert_bounded(app, "search")
     assert len(lru) <= max(before, 1) + 1
+
+
+# ----- Whoosh stem caches pickled in old indexes (issue 16, item 8) -----------------------------
+
+
+def unbound_stored_schema(index_dir: Path) -> int:
+    """Rewrite the index's stored schema as builds before the bound wrote it: every StemFilter
+    with ``cachesize=-1`` (cache every word ever seen). Returns how many filters it changed."""
+    storage = FileStorage(str(index_dir))
+    toc = TOC.read(storage, "MAIN")
+    changed = 0
+    for f in stem_filters(toc.schema):
+        f.cachesize = -1
+        changed += 1
+    toc.generation += 1  # a new table of contents; Whoosh reads the latest
+    toc.write(storage, "MAIN")
+    stored = TOC.read(FileStorage(str(index_dir)), "MAIN").schema
+    assert [f.cachesize for f in stem_filters(stored)] == [-1] * changed
+    return changed
+
+
+def assert_stems_bounded(schema) -> None:
+    """Every stemmer caches through a bounded LRU (Whoosh's unbounded cache has no cache_info)."""
+    for f in stem_filters(schema):
+        info = getattr(f._stem, "cache_info", None)
+        assert info is not None, f"an unbounded stem cache ({f.cachesize=})"
+        assert info().maxsize is not None and info().maxsize <= WHOOSH_STEM_CACHE
+
+
+def test_open_index_bounds_a_stored_unbounded_stem_cache(tmp_path):
+    schema = Schema(text=TEXT(analyzer=RegexTokenizer() | LowercaseFilter() | StemFilter(cachesize=-1)))
+    with create_in(str(tmp_path), schema).writer() as w:
+        w.add_document(text="running runners ran")
+    assert unbound_stored_schema(tmp_path) == 1
+    ix = open_index(tmp_path)
+    (stem,) = stem_filters(ix.schema)
+    assert_stems_bounded(ix.schema)
+    with ix.searcher() as s:
+        # every reader uses the bounded schema, not a fresh unpickled (unbounded) copy
+        assert s.schema is ix.schema
+        analyzer = s.schema["text"].analyzer
+        for i in range(WHOOSH_STEM_CACHE + 500):
+            list(analyzer(f"word{i}s"))
+    assert stem._stem.cache_info().currsize <= WHOOSH_STEM_CACHE
+
+
+def _rules_store(build_dir: Path, copy: Path):
+    shutil.copytree(build_dir / LATEST / "search", copy)
+    return copy, lambda: Searcher(copy, Library.open(build_dir).document(LATEST))
+
+
+def _card_store(cards_built: Path, copy: Path):
+    shutil.copytree(cards_built / "cards", copy)
+    return copy / "search", lambda: CardStore(copy)
+
+
+def _judge_store(judge_build_dir: Path, copy: Path):
+    shutil.copytree(judge_build_dir / JUDGE_LINK, copy)
+    return copy / "search", lambda: JudgeStore(copy)
+
+
+@pytest.mark.parametrize("kind", ["rules", "cards", "judge"])
+def test_every_index_the_product_opens_has_bounded_stem_caches(request, tmp_path, kind):
+    """An index whose stored schema caches every stem (built before the bound) is opened by the
+    rules searcher, the card store and the judges' store with bounded stem caches only."""
+    make, fixture = {
+        "rules": (_rules_store, "build_dir"),
+        "cards": (_card_store, "cards_built"),
+        "judge": (_judge_store, "judge_build_dir"),
+    }[kind]
+    index_dir, open_store = make(Path(request.getfixturevalue(fixture)), tmp_path / kind)
+    assert unbound_stored_schema(index_dir) >= 1
+    store = open_store()
+    searcher = store._searcher()
+    assert list(stem_filters(searcher.schema)), "the searcher analyses with a stemmer"
+    assert_stems_bounded(searcher.schema)

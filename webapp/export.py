@@ -41,7 +41,10 @@ from pathlib import Path
 from rules_index.store import Library, LibraryError
 
 from . import create_app
+from .jsonprovider import dumps_bytes
 from .library import rules
+from .payloads import rules as rule_payloads
+from .views.pages import render_rule
 
 MARKER = ".nrrules-export"
 CARDS = "cards"  # the job item that writes the card pages (with the latest version, card data built)
@@ -166,10 +169,6 @@ def _rule_files(app, out: _Writer, doc, v: str, latest: str, base_url: str) -> N
     in one request context per version rather than one dispatched request per file: the same
     bytes (tests/test_offline_export.py compares them with the app's answers) for about half the
     CPU (no per-request context, ETag, gzip and page cache, which a file does not need)."""
-    from .jsonprovider import dumps_bytes
-    from .payloads import rules as rule_payloads
-    from .views.pages import render_rule
-
     prefix = version_prefix(v, latest)
     q = "" if v == latest else f"?v={v}"
     ctx = rules()
@@ -201,8 +200,6 @@ def _card_files(client, out: _Writer, base_url: str, latest: str) -> None:
 
 
 def _card_count(library) -> int:
-    from rules_index.store import LibraryError
-
     try:
         return len(library.cards())
     except LibraryError:  # no card data built: rule pages link NetrunnerDB instead

@@ -3,13 +3,14 @@ most-cited, card, term. `--json` prints the payload the matching API GET returns
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..errors import NotFound
-from ..payloads import Rules
+from ..payloads import Found, Rules
 from ..payloads import rules as payloads
 from ..payloads.cards import cards_info
 from .cards import info_line
@@ -108,6 +109,36 @@ def _term_text(data: Payload) -> None:
             click.echo(f"  {rule_line(item)}")
 
 
+# Commands that answer about one rule, REF read in --version, as GET /api/rules/<ref>/<what> does:
+# (command, text renderer, payload builder, help).
+ONE_RULE_COMMANDS: tuple[
+    tuple[str, Callable[[Payload], None], Callable[[Rules, Found], Payload], str], ...
+] = (
+    ("refs", _refs_text, payloads.refs, "What a rule cites and what cites it: nrrules refs 6.9.4c"),
+    (
+        "across",
+        _across_text,
+        payloads.across,
+        "One rule in every built version, by stable id (REF is read in --version).",
+    ),
+)
+
+
+def _one_rule_command(
+    group: click.Group,
+    name: str,
+    text: Callable[[Payload], None],
+    build: Callable[[Rules, Found], Payload],
+    summary: str,
+) -> None:
+    def command(rules: Rules, ref: str, version: str | None) -> Payload:
+        return build(rules, rules.find(ref, version))
+
+    command.__doc__ = summary
+    command.__name__ = f"{name}_cmd"
+    payload_command(group, name, text)(click.argument("ref")(command))
+
+
 def register(group: click.Group) -> None:
     """Add the rule and graph commands to the `nrrules` group."""
 
@@ -136,11 +167,8 @@ def register(group: click.Group) -> None:
         found = rules.find(text, version)
         return payloads.rule(rules, found, descendants=children or text.rstrip().endswith("+"))
 
-    @payload_command(group, "refs", _refs_text)
-    @click.argument("ref")
-    def refs_cmd(rules: Rules, ref: str, version: str | None) -> Payload:
-        """What a rule cites and what cites it: nrrules refs 6.9.4c"""
-        return payloads.refs(rules, rules.find(ref, version))
+    for name, text, build, summary in ONE_RULE_COMMANDS:
+        _one_rule_command(group, name, text, build, summary)
 
     @payload_command(group, "graph", _graph_text)
     @click.argument("ref")
@@ -151,12 +179,6 @@ def register(group: click.Group) -> None:
     def graph_cmd(rules: Rules, ref: str, k: int, kinds: str | None, version: str | None) -> Payload:
         """A rule's k-hop neighbourhood in the rule graph (JSON nodes and links with --json)."""
         return payloads.graph(rules, rules.find(ref, version), k=k, kinds=payloads.edge_kinds(kinds))
-
-    @payload_command(group, "across", _across_text)
-    @click.argument("ref")
-    def across_cmd(rules: Rules, ref: str, version: str | None) -> Payload:
-        """One rule in every built version, by stable id (REF is read in --version)."""
-        return payloads.across(rules, rules.find_rule(ref, version))
 
     @payload_command(group, "path", _path_text)
     @click.argument("source")

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from engine.cardtext import board_card
-from rules_index.cards import CITED_NUMBER, CardStore, Keyword, find_keywords, ruling_text
+from rules_index.cards import CITED_NUMBER, CardStore, Keyword, cited_numbers, find_keywords, ruling_text
 from rules_index.store import LibraryError, public_source
 from scraper.nrdb import Card, Ruling, plain_text
 
@@ -65,7 +65,7 @@ def find(rules: Rules, ref: str) -> Card:
 
 def _ruling(rules: Rules, r: Ruling, index: int, doc: Any, linker: _Linker) -> dict[str, Any]:
     cited = []
-    for number in _cited(r):
+    for number in cited_numbers(r):
         res = rules.library.lookup(number, doc.version)
         if res.nodes:
             cited.append({"number": number, "id": res.nodes[0].id})
@@ -87,12 +87,6 @@ def _ruling(rules: Rules, r: Ruling, index: int, doc: Any, linker: _Linker) -> d
         },
         "rules": cited,
     }
-
-
-def _cited(r: Ruling) -> list[str]:
-    from rules_index.cards import cited_numbers
-
-    return cited_numbers(r)
 
 
 def _rule_brief(doc: Any, node_id: str) -> dict[str, Any]:
