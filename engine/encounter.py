@@ -72,12 +72,12 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 
     def options(side: str) -> list[dict]:
         if side != "runner":
-            return corp_abilities(ctx.board)
+            return corp_abilities(ctx.board) if "corp_abilities" in ctx.s.kinds else []
         opts = []
         if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
             broken = enc["broken"]
             opts = [
-                dec(f"break:{i}", _break_label(ice, i, cost), "runner")
+                dec(f"break:{i}", _break_label(ice, i, cost, enc), "runner")
                 for i in range(len(ice["subroutines"]))
                 if not broken[i]
             ]
@@ -111,7 +111,7 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             "kind": "break",
             "player": "runner",
             "action": x.id,
-            "label": _break_label(ice, i, cost),
+            "label": _break_label(ice, i, cost, enc),
             "server": v["server"],
             "pos": v["pos"],
         },
@@ -119,8 +119,11 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     )
 
 
-def _break_label(ice: dict, i: int, cost: int) -> str:
-    text = " ".join(describe_effect(e) for e in ice["subroutines"][i])
+def _break_label(ice: dict, i: int, cost: int, enc: dict) -> str:
+    texts = enc.get("texts")
+    if texts is None:  # the subroutines' words, once per encounter
+        texts = enc["texts"] = [" ".join(describe_effect(e) for e in sub) for sub in ice["subroutines"]]
+    text = texts[i]
     return f"Break subroutine {i + 1} ({text}) for {cost} credit(s)"
 
 

@@ -51,31 +51,33 @@ def pending(b: dict, when: str, subject: dict | None = None) -> list[dict]:
     card), only its abilities meet it, and a Runner card's for any ice (`ANY_ICE`)."""
     out = []
     rig = b["runner"]["rig"]
+    any_ice = when in ANY_ICE
     for zone in ("programs", "hardware", "resources"):
         cards = rig[zone]
         for i, c in enumerate(cards):
-            if subject is not None and c is not subject and when not in ANY_ICE:
+            if "triggers" not in c or (subject is not None and c is not subject and not any_ice):
                 continue
-            for t, tr in enumerate(c.get("triggers", ())):
+            for t, tr in enumerate(c["triggers"]):
                 if tr["when"] == when:
                     key = f"{zone}.{card_ref(cards, i)}.{t}"
                     out.append({"side": "runner", "source": c["name"], "effects": tr["effects"], "key": key})
     for name, srv in b["servers"].items():
-        ice, root = srv["ice"], srv["root"]
-        cards = [(f"{name}.ice.{card_ref(ice, i)}", c) for i, c in enumerate(ice)]
-        cards += [(f"{name}.root.{card_ref(root, i)}", c) for i, c in enumerate(root)]
-        if srv.get("content"):
-            cards.append((f"{name}.content", srv["content"]))
-        for where, c in cards:
-            if subject is not None and c is not subject:
-                continue
-            if not c.get("rezzed"):
-                continue
-            for t, tr in enumerate(c.get("triggers", ())):
-                if tr["when"] == when:
-                    out.append(
-                        {"side": "corp", "source": c["name"], "effects": tr["effects"], "key": f"{where}.{t}"}
-                    )
+        for zone in ("ice", "root", "content"):
+            cards = srv[zone] if zone != "content" else [srv["content"]] if srv.get("content") else []
+            for i, c in enumerate(cards):
+                if "triggers" not in c or (subject is not None and c is not subject) or not c.get("rezzed"):
+                    continue
+                where = f"{name}.content" if zone == "content" else f"{name}.{zone}.{card_ref(cards, i)}"
+                for t, tr in enumerate(c["triggers"]):
+                    if tr["when"] == when:
+                        out.append(
+                            {
+                                "side": "corp",
+                                "source": c["name"],
+                                "effects": tr["effects"],
+                                "key": f"{where}.{t}",
+                            }
+                        )
     return out
 
 
@@ -86,6 +88,8 @@ def fire(ctx: Ctx, f: Frame, d: Decision | None, when: str, subject: dict | None
     calls it last, and skips its own first-entry work while `again` is true (the window is open)."""
     v = f.v
     if not again(ctx, f, when):
+        if "triggers" not in ctx.s.kinds:
+            return None
         found = pending(ctx.board, when, subject)
         if not found:
             return None
