@@ -190,8 +190,29 @@ def resolve_effect(
     ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None = None, f: Frame | None = None
 ) -> Any:
     """Resolve one instruction. Effects that need a choice wait for it (the same handler gets
-    the decision `d`); effects with inner effects splice them into frame `f`'s instructions."""
-    return RESOLVERS[e["effect"]](ctx, e, controller, source, d, f)
+    the decision `d`); effects with inner effects splice them into frame `f`'s instructions.
+    The events it adds at this step name the ice subroutine resolving, if any (`server`, `ice`,
+    `subroutine`), beside the objects they touched."""
+    trace = ctx.s.trace
+    n, step = len(trace), ctx.step
+    res = RESOLVERS[e["effect"]](ctx, e, controller, source, d, f)
+    where = _subroutine_of(ctx)
+    if where:
+        for ev in trace[n:]:
+            if ev.step == step:  # not a checkpoint's (shared) events
+                for k, v in where.items():
+                    ev.objects.setdefault(k, v)
+    return res
+
+
+def _subroutine_of(ctx: Ctx) -> dict | None:
+    """{"server", "ice", "subroutine"} of the ice subroutine resolving (the nearest frame that
+    names it), or None outside one."""
+    for fr in reversed(ctx.s.frames):
+        loc = fr.v.get("ice")
+        if loc is not None:
+            return {"server": loc[0], "ice": loc[1], **({"subroutine": loc[2]} if len(loc) > 2 else {})}
+    return None
 
 
 @resolves("end_the_run")

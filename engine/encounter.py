@@ -146,7 +146,8 @@ def _resolve_sub(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                     "i": 0,
                     "controller": "corp",
                     "source": f"subroutine {i + 1} of {ice['name']}",
-                    "ice": [v["server"], v["pos"]],  # "this ice" (engine.effects.this_ice)
+                    # "this ice" and its subroutine (engine.effects.this_ice, event objects)
+                    "ice": [v["server"], v["pos"], i],
                 },
                 "step_resolve_subroutine_loop",
             )

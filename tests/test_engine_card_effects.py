@@ -84,12 +84,18 @@ def test_ballista_trash_a_program_or_end_the_run(doc, card):
     assert ended.outcome.runs[0].ended_by == "end_the_run"
     s, ev = engine.apply(s, "option:0")
     chose = [i for i, e in enumerate(ev) if "rule_choice_instruction" in e.rules]
-    assert chose and ev[chose[0]].objects == {"option": 0}
+    assert chose and ev[chose[0]].objects == {"option": 0, "server": "hq", "ice": 0, "subroutine": 0}
     # the choice ends an instruction: a checkpoint, then the chosen option is imminent (9.11.4g)
     after = [e.rules for e in ev[chose[0] :]]
     assert any("rule_checkpoint_after_instruction_resolution" in r for r in after)
     assert ids(s) == ["trash:corroder", "trash:gordian-blade"]
     s, ev = engine.apply(s, "trash:gordian-blade")
+    trashed = next(e for e in ev if e.objects.get("programs") is not None or e.objects.get("cards"))
+    assert {k: trashed.objects[k] for k in ("server", "ice", "subroutine")} == {
+        "server": "hq",
+        "ice": 0,
+        "subroutine": 0,
+    }
     assert [c["name"] for c in s.board["runner"]["rig"]["programs"]] == ["Corroder"]
     assert s.board["runner"]["discard"][-1]["name"] == "Gordian Blade"
 
@@ -334,6 +340,8 @@ def test_winchester_trace_trashes_hardware(doc, card):
         s, _ = engine.apply(s, "pass" if "pass" in legal else legal[0])
     assert s.board["runner"]["rig"]["hardware"] == [] and s.board["runner"]["rig"]["programs"] == []
     assert [c["name"] for c in s.board["runner"]["discard"][-2:]] == ["Corroder", "Prepaid VoicePAD"]
+    hardware = next(e for e in s.trace if e.objects.get("cards") == ["Prepaid VoicePAD"])
+    assert (hardware.objects["ice"], hardware.objects["subroutine"]) == (0, 1)  # through the trace
 
 
 def test_diesel_the_runner_plays_an_event_that_draws(doc, card):
