@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import prevention, rig
+from . import prevention, rig, triggers
 from .decision import Decision, locate
 from .effects import describe_effect, resolve_effect
 from .machine import (
@@ -23,6 +23,7 @@ from .machine import (
     wait,
 )
 from .turns import install, new_remote
+from .windows import corp_card
 
 
 def _instr(f: Frame) -> dict:
@@ -215,6 +216,8 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         if "once_per" in ab:  # "use this ability only once per ...": this use counts (9.1.6)
             run = ctx.run_frame()
             rig.mark_used(ab, v["action"], run and run.v, ctx.s.frames[0].v)
+    elif v["kind"] == "corp_ability":
+        cost = _pay_corp_ability(ctx, v, rules, ch)
     else:  # break:i
         ice = b["servers"][v["server"]]["ice"][v["pos"]]
         cost = ice.get("break_cost", 1)
@@ -225,6 +228,28 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         what += (" and " if what else "") + f"{cost} credit(s)"
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
     return None
+
+
+def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
+    """A Corp card's paid ability: note its instructions; trash the card first when [trash] is
+    part of the cost (it was rezzed, so it goes to Archives faceup, 4.4.6b). The credit cost."""
+    b = ctx.board
+    d = Decision.from_id(v["action"])
+    card = corp_card(b, d)
+    ab = card["abilities"][d.index]
+    v.update(instructions=ab["effects"], i=0, controller="corp", source=card["name"])
+    if ab["trash"]:
+        srv = b["servers"][d.server]
+        if d.zone == "content":
+            srv["content"] = None
+        else:
+            srv[d.zone].pop(locate(srv[d.zone], d))
+        card["faceup"] = True
+        card.pop("rezzed", None)
+        b["corp"]["discard"].append(card)
+        ch["corp.discard"] = [len(b["corp"]["discard"]) - 1, len(b["corp"]["discard"])]
+        rules += ["rule_trashing", "rule_archives_faceup_facedown"]
+    return ab["cost"]
 
 
 @handles("step_paid_ability_target_first_instruction")
@@ -279,6 +304,8 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     b = ctx.board
     side = v["player"]
     p = b[side]
+    if v["kind"] == "corp_ability":
+        return _resolve_instruction(ctx, f, d)
     act = Decision.from_id(v["action"])
     k = act.kind
     ch: dict = {}
@@ -341,7 +368,13 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if v["kind"] == "ability":
         return _use_ability(ctx, v)
     if k == "install":
-        return install(ctx, v, d)
+        if not triggers.again(ctx, f, "installed"):
+            res = install(ctx, v, d)
+            if res is not None:
+                return res
+        placed = v.get("placed")  # a Corp card is installed unrezzed: inactive, nothing triggers
+        subject = b["runner"]["rig"][placed[0]][placed[1]] if placed else None
+        return None if subject is None else triggers.fire(ctx, f, d, "installed", subject)
     if k == "break":
         i = act.index
         ice, ch, fully = break_subroutines(ctx, v, [i])
@@ -415,8 +448,13 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
     return None
 
 
+_pa_next_instruction = _loop("step_paid_ability_resolution")
+
+
 @handles("step_paid_ability_loop")
 def _pa_loop(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
+    if "instructions" in f.v:  # a Corp card's paid ability: its instructions, one at a time
+        return _pa_next_instruction(ctx, f, d)
     ctx.ev("The ability has no more instructions to resolve.")
     return None
 

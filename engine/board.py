@@ -162,10 +162,12 @@ ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this abili
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
 ABILITY_KINDS = ("break", "strength", "text", "prevent")
+CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
 DAMAGE_KINDS = ("net", "meat", "core", "any")
-TRIGGER_WHEN = ("successful_run",)  # conditions of `triggers` (engine.triggers)
+TRIGGER_WHEN = ("successful_run", "encountered", "passed", "run_ends", "installed")  # engine.triggers.WHEN
 
 _CARD_FIELDS_CORP = {
+    "abilities",  # Corp paid abilities: [{"kind": "paid", "cost", "trash", "effects"}] (9.2.7)
     "accessed",  # engine-managed during a breach
     "name",
     "type",
@@ -465,12 +467,26 @@ class _Checker:
         abl = self.bounded_list(c["abilities"], f"{path}.abilities", MAX_ABILITIES, "abilities")
         if abl is None:
             return
-        if ctype not in ("program", "hardware", "resource"):
+        corp = ctype in CORP_ABILITY_TYPES
+        if not corp and ctype not in ("program", "hardware", "resource"):
             self.add(
-                f"{path}.abilities", "only installed Runner cards have paid abilities in the board vocabulary"
+                f"{path}.abilities",
+                "only installed Runner cards, assets, upgrades and ice have paid abilities in the board vocabulary",
             )
         for i, a in enumerate(abl):
             ap = f"{path}.abilities[{i}]"
+            if corp:  # "X[credit], [trash]: effects" on a rezzed Corp card (engine.windows)
+                if not isinstance(a, dict) or a.get("kind") != "paid":
+                    self.add(ap, "must be an object with 'kind' 'paid' (a Corp card's paid ability)")
+                    continue
+                self.unknown(a, {"kind", "cost", "trash", "effects"}, ap)
+                self.int_field(a, "cost", ap, hi=MAX_CREDITS)
+                self.bool_field(a, "trash", ap)
+                if "effects" not in a:
+                    self.add(f"{ap}.effects", "required: the ability's instructions")
+                else:
+                    self.effect_list(a["effects"], f"{ap}.effects", "corp")
+                continue
             if not isinstance(a, dict) or a.get("kind") not in ABILITY_KINDS:
                 self.add(ap, f"must be an object with 'kind' one of {', '.join(ABILITY_KINDS)}")
                 continue
@@ -701,6 +717,10 @@ def _card(c: Any, default_type: str | None = None) -> dict:
 
 def _norm_ability(a: dict) -> dict:
     a = dict(a)
+    if a["kind"] == "paid":
+        a.setdefault("cost", 0)
+        a.setdefault("trash", False)
+        a["effects"] = _norm_effects(a["effects"])
     if a["kind"] == "prevent":
         a.setdefault("cost", 0)
         a.setdefault("trash", False)

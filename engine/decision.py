@@ -26,6 +26,7 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     use:CARD.N                                    (ability N of an installed program)
     prevent:ZONE.CARD.N                           (ZONE: programs | hardware | resources)
     trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
+    ability:S.ice.CARD.N   ability:S.root.CARD.N   ability:S.content.N   (a Corp card's paid ability)
     trash_resource:CARD   trash:CARD              (an installed resource; a program to trash)
     play:CARD   discard:CARD   install:CARD   install:CARD@S   install:CARD@new   (from the hand)
     access:hq | access:rd | access:content | access:root.CARD | access:archives.CARD
@@ -150,12 +151,12 @@ def _parse(text: str) -> Decision | None:
         if not ref or not _INT.match(n):
             return None
         return _card_or_pos(Decision(kind, zone="programs", index=int(n)), ref)
-    if kind in ("prevent", "trigger"):
+    if kind in ("prevent", "trigger", "ability"):
         head, _, tail = rest.partition(".")
         ref, _, n = tail.rpartition(".")
         if not _INT.match(n):
             return None
-        if head in RIG_ZONES:
+        if head in RIG_ZONES and kind != "ability":
             return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
         if kind == "prevent" or not _SERVER.match(head):
             return None
@@ -208,7 +209,7 @@ def _format(d: Decision) -> str:
         return f"rez:{d.server}.content" if d.zone == "content" else f"rez:{d.server}.root.{ref}"
     if k == "use":
         return f"use:{ref}.{d.index}"
-    if k in ("prevent", "trigger"):
+    if k in ("prevent", "trigger", "ability"):
         if d.server is None:
             return f"{k}:{d.zone}.{ref}.{d.index}"
         if d.zone == "content":

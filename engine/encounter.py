@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import rig
+from . import rig, triggers
 from .decision import Decision
 from .effects import describe_effect
 from .machine import (
@@ -18,19 +18,21 @@ from .machine import (
     loop_back,
 )
 from .run import ice_at
-from .windows import exchange, program_abilities, use_ability
+from .windows import corp_abilities, exchange, program_abilities, use_ability, use_corp_ability
 
 
 @handles("step_encounter_begins")
 def _encounter(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     ice = ice_at(ctx, f.v)
-    n = len(ice["subroutines"])
-    f.v["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
-    ctx.ev(
-        f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
-        ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
-    )
-    return None
+    if not triggers.again(ctx, f, "encountered"):
+        n = len(ice["subroutines"])
+        f.v["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
+        ctx.ev(
+            f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
+            ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
+            objects={"server": f.v["server"], "ice": f.v["pos"]},
+        )
+    return triggers.fire(ctx, f, d, "encountered", ice)
 
 
 def _legacy_break(b: dict, ice: dict) -> bool:
@@ -70,12 +72,12 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 
     def options(side: str) -> list[dict]:
         if side != "runner":
-            return []
+            return corp_abilities(ctx.board) if "corp_abilities" in ctx.s.kinds else []
         opts = []
         if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
             broken = enc["broken"]
             opts = [
-                dec(f"break:{i}", _break_label(ice, i, cost), "runner")
+                dec(f"break:{i}", _break_label(ice, i, cost, enc), "runner")
                 for i in range(len(ice["subroutines"]))
                 if not broken[i]
             ]
@@ -100,6 +102,8 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         return None
     if x.kind == "use":
         return use_ability(ctx.board, x, {"server": v["server"], "pos": v["pos"]})
+    if x.kind == "ability":
+        return use_corp_ability(ctx.board, x)
     i = x.index  # break:i (legality was checked against the listed decisions)
     return call(
         "paid_ability",
@@ -107,7 +111,7 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             "kind": "break",
             "player": "runner",
             "action": x.id,
-            "label": _break_label(ice, i, cost),
+            "label": _break_label(ice, i, cost, enc),
             "server": v["server"],
             "pos": v["pos"],
         },
@@ -115,8 +119,11 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     )
 
 
-def _break_label(ice: dict, i: int, cost: int) -> str:
-    text = " ".join(describe_effect(e) for e in ice["subroutines"][i])
+def _break_label(ice: dict, i: int, cost: int, enc: dict) -> str:
+    texts = enc.get("texts")
+    if texts is None:  # the subroutines' words, once per encounter
+        texts = enc["texts"] = [" ".join(describe_effect(e) for e in sub) for sub in ice["subroutines"]]
+    text = texts[i]
     return f"Break subroutine {i + 1} ({text}) for {cost} credit(s)"
 
 

@@ -148,12 +148,13 @@ def _passice_at(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if ice is None:
         ctx.ev("The Runner's position is not at a piece of ice: nothing is passed.", ("rule_movement_phase",))
         return None
-    n = len(ctx.board["servers"][v["server"]]["ice"])
-    text = f"The Runner passes {ice['name']}."
-    if v["pos"] == n - 1:
-        text += " It was the innermost ice: the Runner has passed all ice protecting the server."
-    ctx.ev(text, ("rule_movement_phase",))
-    return None
+    if not triggers.again(ctx, f, "passed"):
+        n = len(ctx.board["servers"][v["server"]]["ice"])
+        text = f"The Runner passes {ice['name']}."
+        if v["pos"] == n - 1:
+            text += " It was the innermost ice: the Runner has passed all ice protecting the server."
+        ctx.ev(text, ("rule_movement_phase",), objects={"server": v["server"], "ice": v["pos"]})
+    return triggers.fire(ctx, f, d, "passed", ice)
 
 
 @handles("step_before_jack_out_paw")
@@ -244,16 +245,7 @@ def _success(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             ("rule_success_phase", "rule_successful_run"),
             {"run.successful": [False, True]},
         )
-        found = triggers.pending(ctx.board, "successful_run")
-        if found:
-            f.v["pending"] = found
-            names = ", ".join(f"{p['source']} ({p['side']})" for p in found)
-            ctx.ev(
-                f"Abilities that trigger when the run is successful become pending: {names}.",
-                ("rule_condition_checked_in_checkpoints", "rule_reaction_window"),
-                objects={"pending": [p["key"] for p in found]},
-            )
-    return triggers.reaction_window(ctx, f, d, "successful_run")
+    return triggers.fire(ctx, f, d, "successful_run")
 
 
 @handles("step_breach")
@@ -327,8 +319,12 @@ def _unsuccessful(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 @handles("step_run_complete")
 def _run_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
-    ctx.s.result["runs"].append(
-        {"server": v["server"], "result": v.get("result", "neither"), "ended_by": v["ended_by"]}
-    )
-    ctx.ev(f"The run on {v['server']} is complete ({v.get('result', 'neither')}).", ("rule_run_ends_phase",))
-    return END
+    if not triggers.again(ctx, f, "run_ends"):
+        ctx.s.result["runs"].append(
+            {"server": v["server"], "result": v.get("result", "neither"), "ended_by": v["ended_by"]}
+        )
+        ctx.ev(
+            f"The run on {v['server']} is complete ({v.get('result', 'neither')}).", ("rule_run_ends_phase",)
+        )
+    res = triggers.fire(ctx, f, d, "run_ends")  # "when the run ends" is met now (6.8.5)
+    return END if res is None else res

@@ -27,7 +27,7 @@ SESSION_FORMAT = 1
 @dataclass
 class SessionSpec:
     """What a session is made of, and its one serialised form: `Session.to_json`, the web app's
-    signed URL tokens and `nrrules step --json`'s "session" all hold `to_payload()`:
+    signed URL tokens (which `nrrules step --json` prints) all hold `to_payload()`:
     ``{"f": 1, "v": "26.03", "s": "run", "p": {"server": "hq"}, "r": 0, "b": {board as given},
     "d": ["rez", "pass"]}``. Replaying the decisions rebuilds the session exactly (the engine is
     deterministic, its randomness seeded)."""
@@ -124,6 +124,7 @@ class Session:
         "steps",
         "next_of",
         "tables",
+        "kinds",
     )
 
     def __init__(self) -> None:
@@ -143,6 +144,9 @@ class Session:
         self.steps: dict[str, list[str]] = {}
         self.next_of: dict[str, dict[str, str | None]] = {}
         self.tables: Tables
+        # what the board holds anywhere ("triggers", "corp_abilities"): cards only move, so a
+        # board without them never gets them, and the engine skips looking for them
+        self.kinds: frozenset[str] = frozenset()
 
     # ----- read-only views ---------------------------------------------------------------------
     @property
@@ -189,6 +193,7 @@ class Session:
         n.steps = self.steps
         n.next_of = self.next_of
         n.tables = self.tables
+        n.kinds = self.kinds
         return n
 
     def __repr__(self) -> str:
@@ -290,6 +295,22 @@ def _prepare(board: Any, t: Tables) -> tuple[list[str], dict | None]:
     return list(hit[0]), marshal.loads(hit[1]) if hit[1] else None
 
 
+def _kinds(board: dict) -> frozenset[str]:
+    """Which optional mechanisms the board's cards use anywhere (see `Session.kinds`)."""
+    corp, runner = board["corp"], board["runner"]
+    corp_cards = [c for k in ("hand", "deck", "discard", "set_aside") for c in corp[k]]
+    for srv in board["servers"].values():
+        corp_cards += [*srv["ice"], *srv["root"], *([srv["content"]] if srv.get("content") else [])]
+    runner_cards = [c for k in ("hand", "deck", "discard", "set_aside") for c in runner[k]]
+    runner_cards += [c for zone in runner["rig"].values() for c in zone]
+    kinds = set()
+    if any("triggers" in c for c in corp_cards + runner_cards):
+        kinds.add("triggers")
+    if any("abilities" in c for c in corp_cards):
+        kinds.add("corp_abilities")
+    return frozenset(kinds)
+
+
 def start(board: dict, structure: str, doc: Document, params: dict | None = None, seed: int = 0) -> Session:
     """Start walking `structure` on `board` under the CR version `doc`. Raises BoardError."""
     t = tables(doc)
@@ -315,6 +336,7 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
     s.params = _copy(params)
     s.seed = seed
     s.board = norm
+    s.kinds = _kinds(norm)
     s.tables = t
     s.steps = table
     s.next_of = t.next_of

@@ -1,14 +1,22 @@
-"""Conditional abilities on installed cards that meet their trigger condition together, and the
-reaction window that resolves them (9.2.8, 9.6): the active player receives priority first and
-triggers their pending abilities in the order they choose (9.2.8d); when they have none left the
-other player does the same with theirs (9.2.8b). Every modeled trigger is mandatory, so a player
+"""Conditional abilities on cards that meet their trigger condition together, and the reaction
+window that resolves them (9.2.8, 9.6): the active player receives priority first and triggers
+their pending abilities in the order they choose (9.2.8d); when they have none left the other
+player does the same with theirs (9.2.8b). Every modeled trigger is mandatory, so a player
 passes only once their own are resolved (9.6.9b). A card's ability whose condition is not met
-never becomes pending.
+never becomes pending: an inactive card (an unrezzed Corp card), or an ability about another
+card ("when encountered" on a different piece of ice).
 
-Board vocabulary: `triggers` on a Runner installed card (programs, hardware, resources) or an
-installed Corp card (active only when rezzed): a list of `{"when": CONDITION, "effects": [...]}`;
-conditions: `successful_run` ("whenever the Runner makes a successful run", 6.9.5a). Effects
-resolve with the card's controller as controller.
+Board vocabulary: `triggers` on a Runner installed card (programs, hardware, resources), an
+installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
+"effects": [...]}`, effects resolving with the card's controller as controller. Conditions
+(`WHEN`), each met at one step:
+
+* `successful_run` (6.9.5a): any active card, when the run is declared successful;
+* `encountered` (6.9.3a, 9.6.14a): the encountered ice itself; a Runner card: any encounter;
+* `passed` (6.9.4a): the passed ice itself; a Runner card: any ice passed;
+* `run_ends` (6.9.6d, 6.8.5): any active card, when the run as a whole is complete;
+* `installed` (8.5.15f, 9.6.14b): the Runner card just installed ("when installed" on its
+  source; a Corp card is installed unrezzed, so inactive).
 """
 
 from __future__ import annotations
@@ -18,41 +26,91 @@ from typing import Any
 from .decision import Decision, card_ref
 from .machine import Ctx, Frame, call, dec, opponent, wait
 
-WHEN = {"successful_run": "when the run is successful"}
+WHEN = {
+    "successful_run": "when the run is successful",
+    "encountered": "when the ice is encountered",
+    "passed": "when the ice is passed",
+    "run_ends": "when the run ends",
+    "installed": "when installed",
+}
+# conditions a Runner card meets for any ice (its text says "whenever you encounter / pass")
+ANY_ICE = ("encountered", "passed")
+# the rules each condition is met under (cited when abilities become pending)
+MET = {
+    "successful_run": ("rule_success_phase",),
+    "encountered": ("rule_when_encountered",),
+    "passed": ("rule_movement_phase",),
+    "run_ends": ("rule_run_ends_condition",),
+    "installed": ("rule_steps_installing_installed_condition", "rule_when_installed"),
+}
 
 
-def pending(b: dict, when: str) -> list[dict]:
-    """Instances that meet `when` now: [{"side", "source", "effects", "key"}], by card position."""
+def pending(b: dict, when: str, subject: dict | None = None) -> list[dict]:
+    """Instances that meet `when` now: [{"side", "source", "effects", "key"}], by card position.
+    With `subject` (the card the condition is about: the encountered or passed ice, the installed
+    card), only its abilities meet it, and a Runner card's for any ice (`ANY_ICE`)."""
     out = []
     rig = b["runner"]["rig"]
+    any_ice = when in ANY_ICE
     for zone in ("programs", "hardware", "resources"):
         cards = rig[zone]
         for i, c in enumerate(cards):
-            for t, tr in enumerate(c.get("triggers", ())):
-                if tr["when"] == when:
-                    out.append(
-                        {
-                            "side": "runner",
-                            "source": c["name"],
-                            "effects": tr["effects"],
-                            "key": f"{zone}.{card_ref(cards, i)}.{t}",
-                        }
-                    )
-    for name, srv in b["servers"].items():
-        ice, root = srv["ice"], srv["root"]
-        cards = [(f"{name}.ice.{card_ref(ice, i)}", c) for i, c in enumerate(ice)]
-        cards += [(f"{name}.root.{card_ref(root, i)}", c) for i, c in enumerate(root)]
-        if srv.get("content"):
-            cards.append((f"{name}.content", srv["content"]))
-        for where, c in cards:
-            if not c.get("rezzed"):
+            if "triggers" not in c or (subject is not None and c is not subject and not any_ice):
                 continue
-            for t, tr in enumerate(c.get("triggers", ())):
+            for t, tr in enumerate(c["triggers"]):
                 if tr["when"] == when:
-                    out.append(
-                        {"side": "corp", "source": c["name"], "effects": tr["effects"], "key": f"{where}.{t}"}
-                    )
+                    key = f"{zone}.{card_ref(cards, i)}.{t}"
+                    out.append({"side": "runner", "source": c["name"], "effects": tr["effects"], "key": key})
+    for name, srv in b["servers"].items():
+        for zone in ("ice", "root", "content"):
+            cards = srv[zone] if zone != "content" else [srv["content"]] if srv.get("content") else []
+            for i, c in enumerate(cards):
+                if "triggers" not in c or (subject is not None and c is not subject) or not c.get("rezzed"):
+                    continue
+                where = f"{name}.content" if zone == "content" else f"{name}.{zone}.{card_ref(cards, i)}"
+                for t, tr in enumerate(c["triggers"]):
+                    if tr["when"] == when:
+                        out.append(
+                            {
+                                "side": "corp",
+                                "source": c["name"],
+                                "effects": tr["effects"],
+                                "key": f"{where}.{t}",
+                            }
+                        )
     return out
+
+
+def fire(ctx: Ctx, f: Frame, d: Decision | None, when: str, subject: dict | None = None) -> Any:
+    """At the step where `when` is met: on the handler's first entry the abilities meeting it
+    become pending (an event lists them); then the reaction window resolves them (`reaction_window`).
+    Returns None once none is left (the handler goes on), else what the window returns. A handler
+    calls it last, and skips its own first-entry work while `again` is true (the window is open)."""
+    v = f.v
+    if not again(ctx, f, when):
+        if "triggers" not in ctx.s.kinds:
+            return None
+        found = pending(ctx.board, when, subject)
+        if not found:
+            return None
+        v["met"] = [ctx.step, when]
+        v["pending"] = found
+        names = ", ".join(f"{p['source']} ({p['side']})" for p in found)
+        ctx.ev(
+            f"Abilities that trigger {WHEN[when]} become pending: {names}.",
+            (*MET[when], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
+            objects={"pending": [p["key"] for p in found], "condition": when},
+        )
+    res = reaction_window(ctx, f, d, when)
+    if res is None:
+        del v["met"]
+    return res
+
+
+def again(ctx: Ctx, f: Frame, when: str) -> bool:
+    """Is the handler at this step re-entered while its reaction window for `when` is open (its
+    own work already done)?"""
+    return f.v.get("met") == [ctx.step, when]
 
 
 def reaction_window(ctx: Ctx, f: Frame, d: Decision | None, when: str) -> Any:

@@ -228,6 +228,7 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
             rules += ["rule_program_memory_cost", "rule_memory_limit"]
             text += f" Memory: {memory_used(r['rig'])} of {r['memory_limit']} [mu] used."
         ctx.ev(text, rules, ch, objects={"card": card["name"], "zone": zone})
+        v["placed"] = [zone, len(r["rig"][zone]) - 1]  # for its "when installed" abilities
         return None
     card = p["set_aside"].pop()
     server = v["server"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import recurring
+from . import recurring, rig
 from .decision import Decision, card_ref, locate
+from .effects import describe_effect
 from .locations import take_card
 from .machine import (
     STAY,
@@ -92,7 +93,11 @@ def paw(
     def options(side: str) -> list[dict]:
         if side == "runner":
             return runner_options(b, side)
-        return (_rez_options(b, ice) if rez else []) + (_score_options(b) if score_ok else [])
+        return (
+            (_rez_options(b, ice) if rez else [])
+            + (_score_options(b) if score_ok else [])
+            + (corp_abilities(b) if "corp_abilities" in ctx.s.kinds else [])
+        )
 
     def label(side: str, closing: bool) -> str:
         if closing:
@@ -118,6 +123,8 @@ def paw(
     d = x
     if d.kind == "use":
         return use_ability(b, d)
+    if d.kind == "ability":
+        return use_corp_ability(b, d)
     ch: dict = {}
     if d.kind == "rez" and d.server is None:
         setv(b["corp"], "corp", "credits", b["corp"]["credits"] - ice.get("rez_cost", 0), ch)
@@ -219,13 +226,14 @@ def exchange(
 def program_abilities(b: dict, keep: Callable[[dict, dict, str], bool]) -> list[dict]:
     """`use:CARD.N` decisions for the abilities on installed programs that `keep(program,
     ability, decision id)` allows: the one loop behind every window's Runner ability options."""
-    from . import rig
-
     out = []
     progs = b["runner"]["rig"]["programs"]
     for p, prog in enumerate(progs):
+        abl = prog.get("abilities")
+        if not abl:
+            continue
         ref = card_ref(progs, p)
-        for a, ab in enumerate(prog.get("abilities", ())):
+        for a, ab in enumerate(abl):
             use_id = f"use:{ref}.{a}"
             if keep(prog, ab, use_id):
                 if ab["kind"] == "text":
@@ -249,8 +257,6 @@ def runner_options(b: dict, side: str) -> list[dict]:
 
 def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
     """Walk the paid ability structure (9.5.7) for `use:CARD.N`."""
-    from . import rig
-
     progs = b["runner"]["rig"]["programs"]
     p = locate(progs, d)
     prog = progs[p]
@@ -265,6 +271,61 @@ def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
             "ability": d.index,
             "label": f"{prog['name']}: {rig.describe_ability(ab)}",
             **(extra or {}),
+        },
+        "stay",
+    )
+
+
+def corp_card(b: dict, d: Decision) -> dict:
+    """The Corp card an `ability:` decision names."""
+    srv = b["servers"][d.server]
+    return srv["content"] if d.zone == "content" else srv[d.zone][locate(srv[d.zone], d)]
+
+
+def describe_corp_ability(ab: dict) -> str:
+    cost = [f"{ab['cost']}[credit]"] if ab["cost"] else []
+    if ab["trash"]:
+        cost.append("[trash]")
+    return f"{', '.join(cost) or 'no cost'}: " + " ".join(describe_effect(e) for e in ab["effects"])
+
+
+def corp_abilities(b: dict) -> list[dict]:
+    """`ability:S.ZONE.CARD.N` decisions: the paid abilities on rezzed Corp cards (assets,
+    upgrades, ice) the Corp can pay for; usable in any paid ability window while the Corp has
+    priority (9.2.7)."""
+    out: list[dict] = []
+    credits = None
+    for name, srv in b["servers"].items():
+        found = [
+            (f"{name}.{zone}.{card_ref(srv[zone], i)}", c)
+            for zone in ("ice", "root")
+            for i, c in enumerate(srv[zone])
+            if "abilities" in c and c.get("rezzed")
+        ]
+        c = srv.get("content")
+        if c and "abilities" in c and c.get("rezzed"):
+            found.append((f"{name}.content", c))
+        for where, c in found:
+            if credits is None:
+                credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
+            for a, ab in enumerate(c["abilities"]):
+                if ab["cost"] <= credits:
+                    out.append(
+                        dec(f"ability:{where}.{a}", f"{c['name']}: {describe_corp_ability(ab)}", "corp")
+                    )
+    return out
+
+
+def use_corp_ability(b: dict, d: Decision) -> Any:
+    """Walk the paid ability structure (9.5.7) for a Corp card's `ability:` decision."""
+    card = corp_card(b, d)
+    return call(
+        "paid_ability",
+        {
+            "kind": "corp_ability",
+            "player": "corp",
+            "action": d.id,
+            "label": f"{card['name']}: {describe_corp_ability(card['abilities'][d.index])}",
         },
         "stay",
     )

@@ -102,8 +102,20 @@ effect = st.one_of(
         st.lists(simple_effect, min_size=1, max_size=2),
     ),
 )
+# conditional abilities (engine.triggers): every condition the board format knows
+WHENS = ["successful_run", "encountered", "passed", "run_ends", "installed"]
+trigger = st.builds(
+    lambda when, eff: {"when": when, "effects": eff},
+    st.sampled_from(WHENS),
+    st.lists(simple_effect, min_size=1, max_size=2),
+)
+runner_trigger = st.builds(
+    lambda when, a: {"when": when, "effects": [{"effect": "gain_credits", "amount": a}]},
+    st.sampled_from(WHENS),
+    amount,
+)
 ice = st.builds(
-    lambda n, rez, cost, brk, subs, strength, sub: {
+    lambda n, rez, cost, brk, subs, strength, sub, trig: {
         "name": f"Ice {n}",
         "rezzed": rez,
         "rez_cost": cost,
@@ -111,6 +123,7 @@ ice = st.builds(
         "subroutines": subs,
         "strength": strength,
         "subtypes": [sub],
+        **({"triggers": trig} if trig else {}),
     },
     st.integers(1, 99),
     st.booleans(),
@@ -119,6 +132,7 @@ ice = st.builds(
     st.lists(effect, max_size=3),
     st.integers(0, 4),
     st.sampled_from(["barrier", "code gate", "sentry"]),
+    st.lists(trigger, max_size=1),
 )
 limits = st.builds(
     lambda once, only, threat: {
@@ -155,17 +169,19 @@ ability = st.one_of(
     st.just({"kind": "text", "text": "Install a virus counter."}),
 )
 program = st.builds(
-    lambda n, mu, strength, abl: {
+    lambda n, mu, strength, abl, trig: {
         "name": f"Breaker {n}",
         "memory_cost": mu,
         "strength": strength,
         "subtypes": ["icebreaker"],
         "abilities": abl,
+        **({"triggers": trig} if trig else {}),
     },
     st.integers(1, 9),
     st.integers(0, 1),
     st.integers(0, 3),
     st.lists(ability, max_size=3),
+    st.lists(runner_trigger, max_size=1),
 )
 agenda = st.builds(
     lambda pts, req, adv, steal: {
@@ -209,17 +225,26 @@ asset = st.builds(
         ),
     ),
 )
+# a Corp card's paid ability (engine.windows.corp_abilities): "X[credit], [trash]: effects"
+corp_paid = st.builds(
+    lambda c, t, eff: {"kind": "paid", "cost": c, "trash": t, "effects": eff},
+    st.integers(0, 3),
+    st.booleans(),
+    st.lists(simple_effect, min_size=1, max_size=2),
+)
 upgrade = st.builds(
-    lambda rez, cost, trash: {
+    lambda rez, cost, trash, abl: {
         "name": "Upgrade",
         "type": "upgrade",
         "rezzed": rez,
         "rez_cost": cost,
         "trash_cost": trash,
+        **({"abilities": abl} if abl else {}),
     },
     st.booleans(),
     st.integers(0, 4),
     st.integers(0, 5),
+    st.lists(corp_paid, max_size=1),
 )
 operation = st.builds(
     lambda cost, eff: {"name": "Op", "type": "operation", "play_cost": cost, "effects": eff},

@@ -1,0 +1,133 @@
+"""Conditional abilities beyond "when the run is successful" (9.6): "when encountered" (6.9.3a,
+9.6.14a), "when passed" (6.9.4a), "when the run ends" (6.9.6d, 6.8.5) and "when installed"
+(8.5.15f, 9.6.14b). An ability fires only when its own condition is met; abilities met together
+resolve the active player's first, each player choosing the order of their own (9.2.8)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import decision_ids, engine_board, load_doc
+
+import engine
+
+
+@pytest.fixture(params=["22.12", "24.03", "26.03"])
+def doc(request):
+    return load_doc(request.param)
+
+
+def trig(when: str, effect: str, amount: int) -> list[dict]:
+    return [{"when": when, "effects": [{"effect": effect, "amount": amount}]}]
+
+
+def run_to_end(s, prefer: str = "pass"):
+    while not s.finished:
+        ids = decision_ids(s)
+        s, _ = engine.apply(s, prefer if prefer in ids else "continue" if "continue" in ids else ids[0])
+    return s
+
+
+def became_pending(s, when: str) -> list[list[str]]:
+    return [e.objects["pending"] for e in s.trace if e.objects.get("condition") == when]
+
+
+def test_when_encountered_fires_for_its_own_ice_only(doc):
+    """Tollbooth-like: "When the Runner encounters this ice, they lose 3 credits." The other ice
+    encountered in the same run, and the unrezzed one that is never encountered, do not fire."""
+    toll = {"name": "Toll", "rezzed": True, "triggers": trig("encountered", "lose_credits", 3)}
+    wall = {"name": "Wall", "rezzed": True, "subroutines": []}
+    dark = {
+        "name": "Dark",
+        "rezzed": False,
+        "rez_cost": 99,
+        "triggers": trig("encountered", "lose_credits", 1),
+    }
+    b = engine_board(runner={"credits": 5}, servers={"hq": {"ice": [dark, wall, toll]}})
+    s = run_to_end(engine.start(b, "run", doc, {"server": "hq"}))
+    assert s.outcome.run == "successful"
+    assert became_pending(s, "encountered") == [["hq.ice.toll.0"]]
+    assert s.board["runner"]["credits"] == 2
+    pend = next(e for e in s.trace if e.objects.get("condition") == "encountered")
+    assert pend.step == "step_encounter_begins"
+    assert ("rule_when_encountered" in pend.rules) == (doc.node("rule_when_encountered") is not None)
+    assert all(doc.node(r) is not None for e in s.trace for r in e.rules)
+
+
+def test_when_passed_fires_for_each_ice_passed_and_the_run_end_once(doc):
+    """A Runner card's "whenever you pass a piece of ice" meets its condition for every ice
+    passed; "when the run ends" is met once, at 6.9.6d, even for an unsuccessful run."""
+    walls = [{"name": f"Wall {i}", "rezzed": True, "subroutines": []} for i in range(2)]
+    rig = {
+        "hardware": [{"name": "Counter", "triggers": trig("passed", "gain_credits", 1)}],
+        "resources": [{"name": "Diary", "triggers": trig("run_ends", "gain_credits", 2)}],
+    }
+    b = engine_board(runner={"credits": 0, "rig": rig}, servers={"hq": {"ice": walls}})
+    s = run_to_end(engine.start(b, "run", doc, {"server": "hq"}))
+    assert became_pending(s, "passed") == [["hardware.counter.0"], ["hardware.counter.0"]]
+    assert became_pending(s, "run_ends") == [["resources.diary.0"]]
+    assert s.board["runner"]["credits"] == 4
+    ends = next(e for e in s.trace if e.objects.get("condition") == "run_ends")
+    assert ends.step == "step_run_complete" and "rule_run_ends_condition" in ends.rules
+    # the run's record is kept once although the step is re-entered after the reaction window
+    assert len(s.outcome.runs) == 1
+
+
+def test_run_end_abilities_active_player_first_each_in_their_own_order(doc):
+    """9.2.8: the Runner (active) resolves theirs first, in the order they choose (9.2.8d), then
+    the Corp theirs (9.2.8b)."""
+    rig = {
+        "resources": [
+            {"name": "Kati", "triggers": trig("run_ends", "gain_credits", 2)},
+            {"name": "Diary", "triggers": trig("run_ends", "gain_credits", 1)},
+        ]
+    }
+    grid = {
+        "name": "Grid",
+        "type": "upgrade",
+        "rezzed": True,
+        "triggers": trig("run_ends", "lose_credits", 1),
+    }
+    wall = {"name": "Wall", "rezzed": True, "subroutines": ["end_the_run"]}
+    b = engine_board(runner={"credits": 0, "rig": rig}, servers={"hq": {"ice": [wall], "root": [grid]}})
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    while s.current_step != "step_run_complete":
+        s, _ = engine.apply(s, "pass" if "pass" in decision_ids(s) else decision_ids(s)[0])
+    assert decision_ids(s) == ["trigger:resources.kati.0", "trigger:resources.diary.0"]
+    assert {d["player"] for d in engine.legal_decisions(s)} == {"runner"}
+    s, _ = engine.apply(s, "trigger:resources.diary.0")
+    s = run_to_end(s)
+    fired = [e.objects["card"] for e in s.trace if "trigger" in e.objects]
+    assert fired == ["Diary", "Kati", "Grid"]
+    assert s.outcome.run == "unsuccessful" and s.board["runner"]["credits"] == 2
+
+
+def test_when_installed_fires_for_the_installed_card_only(doc):
+    """8.5.15f: "when installed" abilities of the card being installed meet their condition; the
+    same ability on a card already installed does not."""
+    fresh = {
+        "name": "Fresh",
+        "type": "resource",
+        "install_cost": 1,
+        "triggers": trig("installed", "gain_credits", 3),
+    }
+    old = {"name": "Old", "triggers": trig("installed", "gain_credits", 5)}
+    b = engine_board(
+        turn="runner", runner={"credits": 2, "clicks": 0, "hand": [fresh], "rig": {"resources": [old]}}
+    )
+    s = engine.start(b, "runner_turn", doc)
+    while "install:fresh" not in decision_ids(s):
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    s, ev = engine.apply(s, "install:fresh")
+    assert [e.objects["pending"] for e in ev if e.objects.get("condition") == "installed"] == [
+        ["resources.fresh.0"]
+    ]
+    assert s.board["runner"]["credits"] == 2 - 1 + 3
+    assert [c["name"] for c in s.board["runner"]["rig"]["resources"]] == ["Old", "Fresh"]
+
+
+def test_new_conditions_validate_and_unknown_ones_are_refused():
+    for when in ("encountered", "passed", "run_ends", "installed"):
+        ice = {"name": "X", "rezzed": True, "triggers": trig(when, "gain_credits", 1)}
+        assert engine.validate_board(engine_board(servers={"hq": {"ice": [ice]}})) == []
+    bad = {"name": "X", "triggers": [{"when": "accessed_twice", "effects": []}]}
+    assert any("when" in p for p in engine.validate_board(engine_board(runner={"rig": {"hardware": [bad]}})))
