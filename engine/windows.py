@@ -223,23 +223,35 @@ def exchange(
     return "closed", passed
 
 
-def program_abilities(b: dict, keep: Callable[[dict, dict, str], bool]) -> list[dict]:
-    """`use:CARD.N` decisions for the abilities on installed programs that `keep(program,
-    ability, decision id)` allows: the one loop behind every window's Runner ability options."""
+def program_abilities(
+    b: dict,
+    kinds: tuple[str, ...],
+    keep: Callable[[dict, dict, str], bool],
+    labels: dict[str, str] | None = None,
+) -> list[dict]:
+    """`use:CARD.N` decisions for the abilities of the given `kinds` on installed programs that
+    `keep(program, ability, decision id)` allows: the one loop behind every window's Runner
+    ability options. `labels`: a cache of labels by id and strength (an encounter keeps one)."""
     out = []
     progs = b["runner"]["rig"]["programs"]
     for p, prog in enumerate(progs):
-        abl = prog.get("abilities")
-        if not abl:
-            continue
-        ref = card_ref(progs, p)
-        for a, ab in enumerate(abl):
+        ref = None
+        for a, ab in enumerate(prog.get("abilities", ())):
+            if ab["kind"] not in kinds:
+                continue
+            if ref is None:
+                ref = card_ref(progs, p)
             use_id = f"use:{ref}.{a}"
             if keep(prog, ab, use_id):
-                if ab["kind"] == "text":
-                    label = f"{prog['name']}: {ab['text']} (resolve by hand)"
-                else:
-                    label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
+                key = f"{use_id}@{rig.strength(prog)}"
+                label = labels.get(key) if labels is not None else None
+                if label is None:
+                    if ab["kind"] == "text":
+                        label = f"{prog['name']}: {ab['text']} (resolve by hand)"
+                    else:
+                        label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
+                    if labels is not None:
+                        labels[key] = label
                 out.append(dec(use_id, label, "runner"))
     return out
 
@@ -252,7 +264,7 @@ def runner_options(b: dict, side: str) -> list[dict]:
     """The Runner's paid abilities usable in any paid ability window: abilities on installed
     programs that the engine does not model (`text`), resolved by hand; abilities whose cost
     includes [click] are actions, not usable in a paid ability window (9.2.7b)."""
-    return program_abilities(b, _by_hand) if side == "runner" else []
+    return program_abilities(b, ("text",), _by_hand) if side == "runner" else []
 
 
 def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
