@@ -7,6 +7,11 @@ target at most 1.0 s), the cold open of the built index (new `Searcher` plus its
 median of several opens; target at most 100 ms) and in-process query latency over the
 evaluation sets (bench/relevance_set.json, relevance_holdout.json and relevance_questions.json),
 p50 and p99 (targets 3 ms and 15 ms).
+
+With ``--sources``, also the search box's default: one query over every source (rules of the
+latest version, cards and rulings from ../shared/nrdb/v2, judge items from ../shared/judge),
+merged by `rules_index.unified.search_sources`, over the same queries (built into a temporary
+directory first; p50/p99 wall and CPU per query).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from scraper import parse_html  # noqa: E402
 VERSIONS = ["22.12", "23.08", "24.03", "25.04", "25.08", "26.03"]
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 SET_PATHS = [Path(__file__).with_name(f"relevance_{n}.json") for n in ("set", "holdout", "questions")]
+SHARED = ROOT.parent / "shared"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -85,6 +91,42 @@ def bench_version(version: str, cr_dir: Path, queries: list[str], repeat: int, b
     }
 
 
+def bench_sources(version: str, cr_dir: Path, queries: list[str], repeat: int) -> dict:
+    """Per-query latency of the unified search over every built source."""
+    from rules_index.cards import build_cards
+    from rules_index.judge import build_judge
+    from rules_index.store import Library, build
+    from rules_index.unified import available_sources, search_sources
+
+    with tempfile.TemporaryDirectory() as tmp:
+        build_dir = Path(tmp) / "build"
+        build(str(cr_dir / f"cr-{version}.html"), build_dir)
+        build_cards(str(SHARED / "nrdb" / "v2"), build_dir)
+        names = {c.name for n in Library.open(build_dir).document(version).nodes for c in n.cards}
+        build_judge(str(SHARED / "judge" / "judge-reference-excerpt.html"), build_dir, names)
+        library = Library.open(build_dir)
+        sources = available_sources(library)
+        for q in queries:  # warm-up: word lists, caches
+            search_sources(library, q, version, sources)
+        latencies, cpu = [], []
+        for _ in range(repeat):
+            for q in queries:
+                t, c = time.perf_counter(), time.process_time()
+                search_sources(library, q, version, sources)
+                latencies.append(time.perf_counter() - t)
+                cpu.append(time.process_time() - c)
+    return {
+        "version": version,
+        "sources": sources,
+        "query_ms_p50": percentile(latencies, 50) * 1000,
+        "query_ms_p99": percentile(latencies, 99) * 1000,
+        "query_cpu_ms_p50": percentile(cpu, 50) * 1000,
+        "query_cpu_ms_p99": percentile(cpu, 99) * 1000,
+        "query_cpu_ms_mean": statistics.mean(cpu) * 1000,
+        "queries": len(latencies),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--versions", default=",".join(VERSIONS))
@@ -92,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="passes over the query set")
     ap.add_argument("--builds", type=int, default=3, help="index builds per version")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--sources", action="store_true", help="also time one search over every source (latest version)"
+    )
     args = ap.parse_args(argv)
     queries = [q["q"] for p in SET_PATHS for q in json.loads(p.read_text(encoding="utf-8"))["queries"]]
     rows = []
@@ -112,6 +157,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['query_ms_p99']:7.2f} {r['query_cpu_ms_p50']:8.2f} {r['query_cpu_ms_p99']:8.2f}"
         )
     print("targets: build <= 1.0 s, open <= 100 ms, p50 <= 3 ms, p99 <= 15 ms")
+    if args.sources:
+        version = args.versions.split(",")[-1].strip()
+        r = bench_sources(version, args.cr_dir, queries, args.repeat)
+        rows.append(r)
+        print(
+            f"\nall sources ({', '.join(r['sources'])}), CR {version}, {r['queries']} searches: "
+            f"p50 {r['query_ms_p50']:.2f} ms, p99 {r['query_ms_p99']:.2f} ms; "
+            f"cpu p50 {r['query_cpu_ms_p50']:.2f}, p99 {r['query_cpu_ms_p99']:.2f}, mean {r['query_cpu_ms_mean']:.2f} ms"
+        )
     if args.json:
         print(json.dumps(rows, indent=1))
     return 0

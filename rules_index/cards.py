@@ -19,6 +19,7 @@ the codes the CR's card links carry), the rule numbers its rulings cite, and sea
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import hashlib
 import json
@@ -44,6 +45,7 @@ MAX_QUERY = 200
 MAX_LIMIT = 100
 EXACT_SCORE = 1000.0  # a card whose whole name is the query
 PREFIX_SCORE = 900.0  # the best card whose name starts with the query
+CARD_BM25_B, CARD_BM25_K1 = 0.75, 1.2  # Whoosh's BM25F defaults (the card ranking is not tuned)
 
 
 class CardsNotBuilt(LookupError):
@@ -611,7 +613,7 @@ class CardStore:
             ids = list(dict.fromkeys(i for k, v in self._data.names.items() if k.startswith(key) for i in v))
         return self._data.cards[ids[0]] if len(ids) == 1 else None
 
-    def _named(self, query: str, limit: int) -> list[tuple[str, float]]:
+    def named(self, query: str, limit: int) -> list[tuple[str, float]]:
         """(card id, score) of cards named by the query: whole name 1000, then names starting
         with it (2+ letters), shortest first, from 900 down."""
         key = name_key(query)
@@ -620,11 +622,20 @@ class CardStore:
         names = self._data.names
         out: dict[str, float] = {cid: EXACT_SCORE for cid in names.get(key, [])}
         if len(key) >= 2:
-            starts = sorted((k for k in names if k.startswith(key) and k != key), key=lambda k: (len(k), k))
+            ordered = self._sorted_names()
+            start = bisect.bisect_left(ordered, key)
+            end = bisect.bisect_left(ordered, key + "\uffff", start)
+            starts = sorted((k for k in ordered[start:end] if k != key), key=lambda k: (len(k), k))
             for rank, k in enumerate(starts[:limit]):
                 for cid in names[k]:
                     out.setdefault(cid, PREFIX_SCORE - rank)
         return sorted(out.items(), key=lambda kv: -kv[1])[:limit]
+
+    def _sorted_names(self) -> list[str]:
+        ordered = getattr(self, "_name_order", None)
+        if ordered is None:
+            ordered = self._name_order = sorted(self._data.names)
+        return ordered
 
     def cited_rules(self, card_id: str, doc: Document) -> list[tuple[str, str]]:
         """(number, rule id) for every CR number the card's rulings cite that `doc` has."""
@@ -687,7 +698,7 @@ class CardStore:
         hits: list[CardHit] = []
         # A card whose whole name is the query comes first (case, accents, punctuation
         # forgiven), then cards whose name starts with it (shortest first: as-you-type).
-        named = self._named(query, limit) if "cards" in wanted else []
+        named = self.named(query, limit) if "cards" in wanted else []
         searcher = self._searcher()
         results = searcher.search(q, limit=limit + len(named), filter=self._only(searcher, wanted))
         seen: set[str] = set()
@@ -715,6 +726,91 @@ class CardStore:
                 text = rt.question or rt.text or ""
                 hits.append(CardHit("rulings", cid, card.title, float(r.score), _snippet(text, query), idx))
         return hits[:limit]
+
+    def rank(
+        self,
+        query: str,
+        sources: tuple[str, ...] = ("cards", "rulings"),
+        limit: int = 10,
+        skip: frozenset = frozenset(),
+    ) -> tuple[dict[str, list[CardRank]], float]:
+        """Cards and rulings by the words of a query, as the rules index ranks rules: each word
+        as each field analyses it, stop words out, BM25F summed over fields (from per-word
+        score lists, `rules_index.impact`), at most ``limit`` per source, cards in ``skip``
+        left out. Also the best score the query could reach here (`search.ideal_score`), so
+        a caller can put these scores beside another index's. Never raises on a query."""
+        from .impact import top
+        from .search import _STOP, ideal_score
+
+        wanted = tuple(s for s in sources if s in ("cards", "rulings"))
+        out: dict[str, list[CardRank]] = {s: [] for s in wanted}
+        query = " ".join((query or "").split())[:MAX_QUERY]
+        if not query or not wanted:
+            return out, 0.0
+        impacts, schema, docs, _ = self._ranking()
+        clauses = []
+        for fname in SEARCH_FIELDS:
+            for token in schema[fname].analyzer(query):
+                if token.text not in _STOP and impacts.idf(fname, token.text):
+                    clauses.append((fname, token.text, 1.0))
+        clauses = list(dict.fromkeys(clauses))
+        if not clauses:
+            return out, 0.0
+        ideal = ideal_score(impacts, clauses)
+        # Per source, the best few (enough to fill ``limit`` after the cards skipped): a
+        # partial selection, not a sort of every card a common word matches.
+        scores = impacts.scores(clauses)
+        is_card = self._ranking()[3]
+        per_source = {}
+        if "cards" in out:
+            per_source["cards"] = {d: v for d, v in scores.items() if is_card[d]}
+        if "rulings" in out:
+            per_source["rulings"] = {d: v for d, v in scores.items() if not is_card[d]}
+        for source, scores in per_source.items():
+            found = out[source]
+            for docnum, score in top(scores, limit + (len(skip) if source == "cards" else 0)):
+                _, cid, ruling = docs[docnum]
+                if (source == "cards" and cid in skip) or cid not in self._data.cards:
+                    continue
+                found.append(CardRank(source, cid, ruling, score))
+                if len(found) >= limit:
+                    break
+        return out, ideal
+
+    def _ranking(self):
+        """(score lists, schema, document number -> (source, card id, ruling index), document
+        number -> 1 for a card, 0 for a ruling), built once."""
+        ranking = getattr(self, "_ranking_parts", None)
+        if ranking is None:
+            searcher = self._searcher()  # takes the store's lock: before it is held here
+            with self._lock:
+                ranking = getattr(self, "_ranking_parts", None)
+                if ranking is None:
+                    from .impact import Impacts
+
+                    reader = searcher.reader()
+                    docs = [
+                        (f["source"], f["card_id"], f.get("ruling")) if f else ("", "", None)
+                        for f in (
+                            reader.stored_fields(d) if not reader.is_deleted(d) else None
+                            for d in range(reader.doc_count_all())
+                        )
+                    ]
+                    impacts = Impacts(lambda: self._searcher().reader(), B=CARD_BM25_B, K1=CARD_BM25_K1)
+                    is_card = bytes(source == "cards" for source, _, _ in docs)
+                    ranking = self._ranking_parts = (impacts, searcher.schema, docs, is_card)
+        return ranking
+
+
+@dataclass(frozen=True)
+class CardRank:
+    """A card or ruling ranked by `CardStore.rank` (``ruling``: its index among the card's
+    rulings, newest first; None for a card)."""
+
+    source: str
+    card_id: str
+    ruling: int | None
+    score: float
 
 
 _TABLES = ("card_types", "card_subtypes", "factions", "sides", "card_sets")

@@ -274,7 +274,16 @@ class RuleGraph:
         if words:
             pattern = re.compile(r"(?<![\w-])" + re.escape(words).replace(r"\ ", r"\s+") + r"(?![\w-])", re.I)
             defining = {d["id"] for d in defines}
-            for rule_id in self._folded:
-                if rule_id not in defining and pattern.search(self.rule_text(rule_id)):
+            first = words.split()[0]
+            for rule_id, text in self._lower_texts().items():
+                # a substring test first: most rules lack the word, and the pattern is slow
+                if first in text and rule_id not in defining and pattern.search(text):
                     uses.append(self._rule_dict(rule_id))
         return {"term": words, "defines": defines, "uses": uses}
+
+    def _lower_texts(self) -> dict[str, str]:
+        """Every rule's text with its examples folded in, lowercased (built once)."""
+        texts = getattr(self, "_lowered", None)
+        if texts is None:
+            texts = self._lowered = {rule_id: self.rule_text(rule_id).lower() for rule_id in self._folded}
+        return texts

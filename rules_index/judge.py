@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
-from whoosh.query import Or, Term
 from whoosh.scoring import BM25F
 from whoosh.support.charset import accent_map
 
@@ -37,6 +36,7 @@ from scraper import Document
 from scraper.judge import JudgeDocument, JudgeItem, parse_judge
 from scraper.source import resolve
 
+from .impact import Impacts, top
 from .integrity import build_lock
 from .lookup import lookup
 from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, _porter, clean_query, ideal_score, norm_of
@@ -365,6 +365,7 @@ class JudgeStore:
         }
         self._ix = open_index(self.path / "search", SCHEMA)
         self._local = threading.local()
+        self._impacts = Impacts(lambda: self._searcher().reader())
         self._lock = threading.Lock()
         self._resolved: dict[tuple[str, ...], _Resolved] = {}
         self._item_stems: dict[str, frozenset[str]] = {
@@ -406,9 +407,10 @@ class JudgeStore:
             self._local.searcher = (pid, self._ix.searcher(weighting=BM25F()))
         return self._local.searcher[1]
 
-    def search(self, query: str, limit: int = 10) -> list[JudgeHit]:
+    def search(self, query: str, limit: int = 10, snippets: bool = True) -> list[JudgeHit]:
         """Judge items for a query, best first: BM25F, then items with more of the query's
-        distinct words first. Any string gives a list."""
+        distinct words first. Any string gives a list. With ``snippets`` False the hits come
+        without a snippet (``""``; `with_snippets` makes them for those a caller keeps)."""
         text = clean_query(query)
         try:
             limit = max(1, min(int(limit), MAX_LIMIT))
@@ -418,12 +420,11 @@ class JudgeStore:
         if not stems:
             return []
         names = [t.text for t in NAME_ANALYZER(text)]
-        clauses = [Term(f, s) for s in stems for f in FIELDS] + [Term("cards", n) for n in names]
+        clauses = [(f, s, 1.0) for s in stems for f in FIELDS] + [("cards", n, 1.0) for n in names]
         searcher = self._searcher()
-        ideal = ideal_score(searcher, [(c.fieldname, c.text, c.boost) for c in clauses])
-        results = searcher.search(Or(clauses), limit=max(limit, 30), optimize=False)
+        ideal = ideal_score(self._impacts, clauses)
         ranked = []
-        for docnum, score in results.items():
+        for docnum, score in top(self._impacts.scores(clauses), max(limit, 30)):
             item_id = searcher.stored_fields(docnum)["id"]
             have = self._item_stems.get(item_id, frozenset())
             share = sum(1 for s in stems if s in have) / len(stems)
@@ -439,12 +440,21 @@ class JudgeStore:
                     title=item.title,
                     kind=item.kind,
                     section=self.breadcrumb(item_id),
-                    snippet=self.snippet(item, wanted),
+                    snippet=self.snippet(item, wanted) if snippets else "",
                     score=round(score, 4),
                     norm=norm_of(score, ideal),
                 )
             )
         return hits
+
+    def with_snippets(self, hits: list, query: str) -> None:
+        """Give the judge hits of ``hits`` left without a snippet theirs, for ``query``."""
+        wanted = frozenset(_stems(clean_query(query)))
+        for hit in hits:
+            if getattr(hit, "source", None) == "judge" and not hit.snippet:
+                item = self.item(hit.id)
+                if item is not None:
+                    hit.snippet = self.snippet(item, wanted)
 
     def hit(self, item_id: str, match: str = "text") -> JudgeHit:
         """An item as a search hit without a query (``match`` says why it is listed)."""

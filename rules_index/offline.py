@@ -1,7 +1,8 @@
 """The offline pack: everything a browser needs to read and search one CR version without a
 connection, written as one JSON file at build time (``<version dir>/offline.json``).
 
-The pack holds the rules (id, number, kind, title, parent, safe HTML) and a compact search
+The pack holds the rules (id, number, kind, title, parent, safe HTML with step references
+linked as rule pages link them, `rules_index.steplinks`) and a compact search
 index derived from the version's real Whoosh index, so the browser ranks like the server
 (`rules_index.search`) without re-implementing its analyzer:
 
@@ -47,6 +48,7 @@ from .search import (
     Searcher,
     _searchable,
 )
+from .steplinks import link_steps
 
 __all__ = ["OFFLINE_FORMAT", "OFFLINE_FILE", "build_pack", "write_pack"]
 
@@ -178,7 +180,7 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
             kind_code[n.kind],
             n.title or "",
             position.get(n.parent, -1) if n.parent else -1,
-            n.html or "",
+            link_steps(n.html or "", doc, n),  # "continue to (d)" linked, as on rule pages
         ]
         for n in nodes
     ]

@@ -15,6 +15,9 @@
 * Every hit carries ``norm``, its score over the best score the query could reach in this
   index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
   cards and rulings.
+* Scoring reads per-word score lists built once per word (`rules_index.impact`), the same
+  scores and order as Whoosh's own ``Or`` of the query's terms (phrases are scored by Whoosh
+  and added), without Whoosh's per-posting matcher machinery.
 * Examples are folded into their rule: their text is indexed in the rule's ``examples`` field and
   example nodes are never hits.
 
@@ -30,7 +33,6 @@ import logging
 import os
 import re
 import threading
-from array import array
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -41,13 +43,13 @@ from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.lang.porter import stem as porter_stem
-from whoosh.matching.combo import ArrayUnionMatcher, CombinationMatcher
 from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Term
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
 from scraper import Document, Node
 
+from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
 from .whoosh_open import open_index
@@ -160,7 +162,10 @@ SCHEMA = Schema(
     context=TEXT(analyzer=ANALYZER, field_boost=CONTEXT_BOOST, phrase=False),
 )
 TEXT_FIELDS = ("title", "text", "examples", "terms", "section", "context")
-BM25_B, BM25_K1 = 0.75, 1.2
+# Stronger length normalisation and later saturation than Whoosh's defaults (0.75, 1.2): long
+# rules that mention a word in passing rank below the short rule about it (measured on
+# bench/relevance_set.json and relevance_tuning.json).
+BM25_B, BM25_K1 = 0.9, 1.6
 # Phrases matched by Whoosh (short fields); phrases in the rule text are checked in the re-rank,
 # which is far cheaper than Whoosh's positional matching over common words.
 PHRASE_FIELDS = (("title", 3.0),)
@@ -173,7 +178,7 @@ BIGRAM_BONUS = 0.5
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
-RERANK_DEPTH = 20
+RERANK_DEPTH = 40
 # Examples are scenarios full of everyday rules words; only their distinctive words select.
 FIELD_COMMON_SHARE = {"examples": 0.01, "context": 0.01}
 COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
@@ -318,7 +323,11 @@ class SearchHit:
     norm: float = 0.0
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        # A flat copy (the breadcrumb's dicts copied too): `asdict`'s deep recursion was a
+        # tenth of an uncached search request.
+        out = dict(self.__dict__)
+        out["breadcrumb"] = [dict(crumb) for crumb in self.breadcrumb]
+        return out
 
 
 @dataclass
@@ -336,9 +345,14 @@ class SearchResult:
     did_you_mean: str | None = None
     # Top hits of a looser query (each word fuzzily, within 2 edits, or as a word prefix).
     looser: list[SearchHit] = field(default_factory=list)
+    # The stems a snippet marks for this query (for `Searcher.with_snippets`).
+    terms: frozenset[str] = field(default=frozenset(), repr=False)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The answer as JSON-ready data (``terms`` is for the searcher, not the reader)."""
+        out = asdict(self)
+        del out["terms"]
+        return out
 
 
 _ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
@@ -436,52 +450,7 @@ class _Speller:
 # ----------------------------------------------------------------------------------------------
 
 
-class _DenseUnionMatcher(ArrayUnionMatcher):
-    """Whoosh's array union, sized to the whole index (one part: a CR has under 2,000 documents)
-    and with its score array allocated and cleared by C-level copies rather than a Python loop
-    per slot, which was a third of the time of a query."""
-
-    def __init__(self, submatchers, doccount: int, boost: float = 1.0, scored: bool = True):
-        CombinationMatcher.__init__(self, submatchers, boost=boost)
-        self._scored = scored
-        self._doccount = doccount
-        self._partsize = max(doccount, 1)
-        self._blank = array("d", bytes(8 * self._partsize))
-        self._a = array("d", self._blank)
-        self._docnum = self._min_id()
-        self._read_part()
-
-    def _read_part(self) -> None:
-        start = self._docnum
-        end = min(start + self._partsize, self._doccount)
-        scores = self._a
-        scores[:] = self._blank
-        weight = self._boost
-        for m in self._submatchers:
-            while m.is_active():
-                doc = m.id()
-                if doc >= end:
-                    break
-                if self._scored:
-                    scores[doc - start] += m.score() * weight
-                else:
-                    scores[doc - start] = 1
-                m.next()
-        self._offset = start
-        self._limit = end
-
-
-class _DenseOr(Or):
-    """An Or whose matcher is `_DenseUnionMatcher` (same scores and order as Whoosh's own)."""
-
-    def _matcher(self, subs, searcher, context):
-        scored = context.weighting is not None if context else True
-        return _DenseUnionMatcher(
-            [sub.matcher(searcher, context) for sub in subs], searcher.doc_count_all(), self.boost, scored
-        )
-
-
-def ideal_score(searcher, clauses, k1: float = BM25_K1) -> float:
+def ideal_score(impacts: Impacts, clauses) -> float:
     """The best BM25F score a query could reach in this index: for each distinct word (grouped by
     its stem, whatever field or analyzer it came through), the most any one of its clauses can
     give, ``idf x (K1 + 1) x boost`` (BM25's limit as the term frequency grows; Whoosh applies
@@ -491,11 +460,10 @@ def ideal_score(searcher, clauses, k1: float = BM25_K1) -> float:
     ``clauses`` are ``(field, text, boost)``; phrases and absent terms add nothing."""
     best: dict[str, float] = {}
     for fname, text, boost in clauses:
-        if not searcher.reader().doc_frequency(fname, text):
-            continue
-        key = _porter(text.lower())
-        w = searcher.idf(fname, text) * (k1 + 1) * boost
-        best[key] = max(best.get(key, 0.0), w)
+        w = impacts.ideal(fname, text, boost)
+        if w:
+            key = _porter(text.lower())
+            best[key] = max(best.get(key, 0.0), w)
     return sum(best.values())
 
 
@@ -531,6 +499,7 @@ class Searcher:
         self._docnums: list[tuple[str, str]] | None = None
         self._stem_seqs: dict[str, tuple[str, ...]] = {}
         self._dfs: dict[tuple[str, str], int] = {}
+        self._impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
         self._doc_count = self._ix.doc_count()
 
     # ----- resources shared lazily ----------------------------------------------------------
@@ -711,28 +680,35 @@ class Searcher:
             elif tokens:
                 phrases.append(Phrase("cards", tokens, boost=6.0))
         info["text_phrases"] = text_phrases
+        info["phrase_clauses"] = phrases
         info["weights"] = weights
         # Only terms the index holds: a matcher for an absent term still costs its set-up.
         clauses = [Term(f, s, boost=b) for (f, s), b in weights.items() if self._df(f, s)] + phrases
         if not clauses:
             return None, frozenset(), info
-        return (_DenseOr(clauses) if len(clauses) > 1 else clauses[0]), frozenset(highlight_terms), info
+        return (Or(clauses) if len(clauses) > 1 else clauses[0]), frozenset(highlight_terms), info
 
     # ----- public API -----------------------------------------------------------------------
     def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Hits for a query, best first. Never raises for any query string."""
+        return self._safe_search(query, limit, True)[0]
+
+    def _safe_search(self, query: str, limit: int, snippets: bool) -> tuple[list[SearchHit], frozenset[str]]:
         try:
-            return self._search(query, limit)
+            return self._search(query, limit, snippets)
         except Exception:  # a search box must not fail; log it and answer with nothing
             log.exception("search failed for %r", query[:MAX_QUERY] if isinstance(query, str) else query)
-            return []
+            return [], frozenset()
 
-    def search_result(self, query: str, limit: int = 10) -> SearchResult:
+    def search_result(self, query: str, limit: int = 10, snippets: bool = True) -> SearchResult:
         """`search`, and when it finds nothing, what it can offer: the nearest rule numbers for a
         number naming no rule ("6.9.4z"), spelling suggestions, and the top hits of a looser
-        query. Never raises for any query string."""
+        query. Never raises for any query string. With ``snippets`` False, the hits found by
+        their words come without a snippet (``""``): a caller keeping only some of them (the
+        merged list of every source) makes theirs with `with_snippets`."""
         text = clean_query(query)
-        result = SearchResult(query=text, hits=self.search(query, limit))
+        hits, terms = self._safe_search(query, limit, snippets)
+        result = SearchResult(query=text, hits=hits, terms=terms)
         if result.hits or not text:
             return result
         try:
@@ -783,63 +759,79 @@ class Searcher:
             if node is not None:
                 result.looser.append(self._hit(node, round(float(score), 4), frozenset(stems), "looser"))
 
-    def _search(self, query: str, limit: int) -> list[SearchHit]:
+    def with_snippets(self, hits: list, terms: frozenset[str]) -> None:
+        """Give the rule hits of ``hits`` left without a snippet (``search_result(...,
+        snippets=False)``) theirs, with ``terms`` (`SearchResult.terms`) marked."""
+        for hit in hits:
+            if getattr(hit, "source", None) == "rules" and not hit.snippet:
+                node = self.doc.node(hit.id)
+                if node is not None:
+                    hit.snippet = self.snippet(node, terms)
+
+    def _search(
+        self, query: str, limit: int, snippets: bool = True
+    ) -> tuple[list[SearchHit], frozenset[str]]:
         text = clean_query(query)
         try:
             limit = max(1, min(int(limit), MAX_LIMIT))
         except (TypeError, ValueError):
             limit = 10
         if not text:
-            return []
+            return [], frozenset()
         ref = parse_query(text)
         if ref is not None:
             found = lookup(self.doc, text)
             if found.node is not None:
-                return self._exact_hits(found.node, text, limit)
+                return self._exact_hits(found.node, text, limit), frozenset()
             if ref.kind == "number":
                 # "6.9.9" names no rule; its digits would only match noise. `lookup` gives the
                 # error and the nearest numbers.
-                return []
+                return [], frozenset()
         q, highlight_terms, info = self._plan(text)
         if q is None:
-            return []
+            return [], frozenset()
+        marked = highlight_terms if snippets else None
         hits: list[SearchHit] = []
         if info["only_jargon"]:
             # The query is nothing but jargon ("PAW"): the curated table names the rule meant.
             for item in info["jargon"]:
                 node = self.doc.node(item["rule"])
                 if node is not None and all(h.id != node.id for h in hits):
-                    hits.append(self._hit(node, 500.0, highlight_terms, "jargon", norm=1.0))
+                    hits.append(self._hit(node, 500.0, marked, "jargon", norm=1.0))
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
         query_stems = {s for s in self._stems(" ".join(info["words"]))}
-        ranked = self._rank(q, query_stems, limit, info["text_phrases"])
-        ideal = ideal_score(self._searcher(), [(f, t, b) for (f, t), b in info["weights"].items()])
+        terms = [(f, t, b) for (f, t), b in info["weights"].items()]
+        ranked = self._rank(terms, info["phrase_clauses"], query_stems, limit, info["text_phrases"])
+        ideal = ideal_score(self._impacts, terms)
         for node_id, score in ranked:
             node = self.doc.node(node_id)
             if node is None or any(h.id == node.id for h in hits):
                 continue
-            hits.append(self._hit(node, round(score, 4), highlight_terms, "text", norm=norm_of(score, ideal)))
-        return hits[:limit]
+            hits.append(self._hit(node, round(score, 4), marked, "text", norm=norm_of(score, ideal)))
+        return hits[:limit], highlight_terms
 
     def _rank(
-        self, q, query_stems: set[str], limit: int, text_phrases: list[tuple[tuple[str, ...], float]] = ()
+        self,
+        terms: list[tuple[str, str, float]],
+        phrases: list,
+        query_stems: set[str],
+        limit: int,
+        text_phrases: list[tuple[tuple[str, ...], float]] = (),
     ) -> list[tuple[str, float]]:
         """BM25F hits, re-ranked: among the top candidates, a rule matching more of the distinct
         query words beats one matching a single word many times (coordination), a rule whose
         text has the query's words in order gets a phrase bonus, and kind priors apply."""
-        searcher = self._searcher()
         coord = len(query_stems) >= 2 and COORD > 0
-        results = searcher.search(q, limit=max(limit, RERANK_DEPTH), optimize=False)
-        having = [self._docs_with(searcher, stem) for stem in query_stems] if coord else []
-        by_docnum = self._by_docnum(searcher)
+        having = [self._docs_with(stem) for stem in query_stems] if coord else []
+        by_docnum = self._by_docnum(self._searcher())
         out = []
-        for docnum, raw_score in results.items():
+        for docnum, raw_score in self.candidates(terms, phrases, max(limit, RERANK_DEPTH)):
             if by_docnum is not None:
                 node_id, kind = by_docnum[docnum]
             else:
-                fields = searcher.stored_fields(docnum)
+                fields = self._searcher().stored_fields(docnum)
                 node_id, kind = fields["id"], fields.get("kind")
-            score = float(raw_score) * PRIORS.get(kind, 1.0)
+            score = raw_score * PRIORS.get(kind, 1.0)
             if coord:
                 share = sum(1 for docs in having if docnum in docs) / len(having)
                 score *= share**COORD
@@ -850,6 +842,25 @@ class Searcher:
             out.append((node_id, score))
         out.sort(key=lambda pair: -pair[1])
         return out[:limit]
+
+    def candidates(
+        self, terms: list[tuple[str, str, float]], phrases: list, depth: int
+    ) -> list[tuple[int, float]]:
+        """The ``depth`` best (document number, BM25F score) of the union of ``terms``
+        (``(field, stem, boost)``, scored from `impact.Impacts`) and ``phrases`` (Whoosh
+        ``Phrase`` queries, scored by Whoosh and added): the scores and order of Whoosh's own
+        ``Or`` of the same clauses (`tests/test_search_matcher.py`)."""
+        scores = self._impacts.scores(terms)
+        if phrases:
+            searcher = self._searcher()
+            context = searcher.context()
+            for phrase in phrases:
+                m = phrase.matcher(searcher, context)
+                while m.is_active():
+                    doc = m.id()
+                    scores[doc] = scores.get(doc, 0.0) + m.score()
+                    m.next()
+        return top(scores, depth)
 
     def _text_stems(self, node_id: str) -> tuple[str, ...]:
         """The analysed words of a rule's text, in order (cached)."""
@@ -887,17 +898,12 @@ class Searcher:
         share = FIELD_COMMON_SHARE.get(field_name, COMMON_SHARE)
         return self._df(field_name, stem) > share * max(1, self._doc_count)
 
-    def _docs_with(self, searcher, stem: str) -> frozenset[int]:
+    def _docs_with(self, stem: str) -> frozenset[int]:
         """Document numbers containing a stem in any searched field (cached: the index is
         read-only, so document numbers never change)."""
         docs = self._stem_docs.get(stem)
         if docs is None:
-            found: set[int] = set()
-            reader = searcher.reader()
-            for fname in TEXT_FIELDS:
-                if (fname, stem) in reader:
-                    found.update(reader.postings(fname, stem).all_ids())
-            docs = frozenset(found)
+            docs = frozenset(d for fname in TEXT_FIELDS for d in self._impacts.docs(fname, stem))
             if len(self._stem_docs) > 20000:
                 self._stem_docs.clear()
             self._stem_docs[stem] = docs
@@ -914,14 +920,15 @@ class Searcher:
         return hits[:limit]
 
     def _hit(
-        self, node: Node, score: float, terms: frozenset[str], match: str, norm: float = 0.0
+        self, node: Node, score: float, terms: frozenset[str] | None, match: str, norm: float = 0.0
     ) -> SearchHit:
+        """A hit; ``terms`` None: no snippet yet (`with_snippets` makes it)."""
         return SearchHit(
             id=node.id,
             number=node.number,
             title=node.title,
             kind=node.kind,
-            snippet=self.snippet(node, terms),
+            snippet="" if terms is None else self.snippet(node, terms),
             breadcrumb=[
                 {"id": a.id, "number": a.number, "title": a.title} for a in self.doc.ancestors(node.id)
             ],

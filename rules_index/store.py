@@ -51,6 +51,7 @@ _FINGERPRINT_FILES = (
     "rules_index/jargon.py",
     "rules_index/store.py",
     "rules_index/offline.py",
+    "rules_index/steplinks.py",
 )
 
 

@@ -24,13 +24,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from whoosh.query import Term
-from whoosh.searching import Searcher as WhooshSearcher
-
-from .cards import SEARCH_FIELDS, name_key, ruling_text
 from .cards import _snippet as card_snippet
+from .cards import name_key, ruling_text
 from .lookup import parse_query
-from .search import _STOP, SearchResult, _DenseOr, _FastBM25F, ideal_score, norm_of
+from .search import SearchResult, norm_of
 
 if TYPE_CHECKING:
     from .store import Library
@@ -116,28 +113,14 @@ class CardResult:
     ruling: int | None = None
 
 
-def _card_searcher(store):
-    """A Whoosh searcher over the card index scoring with the rules index's BM25F (field
-    lengths from a table built once per store, kept on the store) instead of reading the
-    length column for every posting."""
-    weighting = getattr(store, "_unified_weighting", None)
-    if weighting is None:
-        weighting = store._unified_weighting = _FastBM25F()
-    return WhooshSearcher(store._searcher().reader(), weighting=weighting, closereader=False)
-
-
 def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> dict[str, list[CardResult]]:
-    """Card and ruling hits with their norm, per source, from one pass over the card index: a
-    card named by its whole name is exact; one whose name starts with the query has the share
-    of its name typed; the rest their BM25F score over `ideal_score`.
-
-    The words are matched as the rules index matches them (each word as each field analyses
-    it, stop words out, one dense union, no term recording): the store's own query parser
-    matched every card whose title has "the" or "can", and searching cards and rulings took
-    60 ms a query against 10 ms this way."""
+    """Card and ruling hits with their norm, per source: a card named by its whole name is
+    exact; one whose name starts with the query has the share of its name typed; the rest
+    their BM25F score (`CardStore.rank`, which matches the words as the rules index does)
+    over the best score the query could reach in the card index."""
     out: dict[str, list[CardResult]] = {s: [] for s in sources}
     typed = name_key(query)
-    named = store._named(query, limit) if "cards" in sources else []
+    named = store.named(query, limit) if "cards" in sources else []
     for cid, score in named:
         card = store.card(cid)
         if card is None:
@@ -146,44 +129,28 @@ def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> dict[s
         # the start of a card's name ("corr" for Corroder): the share of the name typed
         norm = 1.0 if exact else round(min(1.0, len(typed) / max(1, len(name_key(card.title)))), 4)
         match = "exact" if exact else "text"
-        snippet = card_snippet(card.stripped_text, query)
-        out["cards"].append(CardResult("cards", cid, card.title, snippet, score, norm, match))
-    searcher = _card_searcher(store)
-    schema = searcher.schema
-    reader = searcher.reader()
-    clauses = []
-    for fname in SEARCH_FIELDS:
-        for token in schema[fname].analyzer(query):
-            if token.text not in _STOP and reader.doc_frequency(fname, token.text):
-                clauses.append((fname, token.text, 1.0))
-    if not clauses:
-        return out
-    ideal = ideal_score(searcher, clauses)
-    terms = [Term(f, t) for f, t, _ in dict.fromkeys(clauses)]
-    q = _DenseOr(terms) if len(terms) > 1 else terms[0]
-    seen = {h.id for h in out.get("cards", [])}
-    for docnum, score in searcher.search(q, limit=None, optimize=False).items():
-        fields = searcher.stored_fields(docnum)
-        source, cid = fields["source"], fields["card_id"]
-        if source not in out or len(out[source]) >= limit or (source == "cards" and cid in seen):
-            continue
-        card = store.card(cid)
-        if card is None:
-            continue
-        if source == "cards":
-            text, ruling = card.stripped_text, None
-        else:
-            ruling = fields["ruling"]
-            found = ruling_text(store.rulings(cid)[ruling])
-            text = found.question or found.text or ""
-        score = float(score)
-        snippet = card_snippet(text, query)
-        out[source].append(
-            CardResult(source, cid, card.title, snippet, score, norm_of(score, ideal), "text", ruling)
-        )
-        if all(len(v) >= limit for v in out.values()):
-            break
+        out["cards"].append(CardResult("cards", cid, card.title, "", score, norm, match))
+    ranked, ideal = store.rank(query, sources, limit, skip=frozenset(h.id for h in out.get("cards", [])))
+    for source, found in ranked.items():
+        room = limit - len(out[source])
+        for r in found[: max(0, room)]:
+            card = store.card(r.card_id)
+            out[source].append(
+                CardResult(
+                    source, r.card_id, card.title, "", r.score, norm_of(r.score, ideal), "text", r.ruling
+                )
+            )
     return out
+
+
+def card_snippets(store, hits: list, query: str) -> None:
+    """The snippet of each card and ruling hit of ``hits`` (made for the hits kept only)."""
+    for hit in hits:
+        if getattr(hit, "source", None) == "cards" and not hit.snippet:
+            hit.snippet = card_snippet(store.card(hit.id).stripped_text, query)
+        elif getattr(hit, "source", None) == "rulings" and not hit.snippet:
+            found = ruling_text(store.rulings(hit.id)[hit.ruling])
+            hit.snippet = card_snippet(found.question or found.text or "", query)
 
 
 def search_sources(
@@ -196,7 +163,7 @@ def search_sources(
     ref = parse_query(query)
     exact_rule = None
     if "rules" in sources:
-        result.offer = searcher.search_result(query, limit)
+        result.offer = searcher.search_result(query, limit, snippets=False)
         lists["rules"] = result.offer.hits
         if result.offer.hits and result.offer.hits[0].match == "exact":
             exact_rule = result.offer.hits[0]
@@ -211,13 +178,20 @@ def search_sources(
                 judge.hit(item.id, match="cites") for item in judge.citing(exact_rule.id, library)
             ][:limit]
         elif ref is None or ref.kind != "number":
-            lists["judge"] = judge.search(query, limit=limit)
+            lists["judge"] = judge.search(query, limit=limit, snippets=False)
     card_sources = tuple(s for s in ("cards", "rulings") if s in sources)
     words = exact_rule is None and (ref is None or ref.kind != "number")  # search by words?
     store = _cards(library) if card_sources and words else None
     if store is not None:
         lists.update(card_hits(store, query, card_sources, limit))
     result.hits = merge(lists, limit)
+    # Snippets for the hits kept only: each source found up to ``limit``, one list keeps ``limit``.
+    if result.offer is not None:
+        searcher.with_snippets(result.hits, result.offer.terms)
+    if judge is not None:
+        judge.with_snippets(result.hits, query)
+    if store is not None:
+        card_snippets(store, result.hits, query)
     if result.hits and result.offer is not None and not result.offer.hits:
         result.offer = SearchResult(query=result.offer.query, hits=[])
     return result

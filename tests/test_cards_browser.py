@@ -46,3 +46,31 @@ def test_find_card_in_search_follow_rule_and_come_back(page, card_server):  # no
     page.go_back()
     page.wait_for_url("**/c/snare")
     assert page.locator("article.card-page h1").inner_text() == "Snare!"
+
+
+def test_tap_a_card_keyword_and_read_its_rule(browser, card_server):  # noqa: F811
+    """On a phone, a keyword of the card text ("net damage") opens the rule defining it in the
+    bottom sheet, without leaving the card page."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
+    )
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(card_server + "/c/snare")
+        keyword = pg.locator("#card-text a.kw", has_text="net damage")
+        href = keyword.get_attribute("href")
+        keyword.tap()
+        sheet = pg.locator(".sheet[role=dialog]")
+        sheet.wait_for()
+        assert pg.url.endswith("/c/snare")
+        number = keyword.get_attribute("title").split(":")[0].removeprefix("CR ")
+        assert sheet.locator("h2 .num").inner_text() == number
+        assert "net damage" in sheet.locator(".sheet-text").inner_text().lower()
+        assert sheet.locator(".sheet-open").get_attribute("href") == href
+        pg.screenshot(path=str(ARTIFACTS / "card-keyword-preview-phone.png"))
+    finally:
+        context.close()
+    assert not errors, errors

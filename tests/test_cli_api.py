@@ -43,13 +43,14 @@ TWINS = [
         "/api/cards?q=end+the+run&source=rulings&limit=5",
     ),
     (["card-search", "snare"], "/api/cards?q=snare"),
+    (["term", "paid", "ability"], "/api/terms/paid%20ability"),
+    (["term", "R&D", "-v", "22.12"], "/api/terms/R%26D?v=22.12"),
 ]
 
 # Commands with --json that answer questions the API does not serve (yet): each says why.
 NO_API_TWIN = {
     "path": "a citation path between two rules; the API serves the graph neighbourhood instead",
     "most-cited": "a whole-graph statistic for the command line",
-    "term": "rules defining or using a term; glossary pages come later",
     "step": "engine sessions are POSTed to the API (not GET), and the CLI prints a replayable session",
     "engine-coverage": "a report on the engine's scenario suite, for developers",
     "judge": "searches judges' documents, which the shared test build does not hold; its twin "
@@ -67,6 +68,8 @@ ERROR_TWINS = [
     (["structures", "-v", "1.0"], "/api/engine/structures?v=1.0", 404),
     (["card", "zzqqxx", "no", "card"], "/api/cards/zzqqxx%20no%20card", 404),
     (["card-search", "x" * 201], "/api/cards?q=" + "x" * 201, 400),
+    (["term", "zzqqxx", "no", "term"], "/api/terms/zzqqxx%20no%20term", 404),
+    (["term", "y" * 101], "/api/terms/" + "y" * 101, 400),
 ]
 
 

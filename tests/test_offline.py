@@ -9,6 +9,7 @@ import pytest
 from helpers import LATEST, VERSIONS
 
 from rules_index.offline import OFFLINE_FILE, build_pack
+from rules_index.steplinks import link_steps
 from webapp import create_app
 
 LIMIT_BYTES = 1_500_000  # issue 14: at most 1.5 MB stored per version (pack + shell + assets)
@@ -33,7 +34,9 @@ def test_build_writes_a_pack_for_every_rule(library, version):
     by_id = {r[0]: r for r in pack["rules"]}
     node = doc.node("step_jack_out_choice")
     row = by_id[node.id]
-    assert row[1] == node.number and row[5] == node.html
+    assert row[1] == node.number and row[5] == link_steps(node.html, doc, node)
+    # "continue to (d)" is a link in the saved copy too, as on the rule page
+    assert 'class="ref step-ref" data-id="step_move_position"' in row[5]
     assert pack["rules"][row[4]][0] == node.parent
     # the index is the server's: one posting list per stem of the Whoosh index
     assert "jack" in pack["index"]["post"]

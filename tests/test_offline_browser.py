@@ -86,6 +86,16 @@ def test_save_then_read_and_search_without_a_connection(browser, own_server, lib
         pg.wait_for_selector("body[data-rendered='1']")
         assert pg.locator("article.rule h1 .num").inner_text() == "6.9.4c"
         assert "jack out" in pg.locator("article.rule .text").inner_text()
+        # "continue to (d)" is a link in the saved copy too, and previews like online
+        step_ref = pg.locator('article.rule .text a.step-ref[data-id="step_move_position"]')
+        assert step_ref.inner_text() == "(d)"
+        step_ref.tap()
+        pg.locator(".sheet[role=dialog]").wait_for()
+        assert (
+            pg.locator(".sheet h2 .num").inner_text()
+            == library.document(LATEST).node("step_move_position").number
+        )
+        pg.keyboard.press("Escape")
         # A sub-rule shows its parent's text and its siblings (this one marked), as online.
         doc = library.document(LATEST)
         step = doc.node("step_jack_out_choice")
@@ -98,6 +108,26 @@ def test_save_then_read_and_search_without_a_connection(browser, own_server, lib
         assert pg.locator("#siblings li[aria-current='true']").inner_text().startswith("6.9.4c ")
         assert pg.locator("#siblings li[aria-current='true'] a").count() == 0
         shot(pg, "offline-subrule-phone", full=True)
+        # A defined term opens its definition from the saved copy, without leaving the page.
+        answer = library.graph(LATEST).rules_for_term("paid ability")
+        definition = doc.node(answer["defines"][0]["id"])
+        pg.goto(base + "/id/sec_paid_abilities")
+        pg.wait_for_selector("body[data-rendered='1']")
+        pg.locator("span.term[role=button]", has_text="paid ability").first.tap()
+        sheet = pg.locator(".sheet[role=dialog]")
+        sheet.wait_for()
+        assert pg.url.endswith("/id/sec_paid_abilities")
+        assert sheet.locator(".sheet-def .num").first.inner_text() == definition.number
+        assert " ".join(definition.text.split())[:50] in " ".join(
+            sheet.locator(".sheet-def").first.inner_text().split()
+        )
+        assert f"Used in {len(answer['uses'])} other rules" in sheet.locator(".sheet-uses").inner_text()
+        shot(pg, "offline-term-phone")
+        # A card page is not in the saved copy: the shell says so and offers the rules search.
+        pg.goto(base + "/c/snare")
+        pg.wait_for_selector("body[data-rendered='1']")
+        assert pg.locator("h1.err").inner_text() == "Not in the saved copy"
+        assert pg.locator("#offline-root a[href='/search?q=snare']").count() == 1
         # The full search page too.
         pg.goto(base + "/search?q=brain+damage")
         pg.wait_for_selector("body[data-rendered='1']")

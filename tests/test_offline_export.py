@@ -9,6 +9,7 @@ import json
 import re
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from conftest import LATEST
 from rules_index.offline import OFFLINE_FILE
 from webapp import create_app
 from webapp.cli import main
-from webapp.export import MARKER, ExportError, export_site, static_links
+from webapp.export import MARKER, ExportError, defined_terms, export_site, static_links
 
 OLD = "22.12"
 BASE = "http://localhost"
@@ -92,6 +93,13 @@ def test_rule_pages_and_json_match_the_app(static_server, client, library, versi
         assert re.sub(r"<[^>]+>", "", main) == re.sub(
             r"<[^>]+>", "", re.search(r"<main.*</main>", app_page, re.S).group(0)
         )
+    # every defined term's JSON (what term previews read), byte for byte the app's
+    terms = defined_terms(library.document(version))
+    assert "paid ability" in terms and "r&d" in terms and len(terms) > 150
+    for term in [*terms[::25], "r&d", "android: netrunner"]:
+        status, data = fetch(static_server, f"{prefix}/api/terms/{urllib.parse.quote(term)}")
+        assert status == 200 and data == app_bytes(client, f"/api/terms/{urllib.parse.quote(term)}{q}"), term
+        assert json.loads(data)["defines"], term
     # a printed number leads to its rule page
     status, page = fetch(static_server, f"{prefix}/r/6.9.4c")
     node = library.lookup("6.9.4c", version).node
@@ -219,6 +227,13 @@ def test_static_site_searches_and_previews_in_the_browser(static_server, library
             pg.locator("article.rule .text a.ref").first.tap()
             pg.wait_for_selector(".sheet")
             assert pg.locator(".sheet h2 .num").inner_text()
+            # a defined term previews from the exported /v/<version>/api/terms/<term> file
+            definition = library.document(OLD).node("rule_paid_ability")
+            pg.goto(static_server + f"/v/{OLD}/id/{definition.parent}")
+            pg.locator("span.term[role=button]", has_text="paid ability").first.tap()
+            pg.wait_for_selector(".sheet .sheet-def")
+            assert pg.locator(".sheet .sheet-def .num").first.inner_text() == definition.number
+            assert pg.locator(".sheet .sheet-open").get_attribute("href") == f"/v/{OLD}/id/{definition.id}"
         finally:
             ctx.close()
             b.close()

@@ -147,6 +147,8 @@ GETS = [
     ("/api/engine/structures", 200),
     ("/api/engine/structures?v=22.12", 200),
     ("/api/engine/examples", 200),
+    ("/api/terms/paid%20ability", 200),
+    ("/api/terms/R%26D?v=22.12", 200),
     # misses and bad input: every error status a GET can answer
     ("/api/rules/99.99.99", 404),
     ("/api/rules/no_such_rule_id", 404),
@@ -170,6 +172,9 @@ GETS = [
     ("/api/search?q=x&source=judge", 404),
     ("/api/engine/structures?v=9.9", 404),
     ("/api/engine/sessions/not-a-token", 400),
+    ("/api/terms/zzqqxx", 404),
+    ("/api/terms/" + "y" * 101, 400),
+    ("/api/terms/paid%20ability?v=9.9", 404),
 ]
 
 

@@ -180,3 +180,53 @@ def test_recent_and_bookmarked_rules_are_kept_on_the_device(page, server):  # no
     page.locator("button.bookmark").click()  # un-bookmark
     page.goto(server + "/")
     assert page.locator("#bookmarks").count() == 0 and page.locator("#recent li").count() == 2
+
+
+def test_tap_a_defined_term_and_read_its_definition(browser, server, library):  # noqa: F811
+    """A defined term opens its definition (and the rules using it) in the sheet on a tap, and
+    in a tooltip on keyboard focus, without leaving the page."""
+    doc = library.document("26.03")
+    answer = library.graph("26.03").rules_for_term("paid ability")
+    definition = doc.node(answer["defines"][0]["id"])
+    context, pg, errors = phone(browser)
+    try:
+        pg.goto(server + "/r/9.5")
+        term = pg.locator("span.term", has_text="paid ability").first
+        assert term.get_attribute("role") == "button" and term.get_attribute("tabindex") == "0"
+        term.tap()
+        sheet = pg.locator(".sheet[role=dialog]")
+        sheet.wait_for()
+        assert pg.url.endswith("/r/9.5")  # still on the same page
+        assert "paid ability" in sheet.locator("h2").inner_text().lower()
+        assert sheet.locator(".sheet-def .num").first.inner_text() == definition.number
+        assert " ".join(definition.text.split())[:50] in " ".join(
+            sheet.locator(".sheet-def").first.inner_text().split()
+        )
+        assert f"Used in {len(answer['uses'])} other rules" in sheet.locator(".sheet-uses").inner_text()
+        assert sheet.locator(".sheet-uses a.ref").count() == min(12, len(answer["uses"]))
+        assert sheet.locator(".sheet-open").get_attribute("href") == f"/id/{definition.id}"
+        pg.screenshot(path=str(ARTIFACTS / "term-preview-phone.png"))
+        # a rule using the term previews in turn
+        first_use = answer["uses"][0]
+        sheet.locator(f'.sheet-uses a.ref[data-id="{first_use["id"]}"]').tap()
+        pg.wait_for_function(
+            f"document.querySelector('.sheet h2 .num').textContent === {first_use['number']!r}"
+        )
+        assert pg.url.endswith("/r/9.5")
+    finally:
+        context.close()
+    assert not errors, errors
+    desk = browser.new_context(viewport={"width": 1366, "height": 900})
+    pg = desk.new_page()
+    try:
+        pg.goto(server + "/r/9.5")
+        pg.locator("span.term", has_text="paid ability").first.focus()
+        tip = pg.locator(".preview[role=tooltip]")
+        tip.wait_for()
+        assert tip.locator("b").inner_text() == definition.number
+        assert " ".join(definition.text.split())[:50] in " ".join(tip.inner_text().split())
+        pg.keyboard.press("Enter")  # Enter opens the whole sheet
+        pg.locator(".sheet .sheet-def").wait_for()
+        pg.screenshot(path=str(ARTIFACTS / "term-preview-desktop.png"))
+    finally:
+        desk.close()

@@ -10,6 +10,7 @@ URL (latest version)               file
 ``/id/<id>``                       ``id/<id>/index.html`` (hosts answer ``/id/<id>`` with it)
 ``/r/<number>``                    ``r/<number>/index.html``: a redirect page to ``/id/<id>``
 ``/api/rules/<id>``, ``/api/versions``  ``api/rules/<id>``, ``api/versions`` (JSON, no extension)
+``/api/terms/<term>``              ``api/terms/<term>``: every defined term (``api/terms/paid ability``)
 ``/offline/<v>.json``              the offline pack of every version
 ``/sw.js``, ``/manifest.webmanifest``, ``/offline.html``, ``/static/...``   as they are
 ``/search?q=...``                  ``search/index.html``: searches the offline pack in the browser
@@ -186,6 +187,17 @@ def _rule_files(app, out: _Writer, doc, v: str, latest: str, base_url: str) -> N
                     f"{prefix}r/{node.number}/index.html",
                     _redirect_page(node.number, f"/{prefix}id/{node.id}"),
                 )
+        # every defined term's JSON, as /api/terms/<term> answers (term previews read it)
+        for term in defined_terms(doc):
+            out.put(f"{prefix}api/terms/{term}", dumps_bytes(rule_payloads.term_rules(ctx, v, term)))
+
+
+def defined_terms(doc) -> list[str]:
+    """The terms a version's rules define, as /api/terms/<term> names them (lowercase, spaces
+    collapsed; a file name on a static host, so never one holding a slash)."""
+    return sorted(
+        {t for n in doc.nodes for t in (" ".join(x.split()).lower() for x in n.terms) if t and "/" not in t}
+    )
 
 
 def _card_files(client, out: _Writer, base_url: str, latest: str) -> None:

@@ -23,54 +23,18 @@ from typing import Any
 from flask import Flask, url_for
 from markupsafe import Markup
 
-from rules_index.lookup import number_index
+from rules_index.steplinks import link_steps
 from scraper import Document, Node
 
 from .library import rules
 
-# "(d)" or "(2)" after "to"/"from", outside tags: "skip to (d)", "got here from (2) or (3)".
-_STEP_REF = re.compile(r"(\b(?:to|from|or|and)\s+)\(([a-z]|\d{1,2})\)(?![^<]*>)")
 _LEADING_TERM = re.compile(r'^(<span class="term">)([a-z])')
 _CONTEXT_KINDS = ("subrule", "step", "timing_step")
 
 
-def _number_index(doc: Document) -> dict[str, Node]:
-    return number_index(doc)
-
-
-def _resolve_step(doc: Document, node: Node, label: str) -> Node | None:
-    """The step a "(d)" or "(2)" in ``node`` names: the nearest enclosing structure with a
-    child numbered that way (6.9.4c "(d)" -> 6.9.4d; 11.4.1f.i "(2)" -> 11.4.2)."""
-    numbers = _number_index(doc)
-    parent_id = node.parent
-    while parent_id:
-        parent = doc.node(parent_id)
-        if parent is None or not parent.number:
-            return None
-        number = parent.number + (label if label.isalpha() else f".{label}")
-        target = numbers.get(number)
-        if target is not None and target.parent == parent.id:
-            return target
-        parent_id = parent.parent
-    return None
-
-
 def step_links(html: str, doc: Document, node: Node, version_query: str = "") -> Markup:
-    if "(" not in html:
-        return Markup(html)  # noqa: S704 - the scraper's vetted HTML
-
-    def repl(m: re.Match) -> str:
-        target = _resolve_step(doc, node, m.group(2))
-        if target is None or target.id == node.id:
-            return m.group(0)
-        href = f"/id/{target.id}{version_query}"
-        return (
-            f'{m.group(1)}<a class="ref step-ref" data-id="{target.id}" href="{href}" '
-            f'title="{target.number}">({m.group(2)})</a>'
-        )
-
     # The scraper's vetted HTML with links added for references it already names.
-    return Markup(_STEP_REF.sub(repl, str(html)))  # noqa: S704
+    return Markup(link_steps(str(html), doc, node, version_query))  # noqa: S704
 
 
 def cr_case(html: Any) -> Markup:

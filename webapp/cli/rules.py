@@ -101,8 +101,6 @@ def _card_text(data: Payload) -> None:
 
 
 def _term_text(data: Payload) -> None:
-    if not data["defines"] and not data["uses"]:
-        raise NotFound(f"no rule in CR {data['version']} defines or uses {data['term']!r}")
     for key in ("defines", "uses"):
         click.echo(f"{key} ({len(data[key])}):")
         for item in data[key]:

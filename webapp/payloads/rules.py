@@ -3,13 +3,14 @@ references, graph neighbourhood and one rule across versions."""
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from rules_index.graph import EDGE_KINDS
 from rules_index.mapping import across_versions
 from scraper import Document, Node
 
-from ..errors import BadRequest
+from ..errors import BadRequest, NotFound
 from .cards import public_cards_info
 from .context import Found, Rules
 
@@ -234,7 +235,24 @@ def card_rules(rules: Rules, version: str | None, name: str) -> dict[str, Any]:
     return {"version": v, "card": name, "rules": rules.library.graph(v).rules_mentioning_card(name)}
 
 
+MAX_TERM = 100
+
+
 def term_rules(rules: Rules, version: str | None, term: str) -> dict[str, Any]:
-    """Rules that define a term, and rules that use it."""
+    """A defined term: the rules that define it, each with its text and HTML (what a term's
+    preview shows), and the rules whose text uses it. `nrrules term` and /api/terms/<term>."""
+    words = " ".join((term or "").split())
+    if not words or len(words) > MAX_TERM:
+        raise BadRequest(f"a term is 1 to {MAX_TERM} characters, not {len(words)}")
     v = rules.version(version)
-    return {"version": v, **rules.library.graph(v).rules_for_term(term)}
+    found = rules.library.graph(v).rules_for_term(words)
+    if not found["defines"] and not found["uses"]:
+        known = [d["term"] for _, d in rules.library.graph(v).g.nodes(data=True) if d["type"] == "term"]
+        near = difflib.get_close_matches(found["term"], known, n=5, cutoff=0.75)
+        raise NotFound(f"no rule in CR {v} defines or uses {found['term']!r}", suggestions=near)
+    doc = rules.library.document(v)
+    for item in found["defines"]:
+        n = doc.node(item["id"])
+        if n is not None:
+            item.update(text=n.text, html=n.html, breadcrumb=breadcrumb(doc, n.id), url=rules.url(n.id, v))
+    return {"version": v, **found}

@@ -119,13 +119,42 @@
     if (q) { e.preventDefault(); q.focus(); q.select(); }
   });
 
-  /* ---------------- previews of cross references ----------------
+  /* ---------------- previews of cross references and defined terms ----------------
      Hover or focus: a small tooltip. Tap on a touch screen (no hover): a bottom
-     sheet with the whole rule, read without leaving the page; its links preview in turn. */
-  var REF = "a.ref[data-id], #cites a[data-id], #cited-by a[data-id]";
+     sheet with the whole rule, read without leaving the page; its links preview in turn.
+     A defined term (span.term) opens its definition the same way, and on a click or Enter. */
+  var REF = "a.ref[data-id], #cites a[data-id], #cited-by a[data-id], a.kw[href^='/id/']";
+  var TERM = "span.term";
+  var PREVIEWABLE = REF + ", " + TERM;
+  function isTerm(x) { return x.matches(TERM); }
+  function termOf(s) { return s.textContent.replace(/\s+/g, " ").trim().toLowerCase(); }
+  /* a rule's page in this page's version: /id/x?v=22.12 on the server, /v/22.12/id/x exported */
+  function ruleHref(id) {
+    var path = "/id/" + encodeURIComponent(id);
+    if (!version) return path;
+    return isStatic ? "/v/" + encodeURIComponent(version) + path : path + "?v=" + encodeURIComponent(version);
+  }
+  function termData(s) {
+    var t = termOf(s);
+    var url = isStatic
+      ? (version ? "/v/" + encodeURIComponent(version) : "") + "/api/terms/" + encodeURIComponent(t)
+      : "/api/terms/" + encodeURIComponent(t) + vparam("?");
+    var fallback = function () { return window.NROffline ? window.NROffline.term(t) : Promise.reject(new Error("offline")); };
+    return navigator.onLine ? getJSON(url).catch(fallback) : fallback();
+  }
+  /* What a preview shows of a term: its (first) definition, as a rule. */
+  function termAsRule(d, s) {
+    var def = d.defines[0];
+    if (!def) return { number: null, title: s.textContent.trim(), text: "Not defined in this version; used in " + d.uses.length + " rules." };
+    return { number: def.number, title: def.title, text: def.text, breadcrumb: def.breadcrumb };
+  }
+  function previewData(x) {
+    return isTerm(x) ? termData(x).then(function (d) { return termAsRule(d, x); }) : ruleData(x);
+  }
   function ruleData(a) {
-    var id = a.getAttribute("data-id");
     var href = a.getAttribute("href") || "";
+    var idm = href.match(/\/id\/([^?#/]+)/);
+    var id = a.getAttribute("data-id") || (idm ? decodeURIComponent(idm[1]) : "");
     var m = href.match(/[?&]v=([^&#]+)/) || href.match(/^\/v\/([\d.]+)\//);
     var v = m ? decodeURIComponent(m[1]) : version;
     /* a static export keeps older versions' JSON under /v/<version>/ (hosts ignore queries) */
@@ -135,13 +164,18 @@
     var fallback = function () { return window.NROffline ? window.NROffline.rule(id) : Promise.reject(new Error("offline")); };
     return navigator.onLine ? getJSON(url).catch(fallback) : fallback();
   }
+  /* A text opening with a lowercase defined term starts with a capital, as pages show it
+     (webapp/reading.py cr_case); the CR's own text is left as printed. */
+  function crCase(html) {
+    return (html || "").replace(/^(<span class="term">)([a-z])/, function (m, tag, c) { return tag + c.toUpperCase(); });
+  }
   function context(r) {
     return r.title || (r.breadcrumb && r.breadcrumb.length ? r.breadcrumb[r.breadcrumb.length - 1].title || "" : "");
   }
   var preview = null, hoverTimer = null;
   function hidePreview() { clearTimeout(hoverTimer); if (preview) { preview.remove(); preview = null; } }
   function showPreview(a) {
-    ruleData(a).then(function (r) {
+    previewData(a).then(function (r) {
       hidePreview();
       preview = el("div", "preview");
       preview.setAttribute("role", "tooltip");
@@ -149,7 +183,7 @@
       head.appendChild(el("b", null, r.number || "Example"));
       head.appendChild(document.createTextNode(" " + context(r)));
       preview.appendChild(head);
-      var text = r.text || "";
+      var text = (r.text || "").replace(/^[a-z]/, function (c) { return c.toUpperCase(); });
       preview.appendChild(el("div", null, text.length > 400 ? text.slice(0, 397) + "…" : text));
       document.body.appendChild(preview);
       var box = a.getBoundingClientRect();
@@ -160,18 +194,30 @@
   }
   function sheetMode() { return window.matchMedia("(hover: none)").matches; } /* touch screens */
   document.addEventListener("mouseover", function (e) {
-    var a = e.target.closest && e.target.closest(REF);
+    var a = e.target.closest && e.target.closest(PREVIEWABLE);
     if (!a || sheetMode() || (sheet && sheet.contains(a))) return;
     clearTimeout(hoverTimer);
     hoverTimer = setTimeout(function () { showPreview(a); }, 180);
   });
   document.addEventListener("mouseout", function (e) {
-    var a = e.target.closest && e.target.closest(REF);
+    var a = e.target.closest && e.target.closest(PREVIEWABLE);
     if (a) hidePreview();
   });
   document.addEventListener("focusin", function (e) {
-    if (!sheetMode() && e.target.matches && e.target.matches(REF)) showPreview(e.target);
+    if (!sheetMode() && e.target.matches && e.target.matches(PREVIEWABLE)) showPreview(e.target);
   });
+  /* Terms become keyboard- and tap-reachable controls that open their definition. */
+  function armTerms(root) {
+    root.querySelectorAll(TERM).forEach(function (s) {
+      if (s.hasAttribute("tabindex")) return;
+      s.tabIndex = 0;
+      s.setAttribute("role", "button");
+      s.setAttribute("aria-haspopup", "dialog");
+      s.setAttribute("aria-label", s.textContent.replace(/\s+/g, " ").trim() + ": show its definition");
+    });
+  }
+  armTerms(document);
+  window.NRReading = { armTerms: armTerms }; /* the offline shell arms the rules it renders */
   document.addEventListener("focusout", hidePreview);
 
   var sheet = null, sheetOpener = null;
@@ -180,28 +226,87 @@
     sheet.remove(); sheet = null;
     if (sheetOpener && document.contains(sheetOpener)) sheetOpener.focus({ preventScroll: true });
   }
+  function newSheet(heading, sub) {
+    if (sheet) sheet.remove();
+    sheet = el("div", "sheet");
+    sheet.setAttribute("role", "dialog");
+    sheet.setAttribute("aria-labelledby", "sheet-title");
+    var bar = el("div", "sheet-bar");
+    var h = el("h2", null); h.id = "sheet-title"; h.tabIndex = -1;
+    heading(h);
+    bar.appendChild(h);
+    var x = el("button", "sheet-close", "Close"); x.type = "button";
+    x.addEventListener("click", closeSheet);
+    bar.appendChild(x);
+    sheet.appendChild(bar);
+    if (sub) sheet.appendChild(el("div", "crumb", sub));
+    return h;
+  }
+  function showSheet(h) {
+    armTerms(sheet);
+    document.body.appendChild(sheet);
+    h.focus({ preventScroll: true });
+  }
+  function crumbText(list) {
+    return (list || []).map(function (b) { return (b.number || "") + (b.title ? " " + b.title : ""); }).join(" › ");
+  }
+  function ruleLink(id, number, cls) {
+    var a = el("a", cls || "ref", number || "Example");
+    a.href = ruleHref(id);
+    a.setAttribute("data-id", id);
+    return a;
+  }
+  /* A term's sheet: every rule defining it (number, text), then the rules using it. */
+  function openTermSheet(s) {
+    sheetOpener = sheet && sheet.contains(s) ? sheetOpener : s;
+    termData(s).then(function (d) {
+      var h = newSheet(function (h) {
+        h.appendChild(el("span", "num", "Term"));
+        h.appendChild(document.createTextNode(" " + s.textContent.replace(/\s+/g, " ").trim()));
+      });
+      sheet.classList.add("term-sheet");
+      if (!d.defines.length) sheet.appendChild(el("p", "none", "CR " + d.version + " uses this term but does not define it."));
+      d.defines.forEach(function (def) {
+        var box = el("div", "sheet-def");
+        if (def.breadcrumb && def.breadcrumb.length) box.appendChild(el("div", "crumb", crumbText(def.breadcrumb)));
+        var text = el("div", "sheet-text"), tpl = document.createElement("template");
+        text.appendChild(ruleLink(def.id, def.number, "ref num"));
+        text.appendChild(document.createTextNode(" "));
+        if (def.title) text.appendChild(el("b", null, def.title + " "));
+        tpl.innerHTML = crCase(def.html); /* the scraper's vetted HTML subset, as on rule pages */
+        if (def.html) text.appendChild(tpl.content); else text.appendChild(document.createTextNode(def.text || ""));
+        box.appendChild(text);
+        sheet.appendChild(box);
+      });
+      if (d.uses.length) {
+        var uses = el("p", "sheet-uses");
+        uses.appendChild(el("b", null, "Used in " + d.uses.length + (d.uses.length === 1 ? " other rule: " : " other rules: ")));
+        d.uses.slice(0, 12).forEach(function (u, i) {
+          if (i) uses.appendChild(document.createTextNode(", "));
+          uses.appendChild(ruleLink(u.id, u.number));
+        });
+        if (d.uses.length > 12) uses.appendChild(document.createTextNode(" …"));
+        sheet.appendChild(uses);
+      }
+      if (d.defines.length) {
+        var open = el("a", "btn sheet-open", "Open " + (d.defines[0].number || "the rule") + " →");
+        open.href = ruleHref(d.defines[0].id);
+        sheet.appendChild(open);
+      }
+      showSheet(h);
+    }).catch(function () { /* no definition to show: the term stays plain text */ });
+  }
   function openSheet(a) {
+    if (isTerm(a)) { openTermSheet(a); return; }
     sheetOpener = sheet && sheet.contains(a) ? sheetOpener : a;
     ruleData(a).then(function (r) {
-      if (sheet) sheet.remove();
-      sheet = el("div", "sheet");
-      sheet.setAttribute("role", "dialog");
-      sheet.setAttribute("aria-labelledby", "sheet-title");
-      var bar = el("div", "sheet-bar");
-      var h = el("h2", null); h.id = "sheet-title"; h.tabIndex = -1;
-      h.appendChild(el("span", "num", r.number || "Example"));
-      h.appendChild(document.createTextNode(" " + context(r)));
-      bar.appendChild(h);
-      var x = el("button", "sheet-close", "Close"); x.type = "button";
-      x.addEventListener("click", closeSheet);
-      bar.appendChild(x);
-      sheet.appendChild(bar);
-      if (r.breadcrumb && r.breadcrumb.length) {
-        sheet.appendChild(el("div", "crumb", r.breadcrumb.map(function (b) { return (b.number || "") + (b.title ? " " + b.title : ""); }).join(" › ")));
-      }
+      var h = newSheet(function (h) {
+        h.appendChild(el("span", "num", r.number || "Example"));
+        h.appendChild(document.createTextNode(" " + context(r)));
+      }, crumbText(r.breadcrumb));
       var text = el("div", "sheet-text");
       var tpl = document.createElement("template");
-      tpl.innerHTML = r.html || ""; /* the scraper's vetted HTML subset, as on rule pages */
+      tpl.innerHTML = crCase(r.html); /* the scraper's vetted HTML subset, as on rule pages */
       if (!r.html) text.textContent = r.text || ""; else text.appendChild(tpl.content);
       sheet.appendChild(text);
       var kids = function (list) {
@@ -230,19 +335,25 @@
       var open = el("a", "btn sheet-open", "Open " + (r.number || "the rule") + " →");
       open.href = a.getAttribute("href");
       sheet.appendChild(open);
-      document.body.appendChild(sheet);
-      h.focus({ preventScroll: true });
+      showSheet(h);
     }).catch(function () { window.location.href = a.getAttribute("href"); });
   }
   document.addEventListener("click", function (e) {
     if (e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    var t = e.target.closest && e.target.closest(TERM);
+    if (t && !t.closest("a")) { e.preventDefault(); hidePreview(); openTermSheet(t); return; } /* a term has no page to leave to */
     var a = e.target.closest && e.target.closest(REF);
     if (!a || !sheetMode()) return;
     e.preventDefault();
     hidePreview();
     openSheet(a);
   });
-  document.addEventListener("keydown", function (e) { if (e.key === "Escape") closeSheet(); });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") closeSheet();
+    else if ((e.key === "Enter" || e.key === " ") && e.target.matches && e.target.matches(TERM)) {
+      e.preventDefault(); hidePreview(); openTermSheet(e.target);
+    }
+  });
 
   /* ---------------- copy link, copy rule with citation ---------------- */
   function copyText(text, b, doneLabel) {

@@ -137,7 +137,7 @@
       this.rules.forEach(function (r, i) {
         var owner = i;
         while (self.kinds[self.rules[owner][2]] === "example" && self.rules[owner][4] >= 0) owner = self.rules[owner][4];
-        var re = /data-id="([^"]+)"/g, m;
+        var re = /class="ref" data-id="([^"]+)"/g, m; /* the CR's own references, not step links */
         while ((m = re.exec(r[5]))) {
           var list = back.get(m[1]);
           if (!list) { list = []; back.set(m[1], list); }
@@ -151,7 +151,7 @@
   P.cites = function (pos) {
     var seen = [], self = this, ids = [pos].concat(this.examples(pos));
     ids.forEach(function (p) {
-      var re = /data-id="([^"]+)"/g, m;
+      var re = /class="ref" data-id="([^"]+)"/g, m; /* the CR's own references, not step links */
       while ((m = re.exec(self.rules[p][5]))) {
         var t = self.byId.get(m[1]);
         if (t !== undefined && t !== pos && seen.indexOf(t) < 0) seen.push(t);

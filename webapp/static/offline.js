@@ -137,6 +137,41 @@
     }
   };
 
+  /* A defined term shaped like /api/terms/<term>'s: the rules defining it (the pack's terms_of)
+     and the other rules whose text or examples use it as words (graph.rules_for_term). */
+  function termOf(ix, t) {
+    var key = String(t).replace(/\s+/g, " ").trim().toLowerCase();
+    var of = ix.pack.terms_of || {}, defines = [], uses = [];
+    Object.keys(of).forEach(function (p) { if (of[p].indexOf(key) >= 0) defines.push(Number(p)); });
+    defines.sort(function (a, b) { return a - b; });
+    var words = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
+    var re = new RegExp("(?<![\\p{L}\\p{N}_-])" + words + "(?![\\p{L}\\p{N}_-])", "iu");
+    ix.rules.forEach(function (row, pos) {
+      var kind = ix.kinds[row[2]];
+      if (kind === "example" || defines.indexOf(pos) >= 0) return;
+      var text = [ix.text(pos)].concat(ix.examples(pos).map(function (e) { return ix.text(e); })).join("\n");
+      if (re.test(text)) uses.push(pos);
+    });
+    var brief = function (p) { var r = ix.rule(p); return { id: r.id, number: r.number, title: r.title }; };
+    return {
+      version: ix.version, term: key,
+      defines: defines.map(function (p) {
+        var r = ix.rule(p), d = brief(p);
+        d.text = ix.text(p); d.html = r.html; d.url = "/id/" + encodeURIComponent(r.id);
+        d.breadcrumb = ix.ancestors(p).map(brief);
+        return d;
+      }),
+      uses: uses.map(brief)
+    };
+  }
+  window.NROffline.term = function (t) {
+    return loadIndex().then(function (ix) {
+      var d = termOf(ix, t);
+      if (!d.defines.length && !d.uses.length) throw new Error("not in the saved copy");
+      return d;
+    });
+  };
+
   /* ---------------- status: offline notice and the save control ---------------- */
   var status = document.getElementById("netstatus");
   var ctl = document.getElementById("offline-ctl");
@@ -403,6 +438,14 @@
     } else if ((m = /^\/r\/(.+)$/.exec(path))) {
       var f = ix.lookup(m[1]);
       if (f.pos === null) notFound(ix, "Rule " + m[1]); else renderRule(ix, f.pos);
+    } else if ((m = /^\/c\/([^/]+)$/.exec(path))) {
+      /* card pages and their rulings are not in the saved copy (docs/deploy.md says why) */
+      notFound(ix, "The card page " + m[1]);
+      var p = el("p", null, "Card pages and rulings need a connection. The rules that mention a card are in the copy: ");
+      var a = el("a", null, "search for " + m[1].replace(/-/g, " "));
+      a.href = "/search?q=" + encodeURIComponent(m[1].replace(/-/g, " "));
+      p.appendChild(a); p.appendChild(document.createTextNode("."));
+      rootBox.appendChild(p);
     } else if (path === "/all" || path === "/all/") {
       renderAll(ix);
     } else if ((path === "/search" || path === "/") && params.get("q")) {
@@ -410,6 +453,7 @@
     } else {
       renderHome(ix);
     }
+    if (window.NRReading) window.NRReading.armTerms(rootBox); /* terms open their definition */
     body.setAttribute("data-rendered", "1");
   }, function (err) {
     rootBox.textContent = "";

@@ -77,6 +77,12 @@ def across(ref: str):
     return jsonify(rule_payloads.across(rules(), _found(ref)))
 
 
+@bp.get("/terms/<path:term>")
+def term(term: str):
+    """A defined term: the rules defining it (with their text) and the rules using it."""
+    return jsonify(rule_payloads.term_rules(rules(), request.args.get("v"), term))
+
+
 @bp.get("/search")
 def search():
     q = search_payloads.check_query(request.args.get("q"))
