@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import recurring, rig
+from . import recurring, rig, triggers
 from .decision import Decision, card_ref, locate
 from .effects import describe_effect
 from .locations import take_card
@@ -89,6 +89,11 @@ def paw(
     """A paid ability window (9.2.7): priority passes between the players (`exchange`); the Corp
     may rez (R) and score (S) where the window allows it, the Runner use paid abilities."""
     b = ctx.board
+    if f.v.get("pending"):  # "when scored" abilities of the agenda just scored (9.6.14c)
+        res = triggers.reaction_window(ctx, f, d, "scored")
+        if res is not None:
+            return res
+        d = None
 
     def options(side: str) -> list[dict]:
         if side == "runner":
@@ -174,7 +179,9 @@ def paw(
                 "rule_score_area_uninstalled",
             ),
             ch,
+            objects={"card": card["name"], "server": server},
         )
+        triggers.scored(ctx, f, card)
         return call("checkpoint", {}, "stay")
     raise AssertionError(d.id)  # pragma: no cover - legal decisions are checked before
 
