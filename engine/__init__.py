@@ -43,8 +43,8 @@ Public API (python-chess style)::
         start + the decisions in order, without copying intermediate sessions (rebuilding a
         session from a token); same result as repeated apply.
     SessionSpec: the one serialised form of a session (version, structure, board as given,
-        params, seed, decisions): Session.to_json(), the web app's URL tokens and
-        `nrrules step --json` all hold SessionSpec.to_payload(); see docs/board-format.md.
+        params, seed, decisions): Session.to_json() and the web app's URL tokens (which
+        `nrrules step --json` prints) hold SessionSpec.to_payload(); see docs/board-format.md.
     Session: .spec() / .to_json() / Session.from_json(text, doc) (initial board + structure + params + seed
         + decisions; replayed on load), .board (current state dict), .current_step (stable id or
         None when finished), .finished, .outcome (Outcome: typed; .to_dict() is the JSON shape), .trace (list[Event]), .decisions.

@@ -27,7 +27,7 @@ SESSION_FORMAT = 1
 @dataclass
 class SessionSpec:
     """What a session is made of, and its one serialised form: `Session.to_json`, the web app's
-    signed URL tokens and `nrrules step --json`'s "session" all hold `to_payload()`:
+    signed URL tokens (which `nrrules step --json` prints) all hold `to_payload()`:
     ``{"f": 1, "v": "26.03", "s": "run", "p": {"server": "hq"}, "r": 0, "b": {board as given},
     "d": ["rez", "pass"]}``. Replaying the decisions rebuilds the session exactly (the engine is
     deterministic, its randomness seeded)."""

@@ -4,6 +4,7 @@ output equals the body of the matching API GET, and its errors say what the API'
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -51,11 +52,20 @@ TWINS = [
 NO_API_TWIN = {
     "path": "a citation path between two rules; the API serves the graph neighbourhood instead",
     "most-cited": "a whole-graph statistic for the command line",
-    "step": "engine sessions are POSTed to the API (not GET), and the CLI prints a replayable session",
     "engine-coverage": "a report on the engine's scenario suite, for developers",
     "judge": "searches judges' documents, which the shared test build does not hold; its twin "
     "/api/judge/search is compared in test_judge_history_web.py",
 }
+
+# `nrrules step` prints a session's state: the body of GET /api/engine/sessions/<token> for the
+# token it prints (signed with the server's SECRET_KEY). (arguments after the board file)
+BOARD = Path(__file__).resolve().parent.parent / "webapp" / "examples" / "02-remote-agenda.json"
+STEP_TWINS = [
+    ["--server", "remote1"],  # every stop takes its first legal decision: a finished session
+    ["--server", "remote1", "-d", "rez", "-v", "22.12"],  # waiting, in an older version
+    ["--structure", "runner_turn", "--seed", "7", "-d", "pass"],
+    ["--server", "hq", "--params", '{"additional_access": 1}'],
+]
 
 # (command line, the API GET, the status the API answers)
 ERROR_TWINS = [
@@ -95,7 +105,7 @@ def _json_commands() -> set[str]:
 
 
 def test_every_json_command_is_paired_or_says_why():
-    paired = {args[0] for args, _ in TWINS}
+    paired = {args[0] for args, _ in TWINS} | {"step"}
     assert _json_commands() == paired | set(NO_API_TWIN), "a --json command needs a row in TWINS"
     assert not paired & set(NO_API_TWIN)
 
@@ -107,6 +117,25 @@ def test_cli_json_is_the_api_body(cli, client, args, url):
     resp = client.get(url)
     assert resp.status_code == 200, resp.get_data(as_text=True)[:300]
     assert json.loads(result.output) == resp.get_json()
+
+
+@pytest.mark.parametrize("args", STEP_TWINS, ids=[" ".join(a) for a in STEP_TWINS])
+def test_step_json_is_the_api_session_body(cards_built, client, args):
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        ["step", str(BOARD), *args, "--json", "--build-dir", str(cards_built)],
+        env={"SECRET_KEY": "twins", "NRRULES_SECRET_KEY": None},
+    )
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    resp = client.get(f"/api/engine/sessions/{printed['token']}")
+    assert resp.status_code == 200, resp.get_data(as_text=True)[:300]
+    assert printed == resp.get_json()
+    assert printed["url"] == f"/step?s={printed['token']}"
+    # the stepper page shows the same position
+    page = client.get(printed["url"]).get_data(as_text=True)
+    assert printed["token"] in page and (printed["finished"] or printed["current_step"]["number"] in page)
 
 
 @pytest.mark.parametrize(("args", "url", "status"), ERROR_TWINS, ids=[" ".join(a) for a, _, _ in ERROR_TWINS])

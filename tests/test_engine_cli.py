@@ -12,6 +12,7 @@ from helpers import load_doc
 
 import engine
 from webapp.cli import main
+from webapp.tokens import serializer, spec_from_payload
 
 EXAMPLES = Path(engine.__file__).parent / "examples"
 
@@ -42,16 +43,33 @@ def test_step_with_decisions_stops_and_lists_legal_ones(cli):
 
 
 def test_step_version_numbers(cli):
-    old = cli("step", str(EXAMPLES / "remote-run.json"), "--server", "remote1", "-v", "24.03", "--json")
-    new = cli("step", str(EXAMPLES / "remote-run.json"), "--server", "remote1", "-v", "26.03", "--json")
+    key = {"SECRET_KEY": "cli-key", "NRRULES_SECRET_KEY": None}
+    board = str(EXAMPLES / "remote-run.json")
+    old = cli("step", board, "--server", "remote1", "-v", "24.03", "--json", env=key)
+    new = cli("step", board, "--server", "remote1", "-v", "26.03", "--json", env=key)
     assert old.exit_code == 0 and new.exit_code == 0
-    o, n = json.loads(old.output), json.loads(new.output)
+    o, n = json.loads(old.stdout), json.loads(new.stdout)
     num = lambda data, step: next(e["step_number"] for e in data["trace"] if e["step"] == step)  # noqa: E731
     assert num(o, "step_initiation_complete") == "6.9.1d" and num(n, "step_initiation_complete") == "6.9.1f"
     assert o["finished"] and o["outcome"]["run"] in ("successful", "unsuccessful")
-    # the printed session token resumes the same session
-    s = engine.Session.from_json(n["session"], load_doc("26.03"))
-    assert s.finished and s.decisions == n["decisions"]
+    # the printed token, signed with SECRET_KEY, holds the session's one serialised form: it
+    # resumes the same session
+    spec = spec_from_payload(serializer("cli-key").loads(n["token"]))
+    s = engine.Session.from_json(spec.to_json(), load_doc("26.03"))
+    assert s.finished and s.decisions == n["decisions_taken"] and len(s.trace) == n["trace_length"]
+
+
+def test_step_json_without_a_key_says_its_token_opens_nowhere(cli):
+    r = cli(
+        "step",
+        str(EXAMPLES / "remote-run.json"),
+        "--server",
+        "remote1",
+        "--json",
+        env={"SECRET_KEY": None, "NRRULES_SECRET_KEY": None},
+    )
+    assert r.exit_code == 0, r.output
+    assert "SECRET_KEY is not set" in r.stderr and json.loads(r.stdout)["finished"]
 
 
 def test_step_other_structures(cli, tmp_path):

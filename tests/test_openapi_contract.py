@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from webapp import create_app
+from webapp.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "urn:nrrules-openapi"
@@ -100,10 +102,12 @@ def undocumented_fields(instance: Any, schema: dict[str, Any], where: str = "") 
     return out
 
 
-def check(resp, method: str, path: str) -> Any:
-    data = resp.get_json()
+def check(resp, method: str, path: str, status: int | None = None) -> Any:
+    """The answer (a response, or the JSON body a CLI command printed with the `status` its API
+    twin answers) validated against the document; returns its JSON."""
+    data = resp if status is not None else resp.get_json()
     assert data is not None, f"{method} {path}: not JSON"
-    schema = response_schema(method, path, resp.status_code)
+    schema = response_schema(method, path, status or resp.status_code)
     errors = sorted(Draft202012Validator(schema, registry=REGISTRY).iter_errors(data), key=str)
     assert not errors, f"{method} {path}: " + "; ".join(
         f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors[:5]
@@ -210,6 +214,22 @@ def test_engine_answers_match_the_document(client):
     assert illegal.status_code == 409 and "legal" in check(illegal, "POST", path + "/decisions")
     broken = client.get("/api/engine/sessions/not-a-token")
     assert broken.status_code == 400 and check(broken, "GET", "/api/engine/sessions/not-a-token")
+
+
+def test_step_command_prints_a_documented_session(build_dir):
+    """`nrrules step --json` prints the Session of GET /api/engine/sessions/{token}: finished
+    (every stop takes its first decision) and waiting at a step."""
+    runner = CliRunner()
+    board = str(ROOT / "webapp" / "examples" / "02-remote-agenda.json")
+    for decide in ([], ["-d", "pass"]):
+        result = runner.invoke(
+            main,
+            ["step", board, "--server", "remote1", *decide, "--json", "--build-dir", str(build_dir)],
+            env={"SECRET_KEY": "contract-key"},
+        )
+        assert result.exit_code == 0, result.output
+        state = check(json.loads(result.stdout), "GET", "/api/engine/sessions/t", 200)
+        assert state["finished"] is not bool(decide) and state["trace"]
 
 
 def test_undocumented_fields_are_caught():

@@ -11,6 +11,7 @@ zlib-compressed when that is shorter), so a server never replays a board it did 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from flask import current_app
@@ -94,14 +95,25 @@ class _Serializer(URLSafeSerializer):
         return super().load_payload(payload, *args, serializer=serializer, **kwargs)
 
 
+def serializer(key: str) -> URLSafeSerializer:
+    """The token serializer for a SECRET_KEY (the app's, or the one `nrrules step` is given)."""
+    return _Serializer(key, salt=SALT, serializer=_CompactJSON)
+
+
 def _serializer() -> URLSafeSerializer:
     """One serializer per app and key (building one derives nothing, but costs a few us)."""
     key = current_app.config["SECRET_KEY"]
     cached = current_app.extensions.get("nrrules.token_serializer")
     if cached is None or cached[0] != key:
-        cached = (key, _Serializer(key, salt=SALT, serializer=_CompactJSON))
+        cached = (key, serializer(key))
         current_app.extensions["nrrules.token_serializer"] = cached
     return cached[1]
+
+
+def encoder(key: str) -> Callable[[SessionSpec], str]:
+    """`encode` with a given key, outside a request (the command line)."""
+    signer = serializer(key)
+    return lambda spec: signer.dumps(spec.to_payload())
 
 
 def encode(spec: SessionSpec) -> str:

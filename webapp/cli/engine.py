@@ -7,12 +7,16 @@ command line.
 
 Without --decide, `step` takes the first legal decision at every stop until the structure
 finishes; with --decide it takes those decisions in order and, if the structure is not finished,
-lists the decisions available next. Bad input gives one `error: ...` line and exit status 2.
+lists the decisions available next. `--json` prints the session state the API answers for the
+position reached (GET /api/engine/sessions/<token>, webapp.payloads.engine.state), its token
+signed with SECRET_KEY. Bad input gives one `error: ...` line and exit status 2.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,13 +26,12 @@ import click
 import engine
 from scraper import Document
 
-from ..errors import BadBoard, BadRequest, IllegalDecision
+from ..errors import BadRequest
 from ..jsonprovider import loads_user
 from ..payloads import Rules
 from ..payloads import engine as payloads
-from .common import build_dir_option, open_rules, payload_command, user_errors, version_option
-
-MAX_AUTO_DECISIONS = 5000
+from ..tokens import encoder
+from .common import build_dir_option, emit, open_rules, payload_command, user_errors, version_option
 
 
 def read_board(path: str) -> dict:
@@ -44,39 +47,6 @@ def read_board(path: str) -> dict:
     return data
 
 
-def step_session(
-    board: dict,
-    doc: Document,
-    structure: str,
-    params: dict,
-    decisions: list[str],
-    seed: int = 0,
-) -> dict[str, Any]:
-    """Walk a structure; returns {"session", "chunks": [(decision | None, player, events)], "auto"}."""
-    try:
-        s = engine.start(board, structure, doc, params, seed)
-    except engine.BoardError as exc:
-        raise BadBoard(
-            "invalid board or parameters:\n  " + "\n  ".join(exc.problems),
-            [payloads.split_problem(p) for p in exc.problems],
-        ) from None
-    chunks: list[tuple[str | None, str | None, list]] = [(None, None, list(s.trace))]
-    auto = not decisions
-    todo = list(decisions)
-    for _ in range(MAX_AUTO_DECISIONS):
-        if s.finished or (not auto and not todo):
-            break
-        legal = engine.legal_decisions(s)
-        d = todo.pop(0) if todo else legal[0]["id"]
-        player = next((x["player"] for x in legal if x["id"] == d), None)
-        try:
-            s, events = engine.apply(s, d)
-        except engine.IllegalDecision as exc:
-            raise IllegalDecision(str(exc), list(exc.legal)) from None
-        chunks.append((d, player, events))
-    return {"session": s, "chunks": chunks, "auto": auto}
-
-
 def _rule_line(doc: Document, rid: str) -> str:
     n = doc.node(rid)
     if n is None:
@@ -85,25 +55,33 @@ def _rule_line(doc: Document, rid: str) -> str:
     return f"{n.number or rid} {text}".strip()
 
 
-def format_step(result: dict[str, Any], doc: Document, rule_text: bool = True) -> str:
-    s = result["session"]
+def format_step(
+    data: dict[str, Any], marks: list[payloads.Decided], doc: Document, rule_text: bool = True
+) -> str:
+    """The session state payload as text: the trace, each decision where it was taken, then the
+    outcome, or the step it waits at with the decisions legal there and those not offered."""
     lines = [
-        f"CR {doc.version}: {s.structure}"
-        + (f" {json.dumps(s.params)}" if s.params else "")
-        + f" (seed {s.seed})"
+        f"CR {data['version']}: {data['structure']}"
+        + (f" {json.dumps(data['params'])}" if data["params"] else "")
+        + f" (seed {data['seed']})"
     ]
-    for decision, player, events in result["chunks"]:
-        if decision is not None:
-            lines.append(f">> {player or '?'} decides: {decision}")
-        for e in events:
-            d = engine.describe_event(e, doc)
-            lines.append(f"{d['step_number'] or e.step:<9} {e.text}")
-            if rule_text:
-                for rid in e.rules:
-                    lines.append(f"{'':9}   {_rule_line(doc, rid)}")
-    o = s.outcome.to_dict()
+    pending = list(marks)
+
+    def decided_before(index: int) -> None:
+        while pending and pending[0].at <= index:
+            mark = pending.pop(0)
+            lines.append(f">> {mark.player or '?'} decides: {mark.decision}")
+
+    for i, e in enumerate(data["trace"]):
+        decided_before(i)
+        lines.append(f"{e['step_number'] or e['step']:<9} {e['text']}")
+        if rule_text:
+            for rid in e["rules"]:
+                lines.append(f"{'':9}   {_rule_line(doc, rid)}")
+    decided_before(len(data["trace"]))
+    o = data["outcome"]
     lines.append("")
-    if s.finished:
+    if data["finished"]:
         parts = []
         if o["run"]:
             parts.append(f"run {o['run']}")
@@ -119,37 +97,33 @@ def format_step(result: dict[str, Any], doc: Document, rule_text: bool = True) -
         )
         lines.append("Finished: " + "; ".join(parts))
     else:
-        node = doc.node(s.current_step)
-        num = node.number if node else s.current_step
-        lines.append(f"Waiting at {num} [{s.current_step}]: {node.text if node else ''}")
+        step = data["current_step"]
+        lines.append(f"Waiting at {step['number'] or step['id']} [{step['id']}]: {step['text']}")
         lines.append("Legal decisions (pass them with --decide, after those already taken):")
-        for d in engine.legal_decisions(s):
+        for d in data["decisions"]:
             lines.append(f"  {d['id']:<20} {d['player']:<6} {d['label']}")
-        refused = engine.refused_decisions(s)
-        if refused:
+        if data["refused"]:
             lines.append("Not offered:")
-            for r in refused:
-                node = doc.node(r.rule)
-                lines.append(f"  {r.id:<20} {r.player:<6} {r.reason} ({node.number if node else r.rule})")
+            for r in data["refused"]:
+                lines.append(
+                    f"  {r['id']:<20} {r['player']:<6} {r['reason']} ({r['rule_number'] or r['rule']})"
+                )
     return "\n".join(lines)
 
 
-def step_json(result: dict[str, Any], doc: Document) -> dict[str, Any]:
-    s = result["session"]
-    return {
-        "version": doc.version,
-        "structure": s.structure,
-        "params": s.params,
-        "seed": s.seed,
-        "decisions": s.decisions,
-        "finished": s.finished,
-        "current_step": s.current_step,
-        "legal_decisions": engine.legal_decisions(s),
-        "refused_decisions": [r.to_dict() for r in engine.refused_decisions(s)],
-        "outcome": s.outcome.to_dict(),
-        "trace": [engine.describe_event(e, doc) for e in s.trace],
-        "session": s.to_json(),
-    }
+def secret_key() -> str:
+    """The key `step --json` signs its session token with: the server's SECRET_KEY (read as the
+    app reads it), so the printed `url` opens the same position there; without one, a random
+    key for this process, and a note on stderr that the token opens in no server."""
+    key = os.environ.get("SECRET_KEY") or os.environ.get("NRRULES_SECRET_KEY")
+    if key:
+        return key
+    click.echo(
+        "nrrules: SECRET_KEY is not set: the session token is signed with a random key and opens "
+        "in no server (set SECRET_KEY to the server's to get a link that opens there)",
+        err=True,
+    )
+    return secrets.token_urlsafe(32)
 
 
 def format_coverage(report: dict[str, Any]) -> str:
@@ -213,7 +187,10 @@ def register(group: click.Group) -> None:
         "--seed", default=0, show_default=True, type=int, help="Seed for random choices (HQ access, damage)."
     )
     @click.option(
-        "--json", "as_json", is_flag=True, help="Print JSON (trace, outcome, legal decisions, session)."
+        "--json",
+        "as_json",
+        is_flag=True,
+        help="Print the session as GET /api/engine/sessions/<token> answers it (token signed with SECRET_KEY).",
     )
     @click.option(
         "--no-rule-text", is_flag=True, help="Do not print the text of the rules each event applied."
@@ -242,12 +219,16 @@ def register(group: click.Group) -> None:
                 raise BadRequest("--params must be a JSON object")
         if server is not None:
             params["server"] = server
-        doc = open_rules(build_dir).document(version)
-        result = step_session(board, doc, structure, params, list(decisions), seed)
+        rules = open_rules(build_dir)
+        body = {"board": board, "structure": structure, "params": params, "seed": seed, "v": version}
+        spec = payloads.spec_from_json(rules, body).with_decisions(list(decisions))
+        encode = encoder(secret_key() if as_json else secrets.token_urlsafe(32))
+        reached, rebuilt, marks = payloads.walk(rules, spec, encode, auto=not decisions)
+        data = payloads.state(rules, reached, rebuilt)
         if as_json:
-            click.echo(json.dumps(step_json(result, doc), indent=2, ensure_ascii=False))
+            emit(data)
         else:
-            click.echo(format_step(result, doc, rule_text=not no_rule_text))
+            click.echo(format_step(data, marks, rebuilt.doc, rule_text=not no_rule_text))
 
     @group.command("engine-coverage")
     @version_option

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +201,46 @@ def replay(
             cache.put((*base, decisions[: i + 1]), (session, list(last or []), len(base[-1])))
             owned = False  # now shared: a further decision moves a copy
     return Replayed(session, doc, list(last or []), token, undo_token)
+
+
+MAX_WALK = 5000  # decisions `walk` takes at most (a structure that never finishes stops there)
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """Where a decision was taken in a walked session: before `trace[at]`, by `player`."""
+
+    at: int
+    decision: str
+    player: str | None
+
+
+def walk(
+    rules: Rules, spec: SessionSpec, encode: Callable[[SessionSpec], str], *, auto: bool = False
+) -> tuple[SessionSpec, Replayed, list[Decided]]:
+    """Start a session and take its spec's decisions in order; with `auto`, then take the first
+    legal decision at every stop until the structure finishes (at most MAX_WALK). Returns the
+    spec of the position reached (its token replays it), the session as `replay` gives it, and
+    where each decision was taken (the command line prints the trace with them)."""
+    doc = rules.library.document(rules.version(spec.version))
+    session = _start(spec, doc)
+    last: list[Any] = list(session.trace)
+    todo, taken, marks = list(spec.decisions), [], []
+    while todo or (auto and not session.finished and len(taken) < MAX_WALK):
+        legal = engine.legal_decisions(session)
+        decision = todo.pop(0) if todo else legal[0]["id"]
+        player = next((d.get("player") for d in legal if d["id"] == decision), None)
+        marks.append(Decided(len(session.trace), decision, player))
+        try:
+            last = engine.push(session, decision)
+        except engine.IllegalDecision as exc:
+            raise IllegalDecision(str(exc), list(exc.legal)) from None
+        except engine.EngineError as exc:
+            raise BadRequest(f"decision {decision!r} failed: {exc}") from None
+        taken.append(decision)
+    reached = spec.with_decisions(taken)
+    undo = encode(reached.with_decisions(taken[:-1])) if taken else None
+    return reached, Replayed(session, doc, list(last), encode(reached), undo), marks
 
 
 # ----- session state ---------------------------------------------------------------------------
