@@ -367,7 +367,7 @@ def subroutine_lines(text: str) -> list[str]:
 
 _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
-_RUNNER_EFFECTS = {"gain_credits", "lose_credits", "lose_clicks", "text"}
+_RUNNER_EFFECTS = {"gain_credits", "lose_credits", "lose_clicks", "draw_cards", "text"}
 
 
 def _subtype_name(sid: str, names: Mapping[str, str] | None) -> str:

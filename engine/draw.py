@@ -19,6 +19,7 @@ def _draw_set_aside(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     p = ctx.board[side]
     k = min(n, len(p["deck"]))
     ch: dict = {}
+    f.v["drawn"] = k  # the last k set-aside cards (an event being played may be set aside too)
     if k:
         ch[f"{side}.deck"] = [len(p["deck"]), len(p["deck"]) - k]
         p["set_aside"].extend(p["deck"][:k])
@@ -40,10 +41,12 @@ def _draw_set_aside(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 def _draw_add(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     side = f.v["player"]
     p = ctx.board[side]
-    names = [c["name"] for c in p["set_aside"]]
+    k = f.v.get("drawn", len(p["set_aside"]))
+    drawn = p["set_aside"][len(p["set_aside"]) - k :]
+    names = [c["name"] for c in drawn]
     ch = {f"{side}.hand": [len(p["hand"]), len(p["hand"]) + len(names)]} if names else {}
-    p["hand"].extend(p["set_aside"])
-    p["set_aside"].clear()
+    p["hand"].extend(drawn)
+    del p["set_aside"][len(p["set_aside"]) - k :]
     hand = "HQ" if side == "corp" else "the grip"
     ctx.ev(
         f"The {side.capitalize()} adds {len(names)} drawn card(s) to {hand}.", ("rule_draw_procedure",), ch

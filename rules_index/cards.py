@@ -3,7 +3,9 @@
 Layout inside a build directory (beside the CR versions, see `rules_index.store`)::
 
     <build_dir>/cards -> .v/cards-<hash12>-<tmp>     (symlink, swapped atomically)
-        cards.json    cards, printings, rulings, tables, and each card's Standard legality
+        cards.json    cards, printings, rulings, tables, each card's Standard legality at build
+                      time, and the snapshots, card pools and ban lists it is computed from
+                      again when asked (for the current date)
         meta.json     source, source hash, code fingerprint, counts, when it was built
         search/       Whoosh index over cards (title, text, subtypes) and rulings (question, answer)
 
@@ -31,7 +33,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from scraper import Document, ScrapeError
-from scraper.nrdb import Card, CardData, Format, Printing, Ruling, Snapshot, load, plain_text
+from scraper.model import Node
+from scraper.nrdb import (
+    Card,
+    CardData,
+    CardPool,
+    CardSet,
+    Format,
+    Printing,
+    Restriction,
+    Ruling,
+    Snapshot,
+    load,
+    plain_text,
+)
 
 from .integrity import build_lock
 from .store import LibraryError, publish
@@ -77,7 +92,10 @@ class Legality:
     status: str  # "legal", "restricted", "banned", "rotated", "not in the card pool", "unknown"
     snapshot: str | None = None
     card_pool: str | None = None
-    restriction: str | None = None
+    restriction: str | None = None  # the ban list's id
+    restriction_name: str | None = None  # its name as NetrunnerDB gives it ("Standard Ban List 25.10")
+    restriction_date: str | None = None  # the date it took effect (ISO)
+    as_of: str | None = None  # the date (UTC, ISO) the legality was computed for
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -171,7 +189,7 @@ def current_snapshot(data: CardData, fmt: Format, today: str) -> Snapshot | None
 def standard_legality(data: CardData, today: str | None = None) -> tuple[dict[str, Legality], dict]:
     """Every card's legality in the Standard snapshot in force on `today` (default: the
     current UTC date), and that snapshot's names and dates."""
-    today = today or time.strftime("%Y-%m-%d", time.gmtime())
+    today = today or today_utc()
     fmt = data.formats.get(STANDARD)
     snap = current_snapshot(data, fmt, today) if fmt else None
     pool = data.card_pools.get(snap.card_pool_id) if snap else None
@@ -192,12 +210,15 @@ def standard_legality(data: CardData, today: str | None = None) -> tuple[dict[st
 
     earlier = [data.card_pools[s.card_pool_id] for s in fmt.snapshots if s.card_pool_id in data.card_pools]
     out: dict[str, Legality] = {}
+    common = {
+        "snapshot": snap.id,
+        "card_pool": pool.id,
+        "restriction": restriction.id if restriction else None,
+        "restriction_name": restriction.name if restriction else None,
+        "restriction_date": (restriction.date_start or None) if restriction else None,
+        "as_of": today,
+    }
     for cid, card in data.cards.items():
-        common = {
-            "snapshot": snap.id,
-            "card_pool": pool.id,
-            "restriction": restriction.id if restriction else None,
-        }
         if not in_pool(cid, pool.card_set_ids, pool.card_cycle_ids):
             was = any(in_pool(cid, p.card_set_ids, p.card_cycle_ids) for p in earlier)
             out[cid] = Legality(STANDARD, False, "rotated" if was else "not in the card pool", **common)
@@ -239,6 +260,7 @@ def _serialise(data: CardData, legality: dict[str, Legality]) -> dict:
     def rows(table: dict) -> list[dict]:
         return [asdict(v) for v in table.values()]
 
+    fmt = data.formats.get(STANDARD)
     return {
         "cards": [{**asdict(c), "standard": legality[c.id].to_dict()} for c in data.cards.values()],
         "printings": rows(data.printings),
@@ -248,7 +270,58 @@ def _serialise(data: CardData, legality: dict[str, Legality]) -> dict:
         "factions": rows(data.factions),
         "sides": rows(data.sides),
         "card_sets": rows(data.card_sets),
+        # what Standard legality is computed from, at request time for the current date
+        # (`CardStore.legality`): the format's snapshots, their card pools and ban lists
+        "standard_format": asdict(fmt) if fmt else None,
+        "card_pools": rows(data.card_pools),
+        "restrictions": rows(data.restrictions),
     }
+
+
+def _legality_data(raw: dict, cards: dict[str, Card], printings: dict[str, Printing]) -> CardData | None:
+    """The part of the card data `standard_legality` reads, rebuilt from a build's cards.json
+    (None for a build made before it was stored)."""
+    fmt = raw.get("standard_format")
+    if not fmt:
+        return None
+    snapshots = tuple(Snapshot(**sn) for sn in fmt.get("snapshots", ()))
+    pools = {
+        p["id"]: CardPool(
+            **{
+                **p,
+                "card_cycle_ids": frozenset(p["card_cycle_ids"]),
+                "card_set_ids": frozenset(p["card_set_ids"]),
+            }
+        )
+        for p in raw.get("card_pools", ())
+    }
+    restrictions = {
+        r["id"]: Restriction(
+            **{
+                **r,
+                "banned": frozenset(r["banned"]),
+                "restricted": frozenset(r["restricted"]),
+                "banned_subtypes": frozenset(r["banned_subtypes"]),
+                "points": tuple(tuple(x) for x in r["points"]),
+            }
+        )
+        for r in raw.get("restrictions", ())
+    }
+    return CardData(
+        source="",
+        source_hash="",
+        cards=cards,
+        printings=printings,
+        rulings=(),
+        card_sets={row["id"]: CardSet(**row) for row in raw.get("card_sets", ())},
+        formats={STANDARD: Format(fmt["id"], fmt["name"], snapshots)},
+        card_pools=pools,
+        restrictions=restrictions,
+    )
+
+
+def today_utc() -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime())
 
 
 def build_cards(
@@ -440,6 +513,7 @@ class _Loaded:
     rulings_of: dict[str, list[Ruling]]
     tables: dict[str, dict[str, dict]]
     names: dict[str, list[str]] = field(default_factory=dict)  # name_key -> card ids
+    standard_data: CardData | None = None  # what legality is computed from (None: an older build)
 
 
 class CardStore:
@@ -464,6 +538,7 @@ class CardStore:
             notes=tuple(meta.get("notes") or ()),
         )
         self._lock = threading.Lock()
+        self._standard: dict[str, tuple[dict[str, Legality], dict]] = {}
         self._data = self._load()
         self._mentions: dict[tuple[str, str], dict[str, list[str]]] = {}
         self._keywords: dict[tuple[str, str], tuple[re.Pattern | None, dict[str, Keyword]]] = {}
@@ -509,6 +584,7 @@ class CardStore:
             rulings_of={k: _ruling_order(v) for k, v in by_card.items()},
             tables=tables,
             names=names,
+            standard_data=_legality_data(raw, cards, printings),
         )
 
     # ----- lookup ---------------------------------------------------------------------------
@@ -532,8 +608,24 @@ class CardStore:
         """A small table by NetrunnerDB resource name: card_types, factions, card_sets ..."""
         return self._data.tables.get(name, {})
 
-    def legality(self, card_id: str) -> Legality:
-        return self._data.legality.get(card_id) or Legality(STANDARD, False, "unknown")
+    def standard(self, today: str | None = None) -> tuple[dict[str, Legality], dict]:
+        """Every card's Standard legality on `today` (default: the current UTC date) and that
+        snapshot's names and dates: computed when asked, so a ban list or rotation that takes
+        effect after the build counts from its date on (memoised per date). A build made
+        before the inputs were stored answers what it computed at build time."""
+        today = today or today_utc()
+        data = self._data.standard_data
+        if data is None:
+            return self._data.legality, dict(self.info.standard)
+        with self._lock:
+            hit = self._standard.get(today)
+            if hit is None:
+                hit = standard_legality(data, today)
+                self._standard = {today: hit}  # only the current date is kept
+            return hit
+
+    def legality(self, card_id: str, today: str | None = None) -> Legality:
+        return self.standard(today)[0].get(card_id) or Legality(STANDARD, False, "unknown")
 
     def rulings(self, card_id: str) -> list[Ruling]:
         """Newest first."""
@@ -840,6 +932,7 @@ class Keyword:
     rule_id: str
     number: str | None
     kind: str  # "term" or "subtype"
+    bold_only: bool = False  # link it in card text only where printed in bold (2.16.2)
 
 
 def keyword_table(doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Keyword]]:
@@ -878,6 +971,22 @@ def keyword_table(doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Ke
             target = section if node.kind == "example" else node
             if target is not None:
                 table[name] = Keyword(name, target.id, target.number, "subtype")
+    # Subtypes the CR names only in its lists of subtypes (2.16.7a-j), NetrunnerDB's breaker
+    # subtypes among them ("The program subtypes are AI, ..., Decoder, ..., Fracter, ..., Killer").
+    # The CR has no rule saying what a fracter or a killer is: they link to the list naming them
+    # (to the whole list, 2.16.7, when several card types share the name). In card text only where
+    # printed in bold, as card text references subtypes (2.16.2): "Run", "Link" or "Job" are
+    # everyday words too.
+    listed: dict[str, list[Node]] = {}
+    for node, names in subtype_lists(doc).values():
+        for name in names:
+            listed.setdefault(name, []).append(node)
+    parent = next((n for n in doc.nodes if n.id == "rule_subtypes_list"), None)
+    for name, nodes in listed.items():
+        if name in table:
+            continue
+        target = nodes[0] if len(nodes) == 1 or parent is None else parent
+        table[name] = Keyword(name, target.id, target.number, "subtype", bold_only=True)
     if not table:
         return None, table
     words = sorted(table, key=len, reverse=True)
@@ -887,8 +996,34 @@ def keyword_table(doc: Document, graph) -> tuple[re.Pattern | None, dict[str, Ke
     return pattern, table
 
 
-def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keyword]):
-    """(start, end, Keyword) of the first use of each keyword in `text`."""
+_SUBTYPE_LIST = re.compile(r"The ([a-z]+) subtypes are (.+?)\.?$", re.IGNORECASE)
+
+
+def subtype_lists(doc: Document) -> dict[str, tuple[Node, list[str]]]:
+    """The CR's lists of subtypes by card type (2.16.7a-j): {"program": (rule, ["ai", ...])}."""
+    out: dict[str, tuple[Node, list[str]]] = {}
+    for node in doc.children("rule_subtypes_list") if doc.node("rule_subtypes_list") else ():
+        m = _SUBTYPE_LIST.match(" ".join((node.text or "").split()))
+        if m:
+            names = re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(2))
+            out[m.group(1).lower()] = (node, [n.strip().lower() for n in names if n.strip()])
+    return out
+
+
+def subtype_rule(doc: Document, table: dict[str, Keyword], name: str, card_type: str) -> Keyword | None:
+    """The rule a card's subtype links to on its card page: the CR's list of that card type's
+    subtypes when it names it (a program's "Fracter": 2.16.7i), else the keyword table's."""
+    key = name.strip().lower()
+    kind = "identity" if card_type.endswith("identity") else card_type
+    found = subtype_lists(doc).get(kind)
+    if found is not None and key in found[1]:
+        return Keyword(key, found[0].id, found[0].number, "subtype")
+    return table.get(key)
+
+
+def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keyword], bold: bool = False):
+    """(start, end, Keyword) of the first use of each keyword in `text` (`bold`: the text is
+    printed in bold, where the subtypes only the CR's lists name are linked)."""
     if pattern is None or not text:
         return []
     seen: set[str] = set()
@@ -896,7 +1031,7 @@ def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keywor
     for m in pattern.finditer(text):
         key = " ".join(m.group(1).split()).lower()
         kw = table.get(key)
-        if kw is None or key in seen:
+        if kw is None or key in seen or (kw.bold_only and not bold):
             continue
         seen.add(key)
         out.append((m.start(), m.end(), kw))
@@ -929,6 +1064,8 @@ __all__ = [
     "Keyword",
     "find_keywords",
     "keyword_table",
+    "subtype_lists",
+    "subtype_rule",
     "Legality",
     "ScrapeError",
     "build_cards",

@@ -432,3 +432,25 @@ def test_current_standard_follows_the_dates_not_the_list_order(nrdb_dir):
     # a card of a rotated cycle is not legal on either date
     assert before["snare"].status == after["snare"].status == "rotated"
     assert not before["snare"].legal and not after["snare"].legal
+
+
+def test_store_computes_legality_for_the_date_asked(store, nrdb_dir):
+    """Standard legality is not frozen at build time: the store computes it for the day asked
+    (by default today, UTC), so a ban list that takes effect after the build counts from then."""
+    from rules_index.cards import standard_legality, today_utc
+
+    data = load(str(nrdb_dir))
+    fmt = data.formats["standard"]
+    marked = next(s for s in fmt.snapshots if s.active)
+    ban_list = data.restrictions[fmt.snapshots[-1].restriction_id]
+    older = data.restrictions[marked.restriction_id]
+    newly = sorted(ban_list.banned - older.banned - older.restricted)[0]
+    before = store.legality(newly, today="2025-09-17")
+    after = store.legality(newly, today=ban_list.date_start)
+    assert before.legal and before.restriction == older.id and before.as_of == "2025-09-17"
+    assert not after.legal and after.status == "banned"
+    assert (after.restriction_name, after.restriction_date) == (ban_list.name, ban_list.date_start)
+    today = store.standard()[1]
+    assert today["as_of"] == today_utc() == store.legality("hedge_fund").as_of
+    expected, _ = standard_legality(data, today_utc())
+    assert all(store.legality(cid) == expected[cid] for cid in ("snare", "hedge_fund", newly))

@@ -164,7 +164,14 @@ ABILITIES = [
             "only_if": "Use this ability only by spending a credit from a stealth card.",
         },
     ),
+    # "Threat 4 → 2[credit]: +9 strength. Use this ability only once per run." (9.3.6f)
+    ("pressure_spike", 2, {"kind": "strength", "cost": 2, "amount": 9, "once_per": "run", "threat": 4}),
     # must stay text
+    (
+        "slap_vandal",
+        0,
+        TEXT,
+    ),  # "Interface → 1[credit]: Break 1 subroutine on host ice. Use ... once per encounter."
     ("utae", 0, TEXT),  # "X[credit]: Break X code gate subroutines. Use this ability only once per run."
     ("marjanah", 0, TEXT),  # "... If you made a successful run this turn, this ability costs 1[credit] less"
     ("hantu", 1, TEXT),  # "Hosted virus counter: +2 strength." (not a credit cost)
@@ -248,3 +255,21 @@ def test_board_cards_hold_only_what_this_engine_accepts(data):
             assert engine_accepts(sub), (card_id, sub)
         for ability in obj.get("abilities", ()):
             assert engine_accepts(ability, ability=True), (card_id, ability)
+
+
+def test_the_engine_runs_every_recognised_standard_line(nrdb_dir):
+    """bench/cards_text.py's "runs as engine effects": each recognised Standard subroutine and
+    icebreaker ability, stepped through a run under CR 26.03, is resolved by the engine with
+    nothing left to the judge (the benchmark's count would drop if one were not)."""
+    import importlib.util
+    from pathlib import Path
+
+    from helpers import cr_path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "cards_text.py"
+    spec = importlib.util.spec_from_file_location("bench_cards_text", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    r = bench.measure(str(nrdb_dir), False, str(cr_path("26.03")))
+    recognised = r["subs"][0] + r["abilities"][0]
+    assert recognised >= 189 and r["runs"] == r["accepted"] == recognised, r["not_run"]

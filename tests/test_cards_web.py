@@ -220,3 +220,31 @@ def test_api_versions_tells_what_card_data_is_built(client, build_dir, nrdb_dir)
     bare = create_app({"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "t"}).test_client()
     plain = check(bare.get("/api/versions"), "GET", "/api/versions")
     assert plain["cards"] is None and plain["versions"] == data["versions"]
+
+
+def test_card_page_names_the_ban_list_and_its_date(client, nrdb_dir):
+    """The legality line shows the ban list's name and the date it took effect, not its id."""
+    p = client.get("/api/cards/hedge_fund").get_json()["standard"]
+    raw = json.loads((nrdb_dir / "restrictions" / "standard" / f"{p['restriction']}.json").read_text())
+    assert (p["restriction_name"], p["restriction_date"]) == (raw["name"], raw["date_start"])
+    page = client.get("/c/hedge_fund").get_data(as_text=True)
+    line = page[page.index('id="legality"') : page.index("</p>", page.index('id="legality"'))]
+    assert raw["name"] in line and raw["date_start"] in line and p["restriction"] not in line
+
+
+def test_breaker_subtypes_link_to_the_cr_list_of_program_subtypes(client):
+    """The CR has no rule that explains what a fracter, killer or decoder is; it names them in
+    its list of program subtypes (2.16.7i), which the card page links. In card text they link
+    where printed in bold (2.16.2); an everyday word that is also a subtype ("Run") does not."""
+    p = client.get("/api/cards/corroder").get_json()
+    i = [st.lower() for st in p["subtypes"]].index("fracter")
+    assert p["subtype_rules"][i]["id"] == "rule_program_subtypes"
+    page = client.get("/c/corroder").get_data(as_text=True)
+    start = page.index('id="card-stats"')
+    assert "/id/rule_program_subtypes" in page[start : page.index("</p>", start)]
+    hammer = client.get("/api/cards/hammer").get_json()
+    assert "rule_program_subtypes" in hammer["text_html"]
+    assert {"fracter", "killer", "decoder"} <= {k["term"] for k in hammer["keywords"]}
+    laundry = client.get("/api/cards/dirty_laundry").get_json()
+    assert laundry["text"].startswith("Run") and "subtypes" not in laundry["text_html"]
+    assert laundry["subtype_rules"][0]["id"] == "rule_event_subtypes"

@@ -334,3 +334,18 @@ def test_winchester_trace_trashes_hardware(doc, card):
         s, _ = engine.apply(s, "pass" if "pass" in legal else legal[0])
     assert s.board["runner"]["rig"]["hardware"] == [] and s.board["runner"]["rig"]["programs"] == []
     assert [c["name"] for c in s.board["runner"]["discard"][-2:]] == ["Corroder", "Prepaid VoicePAD"]
+
+
+def test_diesel_the_runner_plays_an_event_that_draws(doc, card):
+    """Diesel ("Draw 3 cards."): a real Runner event played from the grip draws through the
+    drawing procedure (8.4), then goes to the heap."""
+    diesel = card("diesel")
+    assert diesel["effects"] == [{"effect": "draw_cards", "amount": 3}]
+    b = board([], credits=5)
+    b["runner"].update(hand=[diesel], deck=5, clicks=0)
+    b["turn"] = "runner"
+    s = to(engine.start(b, "runner_turn", doc), "play:")
+    s, ev = engine.apply(s, next(x for x in ids(s) if x.startswith("play:")))
+    assert len(s.board["runner"]["hand"]) == 3 and len(s.board["runner"]["deck"]) == 2
+    assert s.board["runner"]["discard"][-1]["name"] == "Diesel"
+    assert any(e.step == "step_draw_set_aside" for e in ev)

@@ -97,3 +97,20 @@ def test_judge_scores_like_whoosh_bm25f(judge_library):
         assert theirs, words
         assert [d for d, _ in ours] == [d for d, _ in theirs]
         assert [round(x, 6) for _, x in ours] == [round(x, 6) for _, x in theirs]
+
+
+def test_card_names_by_prefix_are_those_of_a_full_scan(cards_built):
+    from rules_index.cards import EXACT_SCORE, PREFIX_SCORE, CardStore, name_key
+
+    store = CardStore.open(cards_built)
+    names = store._data.names
+    for typed in ["corr", "Snare!", "ice", "the", "su", "Hermes", "zz"]:
+        key = name_key(typed)
+        scan: dict[str, float] = {cid: EXACT_SCORE for cid in names.get(key, [])}
+        starts = sorted((k for k in names if k.startswith(key) and k != key), key=lambda k: (len(k), k))
+        for rank, k in enumerate(starts[:10]):
+            for cid in names[k]:
+                scan.setdefault(cid, PREFIX_SCORE - rank)
+        expected = sorted(scan.items(), key=lambda kv: -kv[1])[:10]
+        assert store.named(typed, 10) == expected, typed
+    assert store.named("corr", 10) and store.named("Snare!", 10)[0][1] == EXACT_SCORE

@@ -85,7 +85,12 @@ def register(group: click.Group) -> None:
         click.echo(click.style(p["title"], bold=True) + f"  [{p['id']}]")
         click.echo(_stat_line(p))
         std = p["standard"]
-        click.echo(f"Standard: {'legal' if std['legal'] else 'not legal'} ({std['status']})")
+        ban_list = std.get("restriction_name") or std.get("restriction")
+        since = f", in force since {std['restriction_date']}" if std.get("restriction_date") else ""
+        click.echo(
+            f"Standard: {'legal' if std['legal'] else 'not legal'} ({std['status']})"
+            + (f" — {ban_list}{since}" if ban_list else "")
+        )
         if p["text"]:
             click.echo(p["text"])
         click.echo(f"\nrulings: {len(p['rulings'])}  (nrrules rulings {p['id']})")

@@ -21,7 +21,15 @@ import re
 from typing import Any
 
 from engine.cardtext import board_card
-from rules_index.cards import CITED_NUMBER, CardStore, Keyword, cited_numbers, find_keywords, ruling_text
+from rules_index.cards import (
+    CITED_NUMBER,
+    CardStore,
+    Keyword,
+    cited_numbers,
+    find_keywords,
+    ruling_text,
+    subtype_rule,
+)
 from rules_index.store import LibraryError, public_source
 from scraper.nrdb import Card, Ruling, plain_text
 
@@ -179,9 +187,9 @@ class _Linker:
         tip = html.escape(f"CR {kw.number or kw.rule_id}: {kw.term}")
         return f'<a class="kw" href="{href}" title="{tip}">'
 
-    def _plain(self, text: str, cited: dict[str, str]) -> str:
+    def _plain(self, text: str, cited: dict[str, str], bold: bool = False) -> str:
         marks: list[tuple[int, int, str]] = []
-        for start, end, kw in find_keywords(text, self.pattern, self.table):
+        for start, end, kw in find_keywords(text, self.pattern, self.table, bold):
             if kw.term not in self.seen:
                 marks.append((start, end, self._link(kw)))
         for m in CITED_NUMBER.finditer(text) if cited else ():
@@ -206,11 +214,14 @@ class _Linker:
     def card_text(self, text: str) -> str:
         """NetrunnerDB card text (with <strong>, <em>, lists and [symbols]) as safe HTML."""
         parts = []
+        bold = False
         for piece in _MARKUP.split(text or ""):
             if _MARKUP.fullmatch(piece):
                 parts.append(piece)
+                if piece in ("<strong>", "</strong>"):
+                    bold = piece == "<strong>"
             else:
-                parts.append(self._plain(re.sub(r"<[^>]+>", "", piece), {}))
+                parts.append(self._plain(re.sub(r"<[^>]+>", "", piece), {}, bold))
         body = re.sub(r"\s*(</?(?:ul|li)>)\s*", r"\1", "".join(parts))
         return "<br>".join(line for line in body.split("\n") if line.strip())
 
@@ -231,10 +242,16 @@ def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]
     rulings_ = [_ruling(rules, r, i, doc, linker) for i, r in enumerate(s.rulings(card.id))]
     cited = {x["id"]: x["number"] for r in rulings_ for x in r["rules"]}
     printings = s.printings(card.id)
+    names = _names(s, card)
+    subtype_rules = []
+    for name in names["subtypes"]:
+        kw = subtype_rule(doc, linker.table, name or "", card.card_type_id)
+        subtype_rules.append(None if kw is None else {"id": kw.rule_id, "number": kw.number})
     return {
         "id": card.id,
         "title": card.title,
-        **_names(s, card),
+        **names,
+        "subtype_rules": subtype_rules,
         "type_id": card.card_type_id,
         "cost": card.cost,
         "strength": card.strength,
@@ -350,9 +367,10 @@ def card_link(rules: Rules, code: str | None, name: str) -> dict[str, Any]:
 def cards_info(rules: Rules) -> dict[str, Any] | None:
     """What card data is built and from when (None when none is)."""
     try:
-        return rules.library.cards().info.to_dict()
+        store_ = rules.library.cards()
     except LibraryError:
         return None
+    return {**store_.info.to_dict(), "standard": store_.standard()[1]}  # as of today (UTC)
 
 
 def public_cards_info(rules: Rules) -> dict[str, Any] | None:
