@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import engine
-from engine.decision import find_card
+from engine.decision import card_ref
 from scraper import parse_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,8 +130,8 @@ def _pick(s: engine.Session) -> str:
     uses = [engine.Decision.from_id(i) for i in ids if i.startswith("use:")]
     if uses:
         progs = s.board["runner"]["rig"]["programs"]
-        at = {u: progs[find_card(progs, u.card)] for u in uses}
-        brk = [u for u in uses if at[u]["abilities"][u.index]["kind"] == "break"]
+        by_ref = {card_ref(progs, i): p for i, p in enumerate(progs)}
+        brk = [u for u in uses if by_ref[u.card]["abilities"][u.index]["kind"] == "break"]
         if brk:
             return brk[0].id
         run = next(f for f in reversed(s.frames) if f.s == "run").v
@@ -139,7 +139,9 @@ def _pick(s: engine.Session) -> str:
         # pump the breaker whose break ability fits this ice (its subtype, else the AI breaker)
         for sub in (*ice["subtypes"], None):
             for u in uses:
-                if any(a["kind"] == "break" and a.get("ice_subtype") == sub for a in at[u]["abilities"]):
+                if any(
+                    a["kind"] == "break" and a.get("ice_subtype") == sub for a in by_ref[u.card]["abilities"]
+                ):
                     return u.id
     return "continue" if "continue" in ids else ids[0]
 

@@ -21,7 +21,8 @@ Public API (python-chess style)::
           "steal" | "decline_steal" | "spend:3" | "credit" | "draw" | "run:hq" | "play:hedge-fund" |
           "advance:remote1" | "remove_tag" | "discard:sure-gamble" | "install:ice-wall@new" |
           "use:corroder.0" | "sub:0" | "purge" | "trash_resource:daily-casts" |
-          "prevent:hardware.carapace.0" | "trigger:resources.kati.0" | "pay" | "dont_pay" | "resolved",
+          "prevent:hardware.carapace.0" | "trigger:resources.kati.0" | "ability:remote1.content.0" |
+          "option:1" | "draw:2" | "pay" | "dont_pay" | "resolved",
           "label":
           plain English, "player": the player who decides (in a priority window, the one with
           priority, 9.2.7a)}]

@@ -164,7 +164,14 @@ ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this abili
 ABILITY_KINDS = ("break", "strength", "text", "prevent")
 CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
 DAMAGE_KINDS = ("net", "meat", "core", "any")
-TRIGGER_WHEN = ("successful_run", "encountered", "passed", "run_ends", "installed")  # engine.triggers.WHEN
+TRIGGER_WHEN = (
+    "successful_run",
+    "encountered",
+    "passed",
+    "run_ends",
+    "installed",
+    "scored",
+)  # engine.triggers.WHEN
 
 _CARD_FIELDS_CORP = {
     "abilities",  # Corp paid abilities: [{"kind": "paid", "cost", "trash", "effects"}] (9.2.7)

@@ -26,6 +26,7 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     use:CARD.N                                    (ability N of an installed program)
     prevent:ZONE.CARD.N                           (ZONE: programs | hardware | resources)
     trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
+    trigger:score_area.CARD.N                     (a "when scored" ability of the agenda just scored)
     ability:S.ice.CARD.N   ability:S.root.CARD.N   ability:S.content.N   (a Corp card's paid ability)
     trash_resource:CARD   trash:CARD              (an installed resource; a program to trash)
     play:CARD   discard:CARD   install:CARD   install:CARD@S   install:CARD@new   (from the hand)
@@ -156,7 +157,7 @@ def _parse(text: str) -> Decision | None:
         ref, _, n = tail.rpartition(".")
         if not _INT.match(n):
             return None
-        if head in RIG_ZONES and kind != "ability":
+        if (head in RIG_ZONES or (head == "score_area" and kind == "trigger")) and kind != "ability":
             return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
         if kind == "prevent" or not _SERVER.match(head):
             return None

@@ -52,7 +52,7 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
         used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
         return rig.usable(prog, ab, ice, broken, have, used, threat)
 
-    return program_abilities(ctx.board, keep)
+    return program_abilities(ctx.board, ("break", "strength", "text"), keep, enc.setdefault("labels", {}))
 
 
 @handles("step_encounter_paw")

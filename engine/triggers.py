@@ -16,7 +16,8 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
 * `passed` (6.9.4a): the passed ice itself; a Runner card: any ice passed;
 * `run_ends` (6.9.6d, 6.8.5): any active card, when the run as a whole is complete;
 * `installed` (8.5.15f, 9.6.14b): the Runner card just installed ("when installed" on its
-  source; a Corp card is installed unrezzed, so inactive).
+  source; a Corp card is installed unrezzed, so inactive);
+* `scored` (9.6.14c): the agenda the Corp just scored, in its score area (`scored`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ WHEN = {
     "passed": "when the ice is passed",
     "run_ends": "when the run ends",
     "installed": "when installed",
+    "scored": "when scored",
 }
 # conditions a Runner card meets for any ice (its text says "whenever you encounter / pass")
 ANY_ICE = ("encountered", "passed")
@@ -42,6 +44,7 @@ MET = {
     "passed": ("rule_movement_phase",),
     "run_ends": ("rule_run_ends_condition",),
     "installed": ("rule_steps_installing_installed_condition", "rule_when_installed"),
+    "scored": ("rule_when_scored", "rule_score_steal"),
 }
 
 
@@ -105,6 +108,28 @@ def fire(ctx: Ctx, f: Frame, d: Decision | None, when: str, subject: dict | None
     if res is None:
         del v["met"]
     return res
+
+
+def scored(ctx: Ctx, f: Frame, agenda: dict) -> None:
+    """The Corp has just scored `agenda` in a paid ability window: its "when scored" abilities
+    become pending (keys `score_area.CARD.N`); the window resolves them when play returns to it
+    after the checkpoint (`windows.paw`)."""
+    if "triggers" not in ctx.s.kinds:
+        return
+    area = ctx.board["corp"]["score_area"]
+    ref = card_ref(area, len(area) - 1)
+    found = [
+        {"side": "corp", "source": agenda["name"], "effects": tr["effects"], "key": f"score_area.{ref}.{t}"}
+        for t, tr in enumerate(agenda.get("triggers", ()))
+        if tr["when"] == "scored"
+    ]
+    if found:
+        f.v["pending"] = found
+        ctx.ev(
+            f"Abilities that trigger {WHEN['scored']} become pending: {agenda['name']} (corp).",
+            (*MET["scored"], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
+            objects={"pending": [p["key"] for p in found], "condition": "scored"},
+        )
 
 
 def again(ctx: Ctx, f: Frame, when: str) -> bool:

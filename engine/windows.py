@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import recurring, rig
+from . import recurring, rig, triggers
 from .decision import Decision, card_ref, locate
 from .effects import describe_effect
 from .locations import take_card
@@ -89,6 +89,11 @@ def paw(
     """A paid ability window (9.2.7): priority passes between the players (`exchange`); the Corp
     may rez (R) and score (S) where the window allows it, the Runner use paid abilities."""
     b = ctx.board
+    if f.v.get("pending"):  # "when scored" abilities of the agenda just scored (9.6.14c)
+        res = triggers.reaction_window(ctx, f, d, "scored")
+        if res is not None:
+            return res
+        d = None
 
     def options(side: str) -> list[dict]:
         if side == "runner":
@@ -174,7 +179,9 @@ def paw(
                 "rule_score_area_uninstalled",
             ),
             ch,
+            objects={"card": card["name"], "server": server},
         )
+        triggers.scored(ctx, f, card)
         return call("checkpoint", {}, "stay")
     raise AssertionError(d.id)  # pragma: no cover - legal decisions are checked before
 
@@ -223,23 +230,35 @@ def exchange(
     return "closed", passed
 
 
-def program_abilities(b: dict, keep: Callable[[dict, dict, str], bool]) -> list[dict]:
-    """`use:CARD.N` decisions for the abilities on installed programs that `keep(program,
-    ability, decision id)` allows: the one loop behind every window's Runner ability options."""
+def program_abilities(
+    b: dict,
+    kinds: tuple[str, ...],
+    keep: Callable[[dict, dict, str], bool],
+    labels: dict[str, str] | None = None,
+) -> list[dict]:
+    """`use:CARD.N` decisions for the abilities of the given `kinds` on installed programs that
+    `keep(program, ability, decision id)` allows: the one loop behind every window's Runner
+    ability options. `labels`: a cache of labels by id and strength (an encounter keeps one)."""
     out = []
     progs = b["runner"]["rig"]["programs"]
     for p, prog in enumerate(progs):
-        abl = prog.get("abilities")
-        if not abl:
-            continue
-        ref = card_ref(progs, p)
-        for a, ab in enumerate(abl):
+        ref = None
+        for a, ab in enumerate(prog.get("abilities", ())):
+            if ab["kind"] not in kinds:
+                continue
+            if ref is None:
+                ref = card_ref(progs, p)
             use_id = f"use:{ref}.{a}"
             if keep(prog, ab, use_id):
-                if ab["kind"] == "text":
-                    label = f"{prog['name']}: {ab['text']} (resolve by hand)"
-                else:
-                    label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
+                key = f"{use_id}@{rig.strength(prog)}"
+                label = labels.get(key) if labels is not None else None
+                if label is None:
+                    if ab["kind"] == "text":
+                        label = f"{prog['name']}: {ab['text']} (resolve by hand)"
+                    else:
+                        label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
+                    if labels is not None:
+                        labels[key] = label
                 out.append(dec(use_id, label, "runner"))
     return out
 
@@ -252,7 +271,7 @@ def runner_options(b: dict, side: str) -> list[dict]:
     """The Runner's paid abilities usable in any paid ability window: abilities on installed
     programs that the engine does not model (`text`), resolved by hand; abilities whose cost
     includes [click] are actions, not usable in a paid ability window (9.2.7b)."""
-    return program_abilities(b, _by_hand) if side == "runner" else []
+    return program_abilities(b, ("text",), _by_hand) if side == "runner" else []
 
 
 def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:

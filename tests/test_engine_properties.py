@@ -103,7 +103,7 @@ effect = st.one_of(
     ),
 )
 # conditional abilities (engine.triggers): every condition the board format knows
-WHENS = ["successful_run", "encountered", "passed", "run_ends", "installed"]
+WHENS = ["successful_run", "encountered", "passed", "run_ends", "installed", "scored"]
 trigger = st.builds(
     lambda when, eff: {"when": when, "effects": eff},
     st.sampled_from(WHENS),
@@ -184,18 +184,20 @@ program = st.builds(
     st.lists(runner_trigger, max_size=1),
 )
 agenda = st.builds(
-    lambda pts, req, adv, steal: {
+    lambda pts, req, adv, steal, trig: {
         "name": "Agenda",
         "type": "agenda",
         "agenda_points": pts,
         "advancement_requirement": req,
         "advancements": adv,
         **({"steal_cost": steal} if steal else {}),
+        **({"triggers": trig} if trig else {}),
     },
     st.integers(0, 3),
     st.integers(0, 3),
     st.integers(0, 3),
     st.integers(0, 2),
+    st.lists(trigger, max_size=1),
 )
 asset = st.builds(
     lambda rez, cost, trash, acc: {

@@ -1,6 +1,6 @@
 """Conditional abilities beyond "when the run is successful" (9.6): "when encountered" (6.9.3a,
-9.6.14a), "when passed" (6.9.4a), "when the run ends" (6.9.6d, 6.8.5) and "when installed"
-(8.5.15f, 9.6.14b). An ability fires only when its own condition is met; abilities met together
+9.6.14a), "when passed" (6.9.4a), "when the run ends" (6.9.6d, 6.8.5), "when installed"
+(8.5.15f, 9.6.14b) and "when scored" (9.6.14c). An ability fires only when its own condition is met; abilities met together
 resolve the active player's first, each player choosing the order of their own (9.2.8)."""
 
 from __future__ import annotations
@@ -126,8 +126,44 @@ def test_when_installed_fires_for_the_installed_card_only(doc):
 
 
 def test_new_conditions_validate_and_unknown_ones_are_refused():
-    for when in ("encountered", "passed", "run_ends", "installed"):
+    for when in ("encountered", "passed", "run_ends", "installed", "scored"):
         ice = {"name": "X", "rezzed": True, "triggers": trig(when, "gain_credits", 1)}
         assert engine.validate_board(engine_board(servers={"hq": {"ice": [ice]}})) == []
     bad = {"name": "X", "triggers": [{"when": "accessed_twice", "effects": []}]}
     assert any("when" in p for p in engine.validate_board(engine_board(runner={"rig": {"hardware": [bad]}})))
+
+
+def test_when_scored_fires_for_the_agenda_scored(doc):
+    """9.6.14c: "when scored" abilities of the agenda the Corp scores meet their condition (in
+    its paid ability window); another agenda already in the score area does not fire."""
+    agenda = {
+        "name": "Braintrust",
+        "type": "agenda",
+        "agenda_points": 2,
+        "advancement_requirement": 3,
+        "advancements": 3,
+        "triggers": trig("scored", "gain_credits", 2) + trig("scored", "give_tags", 1),
+    }
+    old = {
+        "name": "Old Deal",
+        "type": "agenda",
+        "agenda_points": 1,
+        "triggers": trig("scored", "gain_credits", 9),
+    }
+    b = engine_board(
+        corp={"credits": 0, "clicks": 0, "score_area": [old]}, servers={"remote1": {"content": agenda}}
+    )
+    s = engine.start(b, "corp_turn", doc)
+    while "score:remote1" not in decision_ids(s):
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    s, ev = engine.apply(s, "score:remote1")
+    assert [e.objects["pending"] for e in ev if e.objects.get("condition") == "scored"] == [
+        ["score_area.braintrust.0", "score_area.braintrust.1"]
+    ]
+    # two of the Corp's abilities are pending together: the Corp orders them (9.2.8d)
+    assert decision_ids(s) == ["trigger:score_area.braintrust.0", "trigger:score_area.braintrust.1"]
+    s, _ = engine.apply(s, "trigger:score_area.braintrust.1")
+    assert s.board["runner"]["tags"] == 1 and s.board["corp"]["credits"] == 2
+    fired = [e.objects["trigger"] for e in s.trace if "trigger" in e.objects]
+    assert fired == ["score_area.braintrust.1", "score_area.braintrust.0"]
+    assert "score:remote1" not in decision_ids(s)

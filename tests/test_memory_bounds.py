@@ -19,6 +19,7 @@ from whoosh.fields import TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC, create_in
 
+from engine import decision as engine_decision
 from rules_index.cards import CardStore
 from rules_index.judge import JUDGE_LINK, JudgeStore
 from rules_index.search import STEM_CACHE, Searcher, _porter
@@ -27,6 +28,7 @@ from rules_index.whoosh_open import STEM_CACHE as WHOOSH_STEM_CACHE
 from rules_index.whoosh_open import open_index, stem_filters
 from webapp import create_app
 from webapp.caches import CACHES, cache
+from webapp.tokens import decode, serializer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "webapp" / "examples"
 KB = 1024
@@ -192,3 +194,30 @@ def test_every_index_the_product_opens_has_bounded_stem_caches(request, tmp_path
     searcher = store._searcher()
     assert list(stem_filters(searcher.schema)), "the searcher analyses with a stemmer"
     assert_stems_bounded(searcher.schema)
+
+
+def test_long_decision_ids_are_refused_before_the_engine_caches_them(app):
+    """The engine's decision-id parser caches the ids it is given (4,096 of them): ids of 100 KB
+    would hold ~400 MB. Every way a decision arrives refuses one longer than any id first."""
+    client = app.test_client()
+    board = json.loads((EXAMPLES / "02-remote-agenda.json").read_text())
+    state = client.post(
+        "/api/engine/sessions", json={"board": board, "structure": "run", "params": {"server": "remote1"}}
+    ).get_json()
+    before = engine_decision._parse.cache_info().currsize
+    for i in range(40):
+        long_id = f"use:{i}." + "x" * 100_000
+        resp = client.post(f"/api/engine/sessions/{state['token']}/decisions", json={"decision": long_id})
+        assert resp.status_code == 400 and "too long" in resp.get_json()["error"]
+        form = client.post("/step", data={"s": state["token"], "decision": long_id})
+        assert form.status_code == 400
+    with app.app_context():
+        spec = decode(state["token"])
+        forged = serializer(app.config["SECRET_KEY"]).dumps({**spec.to_payload(), "d": ["x" * 100_000]})
+    assert client.get(f"/api/engine/sessions/{forged}").status_code == 400
+    assert engine_decision._parse.cache_info().currsize - before < 5
+    # a real decision still goes through
+    ok = client.post(
+        f"/api/engine/sessions/{state['token']}/decisions", json={"decision": state["decisions"][0]["id"]}
+    )
+    assert ok.status_code == 200

@@ -30,6 +30,10 @@ MAX_TOKEN = 12000  # characters; a typical board is well under 2000
 # otherwise carry 9 MB (issue 16). A request body is at most 256 KB; so is a token's payload.
 MAX_PAYLOAD = 256 * 1024
 MAX_SEED = 2**31 - 1
+# Characters in one decision id ("pass", "use:corroder.0", "rez:remote12.root.manta-grid"; a card
+# name is at most 100). A longer one is refused at the edge: the engine's id parser caches the
+# ids it is given, so 4,096 ids of 200 KB each would hold 800 MB in a worker.
+MAX_DECISION = 200
 # (field, type, what the field holds) of a token's payload, checked before anything reads it.
 _FIELDS: tuple[tuple[str, type | tuple[type, ...], str], ...] = (
     ("v", str, "the CR version"),
@@ -57,6 +61,8 @@ def spec_from_payload(data: Any) -> SessionSpec:
         raise BadToken(f"session token field 'r' (the seed) must be from 0 to {MAX_SEED}")
     if not all(isinstance(d, str) for d in data["d"]):
         raise BadToken("session token field 'd' (the decisions) must hold only strings")
+    if any(len(d) > MAX_DECISION for d in data["d"]):
+        raise BadToken(f"session token field 'd' holds a decision over {MAX_DECISION} characters")
     try:
         return SessionSpec.from_payload(data)
     except BoardError as exc:

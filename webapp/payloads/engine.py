@@ -17,7 +17,7 @@ import engine
 
 from ..errors import BadBoard, BadRequest, BadToken, IllegalDecision, UnknownStructure
 from ..jsonprovider import dumps_bytes
-from ..tokens import SessionSpec
+from ..tokens import MAX_DECISION, SessionSpec
 from .context import Rules
 
 _PATH_PREFIX = re.compile(r"^([A-Za-z0-9_.\[\]]+): (.*)$", re.S)
@@ -87,6 +87,19 @@ def check_spec(rules: Rules, spec: SessionSpec) -> None:
         raise BadRequest("params must be a JSON object")
     if isinstance(spec.seed, bool) or not isinstance(spec.seed, int) or not 0 <= spec.seed <= MAX_SEED:
         raise BadRequest(f"seed must be an integer from 0 to {MAX_SEED}")
+
+
+def check_decision(decision: Any) -> str:
+    """A decision id as a user sends it (JSON body, form, --decide): BadRequest when it is missing,
+    not a string or longer than any id (it never reaches the engine, whose parser caches ids)."""
+    if not isinstance(decision, str) or not decision:
+        raise BadRequest("decision is required: one of the ids in the session's decisions list")
+    if len(decision) > MAX_DECISION:
+        raise BadRequest(
+            f"decision is too long ({len(decision)} characters, at most {MAX_DECISION}): "
+            "one of the ids in the session's decisions list"
+        )
+    return decision
 
 
 def spec_from_json(rules: Rules, data: dict[str, Any]) -> SessionSpec:
@@ -228,7 +241,7 @@ def walk(
     todo, taken, marks = list(spec.decisions), [], []
     while todo or (auto and not session.finished and len(taken) < MAX_WALK):
         legal = engine.legal_decisions(session)
-        decision = todo.pop(0) if todo else legal[0]["id"]
+        decision = check_decision(todo.pop(0)) if todo else legal[0]["id"]
         player = next((d.get("player") for d in legal if d["id"] == decision), None)
         marks.append(Decided(len(session.trace), decision, player))
         try:

@@ -135,9 +135,7 @@ def api_session(token: str):
 @bp.post("/api/engine/sessions/<token>/decisions")
 def api_decide(token: str):
     data = _json_body()
-    decision = data.get("decision")
-    if not isinstance(decision, str) or not decision:
-        raise BadRequest("decision is required: one of the ids in the session's decisions list")
+    decision = engine_payloads.check_decision(data.get("decision"))
     trace, texts = _flag("trace"), _flag("texts")
 
     def make() -> dict[str, Any]:
@@ -283,6 +281,7 @@ def stepper_decide():
     decision = request.form.get("decision", "")
     if not decision:
         raise BadRequest("no decision chosen")
+    engine_payloads.check_decision(decision)
     new = spec.with_decisions([*spec.decisions, decision])
     rebuilt = replay(new, undo_token=request.form.get("s", ""))
     return redirect(_stepper_url(rebuilt.token), code=303)
