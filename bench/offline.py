@@ -10,6 +10,9 @@
   (gunicorn) on the same pages, requests per second (wrk, 16 connections, gzip accepted).
 
 Usage: python bench/offline.py [--build-dir DIR] [--seconds 5] [--skip-export]
+       python bench/offline.py --export-only [--repeat 3] [--build-dir DIR]
+(--export-only: only the export, run --repeat times, each with the load average beside it: on a
+shared machine wall time follows the load, so report the range.)
 Needs Debian's chromium and Playwright (as the browser tests do); wrk for throughput.
 """
 
@@ -120,6 +123,21 @@ def export_numbers(build_dir: str, target: Path) -> dict:
     }
 
 
+def export_only(build_dir: str, repeat: int) -> None:
+    for i in range(repeat):
+        tmp = Path(tempfile.mkdtemp(prefix="nrrules-bench-export-"))
+        try:
+            load = os.getloadavg()[0]
+            r = export_numbers(build_dir, tmp / "site")
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        print(
+            f"export {i + 1}: {r['export wall s']:.1f} s wall, {r['export CPU s']:.1f} CPU-s, "
+            f"{r['export files']:,} files, {r['export MB']:.1f} MB; load average {load:.1f} before, "
+            f"{os.getloadavg()[0]:.1f} after (2 CPUs shared with other work)"
+        )
+
+
 def throughput(app_base: str, site: Path, seconds: int) -> dict:
     bh = _bench_http()
     from rules_index.store import Library
@@ -161,9 +179,14 @@ def main() -> None:
     ap.add_argument("--build-dir", default=None)
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--skip-export", action="store_true")
+    ap.add_argument("--export-only", action="store_true", help="only time `nrrules export`")
+    ap.add_argument("--repeat", type=int, default=3, help="exports to time with --export-only")
     args = ap.parse_args()
     build_dir = live.ensure_build(args.build_dir)
     os.environ["NRRULES_BUILD_DIR"] = build_dir
+    if args.export_only:
+        export_only(build_dir, args.repeat)
+        return
     server = live.start_server(build_dir, workers=2, env={"NRRULES_PRELOAD": "1"})
     base = server.base
     results: dict = {}

@@ -34,6 +34,9 @@ def card_key(name: str) -> str:
     return "card:" + " ".join(name.split()).lower()
 
 
+_WORD = re.compile(r"[\w-]+")  # a word as the term pattern bounds it: (?<![\w-]) ... (?![\w-])
+
+
 def term_key(term: str) -> str:
     return "term:" + " ".join(term.split()).lower()
 
@@ -274,16 +277,25 @@ class RuleGraph:
         if words:
             pattern = re.compile(r"(?<![\w-])" + re.escape(words).replace(r"\ ", r"\s+") + r"(?![\w-])", re.I)
             defining = {d["id"] for d in defines}
-            first = words.split()[0]
-            for rule_id, text in self._lower_texts().items():
-                # a substring test first: most rules lack the word, and the pattern is slow
-                if first in text and rule_id not in defining and pattern.search(text):
+            texts, rules_with = self._word_index()
+            # Only rules holding the term's first word can match (the pattern is slow).
+            first = _WORD.match(words)
+            candidates = rules_with.get(first.group(0), set()) if first else texts.keys()
+            for rule_id, text in texts.items():
+                if rule_id in candidates and rule_id not in defining and pattern.search(text):
                     uses.append(self._rule_dict(rule_id))
         return {"term": words, "defines": defines, "uses": uses}
 
-    def _lower_texts(self) -> dict[str, str]:
-        """Every rule's text with its examples folded in, lowercased (built once)."""
-        texts = getattr(self, "_lowered", None)
-        if texts is None:
-            texts = self._lowered = {rule_id: self.rule_text(rule_id).lower() for rule_id in self._folded}
-        return texts
+    def _word_index(self) -> tuple[dict[str, str], dict[str, set[str]]]:
+        """Every rule's text with its examples folded in, lowercased, in reading order, and
+        word -> the rules holding it (built once; a word is a run the term pattern cannot
+        start inside, so a rule using a term holds the term's first word)."""
+        index = getattr(self, "_words", None)
+        if index is None:
+            texts = {rule_id: self.rule_text(rule_id).lower() for rule_id in self._folded}
+            rules_with: dict[str, set[str]] = {}
+            for rule_id, text in texts.items():
+                for word in set(_WORD.findall(text)):
+                    rules_with.setdefault(word, set()).add(rule_id)
+            index = self._words = (texts, rules_with)
+        return index

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import networkx as nx
 import pytest
@@ -188,6 +189,20 @@ def test_rules_for_term(graph):
     for rule_id in uses:
         assert "core damage" in graph.rule_text(rule_id).lower()
     assert graph.rules_for_term("nonexistent term") == {"term": "nonexistent term", "defines": [], "uses": []}
+
+
+def test_rules_for_term_finds_what_a_scan_of_every_rule_finds(graph):
+    """The word index only narrows the rules the term pattern is tried on: for every defined
+    term (and terms with "&", ":" or a hyphen) the uses are those of a plain scan."""
+    terms = sorted({d["term"] for _, d in graph.g.nodes(data=True) if d["type"] == "term"})
+    assert len(terms) > 150
+    for term in [*terms, "r&d", "android: netrunner", "non-", "-", "run"]:
+        found = graph.rules_for_term(term)
+        words = found["term"]
+        pattern = re.compile(r"(?<![\w-])" + re.escape(words).replace(r"\ ", r"\s+") + r"(?![\w-])", re.I)
+        defining = {d["id"] for d in found["defines"]}
+        scan = [r for r in graph._folded if r not in defining and pattern.search(graph.rule_text(r))]
+        assert [u["id"] for u in found["uses"]] == scan, term
 
 
 def test_graph_builds_for_every_version(graphs, documents):

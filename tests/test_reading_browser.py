@@ -4,6 +4,7 @@ test-artifacts/browser/."""
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
 from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, browser, page, server  # noqa: F401 - fixtures
 
 PHONE = {
@@ -209,9 +210,8 @@ def test_tap_a_defined_term_and_read_its_definition(browser, server, library):  
         # a rule using the term previews in turn
         first_use = answer["uses"][0]
         sheet.locator(f'.sheet-uses a.ref[data-id="{first_use["id"]}"]').tap()
-        pg.wait_for_function(
-            f"document.querySelector('.sheet h2 .num').textContent === {first_use['number']!r}"
-        )
+        # (a locator wait, not wait_for_function: the page's CSP forbids evaluating strings)
+        expect(pg.locator(".sheet h2 .num")).to_have_text(first_use["number"])
         assert pg.url.endswith("/r/9.5")
     finally:
         context.close()

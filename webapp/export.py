@@ -39,13 +39,15 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+from flask import Flask
+
 from rules_index.store import Library, LibraryError
 
 from . import create_app
 from .jsonprovider import dumps_bytes
 from .library import rules
 from .payloads import rules as rule_payloads
-from .views.pages import render_rule
+from .views.pages import page_payload, render_rule
 
 MARKER = ".nrrules-export"
 CARDS = "cards"  # the job item that writes the card pages (with the latest version, card data built)
@@ -113,15 +115,23 @@ class _Writer:
         self.bytes += len(data)
 
 
+# The app of the export running in this process: made before the worker processes fork, with
+# every version's document loaded (each rule page lists the rule in every version), so the
+# workers share it instead of each loading the same documents again.
+_APPS: dict[str | None, Flask] = {}
+
+
 def _client(build_dir: str | None):
-    app = create_app(
-        {
-            "BUILD_DIR": build_dir,
-            "TESTING": True,
-            "PAGE_CACHE_SIZE": 1,  # each page is asked for once
-            "SEARCH_CACHE_SIZE": 0,
-        }
-    )
+    app = _APPS.get(build_dir)
+    if app is None:
+        app = create_app(
+            {
+                "BUILD_DIR": build_dir,
+                "TESTING": True,
+                "PAGE_CACHE_SIZE": 1,  # each page is asked for once
+                "SEARCH_CACHE_SIZE": 0,
+            }
+        )
     return app, app.test_client()
 
 
@@ -176,12 +186,20 @@ def _rule_files(app, out: _Writer, doc, v: str, latest: str, base_url: str) -> N
     with app.test_request_context(f"/{q}", base_url=base_url):
         for node in doc.nodes:
             found = ctx.find_by_id(node.id, v)
-            page = render_rule(found)
-            out.put(f"{prefix}id/{node.id}/index.html", static_links(page, latest).encode("utf-8"))
-            # as /api/rules/<ref> answers: a ref ending in "+" (an id may: rule_54+) asks for the
-            # rules below it too
-            twin = rule_payloads.rule(ctx, found, descendants=node.id.endswith("+"))
+            shown = page_payload(found)
+            # the JSON twin, as /api/rules/<ref> answers: a ref ending in "+" (an id may:
+            # rule_54+) asks for the rules below it too. It is the page's payload (made once),
+            # without the rules below unless asked; only a chapter asked with "+" differs more.
+            below = node.id.endswith("+")
+            if below == ("descendants" in shown):
+                twin = shown
+            elif not below:
+                twin = {k: x for k, x in shown.items() if k != "descendants"}
+            else:
+                twin = rule_payloads.rule(ctx, found, descendants=True)
             out.put(f"{prefix}api/rules/{node.id}", dumps_bytes(twin))
+            page = render_rule(found, shown)
+            out.put(f"{prefix}id/{node.id}/index.html", static_links(page, latest).encode("utf-8"))
             if node.number:
                 out.put(
                     f"{prefix}r/{node.number}/index.html",
@@ -258,6 +276,10 @@ def export_site(
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-export-", dir=target.parent))
     try:
+        app, _ = _client(bdir)
+        _APPS[bdir] = app
+        with app.app_context():
+            rules().library.documents()  # loaded once, before the workers fork (see _APPS)
         files, size = _export_common(bdir, tmp, base_url)
         cards = _card_count(library) if library.latest in wanted else 0
         items = wanted + ([CARDS] if cards else [])
@@ -284,6 +306,8 @@ def export_site(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        _APPS.pop(bdir, None)
     return ExportResult(target, wanted, files, size, time.perf_counter() - t0, cards)
 
 

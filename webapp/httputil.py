@@ -69,11 +69,12 @@ def _static_hash(app: Flask, filename: str) -> str:
 
 
 def url_memo(name: str) -> dict:
-    """A dict to remember built URLs in while the app context lasts (one request, or one
-    `nrrules export` run), per site root: url_for costs ~40 us, a rule page builds ~30 URLs and
-    an export builds pages by the thousand."""
-    root = request.root_url if has_request_context() else ""
-    return g.setdefault("nrrules_url_memo", {}).setdefault((name, root), {})
+    """A dict to remember built URLs in while the request lasts (one page, or one version of an
+    `nrrules export`; the app context outside a request): url_for costs ~40 us, a rule page
+    builds ~30 URLs and an export builds pages by the thousand."""
+    if has_request_context():  # per request: its site root is fixed (request.root_url is not free)
+        return request.environ.setdefault("nrrules.url_memo", {}).setdefault(name, {})
+    return g.setdefault("nrrules_url_memo", {}).setdefault(name, {})
 
 
 def static_url(filename: str) -> str:

@@ -172,10 +172,12 @@
   function context(r) {
     return r.title || (r.breadcrumb && r.breadcrumb.length ? r.breadcrumb[r.breadcrumb.length - 1].title || "" : "");
   }
-  var preview = null, hoverTimer = null;
-  function hidePreview() { clearTimeout(hoverTimer); if (preview) { preview.remove(); preview = null; } }
+  var preview = null, hoverTimer = null, previewSeq = 0;
+  function hidePreview() { previewSeq++; clearTimeout(hoverTimer); if (preview) { preview.remove(); preview = null; } }
   function showPreview(a) {
+    var mine = ++previewSeq; /* a preview arriving after the pointer or focus left is dropped */
     previewData(a).then(function (r) {
+      if (mine !== previewSeq) return;
       hidePreview();
       preview = el("div", "preview");
       preview.setAttribute("role", "tooltip");

@@ -28,6 +28,7 @@ bp = Blueprint("pages", __name__)
 
 _STABLE_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.+&-]{0,199}$")
 _HREF_ID = re.compile(r'href="/id/([^"?#]+)"')
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_.+&-]+")  # url_for leaves these characters as they are
 
 
 def vq(version: str) -> dict[str, str]:
@@ -36,6 +37,10 @@ def vq(version: str) -> dict[str, str]:
 
 
 def rule_url(node_id: str, version: str, external: bool = False) -> str:
+    if not external and _PLAIN_ID.fullmatch(node_id):
+        # what url_for builds for an id it need not quote, without its cost (a rule page links
+        # a dozen rules; an export, every rule thousands of times)
+        return rules().url(node_id, version)
     memo = url_memo("rule")  # a rule page links a dozen rules; an export, every rule thousands of times
     key = (node_id, version, external)
     url = memo.get(key)
@@ -95,10 +100,17 @@ def _body(doc: Document, version: str) -> Callable[[Node], Markup]:
     return lambda n: cr_case(step_links(rule_html(n.html, version), doc, n, suffix))
 
 
-def render_rule(found: Found) -> str:
-    """The HTML of a rule page (the body /id/<id> answers; `nrrules export` writes it too)."""
+def page_payload(found: Found) -> dict[str, Any]:
+    """The rule payload a rule page renders (with the rules below it, except for a chapter)."""
+    return rule_payloads.rule(rules(), found, descendants=found.node.kind != "chapter")
+
+
+def render_rule(found: Found, rule: dict[str, Any] | None = None) -> str:
+    """The HTML of a rule page (the body /id/<id> answers; `nrrules export` writes it too, from
+    the `page_payload` it already made)."""
     v = found.version
-    rule = rule_payloads.rule(rules(), found, descendants=found.node.kind != "chapter")
+    if rule is None:
+        rule = page_payload(found)
     subtree = _subtree(rule)
     below = [n["id"] for n, _ in subtree] if rule["kind"] != "chapter" else []
     refs = [c["id"] for c in (*rule["cites"], *rule["cited_by"])]
