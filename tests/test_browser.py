@@ -282,5 +282,6 @@ def test_editor_examples_load_and_save(page, server, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")
     page.set_input_files("#loadfile", str(bad))
-    expect(page.locator("#problems")).to_contain_text("not valid JSON")
+    # reading the file is asynchronous (FileReader): allow what the page's own default allows
+    expect(page.locator("#problems")).to_contain_text("not valid JSON", timeout=15_000)
     expect(page.locator('[data-path="runner.tags"]')).to_have_value("3")
