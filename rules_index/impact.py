@@ -53,9 +53,12 @@ class Impacts:
         if value is None:
             reader = self._reader()
             df = reader.doc_frequency(field, text) if field in reader.schema else 0
-            value = log(self.doc_count / (df + 1)) + 1 if df else 0.0
-            if len(self._idf) < 200_000:  # the index's vocabulary and what users type: bounded
-                self._idf[key] = value
+            if not df:
+                # not kept: what users type is unbounded (100k hostile unique words would each
+                # stay), and asking the term index again is one dictionary lookup
+                return 0.0
+            value = log(self.doc_count / (df + 1)) + 1
+            self._idf[key] = value  # bounded by the index's own vocabulary
         return value
 
     def ideal(self, field: str, text: str, boost: float = 1.0) -> float:

@@ -114,3 +114,17 @@ def test_card_names_by_prefix_are_those_of_a_full_scan(cards_built):
         expected = sorted(scan.items(), key=lambda kv: -kv[1])[:10]
         assert store.named(typed, 10) == expected, typed
     assert store.named("corr", 10) and store.named("Snare!", 10)[0][1] == EXACT_SCORE
+
+
+def test_words_the_index_lacks_are_not_kept(judge_library):
+    """What users type is unbounded: a word no document has scores nothing and leaves no
+    entry behind, so unique hostile queries cannot grow the per-word tables (issue 16 item 8)."""
+    whoosh = judge_library.judge()._searcher()
+    impacts = Impacts(lambda: whoosh.reader())
+    assert impacts.idf("text", "draw") > 0 and impacts.postings("text", "draw")[0]
+    kept = (len(impacts._idf), len(impacts._lists))
+    for i in range(2000):
+        word = f"zq{i}xv"
+        assert impacts.idf("text", word) == 0.0
+        assert len(impacts.postings("text", word)[0]) == 0
+    assert (len(impacts._idf), len(impacts._lists)) == kept
