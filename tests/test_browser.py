@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -285,3 +286,27 @@ def test_editor_examples_load_and_save(page, server, tmp_path):
     # reading the file is asynchronous (FileReader): allow what the page's own default allows
     expect(page.locator("#problems")).to_contain_text("not valid JSON", timeout=15_000)
     expect(page.locator('[data-path="runner.tags"]')).to_have_value("3")
+
+
+def test_editor_late_validation_answer_does_not_wipe_a_newer_error(page, server, tmp_path):
+    """The server's answer for an earlier board arrives after a file that is not JSON was
+    reported: the report must stay (CI failed once when the answer won that race)."""
+    page.goto(server + "/editor")
+    page.wait_for_selector("#formroot .server[data-server='hq']")
+    held: list = []
+    page.route("**/api/engine/validate", lambda route: held.append(route))
+    page.fill('[data-path="corp.credits"]', "9")  # a change: the page asks the server to validate
+    deadline = time.monotonic() + 15
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert held, "the page never asked the server to validate the changed board"
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    page.set_input_files("#loadfile", str(bad))
+    expect(page.locator("#problems")).to_contain_text("not valid JSON")
+    with page.expect_response("**/api/engine/validate"):
+        for route in held:
+            route.continue_()
+    page.wait_for_timeout(300)  # the late answer has been handled by now
+    expect(page.locator("#problems")).to_contain_text("not valid JSON")
+    expect(page.locator("#valid-status")).not_to_contain_text("Board is valid")

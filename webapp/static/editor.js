@@ -706,19 +706,30 @@
     status.textContent = problems.length ? "" : "Board is valid.";
   }
 
+  /* Each validation (and each local error) takes a new number; an answer that
+     comes back after a newer one was asked for, or after a local error was shown,
+     is dropped, so a slow server answer never wipes a newer message. */
+  var validateSeq = 0;
   function validate() {
     if (!model) return;
+    var seq = ++validateSeq;
     fetch("/api/engine/validate", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ board: model })
     }).then(function (r) { return r.json(); }).then(function (data) {
+      if (seq !== validateSeq) return;
       showProblems(data.problems || [{ path: "", message: data.error || "cannot validate" }]);
     }).catch(function () {});
   }
 
+  function showLocalError(message) {
+    clearTimeout(validateTimer);
+    validateSeq++;
+    showProblems([{ path: "", message: message }]);
+  }
+
   function loadText(text) {
     try { model = JSON.parse(text); } catch (e) {
-      clearProblems();
-      showProblems([{ path: "", message: "the board is not valid JSON: " + e.message }]);
+      showLocalError("the board is not valid JSON: " + e.message);
       return false;
     }
     syncText(); render(); validate();
@@ -760,7 +771,7 @@
   document.getElementById("loadfile").addEventListener("change", function (e) {
     var f = e.target.files && e.target.files[0];
     if (!f) return;
-    if (f.size > 200000) { showProblems([{ path: "", message: "file too large for a board" }]); return; }
+    if (f.size > 200000) { showLocalError("file too large for a board"); return; }
     f.text().then(loadText);
   });
   document.getElementById("save").addEventListener("click", function () {
