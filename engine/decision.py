@@ -38,7 +38,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+
+from memo import memo
 
 BARE = frozenset(
     (
@@ -119,7 +120,7 @@ class Decision:
         return Decision(self.kind, self.server, self.zone, card_ref(cards, self.pos), self.index, self.amount)
 
 
-@lru_cache(maxsize=4096)
+@memo("engine.decision_ids")
 def _parse(text: str) -> Decision | None:
     if text in BARE:
         return Decision(text)
@@ -226,7 +227,7 @@ def _format(d: Decision) -> str:
 # ----- card references --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
+@memo("engine.card_slugs")
 def slug(name: str) -> str:
     """A card name as it appears in ids: ASCII lowercase letters and digits, words joined by "-"
     ("Mr. Li" -> "mr-li"); URL-safe, with no "." or "_" (the separators)."""

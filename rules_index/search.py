@@ -35,7 +35,6 @@ import re
 import threading
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
@@ -47,6 +46,7 @@ from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Term
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
+from memo import memo
 from scraper import Document, Node
 
 from .impact import Impacts, top
@@ -101,10 +101,9 @@ INDEX_SYNONYMS = {
     "grip": ("hand",),
     "stack": ("deck",),
 }
-STEM_CACHE = 20000  # bounded (Whoosh's cachesize=-1 grows with every distinct word ever seen)
 
 
-@lru_cache(maxsize=STEM_CACHE)
+@memo("search.stems")  # bounded (Whoosh's cachesize=-1 grows with every distinct word ever seen)
 def _porter(word: str) -> str:
     """Porter stem of a word, through a bounded, thread-safe cache (module level: the analyzer
     is pickled with the index schema)."""
@@ -965,7 +964,7 @@ _WORD = re.compile(_TOKEN)
 SNIPPET_CHARS = 260
 
 
-@lru_cache(maxsize=65536)
+@memo("search.snippet_stems")
 def _stem_of(word: str) -> str | None:
     """The indexed form of one word (None for a stop word), as the analyzer makes it."""
     tokens = [t.text for t in ANALYZER(word)]

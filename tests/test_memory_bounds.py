@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,19 +20,25 @@ from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter
 from whoosh.fields import TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC, create_in
+from whoosh.lang.porter import stem as porter_stem
 
 from engine import decision as engine_decision
+from memo import ENTRY_BYTES, MEMOS, REGISTRY, Memo, approx_bytes
+from rules_index import history as history_mod
+from rules_index import jargon as jargon_mod
+from rules_index import judge as judge_mod
+from rules_index import search as search_mod
 from rules_index.cards import CardStore
 from rules_index.judge import JUDGE_LINK, JudgeStore
-from rules_index.search import STEM_CACHE, Searcher, _porter
+from rules_index.search import Searcher, _porter
 from rules_index.store import Library
-from rules_index.whoosh_open import STEM_CACHE as WHOOSH_STEM_CACHE
-from rules_index.whoosh_open import open_index, stem_filters
+from rules_index.whoosh_open import STEMS, bound_stem_caches, open_index, stem_filters
 from webapp import create_app
-from webapp.caches import CACHES, cache
+from webapp.caches import CACHES, cache, every_cache
 from webapp.tokens import decode, serializer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "webapp" / "examples"
+PACKAGES = ("memo", "scraper", "rules_index", "engine", "webapp")
 KB = 1024
 BOUNDS = {
     "SEARCH_CACHE_BYTES": 256 * KB,
@@ -73,7 +81,7 @@ def test_unique_searches_stay_within_the_search_cache_bound(app):
         )
         assert resp.status_code in (200, 400)
     assert_bounded(app, "search")
-    assert _porter.cache_info().currsize <= STEM_CACHE  # Whoosh's own stem cache is not used
+    assert len(_porter.memo) <= _porter.memo.spec.entries  # Whoosh's own stem cache is not used
 
 
 def test_unique_rule_pages_stay_within_the_page_cache_bound(app, build_dir):
@@ -140,11 +148,11 @@ def unbound_stored_schema(index_dir: Path) -> int:
 
 
 def assert_stems_bounded(schema) -> None:
-    """Every stemmer caches through a bounded LRU (Whoosh's unbounded cache has no cache_info)."""
+    """Every stemmer caches through a bounded memo (Whoosh's unbounded cache has none)."""
     for f in stem_filters(schema):
-        info = getattr(f._stem, "cache_info", None)
-        assert info is not None, f"an unbounded stem cache ({f.cachesize=})"
-        assert info().maxsize is not None and info().maxsize <= WHOOSH_STEM_CACHE
+        made = getattr(f._stem, "memo", None)
+        assert made is not None, f"an unbounded stem cache ({f.cachesize=})"
+        assert made.spec.entries and made.spec.max_bytes
 
 
 def test_open_index_bounds_a_stored_unbounded_stem_cache(tmp_path):
@@ -159,9 +167,9 @@ def test_open_index_bounds_a_stored_unbounded_stem_cache(tmp_path):
         # every reader uses the bounded schema, not a fresh unpickled (unbounded) copy
         assert s.schema is ix.schema
         analyzer = s.schema["text"].analyzer
-        for i in range(WHOOSH_STEM_CACHE + 500):
+        for i in range(STEMS.spec.entries + 500):
             list(analyzer(f"word{i}s"))
-    assert stem._stem.cache_info().currsize <= WHOOSH_STEM_CACHE
+    assert stem._stem.memo is STEMS and len(STEMS) <= STEMS.spec.entries
 
 
 def _rules_store(build_dir: Path, copy: Path):
@@ -204,7 +212,7 @@ def test_long_decision_ids_are_refused_before_the_engine_caches_them(app):
     state = client.post(
         "/api/engine/sessions", json={"board": board, "structure": "run", "params": {"server": "remote1"}}
     ).get_json()
-    before = engine_decision._parse.cache_info().currsize
+    before = len(engine_decision._parse.memo)
     for i in range(40):
         long_id = f"use:{i}." + "x" * 100_000
         resp = client.post(f"/api/engine/sessions/{state['token']}/decisions", json={"decision": long_id})
@@ -215,9 +223,132 @@ def test_long_decision_ids_are_refused_before_the_engine_caches_them(app):
         spec = decode(state["token"])
         forged = serializer(app.config["SECRET_KEY"]).dumps({**spec.to_payload(), "d": ["x" * 100_000]})
     assert client.get(f"/api/engine/sessions/{forged}").status_code == 400
-    assert engine_decision._parse.cache_info().currsize - before < 5
+    assert len(engine_decision._parse.memo) - before < 5
+    assert not [k for k in engine_decision._parse.memo.lru._data if len(k) > 200]
     # a real decision still goes through
     ok = client.post(
         f"/api/engine/sessions/{state['token']}/decisions", json={"decision": state["decisions"][0]["id"]}
     )
     assert ok.status_code == 200
+
+
+# ----- the process's memos (memo.MEMOS): every one bounded in bytes, by its own counter -------
+
+
+def _stem_filter_memo(stems) -> Callable[[str], object]:
+    """A stem function of an old index's analyzer (``cachesize=-1``) once `bound_stem_caches`
+    has given it the shared memo, as `open_index` does."""
+    schema = Schema(text=TEXT(analyzer=RegexTokenizer() | LowercaseFilter() | StemFilter(cachesize=-1)))
+    assert bound_stem_caches(schema) == 1
+    (f,) = stem_filters(schema)
+    assert f._stem.memo is stems
+    return f._stem
+
+
+def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]]:
+    """For each memo of MEMOS: its cached function and the i-th of many unique, large inputs
+    (as large as the callers let through: decision ids are refused over 200 characters)."""
+    big = "x" * 6000
+    return {
+        "search.stems": (search_mod._porter, lambda i: (f"{big}{i}ing",)),
+        "search.snippet_stems": (search_mod._stem_of, lambda i: (f"{big}{i}ed",)),
+        "judge.snippet_stems": (judge_mod._stem_word, lambda i: (f"{big}{i}s",)),
+        "whoosh.stems": (_stem_filter_memo(STEMS), lambda i: (f"{big}{i}ness",)),
+        "history.word_diffs": (
+            history_mod._cached_diff,
+            lambda i: (f"{big} {i} old words", f"{big} {i} new words"),
+        ),
+        "engine.decision_ids": (engine_decision._parse, lambda i: (f"use:{i}." + "c" * 180,)),
+        "engine.card_slugs": (engine_decision.slug, lambda i: (f"Card {i} " + "Ñame " * 400,)),
+        "jargon.matcher": (jargon_mod._matcher, lambda i: ()),
+    }
+
+
+def assert_memo_bounded(made: Memo) -> None:
+    lru, spec = made.lru, made.spec
+    weights = [w for _, w in lru._data.values()]
+    assert lru.weight == sum(weights), f"{spec.name}: byte counter {lru.weight} != {sum(weights)} held"
+    for key, (value, w) in lru._data.items():  # each entry weighs its key, its value and its slot
+        assert w == ENTRY_BYTES + approx_bytes(key) + approx_bytes(value) >= len(str(value))
+    assert lru.weight <= spec.max_bytes, f"{spec.name}: {lru.weight} bytes > bound {spec.max_bytes}"
+    assert len(lru) <= spec.entries
+
+
+@pytest.mark.parametrize("name", [spec.name for spec in MEMOS])
+def test_every_memo_stays_within_its_byte_bound(name):
+    """Each memo is driven well past its bound (in bytes, or in entries where the callers keep
+    inputs small) with unique large inputs; its own counter then equals what it holds, weighed
+    again, and stays under the bound in MEMOS. The bound is reached, so it is what kept it there."""
+    fn, make = _drivers()[name]
+    made: Memo = fn.memo
+    spec = made.spec
+    try:
+        made.lru.clear()
+        first = make(0)
+        fn(*first)
+        per_entry = made.weight
+        assert per_entry >= ENTRY_BYTES + sum(len(a) for a in first)  # the key's own size counts
+        calls = min(spec.entries, spec.max_bytes // per_entry) * 3 // 2 + 2
+        for i in range(1, calls):
+            fn(*make(i))
+            if i % 97 == 0:
+                assert made.weight <= spec.max_bytes
+        assert_memo_bounded(made)
+        if spec.entries > 1:
+            full_by_entries = len(made) == spec.entries
+            assert full_by_entries or made.weight > spec.max_bytes - 2 * per_entry, (
+                f"{name}: {made.weight} of {spec.max_bytes} bytes, {len(made)} of {spec.entries} entries"
+            )
+        last = make(calls - 1)  # a hit answers what the function does
+        uncached = getattr(fn, "__wrapped__", porter_stem)  # (an old index's filter: Porter's stem)
+        assert fn(*last) == uncached(*last)
+    finally:
+        made.lru.clear()
+
+
+def test_the_memos_are_all_registered_and_named_once():
+    """Every memo of MEMOS is in use (made when its module is imported), and its name is written
+    in exactly one source file besides memo/ (the `@memo(name)` or `shared(name)` making it)."""
+    assert set(REGISTRY) == {spec.name for spec in MEMOS}
+    sources = _project_sources()
+    for spec in MEMOS:
+        users = [p for p, text in sources.items() if f'"{spec.name}"' in text and p.parts[0] != "memo"]
+        assert len(users) == 1, f"{spec.name}: named in {users}"
+    used = {m for text in sources.values() for m in re.findall(r'(?:@memo|shared)\("([^"]+)"\)', text)}
+    assert used == {spec.name for spec in MEMOS}, used ^ {spec.name for spec in MEMOS}
+
+
+def test_no_cache_is_made_outside_the_registries():
+    """No module of the project caches with functools (lru_cache / cache): those are bounded by
+    entries only, or not at all, and their bytes are not counted. Use `memo.memo` (MEMOS) or the
+    app's caches (webapp/caches.py)."""
+    pattern = re.compile(
+        r"\blru_cache\b|@(?:functools\.)?cache\b|functools\.cache\b|\bfrom functools import .*\bcache\b"
+    )
+    found = [
+        f"{path}:{n}: {line.strip()}"
+        for path, text in _project_sources().items()
+        for n, line in enumerate(text.splitlines(), 1)
+        if pattern.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
+    # the check itself finds what it is meant to find
+    assert pattern.search("@lru_cache(maxsize=4)") and pattern.search("@functools.cache")
+    assert pattern.search("@cache") and pattern.search("from functools import cache, partial")
+
+
+def test_every_cache_lists_the_apps_caches_and_the_memos(app):
+    listed = {c.name: c for c in every_cache(app)}
+    assert {spec.name for spec in CACHES} <= set(listed)
+    assert {spec.name for spec in MEMOS} <= set(listed)
+    for c in listed.values():
+        assert c.entries >= 1 and c.max_bytes >= c.weight >= 0 and c.why
+
+
+def _project_sources() -> dict[Path, str]:
+    root = Path(__file__).resolve().parent.parent
+    return {
+        p.relative_to(root): p.read_text(encoding="utf-8")
+        for package in PACKAGES
+        for p in sorted((root / package).rglob("*.py"))
+    }
