@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import prevention, rig, triggers
+from . import prevention, rig, trace, triggers
 from .decision import Decision, locate
 from .effects import describe_effect, resolve_effect
 from .machine import (
@@ -48,6 +48,8 @@ def _interrupt_window(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
     if e is not None and e["effect"].endswith("_damage") and v.get("controller", "corp") == "corp":
         return prevention.window(ctx, f, d, e)
+    if e is not None and e["effect"] == "trace":
+        return trace.window(ctx, f, d, e)
     ctx.ev(
         "Interrupt window: no interrupt in the board vocabulary applies.",
         ("rule_interrupt_definition",),
@@ -239,16 +241,7 @@ def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
     ab = card["abilities"][d.index]
     v.update(instructions=ab["effects"], i=0, controller="corp", source=card["name"])
     if ab["trash"]:
-        srv = b["servers"][d.server]
-        if d.zone == "content":
-            srv["content"] = None
-        else:
-            srv[d.zone].pop(locate(srv[d.zone], d))
-        card["faceup"] = True
-        card.pop("rezzed", None)
-        b["corp"]["discard"].append(card)
-        ch["corp.discard"] = [len(b["corp"]["discard"]) - 1, len(b["corp"]["discard"])]
-        rules += ["rule_trashing", "rule_archives_faceup_facedown"]
+        rules += prevention.trash_corp_card(b, d, ch)
     return ab["cost"]
 
 

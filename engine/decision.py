@@ -28,6 +28,8 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
     trigger:score_area.CARD.N                     (a "when scored" ability of the agenda just scored)
     ability:S.ice.CARD.N   ability:S.root.CARD.N   ability:S.content.N   (a Corp card's paid ability)
+    interrupt:ZONE.CARD.N   interrupt:S.ice.CARD.N   interrupt:S.root.CARD.N   interrupt:S.content.N
+                                                  (a trace interrupt ability, 9.9.6d)
     trash_resource:CARD   trash:CARD              (an installed resource; a program to trash)
     play:CARD   discard:CARD   install:CARD   install:CARD@S   install:CARD@new   (from the hand)
     access:hq | access:rd | access:content | access:root.CARD | access:archives.CARD
@@ -152,7 +154,7 @@ def _parse(text: str) -> Decision | None:
         if not ref or not _INT.match(n):
             return None
         return _card_or_pos(Decision(kind, zone="programs", index=int(n)), ref)
-    if kind in ("prevent", "trigger", "ability"):
+    if kind in ("prevent", "trigger", "ability", "interrupt"):
         head, _, tail = rest.partition(".")
         ref, _, n = tail.rpartition(".")
         if not _INT.match(n):
@@ -210,7 +212,7 @@ def _format(d: Decision) -> str:
         return f"rez:{d.server}.content" if d.zone == "content" else f"rez:{d.server}.root.{ref}"
     if k == "use":
         return f"use:{ref}.{d.index}"
-    if k in ("prevent", "trigger", "ability"):
+    if k in ("prevent", "trigger", "ability", "interrupt"):
         if d.server is None:
             return f"{k}:{d.zone}.{ref}.{d.index}"
         if d.zone == "content":

@@ -222,12 +222,17 @@ def _end_the_run(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
 
 @resolves("trace")
 def _trace(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    mods = None
+    if f is not None:  # trace interrupts used in its interrupt window (engine.trace.window)
+        tm = f.v.get("trace_mods")
+        mods = tm[1] if tm is not None and tm[0] == f.v.get("i") else None
     return call(
         "trace",
         {
             "strength": e["strength"],
             "on_success": e.get("on_success", []),
             "on_failure": e.get("on_failure", []),
+            **({"mods": mods} if mods else {}),
         },
     )
 

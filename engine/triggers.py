@@ -17,7 +17,8 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
 * `run_ends` (6.9.6d, 6.8.5): any active card, when the run as a whole is complete;
 * `installed` (8.5.15f, 9.6.14b): the Runner card just installed ("when installed" on its
   source; a Corp card is installed unrezzed, so inactive);
-* `scored` (9.6.14c): the agenda the Corp just scored, in its score area (`scored`).
+* `scored` (9.6.14c): the agenda the Corp just scored, in its score area (`scored`);
+* `trace_initiated` (10.8.6a): any active card, when a trace initiates (Power Tap).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ WHEN = {
     "run_ends": "when the run ends",
     "installed": "when installed",
     "scored": "when scored",
+    "trace_initiated": "when a trace is initiated",
 }
 # conditions a Runner card meets for any ice (its text says "whenever you encounter / pass")
 ANY_ICE = ("encountered", "passed")
@@ -45,6 +47,7 @@ MET = {
     "run_ends": ("rule_run_ends_condition",),
     "installed": ("rule_steps_installing_installed_condition", "rule_when_installed"),
     "scored": ("rule_when_scored", "rule_score_steal"),
+    "trace_initiated": ("rule_trace_attempt_and_base_trace_strength",),
 }
 
 

@@ -328,7 +328,7 @@ def corp_abilities(b: dict) -> list[dict]:
             if credits is None:
                 credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
             for a, ab in enumerate(c["abilities"]):
-                if ab["cost"] <= credits:
+                if ab["kind"] == "paid" and ab["cost"] <= credits:
                     out.append(
                         dec(f"ability:{where}.{a}", f"{c['name']}: {describe_corp_ability(ab)}", "corp")
                     )
