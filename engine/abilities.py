@@ -187,8 +187,15 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     act = Decision.from_id(v["action"])
     k = act.kind
     cost = 0
-    if v["kind"] == "action":
-        setv(p, side, "clicks", p["clicks"] - (3 if k == "purge" else 1), ch)
+    clicks = 0
+    if v["kind"] == "action" and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
+        clicks = corp_card(b, act)["abilities"][act.index]["clicks"]
+        setv(p, side, "clicks", p["clicks"] - clicks, ch)
+        rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]
+        cost = _pay_corp_ability(ctx, v, rules, ch)
+    elif v["kind"] == "action":
+        clicks = 3 if k == "purge" else 1
+        setv(p, side, "clicks", p["clicks"] - clicks, ch)
         rules += ["rule_initiate_action", "rule_action_definition"]
         if k in ("remove_tag", "trash_resource"):
             cost = 2
@@ -225,7 +232,7 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         cost = ice.get("break_cost", 1)
     if cost:
         rules += ctx.pay(side, cost, ch)
-    what = ("[click][click][click]" if k == "purge" else "[click]") if v["kind"] == "action" else ""
+    what = "[click]" * clicks
     if cost:
         what += (" and " if what else "") + f"{cost} credit(s)"
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
@@ -297,7 +304,7 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     b = ctx.board
     side = v["player"]
     p = b[side]
-    if v["kind"] == "corp_ability":
+    if "instructions" in v:  # a Corp card's paid or [click] ability: its instructions
         return _resolve_instruction(ctx, f, d)
     act = Decision.from_id(v["action"])
     k = act.kind
