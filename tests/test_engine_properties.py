@@ -228,11 +228,19 @@ asset = st.builds(
     ),
 )
 # a Corp card's paid ability (engine.windows.corp_abilities): "X[credit], [trash]: effects";
-# a trace interrupt (engine.trace.window): "[interrupt] X[credit]: +N base trace strength"
+# a [click] ability (an action, engine.windows.corp_click_abilities); a trace interrupt
+# (engine.trace.window): "[interrupt] X[credit]: +N base trace strength"
 corp_paid = st.one_of(
     st.builds(
         lambda c, t, eff: {"kind": "paid", "cost": c, "trash": t, "effects": eff},
         st.integers(0, 3),
+        st.booleans(),
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda n, c, t, eff: {"kind": "click", "clicks": n, "cost": c, "trash": t, "effects": eff},
+        st.integers(1, 2),
+        st.integers(0, 2),
         st.booleans(),
         st.lists(simple_effect, min_size=1, max_size=2),
     ),
