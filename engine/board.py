@@ -175,6 +175,8 @@ TRIGGER_WHEN = (
     "installed",
     "scored",
     "trace_initiated",
+    "accessed",
+    "stolen",
 )  # engine.triggers.WHEN
 
 _CARD_FIELDS_CORP = {

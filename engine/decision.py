@@ -27,6 +27,8 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     prevent:ZONE.CARD.N                           (ZONE: programs | hardware | resources)
     trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
     trigger:score_area.CARD.N                     (a "when scored" ability of the agenda just scored)
+    trigger:accessed.CARD.N                       (the accessed card's own: its on_access, or the
+                                                   stolen agenda's "when stolen" ability N)
     ability:S.ice.CARD.N   ability:S.root.CARD.N   ability:S.content.N   (a Corp card's paid ability)
     interrupt:ZONE.CARD.N   interrupt:S.ice.CARD.N   interrupt:S.root.CARD.N   interrupt:S.content.N
                                                   (a trace interrupt ability, 9.9.6d)
@@ -159,7 +161,9 @@ def _parse(text: str) -> Decision | None:
         ref, _, n = tail.rpartition(".")
         if not _INT.match(n):
             return None
-        if (head in RIG_ZONES or (head == "score_area" and kind == "trigger")) and kind != "ability":
+        if (
+            head in RIG_ZONES or (head in ("score_area", "accessed") and kind == "trigger")
+        ) and kind != "ability":
             return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
         if kind == "prevent" or not _SERVER.match(head):
             return None

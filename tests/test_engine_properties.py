@@ -103,7 +103,17 @@ effect = st.one_of(
     ),
 )
 # conditional abilities (engine.triggers): every condition the board format knows
-WHENS = ["successful_run", "encountered", "passed", "run_ends", "installed", "scored", "trace_initiated"]
+WHENS = [
+    "successful_run",
+    "encountered",
+    "passed",
+    "run_ends",
+    "installed",
+    "scored",
+    "trace_initiated",
+    "accessed",
+    "stolen",
+]
 trigger = st.builds(
     lambda when, eff: {"when": when, "effects": eff},
     st.sampled_from(WHENS),
