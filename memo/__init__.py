@@ -161,6 +161,19 @@ MEMOS = (
         "engine/decision.py `slug`: card names as they appear in decision ids, asked for every option",
     ),
     MemoSpec(
+        "question.reads",
+        4096,
+        4 * MB,
+        "rules_index/question.py `read`: a search query's focus and intent, read once per query "
+        "(as-you-type traffic repeats queries)",
+    ),
+    MemoSpec(
+        "question.framing",
+        1,
+        256 * KB,
+        "rules_index/question.py `_compiled`: the framing patterns, compiled once",
+    ),
+    MemoSpec(
         "jargon.matcher",
         1,
         1 * MB,

@@ -27,6 +27,7 @@ from memo import ENTRY_BYTES, MEMOS, REGISTRY, Memo, approx_bytes
 from rules_index import history as history_mod
 from rules_index import jargon as jargon_mod
 from rules_index import judge as judge_mod
+from rules_index import question as question_mod
 from rules_index import search as search_mod
 from rules_index.cards import CardStore
 from rules_index.judge import JUDGE_LINK, JudgeStore
@@ -261,6 +262,8 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
         "engine.decision_ids": (engine_decision._parse, lambda i: (f"use:{i}." + "c" * 180,)),
         "engine.card_slugs": (engine_decision.slug, lambda i: (f"Card {i} " + "Ñame " * 400,)),
         "jargon.matcher": (jargon_mod._matcher, lambda i: ()),
+        "question.reads": (question_mod.read, lambda i: (f"how many {big} {i}",)),
+        "question.framing": (question_mod._compiled, lambda i: ()),
     }
 
 
