@@ -144,6 +144,22 @@ def test_player_words_count_as_the_crs_word_for_coordination(searcher):
     )
 
 
+def test_a_step_makes_way_for_the_rule_citing_it(searcher):
+    # 5.6.1c only narrates ("The Corp's recurring credits refill"); 1.10.5c cites it and says it.
+    assert (
+        "rule_refill_recurring_credits" in searcher._explainers()["step_corp_turn_recurring_credits_refill"]
+    )
+    ids = top(searcher, "when do recurring credits come back", 5)
+    assert ids[0] == "rule_refill_recurring_credits"
+    assert "step_corp_turn_recurring_credits_refill" in ids
+    # a rule citing nothing of the sort is left where it was
+    assert searcher._explain_steps([]) == []
+    assert searcher._explain_steps([("rule_credit", 2.0), ("rule_click", 1.0)]) == [
+        ("rule_credit", 2.0),
+        ("rule_click", 1.0),
+    ]
+
+
 # ----- a search that finds nothing --------------------------------------------------------------
 
 
