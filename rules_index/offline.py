@@ -18,7 +18,7 @@ index derived from the version's real Whoosh index, so the browser ranks like th
   the server's card-field clause;
 * ``jargon``: the judge jargon table (`rules_index.jargon`), phrases -> expansion stems + rule;
 * ``question``: how a question is read (`rules_index.question`: its framing patterns, the cues
-  of a question asking for a number) and the rules stating a number;
+  of each intent) and, per intent, the rules answering it;
 * ``explain``: timing step -> the rules citing it (`Searcher._explain_steps`);
 * ``params``: the server's ranking constants (re-rank depth, priors, phrase bonus...).
 
@@ -35,15 +35,15 @@ from pathlib import Path
 from scraper import Document
 
 from .jargon import JARGON
-from .question import COUNT_CUES, FRAMING
+from .question import FRAMING, INTENTS
 from .search import (
     _STOP,
     _TOKEN,
     ANALYZER,
     BIGRAM_BONUS,
     COMMON_SHARE,
-    COUNT_BONUS,
     FIELD_COMMON_SHARE,
+    INTENT_BONUS,
     MAX_PHRASE_WORDS,
     NAME_ANALYZER,
     PRIORS,
@@ -181,8 +181,8 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     # Question reading (`rules_index.question`): the same patterns, with JavaScript's "$1".
     question = {
         "framing": [[pattern, repl.replace("\\1", "$1")] for pattern, repl in FRAMING],
-        "count": COUNT_CUES,
-        "numeric": sorted(position[i] for i in searcher._numeric()),
+        "intents": [list(intent) for intent in INTENTS],
+        "answering": {name: sorted(position[i] for i in searcher.answering(name)) for name in INTENT_BONUS},
     }
     explain = {
         position[step]: [position[r] for r in rules] for step, rules in sorted(searcher._explainers().items())
@@ -227,7 +227,7 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
                 "phrase_bonus": TEXT_PHRASE_BONUS,
                 "bigram_bonus": BIGRAM_BONUS,
                 "max_phrase_words": MAX_PHRASE_WORDS,
-                "count_bonus": COUNT_BONUS,
+                "intent_bonus": INTENT_BONUS,
                 "step_top": STEP_TOP,
                 "step_share": STEP_SHARE,
             },

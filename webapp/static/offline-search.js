@@ -111,10 +111,11 @@
     this._post = new Map(); this._title = new Map(); this._terms = new Map();
     this._text = new Map(); this._stems = new Map();
     this._cardRe = null; this._jargonRe = null; this._vocab = null; this._back = null;
-    var q = ix.question || { framing: [], count: "(?!x)x", numeric: [] };
+    var q = ix.question || { framing: [], intents: [], answering: {} };
     this.framing = q.framing.map(function (f) { return [new RegExp(f[0], "gi"), f[1]]; });
-    this.countCue = new RegExp(q.count, "i");
-    this.numeric = new Set(q.numeric);
+    this.intents = q.intents.map(function (i) { return [i[0], new RegExp(i[1], "i")]; });
+    this.answering = {};
+    Object.keys(q.answering).forEach(function (k) { self.answering[k] = new Set(q.answering[k]); });
     this.explain = ix.explain || {};
   }
   var P = Index.prototype;
@@ -319,7 +320,8 @@
     var text = typed;
     this.framing.forEach(function (f) { text = text.replace(f[0], f[1]); });
     text = text.split(/\s+/).filter(Boolean).join(" ");
-    return { text: text || typed, intent: this.countCue.test(typed) ? "count" : null };
+    var intent = this.intents.find(function (i) { return i[1].test(typed); });
+    return { text: text || typed, intent: intent ? intent[0] : null };
   };
   P.analyze = function (query) {
     var text = cleanQuery(query), self = this;
@@ -528,7 +530,8 @@
       return [s].concat(Array.from(alternatives.get(s) || []));
     });
     var coord = qstems.length >= 2;
-    var countBonus = info.intent === "count" ? this.params.count_bonus || 0 : 0;
+    var intentBonus = info.intent ? (this.params.intent_bonus || {})[info.intent] || 0 : 0;
+    var answering = info.intent ? this.answering[info.intent] || new Set() : new Set();
     var scale = this.params.scale;
     var out = ranked.map(function (pair) {
       var d = pair[0], score = pair[1] / scale;
@@ -545,7 +548,7 @@
         textPhrases.forEach(function (pw) { if (contains(seq, pw[0])) bonus += pw[1]; });
         score *= 1 + self.params.phrase_bonus * bonus;
       }
-      if (countBonus && self.numeric.has(d)) score *= 1 + countBonus;
+      if (intentBonus && answering.has(d)) score *= 1 + intentBonus;
       return [d, score];
     });
     out.sort(function (a, b) { return b[1] - a[1]; });
