@@ -245,6 +245,17 @@ def card_ref(cards: list[dict], i: int) -> str:
     return f"{key}_{n}" if n > 1 or key.isdigit() else key
 
 
+def card_refs(cards: list[dict]) -> list[str]:
+    """`card_ref` of every card in `cards`, in one pass."""
+    seen: dict[str, int] = {}
+    out = []
+    for c in cards:
+        key = slug(c["name"])
+        n = seen[key] = seen.get(key, 0) + 1
+        out.append(f"{key}_{n}" if n > 1 or key.isdigit() else key)
+    return out
+
+
 def find_card(cards: list[dict], ref: str | None) -> int | None:
     """The position of the card `ref` names in `cards` (None when none does)."""
     if ref is None:

@@ -47,10 +47,12 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     broken = enc["broken"]
     run_v, turn_v = ctx.run_frame().v, ctx.s.frames[0].v
     threat = rig.threat_level(ctx.board)
+    all_broken = all(broken)
+    blocked = rig.blocked
 
     def keep(prog: dict, ab: dict, use_id: str) -> bool:
         used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
-        return rig.usable(prog, ab, ice, broken, have, used, threat)
+        return blocked(prog, ab, ice, all_broken, have, used, threat) is None
 
     return program_abilities(ctx.board, ("break", "strength", "text"), keep, enc.setdefault("labels", {}))
 

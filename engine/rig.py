@@ -20,11 +20,11 @@ def clear_boosts(board: dict) -> dict:
 
 def has_interface_abilities(board: dict) -> bool:
     """Does the Runner have any installed program with break or strength abilities?"""
-    return any(
-        a["kind"] in ("break", "strength")
-        for c in board["runner"]["rig"]["programs"]
-        for a in c.get("abilities", ())
-    )
+    for c in board["runner"]["rig"]["programs"]:
+        for a in c.get("abilities", ()):
+            if a["kind"] in ("break", "strength"):
+                return True
+    return False
 
 
 def _once_holder(ability: dict, run_v: dict | None, turn_v: dict | None) -> dict | None:
@@ -61,7 +61,7 @@ def threat_level(board: dict) -> int:
     )
 
 
-def _blocked(
+def blocked(
     program: dict, ability: dict, ice: dict, all_broken: bool, spendable: int, used: bool, threat: int
 ) -> tuple | None:
     """What stops `ability` on `program` against `ice` now, as (reason code, detail), or None."""
@@ -101,7 +101,7 @@ def usable(
     """Can `ability` be used against `ice` now (the cheap test behind `unusable`)? `used`: a
     once-per ability already used in its turn / run / encounter (`used_up`); `threat`: the
     threat level (`threat_level`), for "Threat N →" abilities."""
-    return _blocked(program, ability, ice, all(broken), spendable, used, threat) is None
+    return blocked(program, ability, ice, all(broken), spendable, used, threat) is None
 
 
 def unusable(
@@ -114,7 +114,7 @@ def unusable(
     threat: int = 0,
 ) -> str | None:
     """Why `ability` on `program` cannot be used against `ice` now (None when it can)."""
-    why = _blocked(program, ability, ice, all(broken), spendable, used, threat)
+    why = blocked(program, ability, ice, all(broken), spendable, used, threat)
     if why is None:
         return None
     code = why[0]

@@ -144,8 +144,8 @@ class Session:
         self.steps: dict[str, list[str]] = {}
         self.next_of: dict[str, dict[str, str | None]] = {}
         self.tables: Tables
-        # what the board holds anywhere ("triggers", "corp_abilities"): cards only move, so a
-        # board without them never gets them, and the engine skips looking for them
+        # what the board holds anywhere ("triggers", "corp_abilities", "recurring" credits): cards
+        # only move, so a board without them never gets them, and the engine skips looking for them
         self.kinds: frozenset[str] = frozenset()
 
     # ----- read-only views ---------------------------------------------------------------------
@@ -308,6 +308,8 @@ def _kinds(board: dict) -> frozenset[str]:
         kinds.add("triggers")
     if any("abilities" in c for c in corp_cards):
         kinds.add("corp_abilities")
+    if any(c.get("recurring") for c in corp_cards + runner_cards):
+        kinds.add("recurring")
     return frozenset(kinds)
 
 
@@ -359,7 +361,7 @@ def legal_decisions(session: Session) -> list[dict]:
     """The decisions legal now: [{"id", "label", "player"}]; [] once finished."""
     if session.finished:
         return []
-    return [dict(d) for d in session.pending]
+    return [d.copy() for d in session.pending]
 
 
 def refused_decisions(session: Session) -> list[Refusal]:
