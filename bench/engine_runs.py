@@ -125,10 +125,14 @@ def _pick(s: engine.Session) -> str:
     """The bench player: break a subroutine when it can, else pump the breaker that fits the ice,
     else continue (never jack out)."""
     ids = [d["id"] for d in engine.legal_decisions(s)]
-    for want in ("break:", "sub:"):
-        for i in ids:
-            if i.startswith(want):
-                return i
+    sub = None
+    for i in ids:
+        if i.startswith("break:"):
+            return i
+        if sub is None and i.startswith("sub:"):
+            sub = i
+    if sub is not None:
+        return sub
     uses = [engine.Decision.from_id(i) for i in ids if i.startswith("use:")]
     if uses:
         progs = s.board["runner"]["rig"]["programs"]

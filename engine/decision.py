@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 BARE = frozenset(
@@ -80,6 +80,7 @@ class Decision:
     index: int | None = None  # subroutine (break, sub), ability (use, prevent), trigger, option...
     amount: int | None = None  # credits (spend), cards (draw)
     pos: int | None = None  # a list position, only in the positional ids of older sessions
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)  # `id`, once made
 
     @classmethod
     def from_id(cls, text: str) -> Decision:
@@ -109,7 +110,11 @@ class Decision:
 
     @property
     def id(self) -> str:
-        return _format(self)
+        text = self._text
+        if text is None:  # formatted once: parsed decisions are shared (`_parse` is memoised)
+            text = _format(self)
+            object.__setattr__(self, "_text", text)
+        return text
 
     def named(self, cards: list[dict]) -> Decision | None:
         """This positional decision with the card at its position named instead (`cards`: the
@@ -245,15 +250,20 @@ def card_ref(cards: list[dict], i: int) -> str:
     return f"{key}_{n}" if n > 1 or key.isdigit() else key
 
 
-def card_refs(cards: list[dict]) -> list[str]:
+def card_refs(cards: list[dict]) -> tuple[str, ...]:
     """`card_ref` of every card in `cards`, in one pass."""
+    return _refs(tuple([c["name"] for c in cards]))
+
+
+@lru_cache(maxsize=4096)
+def _refs(names: tuple[str, ...]) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     out = []
-    for c in cards:
-        key = slug(c["name"])
+    for name in names:
+        key = slug(name)
         n = seen[key] = seen.get(key, 0) + 1
         out.append(f"{key}_{n}" if n > 1 or key.isdigit() else key)
-    return out
+    return tuple(out)
 
 
 def find_card(cards: list[dict], ref: str | None) -> int | None:

@@ -121,12 +121,16 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     )
 
 
-def _break_label(ice: dict, i: int, cost: int, enc: dict) -> str:
+def sub_texts(ice: dict, enc: dict) -> list[str]:
+    """The words of each subroutine of the encountered ice, made once per encounter."""
     texts = enc.get("texts")
-    if texts is None:  # the subroutines' words, once per encounter
+    if texts is None:
         texts = enc["texts"] = [" ".join(describe_effect(e) for e in sub) for sub in ice["subroutines"]]
-    text = texts[i]
-    return f"Break subroutine {i + 1} ({text}) for {cost} credit(s)"
+    return texts
+
+
+def _break_label(ice: dict, i: int, cost: int, enc: dict) -> str:
+    return f"Break subroutine {i + 1} ({sub_texts(ice, enc)[i]}) for {cost} credit(s)"
 
 
 @handles("step_resolve_subroutine")

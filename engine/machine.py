@@ -92,8 +92,11 @@ class Frame:
 # ----- context ----------------------------------------------------------------------------------
 
 
+EVENTS_MAX = 4096  # plain events kept per document by `Ctx.ev`
+
+
 class Ctx:
-    __slots__ = ("s", "doc", "board", "step", "cites", "trace")
+    __slots__ = ("s", "doc", "board", "step", "cites", "trace", "events")
 
     def __init__(self, s: Session):
         self.s = s
@@ -102,6 +105,7 @@ class Ctx:
         self.step = ""
         self.cites = s.tables.cites
         self.trace = s.trace
+        self.events = s.tables.events
 
     def cite(self, *ids: str) -> list[str]:
         return list(self._present(ids))
@@ -126,6 +130,18 @@ class Ctx:
         objects: dict | None = None,
     ) -> None:
         key = rules if type(rules) is tuple else tuple(rules)
+        if changes is None and objects is None:
+            # a plain event (no changes, no objects) is a value: the same step, text, rules and
+            # `applied` give an equal event, so one is built per document and shared, like a
+            # narrated step's
+            memo = (self.step, text, key, applied)
+            e = self.events.get(memo)
+            if e is None:
+                if len(self.events) >= EVENTS_MAX:
+                    self.events.clear()
+                e = self.events[memo] = Event(self.step, self._present(key), text, {}, applied, {})
+            self.trace.append(e)
+            return
         present = self.cites.get(key)
         if present is None:
             present = self._present(key)
@@ -213,7 +229,8 @@ def opponent(side: str) -> str:
 
 
 def score(board: dict, side: str) -> int:
-    return sum(c.get("agenda_points", 0) for c in board[side]["score_area"])
+    area = board[side]["score_area"]
+    return sum(c.get("agenda_points", 0) for c in area) if area else 0
 
 
 def max_hand(board: dict, side: str) -> int:

@@ -56,9 +56,10 @@ def mark_used(ability: dict, use_id: str, run_v: dict | None, turn_v: dict | Non
 
 def threat_level(board: dict) -> int:
     """The greatest score of any player (1.17.1a)."""
-    return max(
-        sum(c.get("agenda_points", 0) for c in board[side]["score_area"]) for side in ("corp", "runner")
-    )
+    corp, runner = board["corp"]["score_area"], board["runner"]["score_area"]
+    if not corp and not runner:
+        return 0
+    return max(sum(c.get("agenda_points", 0) for c in area) for area in (corp, runner))
 
 
 def blocked(
@@ -84,8 +85,9 @@ def blocked(
     want = ability.get("ice_subtype")
     if want and want not in ice.get("subtypes", ()):
         return ("subtype", want)
-    if strength(program) < ice.get("strength", 0):
-        return ("strength", strength(program))
+    have = program.get("strength", 0) + program.get("boost", 0)  # strength(program)
+    if have < ice.get("strength", 0):
+        return ("strength", have)
     return None
 
 

@@ -127,6 +127,7 @@ class Tables:
         "handlers",
         "narrated",
         "plan",
+        "events",
     )
 
     def __init__(self, doc: Document):
@@ -138,6 +139,9 @@ class Tables:
             for k, v in self.steps.items()
         }
         self.cites: dict[tuple[str, ...], tuple[str, ...]] = {}
+        # plain events (no changes, no objects) by (step, text, rules, applied): values shared by
+        # every session on this document (engine.machine.Ctx.ev); bounded
+        self.events: dict[tuple, Event] = {}
         from .events import Event
         from .steps import handler_for  # steps imports this module
 
@@ -163,8 +167,8 @@ class Tables:
             (i, handler_for(i), self.narrated.get(i)) for i in self.steps.get("checkpoint", ())
         )
         # boards validated and normalised for sessions on this document (engine.session._prepare):
-        # marshalled board -> (problems, marshalled normalised board); bounded
-        self.prepared: dict[bytes, tuple[tuple[str, ...], bytes]] = {}
+        # marshalled board -> (problems, marshalled normalised board, its kinds); bounded
+        self.prepared: dict[bytes, tuple[tuple[str, ...], bytes, frozenset[str]]] = {}
 
 
 def tables(doc: Document) -> Tables:

@@ -100,7 +100,7 @@ def paw(
 
     def options(side: str) -> list[dict]:
         if side == "runner":
-            return runner_options(b, side)
+            return runner_options(b, side) if "text_abilities" in kinds else []
         return (
             (_rez_options(b, ice, "recurring" in kinds) if rez else [])
             + (_score_options(b) if score_ok else [])
@@ -256,19 +256,24 @@ def program_abilities(
                     refs = card_refs(progs)
                 ref = refs[p]
             use_id = f"use:{ref}.{a}"
-            if keep(prog, ab, use_id):
-                strength = rig.strength(prog)
+            if not keep(prog, ab, use_id):
+                continue
+            strength = rig.strength(prog)
+            if labels is None:
+                label = _ability_label(prog, ab, strength)
+            else:
                 key = f"{use_id}@{strength}"
-                label = labels.get(key) if labels is not None else None
+                label = labels.get(key)
                 if label is None:
-                    if kind == "text":
-                        label = f"{prog['name']}: {ab['text']} (resolve by hand)"
-                    else:
-                        label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {strength})"
-                    if labels is not None:
-                        labels[key] = label
-                out.append({"id": use_id, "label": label, "player": "runner"})
+                    label = labels[key] = _ability_label(prog, ab, strength)
+            out.append({"id": use_id, "label": label, "player": "runner"})
     return out
+
+
+def _ability_label(prog: dict, ab: dict, strength: int) -> str:
+    if ab["kind"] == "text":
+        return f"{prog['name']}: {ab['text']} (resolve by hand)"
+    return f"{prog['name']}: {rig.describe_ability(ab)} (strength {strength})"
 
 
 def _by_hand(prog: dict, ab: dict, use_id: str) -> bool:
