@@ -281,7 +281,8 @@ def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: Decision | None) -> A
     elif len(targets) < ab["count"] and free and (d is None or d.kind != "done"):
         texts = sub_texts(ice, enc)
         opts = [
-            dec(f"sub:{i}", f"Target subroutine {i + 1} of {ice['name']} ({texts[i]})", "runner") for i in free
+            dec(f"sub:{i}", f"Target subroutine {i + 1} of {ice['name']} ({texts[i]})", "runner")
+            for i in free
         ]
         if ab.get("up_to") and targets:
             opts.append(dec("done", f"Break only the {len(targets)} chosen subroutine(s)", "runner"))
