@@ -561,9 +561,11 @@ def main() -> None:
     )
     ap.add_argument(
         "--worker-class",
-        default="gthread",
-        choices=["sync", "gthread"],
-        help="gunicorn worker class (default gthread: keep-alive connections)",
+        default=live.WORKER_CLASS,
+        choices=[live.WORKER_CLASS, "gthread", "sync"],
+        help=f"gunicorn worker class (default {live.WORKER_CLASS}, production's: gthread that takes a "
+        "new connection only when it can start on it, so keep-alive connections spread evenly; "
+        "gthread: gunicorn's own, for comparison)",
     )
     ap.add_argument(
         "--threads",
@@ -615,7 +617,7 @@ def main() -> None:
 
     print(
         f"nrrules HTTP bench: gunicorn {args.workers} {args.worker_class} workers"
-        f"{f' x {args.threads} threads' if args.worker_class == 'gthread' else ''}, "
+        f"{f' x {args.threads} threads' if args.worker_class != 'sync' else ''}, "
         f"{args.connections} connections, {args.duration}s per scenario, client {client}, "
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
     )

@@ -25,6 +25,8 @@ from pathlib import Path
 
 from rules_index.store import Library, LibraryError, build
 
+from .worker import WORKER_CLASS
+
 ROOT = Path(__file__).resolve().parent.parent
 CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 
@@ -81,13 +83,14 @@ def start_server(
     *,
     workers: int = 1,
     threads: int = 1,
-    worker_class: str = "gthread",
+    worker_class: str = WORKER_CLASS,
     env: Mapping[str, str] | None = None,
     args: Sequence[str] = (),
     log: Path | None = None,
     timeout: float = 60,
 ) -> LiveServer:
-    """Start gunicorn on a free loopback port serving `build_dir`, and return once
+    """Start gunicorn (the production worker class, `webapp.worker`, unless `worker_class`
+    names another) on a free loopback port serving `build_dir`, and return once
     ``/api/versions`` answers 200. `env` adds to (or overrides) the environment, which gets a
     test SECRET_KEY unless it names one; `args` go to gunicorn before the app; its output goes
     to `log` (or is discarded)."""
@@ -105,7 +108,7 @@ def start_server(
         "-k",
         worker_class,
     ]
-    if worker_class == "gthread":
+    if worker_class != "sync":
         cmd += ["--threads", str(threads)]
     # other gunicorns on this machine may hold the default control socket
     cmd += ["--no-control-socket", *args, "webapp:create_app()"]
