@@ -68,6 +68,43 @@ class LiveServer:
     base: str  # http://127.0.0.1:<port>
     log: Path | None
 
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
+    def worker_pids(self) -> list[int]:
+        """The gunicorn master's worker processes now (Linux /proc)."""
+        master = self.proc.pid
+        try:
+            return [int(p) for p in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+        except OSError:
+            return []
+
+    def connections_per_worker(self) -> dict[int, int]:
+        """Worker pid -> how many established client connections it holds now (Linux /proc):
+        how evenly keep-alive connections are spread. Connections still waiting in the
+        kernel's accept queue are in no worker's count."""
+        inodes = set()
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()  # local address, state 01 = established, inode
+            if fields[3] == "01" and int(fields[1].split(":")[1], 16) == self.port:
+                inodes.add(fields[9])
+        counts = {}
+        for pid in self.worker_pids():
+            held = 0
+            try:
+                fds = list(Path(f"/proc/{pid}/fd").iterdir())
+            except OSError:  # the worker exited meanwhile
+                continue
+            for fd in fds:
+                try:
+                    target = fd.readlink().name
+                except OSError:  # closed meanwhile
+                    continue
+                held += target.startswith("socket:[") and target[8:-1] in inodes
+            counts[pid] = held
+        return counts
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
