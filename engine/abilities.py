@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import prevention, rig, triggers
+from . import prevention, rig, trace, triggers
 from .decision import Decision, locate
 from .effects import describe_effect, resolve_effect
 from .machine import (
@@ -48,6 +48,8 @@ def _interrupt_window(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
     if e is not None and e["effect"].endswith("_damage") and v.get("controller", "corp") == "corp":
         return prevention.window(ctx, f, d, e)
+    if e is not None and e["effect"] == "trace":
+        return trace.window(ctx, f, d, e)
     ctx.ev(
         "Interrupt window: no interrupt in the board vocabulary applies.",
         ("rule_interrupt_definition",),
@@ -185,8 +187,15 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     act = Decision.from_id(v["action"])
     k = act.kind
     cost = 0
-    if v["kind"] == "action":
-        setv(p, side, "clicks", p["clicks"] - (3 if k == "purge" else 1), ch)
+    clicks = 0
+    if v["kind"] == "action" and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
+        clicks = corp_card(b, act)["abilities"][act.index]["clicks"]
+        setv(p, side, "clicks", p["clicks"] - clicks, ch)
+        rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]
+        cost = _pay_corp_ability(ctx, v, rules, ch)
+    elif v["kind"] == "action":
+        clicks = 3 if k == "purge" else 1
+        setv(p, side, "clicks", p["clicks"] - clicks, ch)
         rules += ["rule_initiate_action", "rule_action_definition"]
         if k in ("remove_tag", "trash_resource"):
             cost = 2
@@ -223,7 +232,7 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         cost = ice.get("break_cost", 1)
     if cost:
         rules += ctx.pay(side, cost, ch)
-    what = ("[click][click][click]" if k == "purge" else "[click]") if v["kind"] == "action" else ""
+    what = "[click]" * clicks
     if cost:
         what += (" and " if what else "") + f"{cost} credit(s)"
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
@@ -239,16 +248,7 @@ def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
     ab = card["abilities"][d.index]
     v.update(instructions=ab["effects"], i=0, controller="corp", source=card["name"])
     if ab["trash"]:
-        srv = b["servers"][d.server]
-        if d.zone == "content":
-            srv["content"] = None
-        else:
-            srv[d.zone].pop(locate(srv[d.zone], d))
-        card["faceup"] = True
-        card.pop("rezzed", None)
-        b["corp"]["discard"].append(card)
-        ch["corp.discard"] = [len(b["corp"]["discard"]) - 1, len(b["corp"]["discard"])]
-        rules += ["rule_trashing", "rule_archives_faceup_facedown"]
+        rules += prevention.trash_corp_card(b, d, ch)
     return ab["cost"]
 
 
@@ -304,7 +304,7 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     b = ctx.board
     side = v["player"]
     p = b[side]
-    if v["kind"] == "corp_ability":
+    if "instructions" in v:  # a Corp card's paid or [click] ability: its instructions
         return _resolve_instruction(ctx, f, d)
     act = Decision.from_id(v["action"])
     k = act.kind

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decision import Decision
+from . import triggers
+from .decision import Decision, slug
 from .locations import access_key, candidates, clear_access_marks, get_card, take_card
 from .machine import (
     END,
     Ctx,
     Frame,
     call,
+    checkpoint,
     dec,
     goto,
     handles,
@@ -36,6 +38,8 @@ def _resolve_pick(ctx: Ctx, v: dict) -> list | None:
 @handles("step_card_accessed")
 def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
+    if triggers.again(ctx, f, "accessed"):  # resolving what became pending with the access
+        return triggers.fire(ctx, f, d, "accessed")
     if "ref" not in v:
         v["ref"] = _resolve_pick(ctx, v)
     card = get_card(ctx.board, v["ref"])
@@ -50,7 +54,23 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ("rule_accessing", "rule_accessing_who_can_look"),
         {"accessed": [None, card["name"]]},
     )
+    origin = {"hand": "hq", "deck": "rd", "discard": "archives"}.get(v["ref"][0], "installed")
+    own = []
     if card.get("on_access"):
+        own.append(
+            {
+                "side": "corp",
+                "source": card["name"],
+                "effects": card["on_access"],
+                "key": f"accessed.{slug(card['name'])}.0",
+                "vars": {"accessed_from": origin},
+            }
+        )
+    if "triggers" in ctx.s.kinds and triggers.pending(ctx.board, "accessed", card):
+        # "whenever you access a card" abilities meet their condition with the card's own
+        # "when accessed" ability: all are pending together, ordered in the reaction window
+        return triggers.fire(ctx, f, None, "accessed", card, own)
+    if own:
         return call(
             "conditional_ability",
             {
@@ -59,9 +79,7 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                 "controller": "corp",
                 "source": card["name"],
                 "why": "when accessed",
-                "accessed_from": {"hand": "hq", "deck": "rd", "discard": "archives"}.get(
-                    v["ref"][0], "installed"
-                ),
+                "accessed_from": origin,
             },
         )
     return None
@@ -114,6 +132,9 @@ def _mid_access(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 
 
 def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
+    """The Runner steals `card`; "when stolen" abilities (the agenda's own and every active
+    card's "whenever you steal an agenda") become pending, a checkpoint occurs (which may end the
+    game), then the reaction window resolves them."""
     b = ctx.board
     take_card(b, f.v["ref"])
     card.pop("accessed", None)
@@ -136,13 +157,34 @@ def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
             *extra,
         ],
         ch,
+        objects={"card": card["name"]},
     )
-    return call("checkpoint", {})
+    own = [
+        {
+            "side": "corp",
+            "source": card["name"],
+            "effects": tr["effects"],
+            "key": f"accessed.{slug(card['name'])}.{t}",
+        }
+        for t, tr in enumerate(card.get("triggers", ()))
+        if tr["when"] == "stolen"
+    ]
+    if not own and "triggers" not in ctx.s.kinds:
+        return call("checkpoint", {})
+    marked = triggers.mark(ctx, f, "stolen", card, own)
+    step = ctx.step
+    checkpoint(ctx)  # before the reaction window: 7 agenda points end the game here (10.3.1c)
+    ctx.step = step
+    if ctx.s.finished or not marked:
+        return None
+    return triggers.fire(ctx, f, None, "stolen")
 
 
 @handles("step_access_agenda")
 def _access_agenda(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
+    if triggers.again(ctx, f, "stolen"):  # resolving what became pending with the steal
+        return triggers.fire(ctx, f, d, "stolen")
     card = get_card(ctx.board, v["ref"])
     if card is None or card.get("type") != "agenda":
         ctx.ev(

@@ -161,8 +161,11 @@ MAX_OPTIONS = 4  # options of one "choose" effect ("X or end the run")
 ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this ability only once per ..."
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
-ABILITY_KINDS = ("break", "strength", "text", "prevent")
+ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace")
 CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
+# Corp card abilities: paid (9.2.7), a trace interrupt (9.9.6d), a [click] action (5.2.6, 9.2.7b)
+CORP_ABILITY_KINDS = ("paid", "trace", "click")
+TRACE_BONUS_ONLY = ("run_on_server", "subroutine")  # `trace_bonus.only`: which traces it raises
 DAMAGE_KINDS = ("net", "meat", "core", "any")
 TRIGGER_WHEN = (
     "successful_run",
@@ -171,6 +174,9 @@ TRIGGER_WHEN = (
     "run_ends",
     "installed",
     "scored",
+    "trace_initiated",
+    "accessed",
+    "stolen",
 )  # engine.triggers.WHEN
 
 _CARD_FIELDS_CORP = {
@@ -198,6 +204,7 @@ _CARD_FIELDS_CORP = {
     "counters",
     "recurring",  # N[recurring]: credits placed when active, refilled each turn (1.10.5)
     "triggers",  # conditional abilities: [{"when": "successful_run", "effects": [...]}] (engine.triggers)
+    "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
 }
 _CARD_FIELDS_RUNNER = {
     "name",
@@ -432,6 +439,10 @@ class _Checker:
                 self.unknown(ab, {"hq", "rd"}, f"{path}.access_bonus")
                 for k in ("hq", "rd"):
                     self.int_field(ab, k, f"{path}.access_bonus")
+        if "trace_bonus" in c:
+            self.trace_bonus(c, path)
+            if ctype not in ("agenda", *CORP_ABILITY_TYPES):
+                self.add(f"{path}.trace_bonus", "only installed Corp cards and agendas raise traces")
         if "memory_cost" in c and ctype != "program":
             self.add(f"{path}.memory_cost", "only programs have a memory cost (3.9.3)")
         if "abilities" in c:
@@ -483,12 +494,24 @@ class _Checker:
         for i, a in enumerate(abl):
             ap = f"{path}.abilities[{i}]"
             if corp:  # "X[credit], [trash]: effects" on a rezzed Corp card (engine.windows)
-                if not isinstance(a, dict) or a.get("kind") != "paid":
-                    self.add(ap, "must be an object with 'kind' 'paid' (a Corp card's paid ability)")
+                if not isinstance(a, dict) or a.get("kind") not in CORP_ABILITY_KINDS:
+                    self.add(
+                        ap,
+                        "must be an object with 'kind' 'paid', 'trace' or 'click' (a Corp card's ability)",
+                    )
                     continue
-                self.unknown(a, {"kind", "cost", "trash", "effects"}, ap)
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
                 self.bool_field(a, "trash", ap)
+                if a["kind"] == "trace":
+                    self.trace_ability(a, ap)
+                    continue
+                if a["kind"] == "click":
+                    self.unknown(a, {"kind", "cost", "trash", "clicks", "effects"}, ap)
+                    self.int_field(a, "clicks", ap, hi=3)
+                    if a.get("clicks") == 0:
+                        self.add(f"{ap}.clicks", "must be at least 1 (an action costs [click], 9.2.7b)")
+                else:
+                    self.unknown(a, {"kind", "cost", "trash", "effects"}, ap)
                 if "effects" not in a:
                     self.add(f"{ap}.effects", "required: the ability's instructions")
                 else:
@@ -512,6 +535,11 @@ class _Checker:
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
                 self.bool_field(a, "trash", ap)
                 continue
+            if kind == "trace":
+                self.int_field(a, "cost", ap, hi=MAX_CREDITS)
+                self.bool_field(a, "trash", ap)
+                self.trace_ability(a, ap)
+                continue
             if ctype != "program":
                 self.add(ap, f"only programs have {kind} abilities (icebreakers, 3.9.5)")
             if "strength" not in c:
@@ -531,6 +559,27 @@ class _Checker:
                 self.add(f"{ap}.count", "must be at least 1")
             self.bool_field(a, "up_to", ap)
             self.text_field(a, "ice_subtype", ap, most=40)
+
+    def trace_ability(self, a: dict, ap: str) -> None:
+        """A trace interrupt (9.9.3b, 9.9.6d): `amount` raises the base trace strength, `set`
+        makes it that value (Disrupter: 0); exactly one of them."""
+        self.unknown(a, {"kind", "cost", "trash", "amount", "set"}, ap)
+        if ("amount" in a) == ("set" in a):
+            self.add(ap, "a 'trace' ability needs exactly one of 'amount' (raise by N) or 'set' (make it N)")
+        self.int_field(a, "amount", ap)
+        self.int_field(a, "set", ap)
+        if a.get("amount") == 0:
+            self.add(f"{ap}.amount", "must be at least 1")
+
+    def trace_bonus(self, c: dict, path: str) -> None:
+        tb, tp = c["trace_bonus"], f"{path}.trace_bonus"
+        if not isinstance(tb, dict):
+            self.add(tp, "must be an object {'amount': N, 'only': 'run_on_server' | 'subroutine'}")
+            return
+        self.unknown(tb, {"amount", "only"}, tp)
+        self.int_field(tb, "amount", tp, required=True)
+        if "only" in tb and tb["only"] not in TRACE_BONUS_ONLY:
+            self.add(f"{tp}.only", f"must be one of {', '.join(TRACE_BONUS_ONLY)}")
 
     def zone(self, v: Any, path: str, side: str, where: str = "zone", max_len: int = MAX_ZONE) -> None:
         if _is_int(v):
@@ -724,11 +773,13 @@ def _card(c: Any, default_type: str | None = None) -> dict:
 
 def _norm_ability(a: dict) -> dict:
     a = dict(a)
-    if a["kind"] == "paid":
+    if a["kind"] in ("paid", "click"):
         a.setdefault("cost", 0)
         a.setdefault("trash", False)
         a["effects"] = _norm_effects(a["effects"])
-    if a["kind"] == "prevent":
+        if a["kind"] == "click":
+            a.setdefault("clicks", 1)
+    if a["kind"] in ("prevent", "trace"):
         a.setdefault("cost", 0)
         a.setdefault("trash", False)
     if a["kind"] == "break":

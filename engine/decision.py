@@ -8,8 +8,8 @@ of the installed Corroder. A card reference is the card name's slug (`slug`: "Mr
 ``mr-li_3`` (a slug made only of digits is always written ``_1``, so a reference is never a bare
 number, which is a position).
 
-The positional ids of earlier sessions (``use:2.0``, ``play:1``, ``rez:hq.root.0``, ...) still
-parse (`Decision.pos` holds the position); the session maps them to the card-named id offered at
+The positional ids of earlier sessions (``use:2.0``, ``play:1``, ``rez:hq.root.0``, ``hq:1``,
+``trash:programs.0``, ...) still parse (`Decision.pos` holds the position); the session maps them to the card-named id offered at
 that point (see `session._check_legal`), so saved sessions and URL tokens replay unchanged.
 
 Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
@@ -17,9 +17,9 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     pass | rez | jack_out | continue | pay_trash | no_trash | steal | decline_steal | credit | draw
       | remove_tag | purge | pay | dont_pay | resolved | done
     spend:N   break:N   sub:N                     (credits; subroutine index on the encountered ice)
-    option:N   draw:N   hq:N   dont_trash         (an effect's choices: option N, draw N cards,
-                                                   trash the HQ card at N)
-    trash:ZONE.N   grip:ZONE.N                    (an installed card an effect chooses; ZONE:
+    option:N   draw:N   hq:CARD   dont_trash      (an effect's choices: option N, draw N cards,
+                                                   trash the HQ card CARD)
+    trash:ZONE.CARD   grip:ZONE.CARD              (an installed card an effect chooses; ZONE:
                                                    programs | hardware | resources | facedown)
     run:S   score:S   advance:S
     rez:S.content   rez:S.root.CARD
@@ -27,7 +27,11 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     prevent:ZONE.CARD.N                           (ZONE: programs | hardware | resources)
     trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
     trigger:score_area.CARD.N                     (a "when scored" ability of the agenda just scored)
+    trigger:accessed.CARD.N                       (the accessed card's own: its on_access, or the
+                                                   stolen agenda's "when stolen" ability N)
     ability:S.ice.CARD.N   ability:S.root.CARD.N   ability:S.content.N   (a Corp card's paid ability)
+    interrupt:ZONE.CARD.N   interrupt:S.ice.CARD.N   interrupt:S.root.CARD.N   interrupt:S.content.N
+                                                  (a trace interrupt ability, 9.9.6d)
     trash_resource:CARD   trash:CARD              (an installed resource; a program to trash)
     play:CARD   discard:CARD   install:CARD   install:CARD@S   install:CARD@new   (from the hand)
     access:hq | access:rd | access:content | access:root.CARD | access:archives.CARD
@@ -62,7 +66,7 @@ BARE = frozenset(
     )
 )
 RIG_ZONES = ("programs", "hardware", "resources")
-INSTALLED = re.compile(r"(programs|hardware|resources|facedown)\.(0|[1-9][0-9]{0,5})\Z")
+INSTALLED = re.compile(r"(programs|hardware|resources|facedown)\.([0-9a-z][0-9a-z_-]*)\Z")
 _SERVER = re.compile(r"(?:hq|rd|archives|remote[1-9][0-9]*)\Z")
 _INT = re.compile(r"(?:0|[1-9][0-9]{0,5})\Z")
 
@@ -80,6 +84,7 @@ class Decision:
     index: int | None = None  # subroutine (break, sub), ability (use, prevent), trigger, option...
     amount: int | None = None  # credits (spend), cards (draw)
     pos: int | None = None  # a list position, only in the positional ids of older sessions
+    choice: bool = False  # an installed card chosen inside an effect (`trash:ZONE.CARD`, `grip:...`)
 
     @classmethod
     def from_id(cls, text: str) -> Decision:
@@ -90,7 +95,7 @@ class Decision:
         return d
 
     def _key(self) -> tuple:
-        return (self.kind, self.server, self.zone, self.card, self.index, self.amount, self.pos)
+        return (self.kind, self.server, self.zone, self.card, self.index, self.amount, self.pos, self.choice)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
@@ -116,7 +121,16 @@ class Decision:
         list the position counts in); None when the position is out of range."""
         if self.pos is None or self.pos >= len(cards):
             return None
-        return Decision(self.kind, self.server, self.zone, card_ref(cards, self.pos), self.index, self.amount)
+        return Decision(
+            self.kind,
+            self.server,
+            self.zone,
+            card_ref(cards, self.pos),
+            self.index,
+            self.amount,
+            None,
+            self.choice,
+        )
 
 
 @lru_cache(maxsize=4096)
@@ -126,7 +140,9 @@ def _parse(text: str) -> Decision | None:
     kind, sep, rest = text.partition(":")
     if not sep or not rest:
         return None
-    if kind in ("spend", "break", "sub", "option", "draw", "hq"):
+    if kind == "hq":  # an HQ card an effect chooses (`hq:N` in older sessions)
+        return _card_or_pos(Decision(kind, zone="hand"), rest)
+    if kind in ("spend", "break", "sub", "option", "draw"):
         if not _INT.match(rest):
             return None
         if kind in ("spend", "draw"):
@@ -134,7 +150,7 @@ def _parse(text: str) -> Decision | None:
         return Decision(kind, index=int(rest))
     m = INSTALLED.match(rest) if kind in ("trash", "grip") else None
     if m:  # an installed Runner card chosen by an effect, in the choice it is offered in
-        return Decision(kind, zone=m.group(1), index=int(m.group(2)))
+        return _card_or_pos(Decision(kind, zone=m.group(1), choice=True), m.group(2))
     if kind in ("run", "score", "advance"):
         return Decision(kind, server=rest) if _SERVER.match(rest) else None
     if kind == "rez":
@@ -152,12 +168,14 @@ def _parse(text: str) -> Decision | None:
         if not ref or not _INT.match(n):
             return None
         return _card_or_pos(Decision(kind, zone="programs", index=int(n)), ref)
-    if kind in ("prevent", "trigger", "ability"):
+    if kind in ("prevent", "trigger", "ability", "interrupt"):
         head, _, tail = rest.partition(".")
         ref, _, n = tail.rpartition(".")
         if not _INT.match(n):
             return None
-        if (head in RIG_ZONES or (head == "score_area" and kind == "trigger")) and kind != "ability":
+        if (
+            head in RIG_ZONES or (head in ("score_area", "accessed") and kind == "trigger")
+        ) and kind != "ability":
             return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
         if kind == "prevent" or not _SERVER.match(head):
             return None
@@ -189,28 +207,28 @@ def _parse(text: str) -> Decision | None:
 
 def _card_or_pos(d: Decision, ref: str) -> Decision:
     if _INT.match(ref):
-        return Decision(d.kind, d.server, d.zone, None, d.index, d.amount, int(ref))
-    return Decision(d.kind, d.server, d.zone, ref, d.index, d.amount, None)
+        return Decision(d.kind, d.server, d.zone, None, d.index, d.amount, int(ref), d.choice)
+    return Decision(d.kind, d.server, d.zone, ref, d.index, d.amount, None, d.choice)
 
 
 def _format(d: Decision) -> str:
     k = d.kind
-    if k in BARE and d._key()[1:] == (None,) * 6:
+    if k in BARE and d._key()[1:] == (*(None,) * 6, False):
         return k
     ref = str(d.pos) if d.pos is not None else d.card
     if k in ("spend", "draw"):
         return f"{k}:{d.amount}"
-    if k in ("break", "sub", "option", "hq"):
+    if k in ("break", "sub", "option"):
         return f"{k}:{d.index}"
-    if k in ("trash", "grip") and d.index is not None:
-        return f"{k}:{d.zone}.{d.index}"
+    if d.choice:
+        return f"{k}:{d.zone}.{ref}"
     if k in ("run", "score", "advance"):
         return f"{k}:{d.server}"
     if k == "rez":
         return f"rez:{d.server}.content" if d.zone == "content" else f"rez:{d.server}.root.{ref}"
     if k == "use":
         return f"use:{ref}.{d.index}"
-    if k in ("prevent", "trigger", "ability"):
+    if k in ("prevent", "trigger", "ability", "interrupt"):
         if d.server is None:
             return f"{k}:{d.zone}.{ref}.{d.index}"
         if d.zone == "content":

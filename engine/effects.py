@@ -9,7 +9,7 @@ from typing import Any
 
 from . import rig
 from .board import EFFECTS
-from .decision import Decision, card_ref, locate
+from .decision import Decision, card_ref, find_card, locate
 from .events import Event  # noqa: F401
 from .locations import clear_access_marks
 from .machine import (
@@ -222,12 +222,17 @@ def _end_the_run(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
 
 @resolves("trace")
 def _trace(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    mods = None
+    if f is not None:  # trace interrupts used in its interrupt window (engine.trace.window)
+        tm = f.v.get("trace_mods")
+        mods = tm[1] if tm is not None and tm[0] == f.v.get("i") else None
     return call(
         "trace",
         {
             "strength": e["strength"],
             "on_success": e.get("on_success", []),
             "on_failure": e.get("on_failure", []),
+            **({"mods": mods} if mods else {}),
         },
     )
 
@@ -493,25 +498,27 @@ def _draw_cards(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | N
 _ZONE_TYPE = {"programs": "program", "hardware": "hardware", "resources": "resource", "facedown": None}
 
 
-def _installed(b: dict, e: dict) -> list[tuple[str, int, dict]]:
-    """The installed Runner cards an effect may choose: (rig zone, index, card), filtered by its
-    `card_types` and `except_subtypes` (facedown cards have no card type to match)."""
+def _installed(b: dict, e: dict) -> list[tuple[str, int, dict, str]]:
+    """The installed Runner cards an effect may choose: (rig zone, index, card, "ZONE.CARD" its
+    stable reference), filtered by its `card_types` and `except_subtypes` (facedown cards have
+    no card type to match)."""
     types = e.get("card_types")
     unless = set(e.get("except_subtypes", ()))
     out = []
     for zone, ctype in _ZONE_TYPE.items():
         if types is not None and ctype not in types:
             continue
-        for i, c in enumerate(b["runner"]["rig"][zone]):
+        cards = b["runner"]["rig"][zone]
+        for i, c in enumerate(cards):
             if unless & {st.lower() for st in c.get("subtypes", ())}:
                 continue
-            out.append((zone, i, c))
+            out.append((zone, i, c, f"{zone}.{card_ref(cards, i)}"))
     return out
 
 
 def _choose_installed(
     ctx: Ctx, e: dict, f: Frame | None, d: Decision | None, prefix: str, chooser: str, verb: str
-) -> list[tuple[str, int, dict]] | tuple:
+) -> list[tuple[str, int, dict, str]] | tuple:
     """Targets for "trash / add N installed cards" (1.9.x distinct targets: as many as possible,
     each once): the chooser picks one at a time while there is a choice; returns the targets or
     a wait."""
@@ -522,32 +529,32 @@ def _choose_installed(
     if picks is None or picks[0] != v.get("i"):
         picks = v["picks"] = [v.get("i"), []]
     chosen = picks[1]
-    if d is not None:
-        chosen.append(f"{d.zone}.{d.index}")
-    left = [c for c in cands if f"{c[0]}.{c[1]}" not in chosen]
+    if d is not None:  # cards move only once all are chosen, so references stay valid meanwhile
+        chosen.append(f"{d.zone}.{d.card}")
+    left = [c for c in cands if c[3] not in chosen]
     need = n - len(chosen)
     if need > 0 and len(left) > need:
         return wait(
             [
                 dec(
-                    f"{prefix}:{zone}.{i}",
+                    f"{prefix}:{ref}",
                     f"{verb} {c['name']} (installed {_ZONE_TYPE[zone] or 'facedown card'})",
                     chooser,
                 )
-                for zone, i, c in left
+                for zone, _, c, ref in left
             ]
         )
     del v["picks"]
-    keys = set(chosen) | ({f"{z}.{i}" for z, i, _ in left} if need > 0 else set())
-    return [c for c in cands if f"{c[0]}.{c[1]}" in keys]
+    keys = set(chosen) | ({c[3] for c in left} if need > 0 else set())
+    return [c for c in cands if c[3] in keys]
 
 
-def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict]], dest: str) -> tuple[dict, list[str]]:
+def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict, str]], dest: str) -> tuple[dict, list[str]]:
     """Move `targets` from the rig to the heap or the grip at once; (changes, names)."""
     r = ctx.board["runner"]
     ch: dict = {}
     for zone in _ZONE_TYPE:
-        idx = sorted((i for z, i, _ in targets if z == zone), reverse=True)
+        idx = sorted((i for z, i, *_ in targets if z == zone), reverse=True)
         if idx:
             ch[f"runner.rig.{zone}"] = [len(r["rig"][zone]), len(r["rig"][zone]) - len(idx)]
         for i in idx:
@@ -561,7 +568,7 @@ def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict]], dest: str) -
     pile = r["discard"] if dest == "heap" else r["hand"]
     if targets:
         ch[key] = [len(pile) - len(targets), len(pile)]
-    return ch, [c["name"] for _, _, c in targets]
+    return ch, [t[2]["name"] for t in targets]
 
 
 @resolves("trash_installed")
@@ -588,7 +595,7 @@ def _trash_installed(
             *(("rule_lack_of_subtype",) if e.get("except_subtypes") else ()),
         ),
         ch,
-        objects={"cards": names, "targets": [f"{z}.{i}" for z, i, _ in got], "chooser": chooser},
+        objects={"cards": names, "targets": [t[3] for t in got], "chooser": chooser},
     )
     return None
 
@@ -606,7 +613,7 @@ def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
         f"{source}: the Corp adds {', '.join(names)} (installed) to the Runner's grip.",
         ("rule_hand", "rule_distinct_targets"),
         ch,
-        objects={"cards": names, "targets": [f"{z}.{i}" for z, i, _ in got]},
+        objects={"cards": names, "targets": [t[3] for t in got]},
     )
     return None
 
@@ -630,7 +637,7 @@ def _may_trash_from_hand(
     picks = v.get("picks")
     if picks is None or picks[0] != v.get("i"):
         picks = v["picks"] = [v.get("i"), []]
-    chosen: list[int] = picks[1]
+    chosen: list[str] = picks[1]  # card references: HQ does not change while the Corp chooses
     if len(hq) < n:
         del v["picks"]
         ctx.ev(
@@ -649,22 +656,20 @@ def _may_trash_from_hand(
         )
         return None
     if d is not None:
-        chosen.append(d.index)
+        chosen.append(d.card)
     if len(chosen) < n:
-        opts = [
-            dec(
-                f"hq:{i}",
-                f"Trash {c['name']} from HQ" + (f" to: {inner}" if len(chosen) + 1 == n else ""),
-                "corp",
-            )
-            for i, c in enumerate(hq)
-            if i not in chosen
-        ]
+        opts = []
+        for i, c in enumerate(hq):
+            ref = card_ref(hq, i)
+            if ref not in chosen:
+                label = f"Trash {c['name']} from HQ" + (f" to: {inner}" if len(chosen) + 1 == n else "")
+                opts.append(dec(f"hq:{ref}", label, "corp"))
         return wait([*opts, dec("dont_trash", "Do not trash cards from HQ", "corp")])
     del v["picks"]
     corp = ctx.board["corp"]
     names = []
-    for i in sorted(chosen, reverse=True):
+    chosen_at = sorted(find_card(hq, ref) for ref in chosen)
+    for i in reversed(chosen_at):
         card = hq.pop(i)
         card["faceup"] = False  # not visible to the Runner when trashed (4.4.6b)
         corp["discard"].append(card)
@@ -677,7 +682,7 @@ def _may_trash_from_hand(
         f"{source}: the Corp trashes {', '.join(reversed(names))} from HQ (facedown in Archives): {inner}",
         ("rule_cost", "rule_archives_faceup_facedown"),
         ch,
-        objects={"cards": list(reversed(names)), "hq": sorted(chosen)},
+        objects={"cards": list(reversed(names)), "hq": chosen_at},
     )
     _splice(f, e["effects"])
     return None

@@ -44,6 +44,33 @@ def options(ctx: Ctx, side: str, kind: str, left: int) -> list[dict]:
     return out
 
 
+def trash_from_rig(b: dict, zone: str, i: int, ch: dict) -> dict:
+    """Trash the installed Runner card `rig[zone][i]` (a [trash] cost) to the heap; the card."""
+    r = b["runner"]
+    cards = r["rig"][zone]
+    card = cards.pop(i)
+    card.pop("boost", None)
+    r["discard"].append(card)
+    ch[f"runner.rig.{zone}"] = [len(cards) + 1, len(cards)]
+    return card
+
+
+def trash_corp_card(b: dict, d: Decision, ch: dict) -> list[str]:
+    """Trash the installed Corp card decision `d` names (a [trash] cost): it was rezzed, so it
+    goes to Archives faceup (4.4.6b). The rules cited."""
+    srv = b["servers"][d.server]
+    if d.zone == "content":
+        card = srv["content"]
+        srv["content"] = None
+    else:
+        card = srv[d.zone].pop(locate(srv[d.zone], d))
+    card["faceup"] = True
+    card.pop("rezzed", None)
+    b["corp"]["discard"].append(card)
+    ch["corp.discard"] = [len(b["corp"]["discard"]) - 1, len(b["corp"]["discard"])]
+    return ["rule_trashing", "rule_archives_faceup_facedown"]
+
+
 def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict) -> Any:
     v = f.v
     kind = e["effect"][: -len("_damage")]
@@ -69,10 +96,7 @@ def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict) -> Any:
         if ab.get("cost"):
             rules += ["rule_cost", *ctx.pay("runner", ab["cost"], ch)]
         if ab.get("trash"):
-            cards.pop(i)
-            card.pop("boost", None)
-            r["discard"].append(card)
-            ch[f"runner.rig.{zone}"] = [len(cards) + 1, len(cards)]
+            trash_from_rig(ctx.board, zone, i, ch)
             rules.append("rule_trashing")
         left = e["amount"] - pv[1]
         n = min(ab["amount"], left)

@@ -399,7 +399,7 @@ def _zone_cards(session: Session, d: Decision, player: str) -> list[dict] | None
     """The list of cards decision `d`'s card reference counts in."""
     b = session.board
     zone = d.zone
-    if zone in ("programs", "hardware", "resources") and d.server is None:
+    if zone in ("programs", "hardware", "resources", "facedown") and d.server is None:
         return b["runner"]["rig"][zone]
     if zone == "hand":
         return b[player]["hand"]

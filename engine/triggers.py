@@ -17,7 +17,13 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
 * `run_ends` (6.9.6d, 6.8.5): any active card, when the run as a whole is complete;
 * `installed` (8.5.15f, 9.6.14b): the Runner card just installed ("when installed" on its
   source; a Corp card is installed unrezzed, so inactive);
-* `scored` (9.6.14c): the agenda the Corp just scored, in its score area (`scored`).
+* `scored` (9.6.14c): the agenda the Corp just scored, in its score area (`scored`);
+* `trace_initiated` (10.8.6a): any active card, when a trace initiates (Power Tap);
+* `accessed` (7.2.1): any active card, whenever the Runner accesses a card ("whenever you
+  access a card"); the accessed Corp card's own "when accessed" ability is its `on_access`,
+  pending with them;
+* `stolen` (7.2.3): any active card, whenever the Runner steals an agenda; the stolen
+  agenda's own `stolen` abilities ("when you steal this agenda") are pending with them.
 """
 
 from __future__ import annotations
@@ -34,9 +40,15 @@ WHEN = {
     "run_ends": "when the run ends",
     "installed": "when installed",
     "scored": "when scored",
+    "trace_initiated": "when a trace is initiated",
+    "accessed": "when a card is accessed",
+    "stolen": "when an agenda is stolen",
 }
 # conditions a Runner card meets for any ice (its text says "whenever you encounter / pass")
 ANY_ICE = ("encountered", "passed")
+# conditions every active card meets whatever the card they are about ("whenever the Runner
+# accesses a card / steals an agenda"); the subject's own abilities are passed as `extra`
+ANY_CARD = ("accessed", "stolen")
 # the rules each condition is met under (cited when abilities become pending)
 MET = {
     "successful_run": ("rule_success_phase",),
@@ -45,6 +57,9 @@ MET = {
     "run_ends": ("rule_run_ends_condition",),
     "installed": ("rule_steps_installing_installed_condition", "rule_when_installed"),
     "scored": ("rule_when_scored", "rule_score_steal"),
+    "trace_initiated": ("rule_trace_attempt_and_base_trace_strength",),
+    "accessed": ("rule_accessing",),
+    "stolen": ("rule_after_mid_access_agenda", "rule_score_steal"),
 }
 
 
@@ -54,7 +69,8 @@ def pending(b: dict, when: str, subject: dict | None = None) -> list[dict]:
     card), only its abilities meet it, and a Runner card's for any ice (`ANY_ICE`)."""
     out = []
     rig = b["runner"]["rig"]
-    any_ice = when in ANY_ICE
+    any_card = when in ANY_CARD
+    any_ice = when in ANY_ICE or any_card
     for zone in ("programs", "hardware", "resources"):
         cards = rig[zone]
         for i, c in enumerate(cards):
@@ -68,7 +84,11 @@ def pending(b: dict, when: str, subject: dict | None = None) -> list[dict]:
         for zone in ("ice", "root", "content"):
             cards = srv[zone] if zone != "content" else [srv["content"]] if srv.get("content") else []
             for i, c in enumerate(cards):
-                if "triggers" not in c or (subject is not None and c is not subject) or not c.get("rezzed"):
+                if (
+                    "triggers" not in c
+                    or (subject is not None and c is not subject and not any_card)
+                    or not c.get("rezzed")
+                ):
                     continue
                 where = f"{name}.content" if zone == "content" else f"{name}.{zone}.{card_ref(cards, i)}"
                 for t, tr in enumerate(c["triggers"]):
@@ -84,26 +104,39 @@ def pending(b: dict, when: str, subject: dict | None = None) -> list[dict]:
     return out
 
 
-def fire(ctx: Ctx, f: Frame, d: Decision | None, when: str, subject: dict | None = None) -> Any:
+def mark(ctx: Ctx, f: Frame, when: str, subject: dict | None = None, extra: list[dict] = ()) -> bool:
+    """The abilities meeting `when` now (with `extra`: the subject's own, such as an accessed
+    card's `on_access`) become pending in frame `f` (an event lists them). False if none does."""
+    found = pending(ctx.board, when, subject) if "triggers" in ctx.s.kinds else []
+    found += extra
+    if not found:
+        return False
+    f.v["met"] = [ctx.step, when]
+    f.v["pending"] = found
+    names = ", ".join(f"{p['source']} ({p['side']})" for p in found)
+    ctx.ev(
+        f"Abilities that trigger {WHEN[when]} become pending: {names}.",
+        (*MET[when], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
+        objects={"pending": [p["key"] for p in found], "condition": when},
+    )
+    return True
+
+
+def fire(
+    ctx: Ctx, f: Frame, d: Decision | None, when: str, subject: dict | None = None, extra: list[dict] = ()
+) -> Any:
     """At the step where `when` is met: on the handler's first entry the abilities meeting it
-    become pending (an event lists them); then the reaction window resolves them (`reaction_window`).
+    become pending (`mark`); then the reaction window resolves them (`reaction_window`).
     Returns None once none is left (the handler goes on), else what the window returns. A handler
-    calls it last, and skips its own first-entry work while `again` is true (the window is open)."""
+    calls it last, and skips its own first-entry work while `again` is true (the window is open);
+    a decision the handler itself took on its first entry is not the window's."""
     v = f.v
     if not again(ctx, f, when):
-        if "triggers" not in ctx.s.kinds:
+        if not extra and "triggers" not in ctx.s.kinds:  # the board has no trigger anywhere
             return None
-        found = pending(ctx.board, when, subject)
-        if not found:
+        if not mark(ctx, f, when, subject, list(extra)):
             return None
-        v["met"] = [ctx.step, when]
-        v["pending"] = found
-        names = ", ".join(f"{p['source']} ({p['side']})" for p in found)
-        ctx.ev(
-            f"Abilities that trigger {WHEN[when]} become pending: {names}.",
-            (*MET[when], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
-            objects={"pending": [p["key"] for p in found], "condition": when},
-        )
+        d = None
     res = reaction_window(ctx, f, d, when)
     if res is None:
         del v["met"]
@@ -186,6 +219,7 @@ def reaction_window(ctx: Ctx, f: Frame, d: Decision | None, when: str) -> Any:
             "controller": holder,
             "source": pick["source"],
             "why": WHEN[when],
+            **pick.get("vars", {}),
         },
         "stay",
     )

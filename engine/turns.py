@@ -25,7 +25,7 @@ from .machine import (
     wait,
 )
 from .run import paw_rez_nonice
-from .windows import paw
+from .windows import corp_click_abilities, paw
 
 
 def _gain_clicks(side: str) -> Handler:
@@ -101,6 +101,8 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
                         side,
                     )
                 )
+        if "corp_abilities" in ctx.s.kinds:
+            opts += corp_click_abilities(b, credits)
         if credits >= 1:
             for name, srv in b["servers"].items():
                 c = srv.get("content")
@@ -288,7 +290,10 @@ def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:
         label = next(o["label"] for o in opts if o["id"] == d.id)
         ctx.ev(
             f"The {side.capitalize()} takes an action: {label}.",
-            ("rule_initiate_action", "rule_basic_actions"),
+            ("rule_initiate_action", "rule_action")  # a [click] ability on a card (9.5.2a)
+            if d.kind == "ability"
+            else ("rule_initiate_action", "rule_basic_actions"),
+            objects={"card": label.partition(":")[0]} if d.kind == "ability" else None,
         )
         return call("paid_ability", {"kind": "action", "player": side, "action": d.id, "label": label})
 

@@ -302,7 +302,8 @@ def corp_card(b: dict, d: Decision) -> dict:
 
 
 def describe_corp_ability(ab: dict) -> str:
-    cost = [f"{ab['cost']}[credit]"] if ab["cost"] else []
+    cost = ["[click]" * ab["clicks"]] if ab["kind"] == "click" else []
+    cost += [f"{ab['cost']}[credit]"] if ab["cost"] else []
     if ab["trash"]:
         cost.append("[trash]")
     return f"{', '.join(cost) or 'no cost'}: " + " ".join(describe_effect(e) for e in ab["effects"])
@@ -312,8 +313,18 @@ def corp_abilities(b: dict) -> list[dict]:
     """`ability:S.ZONE.CARD.N` decisions: the paid abilities on rezzed Corp cards (assets,
     upgrades, ice) the Corp can pay for; usable in any paid ability window while the Corp has
     priority (9.2.7)."""
+    return _corp_abilities(b, "paid", None)
+
+
+def corp_click_abilities(b: dict, credits: int) -> list[dict]:
+    """`ability:S.ZONE.CARD.N` decisions for the [click] abilities on rezzed Corp cards: actions
+    (5.2.1, 9.5.2a), offered in the Corp's action window when it has the clicks and credits."""
+    return _corp_abilities(b, "click", credits)
+
+
+def _corp_abilities(b: dict, kind: str, credits: int | None) -> list[dict]:
     out: list[dict] = []
-    credits = None
+    clicks = b["corp"]["clicks"]
     for name, srv in b["servers"].items():
         found = [
             (f"{name}.{zone}.{card_ref(srv[zone], i)}", c)
@@ -328,7 +339,7 @@ def corp_abilities(b: dict) -> list[dict]:
             if credits is None:
                 credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
             for a, ab in enumerate(c["abilities"]):
-                if ab["cost"] <= credits:
+                if ab["kind"] == kind and ab["cost"] <= credits and ab.get("clicks", 0) <= clicks:
                     out.append(
                         dec(f"ability:{where}.{a}", f"{c['name']}: {describe_corp_ability(ab)}", "corp")
                     )

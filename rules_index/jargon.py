@@ -140,6 +140,18 @@ PHRASINGS: tuple[Jargon, ...] = (
     Jargon(("tax", "taxes"), "additional cost", None),
     Jargon(("as soon as", "right away", "straight away", "straightaway"), "immediately", None),
     Jargon(("econ", "economy"), "gain credits", None),
+    # Player words for states the CR names with one word of its own.
+    Jargon(("unused", "leftover", "left over", "remaining"), "unspent", None),
+    Jargon(
+        ("does not break", "doesn't break", "don't break", "do not break", "didn't break", "not broken"),
+        "unbroken",
+        None,
+    ),
+    Jargon(("rearrange", "reorder", "re-order", "shuffle around"), "order unordered", None),
+    Jargon(("fire", "fires", "fired", "go off", "goes off"), "resolve", None),
+    Jargon(("lower", "lowers", "decrease", "decreases", "shrink", "shrinks"), "reduce", None),
+    Jargon(("put", "puts", "putting"), "install", None),
+    Jargon(("active",), "active inactive", None),
 )
 JARGON = JARGON + PHRASINGS
 

@@ -11,7 +11,11 @@
   for longer queries, a smaller one per adjacent pair of query words found adjacent in it
   (proximity), and a lower prior for the chapter 11 summaries. Everyday phrasings inside a
   question ("at the same time", "do I have to") are translated to the CR's words by the same
-  table as jargon (`rules_index.jargon.PHRASINGS`).
+  table as jargon (`rules_index.jargon.PHRASINGS`), and a word such a phrase covers counts as
+  matched, for coordination, by a rule having the CR's word for it ("unused" by "unspent").
+* A question's framing ("how many", "what does ... mean") is taken out before its words are
+  read, and a question asking for a number prefers the rules stating one
+  (`rules_index.question`).
 * Every hit carries ``norm``, its score over the best score the query could reach in this
   index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
   cards and rulings.
@@ -52,6 +56,8 @@ from scraper import Document, Node
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
+from .question import read as read_question
+from .question import states_a_number
 from .whoosh_open import open_index
 
 __all__ = [
@@ -177,8 +183,11 @@ BIGRAM_BONUS = 0.5
 # Kind priors: the chapter 11 appendix restates the timing structures of sections 5.6, 6.9, 7.2
 # and 7.5 in a few words each; a judge wants the full rule, so the summary ranks lower.
 PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
+COORD_GROUPS = True
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
 RERANK_DEPTH = 40
+# A question asking for a number ("how many", "is there a limit") prefers the rules stating one.
+COUNT_BONUS = 1.0  # score x (1 + bonus); measured on bench/relevance_tuning.json
 # Examples are scenarios full of everyday rules words; only their distinctive words select.
 FIELD_COMMON_SHARE = {"examples": 0.01, "context": 0.01}
 COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
@@ -498,6 +507,7 @@ class Searcher:
         self._stem_docs: dict[str, frozenset[int]] = {}
         self._docnums: list[tuple[str, str]] | None = None
         self._stem_seqs: dict[str, tuple[str, ...]] = {}
+        self._numbered: frozenset[str] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
         self._impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
         self._doc_count = self._ix.doc_count()
@@ -577,7 +587,10 @@ class Searcher:
         """How a query is read: the words kept, typo corrections, jargon and cards found."""
         text = clean_query(query)
         phrases = re.findall(r'"([^"]+)"', text)
-        text_no_quotes = text.replace('"', " ")
+        typed = text.replace('"', " ")
+        # The question's framing ("how many", "count as") is not searched (`rules_index.question`).
+        question = read_question(typed)
+        text_no_quotes = question.text
         # Card names first: words inside a card name ("Archives Interface") are not jargon.
         pattern, aliases = self._card_matcher()
         jargon = find_jargon(pattern.sub(" | ", text_no_quotes))
@@ -594,7 +607,7 @@ class Searcher:
                 corrected[low] = fix
             words.append(fix or low)
         cards: list[str] = []
-        for source in (text_no_quotes, " ".join(words)):
+        for source in (typed, " ".join(words)):
             for m in pattern.finditer(source):
                 name = aliases.get(" ".join(m.group(0).lower().split()))
                 if name and name not in cards and len(cards) < 5:
@@ -615,6 +628,7 @@ class Searcher:
             "corrections": corrected,
             "jargon": [{"text": t, "expansion": j.expansion, "rule": j.rule} for t, j in jargon],
             "cards": cards,
+            "intent": question.intent,
         }
 
     def build_query(self, query: str):
@@ -799,9 +813,11 @@ class Searcher:
                 if node is not None and all(h.id != node.id for h in hits):
                     hits.append(self._hit(node, 500.0, marked, "jargon", norm=1.0))
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
-        query_stems = {s for s in self._stems(" ".join(info["words"]))}
+        query_stems = self._word_groups(info)
         terms = [(f, t, b) for (f, t), b in info["weights"].items()]
-        ranked = self._rank(terms, info["phrase_clauses"], query_stems, limit, info["text_phrases"])
+        ranked = self._rank(
+            terms, info["phrase_clauses"], query_stems, limit, info["text_phrases"], info["intent"]
+        )
         ideal = ideal_score(self._impacts, terms)
         for node_id, score in ranked:
             node = self.doc.node(node_id)
@@ -810,19 +826,38 @@ class Searcher:
             hits.append(self._hit(node, round(score, 4), marked, "text", norm=norm_of(score, ideal)))
         return hits[:limit], highlight_terms
 
+    def _word_groups(self, info: dict) -> list[frozenset[str]]:
+        """The query's distinct words for coordination, as groups of stems: a word inside a
+        jargon or everyday phrase is matched by the CR's words for it too ("unused" by
+        "unspent", "active" by "inactive")."""
+        stems = list(dict.fromkeys(self._stems(" ".join(info["words"]))))
+        if not COORD_GROUPS:
+            return [frozenset((s,)) for s in stems]
+        alternatives: dict[str, set[str]] = {}
+        for item in info["jargon"]:
+            exp = set(self._stems(item["expansion"]))
+            for stem in self._stems(item["text"]):
+                alternatives.setdefault(stem, set()).update(exp)
+        return [frozenset({s} | alternatives.get(s, set())) for s in stems]
+
     def _rank(
         self,
         terms: list[tuple[str, str, float]],
         phrases: list,
-        query_stems: set[str],
+        query_stems: list[frozenset[str]],
         limit: int,
         text_phrases: list[tuple[tuple[str, ...], float]] = (),
+        intent: str | None = None,
     ) -> list[tuple[str, float]]:
         """BM25F hits, re-ranked: among the top candidates, a rule matching more of the distinct
         query words beats one matching a single word many times (coordination), a rule whose
         text has the query's words in order gets a phrase bonus, and kind priors apply."""
         coord = len(query_stems) >= 2 and COORD > 0
-        having = [self._docs_with(stem) for stem in query_stems] if coord else []
+        having = (
+            [frozenset().union(*(self._docs_with(s) for s in group)) for group in query_stems]
+            if coord
+            else []
+        )
         by_docnum = self._by_docnum(self._searcher())
         out = []
         for docnum, raw_score in self.candidates(terms, phrases, max(limit, RERANK_DEPTH)):
@@ -839,6 +874,8 @@ class Searcher:
                 seq = self._text_stems(node_id)
                 bonus = sum(w for phrase, w in text_phrases if _contains(seq, phrase))
                 score *= 1.0 + TEXT_PHRASE_BONUS * bonus
+            if intent == "count" and node_id in self._numeric():
+                score *= 1.0 + COUNT_BONUS
             out.append((node_id, score))
         out.sort(key=lambda pair: -pair[1])
         return out[:limit]
@@ -861,6 +898,12 @@ class Searcher:
                     scores[doc] = scores.get(doc, 0.0) + m.score()
                     m.next()
         return top(scores, depth)
+
+    def _numeric(self) -> frozenset[str]:
+        """Ids of the rules whose text states a number or a limit (`question.states_a_number`)."""
+        if self._numbered is None:
+            self._numbered = frozenset(n.id for n in _searchable(self.doc) if states_a_number(n.text))
+        return self._numbered
 
     def _text_stems(self, node_id: str) -> tuple[str, ...]:
         """The analysed words of a rule's text, in order (cached)."""

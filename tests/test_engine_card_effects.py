@@ -113,8 +113,8 @@ def test_hammer_trashes_by_card_type_and_spares_icebreakers(doc, card):
     b["runner"]["rig"] = rig
     s = to(engine.start(b, "run", doc, {"server": "hq"}), "trash:")
     assert s.board["runner"]["tags"] == 1  # subroutine 1
-    assert sorted(ids(s)) == ["trash:hardware.0", "trash:resources.0"]
-    s, ev = engine.apply(s, "trash:resources.0")
+    assert sorted(ids(s)) == ["trash:hardware.prepaid-voicepad", "trash:resources.daily-casts"]
+    s, ev = engine.apply(s, "trash:resources.daily-casts")
     names = [c["name"] for c in s.board["runner"]["discard"]]
     assert "Daily Casts" in names and s.board["runner"]["rig"]["hardware"]
     third = [e for e in ev if e.objects.get("cards") == ["Datasucker"]]
@@ -126,8 +126,10 @@ def test_anvil_the_runner_chooses_what_to_trash(doc, card):
     b = board([card("anvil")], [card("corroder"), card("gordian_blade")])
     s = to(engine.start(b, "run", doc, {"server": "hq"}), "trash:")
     assert {d["player"] for d in engine.legal_decisions(s)} == {"runner"}
-    s, _ = engine.apply(s, "trash:programs.0")
+    assert ids(s) == ["trash:programs.corroder", "trash:programs.gordian-blade"]
+    s, _ = engine.apply(s, "trash:programs.0")  # the positional id of older sessions still works
     assert [c["name"] for c in s.board["runner"]["rig"]["programs"]] == ["Gordian Blade"]
+    assert s.decisions[-1] == "trash:programs.corroder"  # recorded under the card-named id
 
 
 def test_congratulations_the_runner_gains_credits(doc, card):
@@ -279,8 +281,8 @@ def test_f2p_adds_an_installed_card_to_the_grip(doc, card):
         ),
         "grip:",
     )
-    assert ids(s) == ["grip:programs.0", "grip:programs.1"]
-    s, _ = engine.apply(s, "grip:programs.1")
+    assert ids(s) == ["grip:programs.corroder", "grip:programs.gordian-blade"]
+    s, _ = engine.apply(s, "grip:programs.gordian-blade")
     assert s.board["runner"]["hand"][-1]["name"] == "Gordian Blade" and len(s.board["runner"]["hand"]) == 6
 
 
@@ -317,7 +319,7 @@ def test_whitespace_if_the_runner_has_6_or_less(doc, card, credits, ended):
 
 def test_boto_may_trash_a_card_from_hq_to_end_the_run(doc, card):
     s = to(engine.start(board([card("boto")]), "run", doc, {"server": "hq"}), "dont_trash")
-    assert ids(s) == ["hq:0", "hq:1", "hq:2", "dont_trash"]
+    assert ids(s) == ["hq:hq-card-1", "hq:hq-card-2", "hq:hq-card-3", "dont_trash"]
     kept, _ = engine.apply(s, "dont_trash")
     assert (
         ids(kept)[-1] == "dont_trash" and len(kept.board["corp"]["discard"]) == 0

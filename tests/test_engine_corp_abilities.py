@@ -87,3 +87,104 @@ def test_paid_abilities_validate():
     )
     agenda = {"name": "A", "type": "agenda", "abilities": BANK["abilities"]}
     assert engine.validate_board(engine_board(servers={"remote1": {"content": agenda}})) != []
+
+
+# ----- [click] abilities: actions on Corp cards (5.2.1, 9.5.2a) --------------------------------------
+LAB = {
+    "name": "Launch Campaign Lab",
+    "type": "asset",
+    "rezzed": True,
+    "abilities": [
+        {"kind": "click", "cost": 1, "effects": [{"effect": "gain_credits", "amount": 3}]},
+        {"kind": "click", "clicks": 2, "trash": True, "effects": [{"effect": "give_tags", "amount": 1}]},
+    ],
+}
+
+
+def corp_action(b, doc):
+    s = engine.start(b, "corp_turn", doc)
+    for _ in range(20):
+        if s.current_step == "step_corp_turn_action":
+            return s
+        ids = decision_ids(s)
+        s, _ = engine.apply(s, "pass" if "pass" in ids else ids[0])
+    raise AssertionError(s.current_step)
+
+
+def test_a_click_ability_is_an_action_in_the_action_phase(doc):
+    b = engine_board(
+        turn="corp", corp={"credits": 1, "allotted_clicks": 3}, servers={"remote1": {"content": LAB}}
+    )
+    s = corp_action(b, doc)
+    ids = decision_ids(s)
+    assert "ability:remote1.content.0" in ids and "ability:remote1.content.1" in ids
+    clicks, credits = s.board["corp"]["clicks"], s.board["corp"]["credits"]
+    s, ev = engine.apply(s, "ability:remote1.content.0")
+    take = next(e for e in ev if e.step == "step_corp_turn_action")
+    assert take.objects["card"] == "Launch Campaign Lab" and "rule_basic_actions" not in take.rules
+    pay = next(e for e in ev if e.step == "step_paid_ability_condition")
+    assert pay.changes["corp.clicks"] == [clicks, clicks - 1] and pay.changes["corp.credits"] == [credits, 0]
+    assert "rule_action_definition" in pay.rules
+    assert s.board["corp"]["credits"] == credits - 1 + 3
+    assert any(e.step == "step_paid_ability_resolution" and "gains 3" in e.text for e in ev)
+    assert all(doc.node(r) is not None for e in s.trace for r in e.rules)
+
+
+def test_a_click_ability_needs_its_clicks_and_credits_and_a_rezzed_card(doc):
+    b = engine_board(
+        turn="corp", corp={"credits": 0, "allotted_clicks": 1}, servers={"remote1": {"content": LAB}}
+    )
+    s = corp_action(b, doc)
+    # 1 click: the [click][click] ability is not offered; 0 credits: nor the 1-credit one
+    assert not any(i.startswith("ability:") for i in decision_ids(s))
+    off = engine_board(
+        turn="corp",
+        corp={"credits": 9, "allotted_clicks": 3},
+        servers={"remote1": {"content": {**LAB, "rezzed": False, "rez_cost": 9}}},
+    )
+    s = corp_action(off, doc)
+    assert not any(i.startswith("ability:") for i in decision_ids(s))
+
+
+def test_a_click_ability_with_a_trash_cost_trashes_the_card(doc):
+    b = engine_board(
+        turn="corp", corp={"credits": 0, "allotted_clicks": 3}, servers={"remote1": {"content": LAB}}
+    )
+    s = corp_action(b, doc)
+    s, ev = engine.apply(s, "ability:remote1.content.1")
+    assert s.board["runner"]["tags"] == 1
+    assert s.board["corp"]["clicks"] == 1
+    assert "remote1" not in s.board["servers"] or s.board["servers"]["remote1"]["content"] is None
+    assert s.board["corp"]["discard"][-1]["name"] == "Launch Campaign Lab"
+    assert s.board["corp"]["discard"][-1]["faceup"] is True
+
+
+def test_click_abilities_are_not_paid_ability_window_options(doc):
+    # in a run (the Runner's turn) a [click] ability is never offered (9.2.7b: actions only in
+    # the action window); a paid ability on the same card is
+    both = {**LAB, "abilities": [*LAB["abilities"], BANK["abilities"][0]]}
+    wall = {"name": "Wall", "rezzed": True, "subroutines": []}
+    b = engine_board(
+        corp={"credits": 5, "clicks": 3}, servers={"hq": {"ice": [wall]}, "remote1": {"content": both}}
+    )
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    seen = set()
+    while not s.finished:
+        ids = decision_ids(s)
+        seen.update(ids)
+        s, _ = engine.apply(s, next(i for i in ("pass", "continue", "no_trash", "access:hq") if i in ids))
+    assert "ability:remote1.content.2" in seen
+    assert "ability:remote1.content.0" not in seen and "ability:remote1.content.1" not in seen
+
+
+def test_click_abilities_validate():
+    ok = engine_board(servers={"remote1": {"content": LAB}})
+    assert engine.validate_board(ok) == []
+    zero = {**LAB, "abilities": [{"kind": "click", "clicks": 0, "effects": ["end_the_run"]}]}
+    assert any(
+        "clicks" in p for p in engine.validate_board(engine_board(servers={"remote1": {"content": zero}}))
+    )
+    noeff = {**LAB, "abilities": [{"kind": "click"}]}
+    assert any(
+        "effects" in p for p in engine.validate_board(engine_board(servers={"remote1": {"content": noeff}}))
+    )

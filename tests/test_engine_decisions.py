@@ -54,12 +54,21 @@ def doc():
         "use:2.0",
         "install:0@hq",
         "access:root.1",
+        "interrupt:programs.disrupter.0",
+        "interrupt:hq.root.booth.1",
+        "trigger:accessed.snare.0",
+        "hq:hedge-fund",
+        "hq:2",
+        "trash:programs.corroder_2",
+        "trash:facedown.0",
+        "grip:resources.daily-casts",
+        "trash:corroder",
     ],
 )
 def test_ids_parse_into_fields_and_back(text):
     d = Decision.from_id(text)
     assert d.id == text
-    assert d.legacy == (text in ("use:2.0", "install:0@hq", "access:root.1"))
+    assert d.legacy == (text in ("use:2.0", "install:0@hq", "access:root.1", "hq:2", "trash:facedown.0"))
 
 
 def test_parsed_fields():
@@ -190,3 +199,40 @@ def test_the_outcome_is_typed_and_serialises_to_the_documented_shape(doc):
         "archives_faceup",
     }
     assert data["runner"]["memory"] == {"used": 0, "limit": s.board["runner"]["memory_limit"]}
+
+
+def test_choices_inside_an_effect_name_cards_and_accept_old_positions(doc):
+    """ "Trash 2 installed programs" (the Runner chooses) and "You may trash 1 card from HQ": the
+    choices name cards (`trash:programs.corroder_2`, `hq:hedge-fund`), copies told apart; the
+    positional ids of older tokens (`trash:programs.0`, `hq:1`) replay and are recorded named."""
+    sub = [{"effect": "trash_installed", "amount": 2, "card_types": ["program"], "chooser": "runner"}]
+    progs = [CORRODER, GORDIAN, CORRODER]
+    b = engine_board(runner={"rig": {"programs": progs}})
+    s = engine.start(b, "subroutine", doc, {"subroutine": sub})
+    assert decision_ids(s) == [
+        "trash:programs.corroder",
+        "trash:programs.gordian-blade",
+        "trash:programs.corroder_2",
+    ]
+    s, _ = engine.apply(s, "trash:programs.corroder_2")
+    assert decision_ids(s) == ["trash:programs.corroder", "trash:programs.gordian-blade"]
+    s, ev = engine.apply(s, "trash:programs.gordian-blade")
+    assert [c["name"] for c in s.board["runner"]["rig"]["programs"]] == ["Corroder"]
+    done = next(e for e in ev if e.objects.get("targets"))
+    assert done.objects["targets"] == ["programs.gordian-blade", "programs.corroder_2"]
+    # the same choices as an older token wrote them (positions): same result, named record
+    old = engine.replay(
+        b, "subroutine", doc, {"subroutine": sub}, 0, ["trash:programs.2", "trash:programs.1"]
+    )
+    assert old.board == s.board and old.decisions == s.decisions
+    assert old.decisions == ["trash:programs.corroder_2", "trash:programs.gordian-blade"]
+
+    boto = [{"effect": "may_trash_from_hand", "amount": 1, "effects": ["end_the_run"]}]
+    hb = engine_board(corp={"hand": ["Hedge Fund", "Ice Wall", "Hedge Fund"]})
+    s = engine.start(hb, "subroutine", doc, {"subroutine": boto})
+    assert decision_ids(s) == ["hq:hedge-fund", "hq:ice-wall", "hq:hedge-fund_2", "dont_trash"]
+    s, ev = engine.apply(s, "hq:ice-wall")
+    assert [c["name"] for c in s.board["corp"]["hand"]] == ["Hedge Fund", "Hedge Fund"]
+    assert next(e for e in ev if e.objects.get("cards")).objects["hq"] == [1]
+    old = engine.replay(hb, "subroutine", doc, {"subroutine": boto}, 0, ["hq:1"])
+    assert old.decisions == ["hq:ice-wall"] and old.board == s.board

@@ -103,7 +103,17 @@ effect = st.one_of(
     ),
 )
 # conditional abilities (engine.triggers): every condition the board format knows
-WHENS = ["successful_run", "encountered", "passed", "run_ends", "installed", "scored"]
+WHENS = [
+    "successful_run",
+    "encountered",
+    "passed",
+    "run_ends",
+    "installed",
+    "scored",
+    "trace_initiated",
+    "accessed",
+    "stolen",
+]
 trigger = st.builds(
     lambda when, eff: {"when": when, "effects": eff},
     st.sampled_from(WHENS),
@@ -227,26 +237,54 @@ asset = st.builds(
         ),
     ),
 )
-# a Corp card's paid ability (engine.windows.corp_abilities): "X[credit], [trash]: effects"
-corp_paid = st.builds(
-    lambda c, t, eff: {"kind": "paid", "cost": c, "trash": t, "effects": eff},
-    st.integers(0, 3),
-    st.booleans(),
-    st.lists(simple_effect, min_size=1, max_size=2),
+# a Corp card's paid ability (engine.windows.corp_abilities): "X[credit], [trash]: effects";
+# a [click] ability (an action, engine.windows.corp_click_abilities); a trace interrupt
+# (engine.trace.window): "[interrupt] X[credit]: +N base trace strength"
+corp_paid = st.one_of(
+    st.builds(
+        lambda c, t, eff: {"kind": "paid", "cost": c, "trash": t, "effects": eff},
+        st.integers(0, 3),
+        st.booleans(),
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda n, c, t, eff: {"kind": "click", "clicks": n, "cost": c, "trash": t, "effects": eff},
+        st.integers(1, 2),
+        st.integers(0, 2),
+        st.booleans(),
+        st.lists(simple_effect, min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda c, t, a: {"kind": "trace", "cost": c, "trash": t, "amount": a},
+        st.integers(0, 2),
+        st.booleans(),
+        st.integers(1, 3),
+    ),
+)
+# a constant "+N base trace strength" (engine.trace.bonuses)
+trace_bonus = st.one_of(
+    st.none(),
+    st.builds(
+        lambda a, only: {"amount": a, **({"only": only} if only else {})},
+        st.integers(0, 3),
+        st.sampled_from([None, "run_on_server", "subroutine"]),
+    ),
 )
 upgrade = st.builds(
-    lambda rez, cost, trash, abl: {
+    lambda rez, cost, trash, abl, tb: {
         "name": "Upgrade",
         "type": "upgrade",
         "rezzed": rez,
         "rez_cost": cost,
         "trash_cost": trash,
         **({"abilities": abl} if abl else {}),
+        **({"trace_bonus": tb} if tb else {}),
     },
     st.booleans(),
     st.integers(0, 4),
     st.integers(0, 5),
     st.lists(corp_paid, max_size=1),
+    trace_bonus,
 )
 operation = st.builds(
     lambda cost, eff: {"name": "Op", "type": "operation", "play_cost": cost, "effects": eff},
@@ -309,7 +347,20 @@ def boards(draw):
             "score_area": draw(st.lists(agenda, max_size=2)),
             "rig": {
                 "programs": draw(st.lists(program, max_size=4)),
-                "hardware": draw(st.lists(st.just("Box"), max_size=1)),
+                "hardware": draw(
+                    st.lists(
+                        st.sampled_from(
+                            [
+                                "Box",
+                                {
+                                    "name": "Flip Switch",
+                                    "abilities": [{"kind": "trace", "set": 0, "trash": True}],
+                                },
+                            ]
+                        ),
+                        max_size=1,
+                    )
+                ),
                 "resources": draw(st.lists(st.just("Contact"), max_size=1)),
                 "facedown": draw(st.lists(st.just("Facedown card"), max_size=1)),
             },

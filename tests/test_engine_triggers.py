@@ -167,3 +167,158 @@ def test_when_scored_fires_for_the_agenda_scored(doc):
     fired = [e.objects["trigger"] for e in s.trace if "trigger" in e.objects]
     assert fired == ["score_area.braintrust.1", "score_area.braintrust.0"]
     assert "score:remote1" not in decision_ids(s)
+
+
+# ----- "whenever you access a card" / "when stolen" (7.2.1, 7.2.3) ----------------------------------
+SNARE = {
+    "name": "Snare!",
+    "type": "asset",
+    "on_access": [
+        {
+            "effect": "if_accessed_from",
+            "zones": ["hq", "rd"],
+            "effects": [
+                {"effect": "may_pay", "amount": 4, "effects": [{"effect": "net_damage", "amount": 3}]}
+            ],
+        }
+    ],
+}
+
+
+def access_run(b, doc, server="rd", extra=0, prefer="pass"):
+    params = {"server": server, **({"additional_access": extra} if extra else {})}
+    return run_to_end(engine.start(b, "run", doc, params), prefer)
+
+
+def test_a_runner_card_triggers_on_each_card_accessed(doc):
+    """ "Whenever you access a card, gain 1[credit]": met at 7.2.1 for each of the 2 R&D cards."""
+    bhagat = {"name": "Bhagat", "triggers": trig("accessed", "gain_credits", 1)}
+    b = engine_board(runner={"credits": 0, "rig": {"resources": [bhagat]}}, corp={"deck": 5})
+    s = access_run(b, doc, extra=1)
+    assert became_pending(s, "accessed") == [["resources.bhagat.0"]] * 2
+    assert {e.step for e in s.trace if e.objects.get("condition") == "accessed"} == {"step_card_accessed"}
+    assert s.board["runner"]["credits"] == 2 and len(s.outcome.accessed) == 2
+
+
+def test_no_card_accessed_no_access_trigger(doc):
+    """A breach of an empty Archives accesses nothing: the condition is never met."""
+    bhagat = {"name": "Bhagat", "triggers": trig("accessed", "gain_credits", 1)}
+    b = engine_board(runner={"credits": 0, "rig": {"resources": [bhagat]}}, corp={"discard": []})
+    s = access_run(b, doc, server="archives")
+    assert s.outcome.run == "successful" and s.outcome.accessed == []
+    assert became_pending(s, "accessed") == [] and s.board["runner"]["credits"] == 0
+
+
+def test_access_triggers_and_the_cards_own_resolve_active_player_first(doc):
+    """Snare! ("when accessed") and the Runner's "whenever you access a card" meet their
+    conditions together at 7.2.1: the Runner (active) resolves theirs first, then the Corp;
+    Snare! still knows where it was accessed from (9.6.15)."""
+    bhagat = {"name": "Bhagat", "triggers": trig("accessed", "gain_credits", 1)}
+    b = engine_board(
+        corp={"credits": 4, "deck": [SNARE, "Card"]},
+        runner={"credits": 0, "hand": 5, "rig": {"resources": [bhagat]}},
+    )
+    s = access_run(b, doc, prefer="pay")
+    assert became_pending(s, "accessed") == [["resources.bhagat.0", "accessed.snare.0"]]
+    order = [e.objects["card"] for e in s.trace if e.objects.get("trigger")]
+    assert order == ["Bhagat", "Snare!"]
+    handover = [e for e in s.trace if e.objects.get("priority") == "corp" and e.step == "step_card_accessed"]
+    assert len(handover) == 1
+    assert s.board["runner"]["credits"] == 1 and len(s.board["runner"]["hand"]) == 2
+    # from Archives Snare!'s condition fails: walked, not applied; the Runner's still fires
+    b = engine_board(
+        corp={"credits": 4, "discard": [{**SNARE, "faceup": True}]},
+        runner={"credits": 0, "hand": 5, "rig": {"resources": [bhagat]}},
+    )
+    s = access_run(b, doc, server="archives", prefer="pay")
+    assert s.board["runner"]["credits"] == 1 and len(s.board["runner"]["hand"]) == 5
+    assert any(e.applied is False and e.objects.get("accessed_from") == "archives" for e in s.trace)
+
+
+def test_the_runner_orders_their_own_access_triggers(doc):
+    one = {"name": "One", "triggers": trig("accessed", "gain_credits", 1)}
+    two = {"name": "Two", "triggers": trig("accessed", "gain_credits", 2)}
+    b = engine_board(runner={"credits": 0, "rig": {"resources": [one, two]}}, corp={"deck": 3})
+    s = engine.start(b, "run", doc, {"server": "rd"})
+    while "trigger:resources.two.0" not in decision_ids(s):
+        ids = decision_ids(s)
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+    assert set(decision_ids(s)) == {"trigger:resources.one.0", "trigger:resources.two.0"}
+    assert {d["player"] for d in engine.legal_decisions(s)} == {"runner"}
+    s = run_to_end(engine.apply(s, "trigger:resources.two.0")[0])
+    assert [e.objects["card"] for e in s.trace if e.objects.get("trigger")] == ["Two", "One"]
+    assert s.board["runner"]["credits"] == 3
+
+
+def test_steal_triggers_fire_after_the_checkpoint_active_player_first(doc):
+    """ "Whenever you steal an agenda" on a Runner card and the agenda's own "when stolen"
+    meet their conditions at 7.2.3: the Runner's resolves first, then the Corp's."""
+    notoriety = {"name": "Notoriety", "triggers": trig("stolen", "gain_credits", 2)}
+    fetal = {
+        "name": "Fetal AI",
+        "type": "agenda",
+        "agenda_points": 2,
+        "triggers": trig("stolen", "net_damage", 1),
+    }
+    b = engine_board(
+        corp={"deck": [fetal]}, runner={"credits": 0, "hand": 3, "rig": {"resources": [notoriety]}}
+    )
+    s = access_run(b, doc)
+    assert s.outcome.stolen == ["Fetal AI"]
+    assert became_pending(s, "stolen") == [["resources.notoriety.0", "accessed.fetal-ai.0"]]
+    assert [e.objects["card"] for e in s.trace if e.objects.get("trigger")] == ["Notoriety", "Fetal AI"]
+    assert s.board["runner"]["credits"] == 2 and len(s.board["runner"]["hand"]) == 2
+    steps = [e.step for e in s.trace]
+    pend = next(i for i, e in enumerate(s.trace) if e.objects.get("condition") == "stolen")
+    first = next(i for i, e in enumerate(s.trace) if e.objects.get("trigger"))
+    assert s.trace[pend].step == "step_access_agenda"
+    assert any("checkpoint" in st for st in steps[pend:first])  # 10.3.1 before the window
+
+
+def test_no_steal_no_steal_trigger(doc):
+    """Declining an agenda's steal cost, or accessing a card that is not an agenda: the
+    condition is not met."""
+    notoriety = {"name": "Notoriety", "triggers": trig("stolen", "gain_credits", 2)}
+    costly = {
+        "name": "Costly",
+        "type": "agenda",
+        "agenda_points": 1,
+        "steal_cost": 3,
+        "triggers": trig("stolen", "give_tags", 1),
+    }
+    b = engine_board(
+        corp={"deck": [costly, "Card"]}, runner={"credits": 5, "rig": {"resources": [notoriety]}}
+    )
+    s = access_run(b, doc, extra=1, prefer="decline_steal")
+    assert s.outcome.stolen == [] and len(s.outcome.accessed) == 2
+    assert became_pending(s, "stolen") == []
+    assert s.board["runner"]["credits"] == 5 and s.board["runner"]["tags"] == 0
+
+
+def test_a_winning_steal_ends_the_game_before_steal_triggers(doc):
+    notoriety = {"name": "Notoriety", "triggers": trig("stolen", "gain_credits", 2)}
+    big = {"name": "Big", "type": "agenda", "agenda_points": 3}
+    b = engine_board(
+        corp={"deck": [big]},
+        runner={
+            "credits": 0,
+            "score_area": [{"name": "Old", "type": "agenda", "agenda_points": 4}],
+            "rig": {"resources": [notoriety]},
+        },
+    )
+    s = access_run(b, doc)
+    assert s.outcome.winner == "runner"
+    assert became_pending(s, "stolen") == [["resources.notoriety.0"]]
+    assert s.board["runner"]["credits"] == 0  # the pending ability never resolved
+
+
+def test_access_and_steal_conditions_validate():
+    ok = engine_board(
+        runner={"rig": {"hardware": [{"name": "H", "triggers": trig("accessed", "gain_credits", 1)}]}},
+        corp={"deck": [{"name": "A", "type": "agenda", "triggers": trig("stolen", "give_tags", 1)}]},
+    )
+    assert engine.validate_board(ok) == []
+    bad = engine_board(
+        runner={"rig": {"hardware": [{"name": "H", "triggers": trig("looked_at", "gain_credits", 1)}]}}
+    )
+    assert any("stolen" in p and "accessed" in p for p in engine.validate_board(bad))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rules_index.question import read, states_a_number
 from rules_index.search import ANALYZER, STEM_CACHE, Searcher, _porter, build_index
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -101,6 +102,46 @@ def test_no_loss_on_numbers_jargon_typos_and_cards_and_a_floor_for_questions(sea
     for kind in ("number", "jargon", "typo", "card"):
         assert _mrr(searcher, [q for q in queries if q["type"] == kind]) == 1.0, kind
     assert _mrr(searcher, queries) >= 0.88
+
+
+def test_a_questions_framing_is_taken_out_and_its_intent_named():
+    assert read("How many clicks does the Corp get").text == "clicks does the Corp get"
+    assert read("How many clicks does the Corp get").intent == "count"
+    assert read("is there a maximum deck size") == read("is there a maximum deck size")
+    assert read("is there a maximum deck size").text == "maximum deck size"
+    assert read("what is the minimum number of cards in a deck").intent == "count"
+    assert read("what does it mean to fully break a piece of ice").text == "it to fully break a piece of ice"
+    # "how many" inside a yes/no question does not ask for a number
+    assert read("can the runner see how many credits the corp has").intent is None
+    # nothing but framing: the query is kept as typed
+    assert read("how many").text == "how many"
+    assert read("R&D Interface").text == "R&D Interface" and read("R&D Interface").intent is None
+
+
+def test_rules_stating_a_number_are_told_from_rules_citing_one(searcher):
+    assert states_a_number(searcher.doc.node("rule_corp_allotted_clicks").text)  # "3[click]"
+    assert states_a_number(searcher.doc.node("rule_upgrade_no_limit").text)  # "no limit"
+    assert not states_a_number(searcher.doc.node("rule_identity_not_installed").text)
+    assert not states_a_number("See rule 1.13.13 and section 10.4.")
+
+
+def test_a_how_many_question_finds_the_rule_stating_the_number(searcher):
+    # Without the count intent, the steps of the turn that mention clicks come first.
+    asked = top(searcher, "how many clicks does the corp get", 10)
+    plain = top(searcher, "clicks does the corp get", 10)
+    assert asked.index("rule_corp_allotted_clicks") < plain.index("rule_corp_allotted_clicks")
+    assert asked.index("rule_corp_allotted_clicks") <= 1
+    assert top(searcher, "how much influence can I spend on cards from other factions", 1) == [
+        "rule_influence_limit"
+    ]
+
+
+def test_player_words_count_as_the_crs_word_for_coordination(searcher):
+    # 1.17.4-ish: the score area is unordered; "rearrange" is the player's word for it.
+    assert top(searcher, "can I rearrange the agendas in my score area", 1) == ["rule_score_area_unordered"]
+    assert "step_corp_turn_lose_unspent_clicks" in top(
+        searcher, "what happens to my unused clicks at the end of the turn"
+    )
 
 
 # ----- a search that finds nothing --------------------------------------------------------------
