@@ -149,15 +149,15 @@ def ensure_judge(build_dir: str) -> None:
         )
 
 
-def start_server(
+def start_live(
     build_dir: str, workers: int, worker_class: str, threads: int, caches: bool
-) -> tuple[subprocess.Popen, str]:
+) -> live.LiveServer:
     """gunicorn as in production (preload, the documented request-line limit), with or without
     the search, session and engine-answer caches."""
     env = {"NRRULES_PRELOAD": "1", "SECRET_KEY": SECRET_KEY}
     if not caches:  # the search, session and engine-answer caches off: every request works
         env["NRRULES_SEARCH_CACHE"] = env["NRRULES_SESSION_CACHE"] = "0"
-    server = live.start_server(
+    return live.start_server(
         build_dir,
         workers=workers,
         threads=threads,
@@ -165,7 +165,46 @@ def start_server(
         env=env,
         args=["--log-level", "warning", "--limit-request-line", "8190"],
     )
+
+
+def start_server(
+    build_dir: str, workers: int, worker_class: str, threads: int, caches: bool
+) -> tuple[subprocess.Popen, str]:
+    server = start_live(build_dir, workers, worker_class, threads, caches)
     return server.proc, server.base
+
+
+def workers_cpu(server: live.LiveServer) -> float:
+    """CPU seconds (user + system) the server's workers have used so far."""
+    total = 0
+    for pid in server.worker_pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run_measured(run, server: live.LiveServer, reqs: list[Request], seconds: int, conns: int) -> dict:
+    """`run`, plus the server's CPU per request (robust on a shared machine, where latency is
+    not) and how the connections are spread over the workers halfway through (a worker holding
+    more than its share queues more, which is what p99 sees)."""
+    spread: dict[int, int] = {}
+
+    def sample() -> None:
+        time.sleep(seconds / 2)
+        spread.update(server.connections_per_worker())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    cpu = workers_cpu(server)
+    result = run(server.base, reqs, seconds, conns)
+    cpu = workers_cpu(server) - cpu
+    sampler.join()
+    result["cpu_ms"] = cpu * 1000 / max(1.0, result["rps"] * seconds)
+    result["spread"] = "/".join(str(n) for n in sorted(spread.values(), reverse=True))
+    return result
 
 
 def engine_step_requests(base: str, sessions: int) -> list[tuple[str, str]]:
@@ -561,9 +600,11 @@ def main() -> None:
     )
     ap.add_argument(
         "--worker-class",
-        default="gthread",
-        choices=["sync", "gthread"],
-        help="gunicorn worker class (default gthread: keep-alive connections)",
+        default=live.WORKER_CLASS,
+        choices=[live.WORKER_CLASS, "gthread", "sync"],
+        help=f"gunicorn worker class (default {live.WORKER_CLASS}, production's: gthread that takes a "
+        "new connection only when it can start on it, so keep-alive connections spread evenly; "
+        "gthread: gunicorn's own, for comparison)",
     )
     ap.add_argument(
         "--threads",
@@ -615,7 +656,7 @@ def main() -> None:
 
     print(
         f"nrrules HTTP bench: gunicorn {args.workers} {args.worker_class} workers"
-        f"{f' x {args.threads} threads' if args.worker_class == 'gthread' else ''}, "
+        f"{f' x {args.threads} threads' if args.worker_class != 'sync' else ''}, "
         f"{args.connections} connections, {args.duration}s per scenario, client {client}, "
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
     )
@@ -623,7 +664,8 @@ def main() -> None:
     hostile_statuses: list[str] = []
     weight = None
     steps: list[Request] = []
-    proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, caches=True)
+    server = start_live(build_dir, args.workers, args.worker_class, args.threads, caches=True)
+    base = server.base
     try:
         scenarios: list[tuple[str, str, list[Request]]] = [
             ("rule", "rule page /r/6.9.4c", [("/r/6.9.4c", None)]),
@@ -662,7 +704,7 @@ def main() -> None:
             if key not in wanted:
                 continue
             run(base, reqs, 2, args.connections)  # warm every worker, as a running server is
-            rows.append((name, run(base, reqs, args.duration, args.connections)))
+            rows.append((name, run_measured(run, server, reqs, args.duration, args.connections)))
         if "hostile" in wanted:
             legit, hostile, hc = legit_mix(steps), hostile_mix(), args.hostile_connections
             run(base, legit, 2, args.connections)
@@ -676,10 +718,9 @@ def main() -> None:
         if "weight" in wanted:
             weight = phone_bytes(base, "/r/6.9.4c")
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.stop()
     if wanted & {"nocache", "steps"}:
-        proc, base = start_server(build_dir, args.workers, args.worker_class, args.threads, caches=False)
+        server = start_live(build_dir, args.workers, args.worker_class, args.threads, caches=False)
         try:
             cold = [
                 (
@@ -691,15 +732,24 @@ def main() -> None:
             ]
             for key, name, reqs in cold:
                 if key in wanted:
-                    run(base, reqs, 2, args.connections)
-                    rows.append((name, run(base, reqs, args.duration, args.connections)))
+                    run(server.base, reqs, 2, args.connections)
+                    rows.append((name, run_measured(run, server, reqs, args.duration, args.connections)))
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            server.stop()
 
-    print(f"\n{'scenario':36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    print(
+        f"\n{'scenario':36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'cpu ms/req':>10}  "
+        "connections per worker"
+    )
     for name, r in rows:
-        print(f"{name:36} {r['rps']:9.0f} {r['p50']:8.1f} {r['p99']:8.1f} {r['errors']:7d}")
+        cpu = f"{r['cpu_ms']:10.2f}" if "cpu_ms" in r else f"{'':10}"
+        print(
+            f"{name:36} {r['rps']:9.0f} {r['p50']:8.1f} {r['p99']:8.1f} {r['errors']:7d} {cpu}  {r.get('spread', '')}"
+        )
+    print(
+        "(cpu ms/req: the workers' CPU time per request, the figure to compare on a busy machine; "
+        "connections per worker: halfway through, busiest first)"
+    )
     if hostile_statuses:
         print("\nhostile requests answer (status, ms): " + "; ".join(hostile_statuses))
     print(f"load average at the end: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs shared with other work)")

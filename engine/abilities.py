@@ -8,6 +8,7 @@ from typing import Any
 from . import prevention, rig, trace, triggers
 from .decision import Decision, locate
 from .effects import describe_effect, resolve_effect
+from .encounter import sub_texts
 from .machine import (
     END,
     Ctx,
@@ -220,7 +221,7 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
             v["card"] = card["name"]
     elif v["kind"] == "ability":
-        ab = p["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        ab = p["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         cost = ab.get("cost", 0)
         if "once_per" in ab:  # "use this ability only once per ...": this use counts (9.1.6)
             run = ctx.run_frame()
@@ -256,7 +257,7 @@ def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
 def _pa_target(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     if v["kind"] == "ability":
-        ab = ctx.board["runner"]["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        ab = ctx.board["runner"]["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         if ab["kind"] == "break":
             return _choose_break_targets(ctx, f, ab, d)
     ctx.ev(f"{v['label']}: the instruction becomes imminent.")
@@ -278,13 +279,9 @@ def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: Decision | None) -> A
     if d is None and not targets and len(free) <= forced:
         targets.extend(free)  # no choice to make: every unbroken subroutine is a target
     elif len(targets) < ab["count"] and free and (d is None or d.kind != "done"):
+        texts = sub_texts(ice, enc)
         opts = [
-            dec(
-                f"sub:{i}",
-                f"Target subroutine {i + 1} of {ice['name']} "
-                f"({' '.join(describe_effect(e) for e in ice['subroutines'][i])})",
-                "runner",
-            )
+            dec(f"sub:{i}", f"Target subroutine {i + 1} of {ice['name']} ({texts[i]})", "runner")
             for i in free
         ]
         if ab.get("up_to") and targets:
@@ -306,6 +303,8 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     p = b[side]
     if "instructions" in v:  # a Corp card's paid or [click] ability: its instructions
         return _resolve_instruction(ctx, f, d)
+    if v["kind"] == "ability":  # an installed program's ability (`use:`), the usual case in a run
+        return _use_ability(ctx, v)
     act = Decision.from_id(v["action"])
     k = act.kind
     ch: dict = {}
@@ -365,8 +364,6 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                 "card": v["card"],
             },
         )
-    if v["kind"] == "ability":
-        return _use_ability(ctx, v)
     if k == "install":
         if not triggers.again(ctx, f, "installed"):
             res = install(ctx, v, d)
@@ -403,7 +400,7 @@ def break_subroutines(ctx: Ctx, v: dict, targets: Any) -> tuple[dict, dict, str]
 
 def _use_ability(ctx: Ctx, v: dict) -> Any:
     b = ctx.board
-    prog = b["runner"]["rig"]["programs"][v["program"]]
+    prog = b["runner"]["rig"][v.get("zone", "programs")][v["program"]]
     ab = prog["abilities"][v["ability"]]
     objs = {"program": v["program"], "card": prog["name"], "ability": v["ability"]}
     if ab.get("only_if"):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import recurring, rig, triggers
-from .decision import Decision, card_ref, locate
+from .decision import Decision, card_ref, card_refs, locate
 from .effects import describe_effect
 from .locations import take_card
 from .machine import (
@@ -22,9 +22,10 @@ from .machine import (
 )
 
 
-def _rez_options(b: dict, with_ice: dict | None) -> list[dict]:
+def _rez_options(b: dict, with_ice: dict | None, hosted: bool = True) -> list[dict]:
+    """`hosted`: whether any card of the board has recurring credits (`Session.kinds`)."""
     out = []
-    credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
+    credits = b["corp"]["credits"] + (recurring.hosted_credits(b, "corp") if hosted else 0)
     if with_ice is not None and not with_ice["rezzed"] and with_ice.get("rez_cost", 0) <= credits:
         out.append(
             dec(
@@ -95,13 +96,15 @@ def paw(
             return res
         d = None
 
+    kinds = ctx.s.kinds
+
     def options(side: str) -> list[dict]:
         if side == "runner":
-            return runner_options(b, side)
+            return runner_options(b, side) if "text_abilities" in kinds else []
         return (
-            (_rez_options(b, ice) if rez else [])
+            (_rez_options(b, ice, "recurring" in kinds) if rez else [])
             + (_score_options(b) if score_ok else [])
-            + (corp_abilities(b) if "corp_abilities" in ctx.s.kinds else [])
+            + (corp_abilities(b) if "corp_abilities" in kinds else [])
         )
 
     def label(side: str, closing: bool) -> str:
@@ -241,26 +244,36 @@ def program_abilities(
     ability options. `labels`: a cache of labels by id and strength (an encounter keeps one)."""
     out = []
     progs = b["runner"]["rig"]["programs"]
+    refs = None
     for p, prog in enumerate(progs):
         ref = None
         for a, ab in enumerate(prog.get("abilities", ())):
-            if ab["kind"] not in kinds:
+            kind = ab["kind"]
+            if kind not in kinds:
                 continue
             if ref is None:
-                ref = card_ref(progs, p)
+                if refs is None:
+                    refs = card_refs(progs)
+                ref = refs[p]
             use_id = f"use:{ref}.{a}"
-            if keep(prog, ab, use_id):
-                key = f"{use_id}@{rig.strength(prog)}"
-                label = labels.get(key) if labels is not None else None
+            if not keep(prog, ab, use_id):
+                continue
+            strength = rig.strength(prog)
+            if labels is None:
+                label = _ability_label(prog, ab, strength)
+            else:
+                key = f"{use_id}@{strength}"
+                label = labels.get(key)
                 if label is None:
-                    if ab["kind"] == "text":
-                        label = f"{prog['name']}: {ab['text']} (resolve by hand)"
-                    else:
-                        label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
-                    if labels is not None:
-                        labels[key] = label
-                out.append(dec(use_id, label, "runner"))
+                    label = labels[key] = _ability_label(prog, ab, strength)
+            out.append({"id": use_id, "label": label, "player": "runner"})
     return out
+
+
+def _ability_label(prog: dict, ab: dict, strength: int) -> str:
+    if ab["kind"] == "text":
+        return f"{prog['name']}: {ab['text']} (resolve by hand)"
+    return f"{prog['name']}: {rig.describe_ability(ab)} (strength {strength})"
 
 
 def _by_hand(prog: dict, ab: dict, use_id: str) -> bool:
@@ -269,17 +282,36 @@ def _by_hand(prog: dict, ab: dict, use_id: str) -> bool:
 
 def runner_options(b: dict, side: str) -> list[dict]:
     """The Runner's paid abilities usable in any paid ability window: abilities on installed
-    programs that the engine does not model (`text`), resolved by hand; abilities whose cost
-    includes [click] are actions, not usable in a paid ability window (9.2.7b)."""
-    return program_abilities(b, ("text",), _by_hand) if side == "runner" else []
+    programs, hardware and resources that the engine does not model (`text`), resolved by hand;
+    abilities whose cost includes [click] are actions, not usable in a paid ability window
+    (9.2.7b)."""
+    if side != "runner":
+        return []
+    return program_abilities(b, ("text",), _by_hand) + rig_text_abilities(b)
+
+
+def rig_text_abilities(b: dict) -> list[dict]:
+    """`use:ZONE.CARD.N` decisions for the `text` abilities of installed hardware and resources
+    (not actions, 9.2.7b), resolved by hand in any paid ability window."""
+    out = []
+    rig_ = b["runner"]["rig"]
+    for zone in ("hardware", "resources"):
+        cards = rig_[zone]
+        for i, c in enumerate(cards):
+            for a, ab in enumerate(c.get("abilities", ())):
+                if _by_hand(c, ab, ""):
+                    use_id = f"use:{zone}.{card_ref(cards, i)}.{a}"
+                    out.append(dec(use_id, f"{c['name']}: {ab['text']} (resolve by hand)", "runner"))
+    return out
 
 
 def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
     """Walk the paid ability structure (9.5.7) for `use:CARD.N`."""
-    progs = b["runner"]["rig"]["programs"]
-    p = locate(progs, d)
-    prog = progs[p]
+    cards = b["runner"]["rig"][d.zone]
+    p = locate(cards, d)
+    prog = cards[p]
     ab = prog["abilities"][d.index]
+    label = ab["text"] if ab["kind"] == "text" else rig.describe_ability(ab)
     return call(
         "paid_ability",
         {
@@ -287,8 +319,9 @@ def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
             "player": "runner",
             "action": d.id,
             "program": p,
+            **({"zone": d.zone} if d.zone != "programs" else {}),
             "ability": d.index,
-            "label": f"{prog['name']}: {rig.describe_ability(ab)}",
+            "label": f"{prog['name']}: {label}",
             **(extra or {}),
         },
         "stay",

@@ -174,6 +174,20 @@ MEMOS = (
         "rules_index/question.py `_compiled`: the framing patterns, compiled once",
     ),
     MemoSpec(
+        "engine.card_refs",
+        4096,
+        4 * MB,
+        "engine/decision.py `_refs`: the ids of a list of cards (a board's names), asked for every "
+        "option of every step",
+    ),
+    MemoSpec(
+        "unified.ruling_words",
+        4096,
+        4 * MB,
+        "rules_index/unified.py `_ruling_words`: the plain text a ruling's snippet is cut from "
+        "(rulings are few, about 2,000, and read-only)",
+    ),
+    MemoSpec(
         "jargon.matcher",
         1,
         1 * MB,

@@ -28,6 +28,7 @@ __all__ = ["Impacts", "top"]
 # One (field, word) of the index: its document numbers and their scores, in document order.
 Postings = tuple[array, array]
 _EMPTY: Postings = (array("i"), array("d"))
+ABSENT_MAX = 4096  # (field, word)s known to be missing, kept at most
 
 
 class Impacts:
@@ -41,6 +42,10 @@ class Impacts:
         self.doc_count = reader().doc_count_all()
         self._lists: dict[tuple[str, str], Postings] = {}
         self._idf: dict[tuple[str, str], float] = {}
+        # (field, word)s the index lacks, recently asked: every query asks each word in every
+        # field, and most words are missing from some field (a Whoosh term lookup each time).
+        # Bounded (what users type is not): emptied when it reaches ABSENT_MAX.
+        self._absent: dict[tuple[str, str], None] = {}
         self._lengths: dict[str, array] = {}
         self._avg: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -51,11 +56,16 @@ class Impacts:
         key = (field, text)
         value = self._idf.get(key)
         if value is None:
+            if key in self._absent:
+                return 0.0
             reader = self._reader()
             df = reader.doc_frequency(field, text) if field in reader.schema else 0
             if not df:
-                # not kept: what users type is unbounded (100k hostile unique words would each
-                # stay), and asking the term index again is one dictionary lookup
+                # not in the idf table: what users type is unbounded (100k hostile unique
+                # words would each stay); remembered a while in the bounded set
+                if len(self._absent) >= ABSENT_MAX:
+                    self._absent.clear()
+                self._absent[key] = None
                 return 0.0
             value = log(self.doc_count / (df + 1)) + 1
             self._idf[key] = value  # bounded by the index's own vocabulary

@@ -24,12 +24,16 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from memo import memo
+
 from .cards import _snippet as card_snippet
 from .cards import name_key, ruling_text
 from .lookup import parse_query
 from .search import SearchResult, norm_of
 
 if TYPE_CHECKING:
+    from scraper.nrdb import Ruling
+
     from .store import Library
 
 __all__ = ["SOURCES", "UnifiedResult", "merge", "search_sources", "available_sources"]
@@ -149,8 +153,15 @@ def card_snippets(store, hits: list, query: str) -> None:
         if getattr(hit, "source", None) == "cards" and not hit.snippet:
             hit.snippet = card_snippet(store.card(hit.id).stripped_text, query)
         elif getattr(hit, "source", None) == "rulings" and not hit.snippet:
-            found = ruling_text(store.rulings(hit.id)[hit.ruling])
-            hit.snippet = card_snippet(found.question or found.text or "", query)
+            hit.snippet = card_snippet(_ruling_words(store.rulings(hit.id)[hit.ruling]), query)
+
+
+@memo("unified.ruling_words")  # rulings are few (about 2,000) and read-only; bounded all the same
+def _ruling_words(ruling: Ruling) -> str:
+    """The plain text a ruling's snippet is cut from: its question, else its ruling (markdown
+    and its source heading removed, `ruling_text`, several regular expressions a ruling)."""
+    found = ruling_text(ruling)
+    return found.question or found.text or ""
 
 
 def search_sources(

@@ -11,7 +11,7 @@ from whoosh.query import Or, Term
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
-from rules_index.impact import Impacts, top
+from rules_index.impact import ABSENT_MAX, Impacts, top
 from rules_index.search import _STOP, _FastBM25F
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -128,3 +128,16 @@ def test_words_the_index_lacks_are_not_kept(judge_library):
         assert impacts.idf("text", word) == 0.0
         assert len(impacts.postings("text", word)[0]) == 0
     assert (len(impacts._idf), len(impacts._lists)) == kept
+
+
+def test_words_the_index_lacks_are_remembered_within_a_bound(judge_library):
+    """A word a field lacks is looked up in the term index once, not on every query, and
+    however many unique words arrive the set of them stays bounded (issue 15, issue 16 item 8)."""
+    whoosh = judge_library.judge()._searcher()
+    impacts = Impacts(lambda: whoosh.reader())
+    assert impacts.idf("text", "zqmissing") == 0.0
+    assert ("text", "zqmissing") in impacts._absent
+    assert ("text", "draw") not in impacts._absent and impacts.idf("text", "draw") > 0
+    for i in range(3 * ABSENT_MAX):
+        assert impacts.idf("text", f"zq{i}xv") == 0.0
+        assert len(impacts._absent) <= ABSENT_MAX

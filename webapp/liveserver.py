@@ -25,6 +25,8 @@ from pathlib import Path
 
 from rules_index.store import Library, LibraryError, build
 
+from .worker import WORKER_CLASS
+
 ROOT = Path(__file__).resolve().parent.parent
 CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 
@@ -66,6 +68,43 @@ class LiveServer:
     base: str  # http://127.0.0.1:<port>
     log: Path | None
 
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
+    def worker_pids(self) -> list[int]:
+        """The gunicorn master's worker processes now (Linux /proc)."""
+        master = self.proc.pid
+        try:
+            return [int(p) for p in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+        except OSError:
+            return []
+
+    def connections_per_worker(self) -> dict[int, int]:
+        """Worker pid -> how many established client connections it holds now (Linux /proc):
+        how evenly keep-alive connections are spread. Connections still waiting in the
+        kernel's accept queue are in no worker's count."""
+        inodes = set()
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()  # local address, state 01 = established, inode
+            if fields[3] == "01" and int(fields[1].split(":")[1], 16) == self.port:
+                inodes.add(fields[9])
+        counts = {}
+        for pid in self.worker_pids():
+            held = 0
+            try:
+                fds = list(Path(f"/proc/{pid}/fd").iterdir())
+            except OSError:  # the worker exited meanwhile
+                continue
+            for fd in fds:
+                try:
+                    target = fd.readlink().name
+                except OSError:  # closed meanwhile
+                    continue
+                held += target.startswith("socket:[") and target[8:-1] in inodes
+            counts[pid] = held
+        return counts
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -81,13 +120,14 @@ def start_server(
     *,
     workers: int = 1,
     threads: int = 1,
-    worker_class: str = "gthread",
+    worker_class: str = WORKER_CLASS,
     env: Mapping[str, str] | None = None,
     args: Sequence[str] = (),
     log: Path | None = None,
     timeout: float = 60,
 ) -> LiveServer:
-    """Start gunicorn on a free loopback port serving `build_dir`, and return once
+    """Start gunicorn (the production worker class, `webapp.worker`, unless `worker_class`
+    names another) on a free loopback port serving `build_dir`, and return once
     ``/api/versions`` answers 200. `env` adds to (or overrides) the environment, which gets a
     test SECRET_KEY unless it names one; `args` go to gunicorn before the app; its output goes
     to `log` (or is discarded)."""
@@ -105,7 +145,7 @@ def start_server(
         "-k",
         worker_class,
     ]
-    if worker_class == "gthread":
+    if worker_class != "sync":
         cmd += ["--threads", str(threads)]
     # other gunicorns on this machine may hold the default control socket
     cmd += ["--no-control-socket", *args, "webapp:create_app()"]
