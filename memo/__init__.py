@@ -34,53 +34,105 @@ ENTRY_BYTES = 160
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class LRU:
-    """A thread-safe least-recently-used mapping, bounded by entry count and by total weight
-    (`weigh(value)` in bytes, or the weight given to `put`). `weight` is the running total, for
-    tests and monitoring. Reads take no lock: each dict operation is atomic under the GIL, and a
-    read that races an eviction is a miss."""
+_MISSING = object()
 
-    def __init__(self, size: int, max_weight: int, weigh: Callable[[Any], int] = lambda v: 0):
+
+class LRU(OrderedDict):
+    """A thread-safe mapping bounded by entry count and by total weight: each entry's bytes
+    (`weigh(value)`, or the weight given to `put`), added up in `weight`, for tests and
+    monitoring. Two ways in:
+
+    - as a cache, `get` and `put`: a hit refreshes its entry, the least recently used leaves
+      first (the web app's caches, webapp/caches.py);
+    - as the memo of a function (`fill`; made by `memo`): ``lru(key)`` is a plain dict lookup
+      in C on a hit, cheaper than a Python function call (so a hit does not refresh: entries
+      leave in the order they came), and on a miss computes ``fill(key)``, weighs it (its key
+      and value with `approx_bytes`, plus ENTRY_BYTES) and stores it.
+
+    Reads take no lock: each dict operation is atomic under the GIL, and a read that races an
+    eviction is a miss. Writes go through `put` only."""
+
+    __call__ = dict.__getitem__  # C: a hit never runs Python code; a miss calls __missing__
+
+    def __init__(
+        self,
+        size: int,
+        max_weight: int,
+        weigh: Callable[[Any], int] = lambda v: 0,
+        fill: Callable[[Any], Any] | None = None,
+    ):
+        super().__init__()
         self.size = max(1, size)
         self.max_weight = max_weight
         self.weigh = weigh
+        self.fill = fill
         self.weight = 0
-        self._data: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self.weights: dict[Any, int] = {}
         self._lock = threading.Lock()
 
+    def __missing__(self, key: Any) -> Any:
+        if self.fill is None:
+            raise KeyError(key)
+        value = self.fill(key)
+        self.put(key, value, ENTRY_BYTES + approx_bytes(key) + approx_bytes(value))
+        return value
+
     def get(self, key: Any, default: Any = None) -> Any:
-        try:
-            item = self._data[key]
-            self._data.move_to_end(key)
-        except KeyError:
+        value = dict.get(self, key, _MISSING)
+        if value is _MISSING:
             return default
-        return item[0]
+        try:
+            self.move_to_end(key)
+        except KeyError:  # evicted meanwhile
+            pass
+        return value
 
     def put(self, key: Any, value: Any, weight: int | None = None) -> None:
         w = self.weigh(value) if weight is None else weight
-        data = self._data
+        weights = self.weights
         with self._lock:
-            old = data.pop(key, None)
+            old = weights.pop(key, None)
             if old is not None:
-                self.weight -= old[1]
-            data[key] = (value, w)
+                self.weight -= old
+            OrderedDict.__setitem__(self, key, value)
+            self.move_to_end(key)
+            weights[key] = w
             self.weight += w
-            while len(data) > self.size or (self.weight > self.max_weight and len(data) > 1):
-                _, (_, dropped) = data.popitem(last=False)
-                self.weight -= dropped
+            while len(self) > self.size or (self.weight > self.max_weight and len(self) > 1):
+                dropped, _ = self.popitem(last=False)
+                self.weight -= weights.pop(dropped)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self.put(key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        with self._lock:
+            OrderedDict.__delitem__(self, key)
+            self.weight -= self.weights.pop(key)
 
     def clear(self) -> None:
         with self._lock:
-            self._data.clear()
+            OrderedDict.clear(self)
+            self.weights.clear()
             self.weight = 0
 
     def held(self) -> int:
         """The weights of the entries held, added up now (equals `weight` unless a bug)."""
         with self._lock:
-            return sum(w for _, w in self._data.values())
+            return sum(self.weights.values())
 
-    def __len__(self) -> int:
-        return len(self._data)
+    def __reduce__(self) -> str:
+        """A memo pickles as a reference to the module attribute it is (Whoosh pickles the
+        analyzers, and so the stem function, into every index it writes)."""
+        name = self.__dict__.get("__qualname__")
+        if name is None:
+            raise TypeError("an LRU cache is not pickled")
+        return name
+
+    def __eq__(self, other: object) -> bool:  # an LRU is itself, not its contents
+        return self is other
+
+    __hash__ = object.__hash__
 
 
 def approx_bytes(obj: Any) -> int:
@@ -226,63 +278,44 @@ def shared(name: str) -> Memo:
 
 def memo(name: str) -> Callable[[F], F]:
     """Decorate a pure function of hashable positional arguments with the bounded memo `name`
-    (one of MEMOS). Each entry weighs its arguments and result (`approx_bytes`) plus ENTRY_BYTES,
-    once, when it is stored. The wrapper keeps the function's name and module (so it pickles by
-    reference, as Whoosh pickles analyzers), and carries the `Memo` as ``.memo``."""
+    (one of MEMOS). A function of one argument becomes the memo's `LRU` itself (a hit is a dict
+    lookup in C); others get a small wrapper keyed by their arguments' tuple. Either keeps the
+    function's name, module and docstring (so it pickles by reference, as Whoosh pickles
+    analyzers) and carries the `Memo` as ``.memo``."""
     record = shared(name)
 
     def wrap(fn: F) -> F:
-        cached = _wrapper(fn, record.lru)
+        lru = record.lru
+        code = getattr(fn, "__code__", None)
+        if code is not None and code.co_argcount == 1 and not code.co_flags & 0x0C:  # no *args/**kw
+            lru.fill = fn
+            cached: Any = lru
+        else:
+            lru.fill = lambda args: fn(*args)
+
+            def cached(*args: Any) -> Any:
+                return lru[args]
+
         functools.update_wrapper(cached, fn)
-        cached.memo = record  # type: ignore[attr-defined]
-        return cached  # type: ignore[return-value]
+        cached.memo = record
+        return cached
 
     return wrap
-
-
-def _wrapper(fn: Callable[..., Any], lru: LRU) -> Callable[..., Any]:
-    """The caching function: a hit is two dict operations (no lock, no weighing)."""
-    data, move, put = lru._data, lru._data.move_to_end, lru.put
-
-    def one(arg: Any) -> Any:
-        try:
-            item = data[arg]
-        except KeyError:
-            value = fn(arg)
-            put(arg, value, ENTRY_BYTES + approx_bytes(arg) + approx_bytes(value))
-            return value
-        try:
-            move(arg)
-        except KeyError:  # evicted by another thread meanwhile: still a good answer
-            pass
-        return item[0]
-
-    def many(*args: Any) -> Any:
-        try:
-            item = data[args]
-        except KeyError:
-            value = fn(*args)
-            put(args, value, ENTRY_BYTES + approx_bytes(args) + approx_bytes(value))
-            return value
-        try:
-            move(args)
-        except KeyError:
-            pass
-        return item[0]
-
-    code = getattr(fn, "__code__", None)
-    simple = code is not None and code.co_argcount == 1 and not code.co_flags & 0x0C  # no *args/**kw
-    return one if simple else many
 
 
 def bounded(fn: Callable[..., Any], record: Memo) -> Callable[..., Any]:
     """`fn` cached in the memo `record` (from `shared`), which other functions may share: for
     functions known only at run time, such as the stem function of a Whoosh analyzer read from
     an old index. The key is ``(fn, *args)``."""
-    cached = _wrapper(lambda key: fn(*key[1:]), record.lru)
+    lru = record.lru
+    lru.fill = _call_key
 
     def call(*args: Any) -> Any:
-        return cached((fn, *args))
+        return lru[(fn, *args)]
 
     call.memo = record  # type: ignore[attr-defined]
     return call
+
+
+def _call_key(key: tuple) -> Any:
+    return key[0](*key[1:])
