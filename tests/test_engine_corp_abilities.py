@@ -188,3 +188,22 @@ def test_click_abilities_validate():
     assert any(
         "effects" in p for p in engine.validate_board(engine_board(servers={"remote1": {"content": noeff}}))
     )
+
+
+def test_refused_click_abilities_say_why(doc):
+    b = engine_board(
+        turn="corp",
+        corp={"credits": 0, "allotted_clicks": 1},
+        servers={
+            "remote1": {"content": LAB},
+            "remote2": {"content": {**LAB, "name": "Off Lab", "rezzed": False, "rez_cost": 9}},
+        },
+    )
+    s = corp_action(b, doc)
+    why = {r.id: r.to_dict() for r in engine.refused_decisions(s)}
+    assert "[click][click]" in why["ability:remote1.content.1"]["reason"]
+    assert "1 credits" in why["ability:remote1.content.0"]["reason"]
+    assert "unrezzed" in why["ability:remote2.content.0"]["reason"]
+    assert why["ability:remote2.content.0"]["rule"] == "rule_corp_become_active"
+    with pytest.raises(engine.IllegalDecision, match="costs \\[click\\]\\[click\\]"):
+        engine.apply(s, "ability:remote1.content.1")
