@@ -220,7 +220,7 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
             v["card"] = card["name"]
     elif v["kind"] == "ability":
-        ab = p["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        ab = p["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         cost = ab.get("cost", 0)
         if "once_per" in ab:  # "use this ability only once per ...": this use counts (9.1.6)
             run = ctx.run_frame()
@@ -256,7 +256,7 @@ def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
 def _pa_target(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     if v["kind"] == "ability":
-        ab = ctx.board["runner"]["rig"]["programs"][v["program"]]["abilities"][v["ability"]]
+        ab = ctx.board["runner"]["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         if ab["kind"] == "break":
             return _choose_break_targets(ctx, f, ab, d)
     ctx.ev(f"{v['label']}: the instruction becomes imminent.")
@@ -403,7 +403,7 @@ def break_subroutines(ctx: Ctx, v: dict, targets: Any) -> tuple[dict, dict, str]
 
 def _use_ability(ctx: Ctx, v: dict) -> Any:
     b = ctx.board
-    prog = b["runner"]["rig"]["programs"][v["program"]]
+    prog = b["runner"]["rig"][v.get("zone", "programs")][v["program"]]
     ab = prog["abilities"][v["ability"]]
     objs = {"program": v["program"], "card": prog["name"], "ability": v["ability"]}
     if ab.get("only_if"):

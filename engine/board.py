@@ -149,6 +149,24 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": False,
         "text": "If the Runner has {amount}[credit] or less:",
     },
+    # ----- issue 10's vocabulary: bypass, derez, expose, gain clicks, bad publicity -----------------
+    "bypass": {"params": (), "corp_only": False, "text": "Bypass the encountered ice."},
+    "derez": {
+        "params": (),
+        "optional": {"amount": 1},
+        "lists": {"card_types": ("ice", "asset", "upgrade")},
+        "corp_only": False,
+        "text": "Derez {amount} installed {what}.",
+    },
+    "expose": {
+        "params": (),
+        "optional": {"amount": 1},
+        "lists": {"card_types": ("ice", "asset", "upgrade", "agenda")},
+        "corp_only": False,
+        "text": "Expose {amount} installed {what}.",
+    },
+    "gain_clicks": {"params": ("amount",), "corp_only": False, "text": "Gain {amount}[click]."},
+    "take_bad_publicity": {"params": ("amount",), "corp_only": True, "text": "Take {amount} bad publicity."},
     "may_trash_from_hand": {
         "params": ("amount",),
         "nested": ("effects",),

@@ -23,7 +23,9 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
                                                    programs | hardware | resources | facedown)
     run:S   score:S   advance:S
     rez:S.content   rez:S.root.CARD
+    derez:S.content   derez:S.ice.CARD   derez:S.root.CARD   (expose: the same; an effect's choice)
     use:CARD.N                                    (ability N of an installed program)
+    use:hardware.CARD.N   use:resources.CARD.N    (a `text` ability of installed hardware / a resource)
     prevent:ZONE.CARD.N                           (ZONE: programs | hardware | resources)
     trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
     trigger:score_area.CARD.N                     (a "when scored" ability of the agenda just scored)
@@ -153,6 +155,16 @@ def _parse(text: str) -> Decision | None:
         return _card_or_pos(Decision(kind, zone=m.group(1), choice=True), m.group(2))
     if kind in ("run", "score", "advance"):
         return Decision(kind, server=rest) if _SERVER.match(rest) else None
+    if kind in ("derez", "expose"):  # an installed Corp card an effect chooses
+        server, _, where = rest.partition(".")
+        if not _SERVER.match(server):
+            return None
+        if where == "content":
+            return Decision(kind, server=server, zone="content")
+        zone, _, ref = where.partition(".")
+        if zone not in ("ice", "root") or not ref or _INT.match(ref):
+            return None
+        return Decision(kind, server=server, zone=zone, card=ref)
     if kind == "rez":
         server, _, where = rest.partition(".")
         if not _SERVER.match(server):
@@ -167,6 +179,11 @@ def _parse(text: str) -> Decision | None:
         ref, _, n = rest.rpartition(".")
         if not ref or not _INT.match(n):
             return None
+        zone, dot, card = ref.partition(".")
+        if dot:  # a text ability on installed hardware or a resource: use:hardware.box.0
+            if zone not in ("hardware", "resources") or not card:
+                return None
+            return _card_or_pos(Decision(kind, zone=zone, index=int(n)), card)
         return _card_or_pos(Decision(kind, zone="programs", index=int(n)), ref)
     if kind in ("prevent", "trigger", "ability", "interrupt"):
         head, _, tail = rest.partition(".")
@@ -226,8 +243,10 @@ def _format(d: Decision) -> str:
         return f"{k}:{d.server}"
     if k == "rez":
         return f"rez:{d.server}.content" if d.zone == "content" else f"rez:{d.server}.root.{ref}"
+    if k in ("derez", "expose"):
+        return f"{k}:{d.server}.content" if d.zone == "content" else f"{k}:{d.server}.{d.zone}.{ref}"
     if k == "use":
-        return f"use:{ref}.{d.index}"
+        return f"use:{ref}.{d.index}" if d.zone == "programs" else f"use:{d.zone}.{ref}.{d.index}"
     if k in ("prevent", "trigger", "ability", "interrupt"):
         if d.server is None:
             return f"{k}:{d.zone}.{ref}.{d.index}"

@@ -64,6 +64,8 @@ def _described_fields(e: dict) -> dict:
         return {"min_tags_text": f" with at least {n} tags" if n > 1 else ""}
     if name == "draw_cards":
         return {"may": "You may d" if e.get("optional") else "D", "upto": "up to " if e.get("up_to") else ""}
+    if name in ("derez", "expose"):
+        return {"what": " or ".join(e.get("card_types", ())) or "Corp card"}
     if name == "trash_installed":
         what = " or ".join(e.get("card_types", ())) or "Runner card"
         if e.get("except_subtypes"):
@@ -756,11 +758,28 @@ def _trash_this_ice(
         ch,
         objects=objects,
     )
+    return end_encounter(ctx, run, source, vacated=True)
+
+
+# the run's steps while its ice is being encountered (6.9.3)
+ENCOUNTER_STEPS = frozenset(
+    ("step_encounter_begins", "step_encounter_paw", "step_resolve_subroutine", "step_resolve_subroutine_loop")
+)
+
+
+def end_encounter(ctx: Ctx, run: Frame, source: str, vacated: bool = False) -> Any:
+    """The encounter ends at once, mid-instruction (8.5.10 trashed, 6.2.7c derezzed, 6.5.8a
+    bypassed): everything nested in the run is dropped, strength added for the encounter ends,
+    and the run goes on in the Movement Phase, the Runner passing the ice (`vacated`: the
+    position the trashed ice occupied). The instruction's checkpoint follows (10.3.5)."""
     frames = ctx.s.frames
     del frames[frames.index(run) + 1 :]
-    rig.clear_boosts(b)
+    rig.clear_boosts(ctx.board)
+    for k in ("met", "pending", "reacting", "prio"):  # a window open at the encounter's steps
+        run.v.pop(k, None)
     run.v["enc"] = None
-    run.v["vacated"] = True  # the position of the trashed ice: see engine.run (pass, move)
+    if vacated:
+        run.v["vacated"] = True  # the position of the trashed ice: see engine.run (pass, move)
     run.at = "step_pass_ice" if "step_pass_ice" in ctx.s.next_of["run"] else None
     ctx.ev(
         f"{source}: the instruction has resolved; a checkpoint occurs.",
@@ -768,6 +787,160 @@ def _trash_this_ice(
     )
     checkpoint(ctx)
     return UNWOUND
+
+
+def _encountered(ctx: Ctx) -> tuple[Frame, dict] | None:
+    """(run frame, ice) while the run's ice is being encountered, else None."""
+    run = ctx.run_frame()
+    if run is None or run.at not in ENCOUNTER_STEPS:
+        return None
+    ice = ctx.board["servers"][run.v["server"]]["ice"]
+    pos = run.v.get("pos")
+    return (run, ice[pos]) if pos is not None and pos < len(ice) else None
+
+
+@resolves("bypass")
+def _bypass(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    """6.5.8a: the Encounter Ice Phase is aborted and the Runner passes the ice; no subroutine
+    on it resolves (6.5.8b, 6.5.8c)."""
+    found = _encountered(ctx)
+    if found is None:
+        ctx.ev(
+            f"{source}: no ice is being encountered; nothing is bypassed.", ("rule_bypass",), applied=False
+        )
+        return None
+    run, ice = found
+    ctx.ev(
+        f"{source}: the Runner bypasses {ice['name']}: the encounter ends and the Runner passes it; "
+        "no more of its subroutines are broken or resolve.",
+        ("rule_bypass", "rule_bypass_start_of_encounter", "rule_bypass_during_encounter"),
+        {"run.bypassed": [None, ice["name"]]},
+        objects={"server": run.v["server"], "ice": run.v["pos"], "card": ice["name"]},
+    )
+    return end_encounter(ctx, run, source)
+
+
+def _corp_installed(b: dict, rezzed: bool, types: tuple[str, ...]) -> list[tuple[str, dict]]:
+    """("S.ZONE.CARD" / "S.content", card) of the installed Corp cards of `types` that are rezzed
+    (or unrezzed), in server order."""
+    out = []
+    for name, srv in b["servers"].items():
+        for zone in ("ice", "root"):
+            cards = srv[zone]
+            for i, c in enumerate(cards):
+                if (
+                    bool(c.get("rezzed")) == rezzed
+                    and c.get("type", "ice" if zone == "ice" else "upgrade") in types
+                ):
+                    out.append((f"{name}.{zone}.{card_ref(cards, i)}", c))
+        c = srv.get("content")
+        if c and bool(c.get("rezzed")) == rezzed and c.get("type") in types:
+            out.append((f"{name}.content", c))
+    return out
+
+
+def _pick_corp_card(
+    ctx: Ctx, e: dict, f: Frame | None, d: Decision | None, kind: str, rezzed: bool, verb: str, who: str
+) -> tuple:
+    """The controller chooses `amount` installed Corp cards of `card_types`, one at a time while
+    there is a choice (all at once when there is none). (chosen, references) or a wait."""
+    types = tuple(e.get("card_types") or ("ice", "asset", "upgrade", "agenda"))
+    cands = _corp_installed(ctx.board, rezzed, types)
+    v = f.v if f is not None else {}
+    picks = v.get("picks")
+    if picks is None or picks[0] != v.get("i"):
+        picks = v["picks"] = [v.get("i"), []]
+    chosen = picks[1]
+    if d is not None:
+        chosen.append(d.id.partition(":")[2])
+    left = [(ref, c) for ref, c in cands if ref not in chosen]
+    need = e.get("amount", 1) - len(chosen)
+    if need > 0 and len(left) > need:
+        return wait([dec(f"{kind}:{ref}", f"{verb} {c['name']} ({ref})", who) for ref, c in left])
+    del v["picks"]
+    keys = set(chosen) | ({ref for ref, _ in left} if need > 0 else set())
+    return "chosen", [(ref, c) for ref, c in cands if ref in keys]
+
+
+@resolves("derez")
+def _derez(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    """Derez installed Corp cards (8.1.3: turn them facedown, no cost, at once); the ice being
+    encountered ends the encounter (6.2.7c)."""
+    got = _pick_corp_card(ctx, e, f, d, "derez", True, "Derez", controller)
+    if got[0] == "wait":
+        return got
+    chosen = got[1]
+    if not chosen:
+        ctx.ev(f"{source}: no installed card can be derezzed.", ("sec_derez",), applied=False)
+        return None
+    ch = {}
+    for ref, c in chosen:
+        c["rezzed"] = False
+        ch[f"servers.{ref}.rezzed"] = [True, False]
+    names = [c["name"] for _, c in chosen]
+    ctx.ev(
+        f"{source}: {', '.join(names)} {'is' if len(names) == 1 else 'are'} derezzed.",
+        ("sec_derez", "rule_derez_by_ability", "rule_derez_cost", "rule_derez_procedure"),
+        ch,
+        objects={"cards": names, "targets": [ref for ref, _ in chosen]},
+    )
+    found = _encountered(ctx)
+    if found is not None and any(c is found[1] for _, c in chosen):
+        ctx.ev(
+            f"{found[1]['name']} was derezzed while being encountered: the encounter ends and the run "
+            "continues in the Movement Phase.",
+            ("rule_ice_change_encounter_uninstall_derez",),
+            objects={"server": found[0].v["server"], "ice": found[0].v["pos"]},
+        )
+        return end_encounter(ctx, found[0], source)
+    return None
+
+
+@resolves("expose")
+def _expose(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    """1.21.4: the Runner reveals installed unrezzed Corp cards (nothing else changes)."""
+    got = _pick_corp_card(ctx, e, f, d, "expose", False, "Expose", "runner")
+    if got[0] == "wait":
+        return got
+    chosen = got[1]
+    if not chosen:
+        ctx.ev(f"{source}: no installed unrezzed card to expose.", ("rule_expose",), applied=False)
+        return None
+    names = [c["name"] for _, c in chosen]
+    ctx.ev(
+        f"{source}: the Runner exposes {', '.join(names)}.",
+        ("rule_expose", "rule_look_reveal_expose_access_distinct"),
+        objects={"cards": names, "targets": [ref for ref, _ in chosen]},
+    )
+    return None
+
+
+@resolves("gain_clicks")
+def _gain_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    p = ctx.board[controller]
+    ch: dict = {}
+    setv(p, controller, "clicks", p["clicks"] + e["amount"], ch)
+    ctx.ev(
+        f"{source}: the {controller.capitalize()} gains {e['amount']} [click].",
+        ("rule_gain_clicks", "rule_gain_spend_lose_clicks"),
+        ch,
+    )
+    return None
+
+
+@resolves("take_bad_publicity")
+def _take_bad_publicity(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    corp = ctx.board["corp"]
+    ch: dict = {}
+    setv(corp, "corp", "bad_publicity", corp["bad_publicity"] + e["amount"], ch)
+    ctx.ev(
+        f"{source}: the Corp takes {e['amount']} bad publicity.",
+        ("rule_bad_publicity", "rule_bad_publicity_added_and_removed"),
+        ch,
+    )
+    return None
 
 
 @resolves("runner_may_jack_out")

@@ -18,7 +18,14 @@ from .machine import (
     loop_back,
 )
 from .run import ice_at
-from .windows import corp_abilities, exchange, program_abilities, use_ability, use_corp_ability
+from .windows import (
+    corp_abilities,
+    exchange,
+    program_abilities,
+    rig_text_abilities,
+    use_ability,
+    use_corp_ability,
+)
 
 
 @handles("step_encounter_begins")
@@ -83,6 +90,9 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             ]
         if not all(enc["broken"]):
             opts += _rig_options(ctx, ice, enc)
+        rig_ = ctx.board["runner"]["rig"]
+        if rig_["hardware"] or rig_["resources"]:
+            opts += rig_text_abilities(ctx.board)
         return opts
 
     def label(side: str, closing: bool) -> str:

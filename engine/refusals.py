@@ -361,10 +361,10 @@ def why_illegal(s: Session, decision: str, parsed: Decision | None) -> str:
     if parsed.kind == "break":
         return "no such unbroken subroutine the Runner can afford to break"
     if parsed.kind == "use":
-        progs = s.board["runner"]["rig"]["programs"]
+        progs = s.board["runner"]["rig"][parsed.zone]
         i = find_card(progs, parsed.card)
         if i is None or i >= len(progs) or parsed.index >= len(progs[i].get("abilities", ())):
-            return "no such installed program ability"
-        if s.current_step != "step_encounter_paw":
+            return "no such installed program ability" if parsed.zone == "programs" else "no such ability"
+        if parsed.zone == "programs" and s.current_step != "step_encounter_paw":
             return "interface abilities can only be used during an encounter (3.9.5f)"
     return "not offered at this step"

@@ -269,17 +269,36 @@ def _by_hand(prog: dict, ab: dict, use_id: str) -> bool:
 
 def runner_options(b: dict, side: str) -> list[dict]:
     """The Runner's paid abilities usable in any paid ability window: abilities on installed
-    programs that the engine does not model (`text`), resolved by hand; abilities whose cost
-    includes [click] are actions, not usable in a paid ability window (9.2.7b)."""
-    return program_abilities(b, ("text",), _by_hand) if side == "runner" else []
+    programs, hardware and resources that the engine does not model (`text`), resolved by hand;
+    abilities whose cost includes [click] are actions, not usable in a paid ability window
+    (9.2.7b)."""
+    if side != "runner":
+        return []
+    return program_abilities(b, ("text",), _by_hand) + rig_text_abilities(b)
+
+
+def rig_text_abilities(b: dict) -> list[dict]:
+    """`use:ZONE.CARD.N` decisions for the `text` abilities of installed hardware and resources
+    (not actions, 9.2.7b), resolved by hand in any paid ability window."""
+    out = []
+    rig_ = b["runner"]["rig"]
+    for zone in ("hardware", "resources"):
+        cards = rig_[zone]
+        for i, c in enumerate(cards):
+            for a, ab in enumerate(c.get("abilities", ())):
+                if _by_hand(c, ab, ""):
+                    use_id = f"use:{zone}.{card_ref(cards, i)}.{a}"
+                    out.append(dec(use_id, f"{c['name']}: {ab['text']} (resolve by hand)", "runner"))
+    return out
 
 
 def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
     """Walk the paid ability structure (9.5.7) for `use:CARD.N`."""
-    progs = b["runner"]["rig"]["programs"]
-    p = locate(progs, d)
-    prog = progs[p]
+    cards = b["runner"]["rig"][d.zone]
+    p = locate(cards, d)
+    prog = cards[p]
     ab = prog["abilities"][d.index]
+    label = ab["text"] if ab["kind"] == "text" else rig.describe_ability(ab)
     return call(
         "paid_ability",
         {
@@ -287,8 +306,9 @@ def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
             "player": "runner",
             "action": d.id,
             "program": p,
+            **({"zone": d.zone} if d.zone != "programs" else {}),
             "ability": d.index,
-            "label": f"{prog['name']}: {rig.describe_ability(ab)}",
+            "label": f"{prog['name']}: {label}",
             **(extra or {}),
         },
         "stay",

@@ -63,6 +63,10 @@ def doc():
         "trash:facedown.0",
         "grip:resources.daily-casts",
         "trash:corroder",
+        "use:hardware.box.0",
+        "use:resources.kati-jones_2.1",
+        "derez:hq.ice.ice-wall",
+        "expose:remote1.content",
     ],
 )
 def test_ids_parse_into_fields_and_back(text):

@@ -101,6 +101,19 @@ effect = st.one_of(
         st.integers(0, 2),
         st.lists(simple_effect, min_size=1, max_size=2),
     ),
+    # issue 10's remaining vocabulary: bypass, derez, expose, gain clicks, bad publicity
+    st.just("bypass"),
+    st.builds(
+        lambda name, a, types: {"effect": name, "amount": a, **({"card_types": types} if types else {})},
+        st.sampled_from(["derez", "expose"]),
+        st.integers(0, 2),
+        st.lists(st.sampled_from(["ice", "asset", "upgrade"]), max_size=2, unique=True),
+    ),
+    st.builds(
+        lambda name, a: {"effect": name, "amount": a},
+        st.sampled_from(["gain_clicks", "take_bad_publicity"]),
+        amount,
+    ),
 )
 # conditional abilities (engine.triggers): every condition the board format knows
 WHENS = [
@@ -119,10 +132,13 @@ trigger = st.builds(
     st.sampled_from(WHENS),
     st.lists(simple_effect, min_size=1, max_size=2),
 )
-runner_trigger = st.builds(
-    lambda when, a: {"when": when, "effects": [{"effect": "gain_credits", "amount": a}]},
-    st.sampled_from(WHENS),
-    amount,
+runner_trigger = st.one_of(
+    st.builds(
+        lambda when, a: {"when": when, "effects": [{"effect": "gain_credits", "amount": a}]},
+        st.sampled_from(WHENS),
+        amount,
+    ),
+    st.builds(lambda eff: {"when": "encountered", "effects": [eff]}, st.sampled_from(["bypass", "derez"])),
 )
 ice = st.builds(
     lambda n, rez, cost, brk, subs, strength, sub, trig: {
@@ -352,6 +368,10 @@ def boards(draw):
                         st.sampled_from(
                             [
                                 "Box",
+                                {
+                                    "name": "Tool",
+                                    "abilities": [{"kind": "text", "text": "1[credit]: Do a thing."}],
+                                },
                                 {
                                     "name": "Flip Switch",
                                     "abilities": [{"kind": "trace", "set": 0, "trash": True}],

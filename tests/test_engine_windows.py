@@ -390,3 +390,30 @@ def test_refused_rezzes_and_installs_cite_their_rule(doc):
     )
     assert "install:ice-wall@archives" in decision_ids(s)  # no ice there: free
     assert all(doc.node(r.rule) is not None for r in refusals.values())
+
+
+def test_text_abilities_on_hardware_and_resources_are_offered_in_paid_ability_windows():
+    """A `text` ability on installed hardware or a resource is a paid ability the judge resolves
+    by hand: offered to the Runner in paid ability windows (the encounter's too), as
+    `use:ZONE.CARD.N`; one whose cost starts with [click] is an action and is not (9.2.7b)."""
+    doc = load_doc("26.03")
+    box = {"name": "Box", "abilities": [{"kind": "text", "text": "1[credit]: Do something."}]}
+    contact = {"name": "Contact", "abilities": [{"kind": "text", "text": "[click]: Gain 2[credit]."}]}
+    wall = {"name": "Wall", "rezzed": True, "subroutines": ["end_the_run"]}
+    b = engine_board(
+        runner={"rig": {"hardware": [box], "resources": [contact]}}, servers={"hq": {"ice": [wall]}}
+    )
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    steps_offered = []
+    while not s.finished:
+        ids = decision_ids(s)
+        assert not any("contact" in i for i in ids)
+        if "use:hardware.box.0" in ids:
+            steps_offered.append(s.current_step)
+            if s.current_step == "step_encounter_paw" and len(steps_offered) == 1:
+                s, ev = engine.apply(s, "use:hardware.box.0")
+                done = next(e for e in ev if e.objects.get("card") == "Box")
+                assert done.applied is False and "resolved as written" in done.text
+                continue
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+    assert "step_encounter_paw" in steps_offered and len(set(steps_offered)) > 1
