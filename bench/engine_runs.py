@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import engine
-from engine.decision import card_ref
+from engine.decision import card_refs
 from scraper import parse_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,18 +122,24 @@ BOARDS = {
 
 
 def _pick(s: engine.Session) -> str:
+    """The bench player: break a subroutine when it can, else pump the breaker that fits the ice,
+    else continue (never jack out)."""
     ids = [d["id"] for d in engine.legal_decisions(s)]
-    for want in ("break:", "sub:"):
-        hit = next((i for i in ids if i.startswith(want)), None)
-        if hit:
-            return hit
+    sub = None
+    for i in ids:
+        if i.startswith("break:"):
+            return i
+        if sub is None and i.startswith("sub:"):
+            sub = i
+    if sub is not None:
+        return sub
     uses = [engine.Decision.from_id(i) for i in ids if i.startswith("use:")]
     if uses:
         progs = s.board["runner"]["rig"]["programs"]
-        by_ref = {card_ref(progs, i): p for i, p in enumerate(progs)}
-        brk = [u for u in uses if by_ref[u.card]["abilities"][u.index]["kind"] == "break"]
-        if brk:
-            return brk[0].id
+        by_ref = dict(zip(card_refs(progs), progs, strict=True))
+        for u in uses:
+            if by_ref[u.card]["abilities"][u.index]["kind"] == "break":
+                return u.id
         run = next(f for f in reversed(s.frames) if f.s == "run").v
         ice = s.board["servers"][run["server"]]["ice"][run["pos"]]
         # pump the breaker whose break ability fits this ice (its subtype, else the AI breaker)

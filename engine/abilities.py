@@ -8,6 +8,7 @@ from typing import Any
 from . import prevention, rig, trace, triggers
 from .decision import Decision, locate
 from .effects import describe_effect, resolve_effect
+from .encounter import sub_texts
 from .machine import (
     END,
     Ctx,
@@ -280,13 +281,9 @@ def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: Decision | None) -> A
     if d is None and not targets and len(free) <= forced:
         targets.extend(free)  # no choice to make: every unbroken subroutine is a target
     elif len(targets) < ab["count"] and free and (d is None or d.kind != "done"):
+        texts = sub_texts(ice, enc)
         opts = [
-            dec(
-                f"sub:{i}",
-                f"Target subroutine {i + 1} of {ice['name']} "
-                f"({' '.join(describe_effect(e) for e in ice['subroutines'][i])})",
-                "runner",
-            )
+            dec(f"sub:{i}", f"Target subroutine {i + 1} of {ice['name']} ({texts[i]})", "runner")
             for i in free
         ]
         if ab.get("up_to") and targets:
@@ -308,6 +305,8 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     p = b[side]
     if "instructions" in v:  # a Corp card's paid or [click] ability: its instructions
         return _resolve_instruction(ctx, f, d)
+    if v["kind"] == "ability":  # an installed program's ability (`use:`), the usual case in a run
+        return _use_ability(ctx, v)
     act = Decision.from_id(v["action"])
     k = act.kind
     ch: dict = {}
@@ -367,8 +366,6 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                 "card": v["card"],
             },
         )
-    if v["kind"] == "ability":
-        return _use_ability(ctx, v)
     if k == "install":
         if not triggers.again(ctx, f, "installed"):
             res = install(ctx, v, d)

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 BARE = frozenset(
@@ -87,6 +87,7 @@ class Decision:
     amount: int | None = None  # credits (spend), cards (draw)
     pos: int | None = None  # a list position, only in the positional ids of older sessions
     choice: bool = False  # an installed card chosen inside an effect (`trash:ZONE.CARD`, `grip:...`)
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)  # `id`, once made
 
     @classmethod
     def from_id(cls, text: str) -> Decision:
@@ -116,7 +117,11 @@ class Decision:
 
     @property
     def id(self) -> str:
-        return _format(self)
+        text = self._text
+        if text is None:  # formatted once: parsed decisions are shared (`_parse` is memoised)
+            text = _format(self)
+            object.__setattr__(self, "_text", text)
+        return text
 
     def named(self, cards: list[dict]) -> Decision | None:
         """This positional decision with the card at its position named instead (`cards`: the
@@ -283,6 +288,22 @@ def card_ref(cards: list[dict], i: int) -> str:
         if slug(c["name"]) == key:
             n += 1
     return f"{key}_{n}" if n > 1 or key.isdigit() else key
+
+
+def card_refs(cards: list[dict]) -> tuple[str, ...]:
+    """`card_ref` of every card in `cards`, in one pass."""
+    return _refs(tuple([c["name"] for c in cards]))
+
+
+@lru_cache(maxsize=4096)
+def _refs(names: tuple[str, ...]) -> tuple[str, ...]:
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        key = slug(name)
+        n = seen[key] = seen.get(key, 0) + 1
+        out.append(f"{key}_{n}" if n > 1 or key.isdigit() else key)
+    return tuple(out)
 
 
 def find_card(cards: list[dict], ref: str | None) -> int | None:

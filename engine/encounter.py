@@ -54,10 +54,12 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     broken = enc["broken"]
     run_v, turn_v = ctx.run_frame().v, ctx.s.frames[0].v
     threat = rig.threat_level(ctx.board)
+    all_broken = all(broken)
+    blocked = rig.blocked
 
     def keep(prog: dict, ab: dict, use_id: str) -> bool:
         used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
-        return rig.usable(prog, ab, ice, broken, have, used, threat)
+        return blocked(prog, ab, ice, all_broken, have, used, threat) is None
 
     return program_abilities(ctx.board, ("break", "strength", "text"), keep, enc.setdefault("labels", {}))
 
@@ -129,12 +131,16 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     )
 
 
-def _break_label(ice: dict, i: int, cost: int, enc: dict) -> str:
+def sub_texts(ice: dict, enc: dict) -> list[str]:
+    """The words of each subroutine of the encountered ice, made once per encounter."""
     texts = enc.get("texts")
-    if texts is None:  # the subroutines' words, once per encounter
+    if texts is None:
         texts = enc["texts"] = [" ".join(describe_effect(e) for e in sub) for sub in ice["subroutines"]]
-    text = texts[i]
-    return f"Break subroutine {i + 1} ({text}) for {cost} credit(s)"
+    return texts
+
+
+def _break_label(ice: dict, i: int, cost: int, enc: dict) -> str:
+    return f"Break subroutine {i + 1} ({sub_texts(ice, enc)[i]}) for {cost} credit(s)"
 
 
 @handles("step_resolve_subroutine")

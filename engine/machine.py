@@ -92,8 +92,11 @@ class Frame:
 # ----- context ----------------------------------------------------------------------------------
 
 
+EVENTS_MAX = 4096  # plain events kept per document by `Ctx.ev`
+
+
 class Ctx:
-    __slots__ = ("s", "doc", "board", "step", "cites")
+    __slots__ = ("s", "doc", "board", "step", "cites", "trace", "events")
 
     def __init__(self, s: Session):
         self.s = s
@@ -101,6 +104,8 @@ class Ctx:
         self.board = s.board
         self.step = ""
         self.cites = s.tables.cites
+        self.trace = s.trace
+        self.events = s.tables.events
 
     def cite(self, *ids: str) -> list[str]:
         return list(self._present(ids))
@@ -125,10 +130,22 @@ class Ctx:
         objects: dict | None = None,
     ) -> None:
         key = rules if type(rules) is tuple else tuple(rules)
+        if changes is None and objects is None:
+            # a plain event (no changes, no objects) is a value: the same step, text, rules and
+            # `applied` give an equal event, so one is built per document and shared, like a
+            # narrated step's
+            memo = (self.step, text, key, applied)
+            e = self.events.get(memo)
+            if e is None:
+                if len(self.events) >= EVENTS_MAX:
+                    self.events.clear()
+                e = self.events[memo] = Event(self.step, self._present(key), text, {}, applied, {})
+            self.trace.append(e)
+            return
         present = self.cites.get(key)
         if present is None:
             present = self._present(key)
-        self.s.trace.append(
+        self.trace.append(
             Event(
                 self.step,
                 present,
@@ -148,11 +165,9 @@ class Ctx:
     # money --------------------------------------------------------------------------------
     def spendable(self, side: str) -> int:
         p = self.board[side]
-        return (
-            p["credits"]
-            + (p.get("bad_publicity_fund", 0) if side == "runner" else 0)
-            + recurring.hosted_credits(self.board, side)
-        )
+        n = p["credits"] + (p.get("bad_publicity_fund", 0) if side == "runner" else 0)
+        # a board with no recurring credits anywhere never has any (Session.kinds)
+        return n + recurring.hosted_credits(self.board, side) if "recurring" in self.s.kinds else n
 
     def pay(self, side: str, amount: int, ch: dict) -> list[str]:
         """Pay `amount`; the Runner spends bad publicity fund credits first. Returns rules cited."""
@@ -169,7 +184,7 @@ class Ctx:
                 "rule_bad_publicity_beginning_run",
                 "rule_bad_publicity_in_credit_pool",
             ]
-        if amount:
+        if amount and "recurring" in self.s.kinds:
             used = recurring.spend(self.board, side, amount, ch)
             if used:
                 amount -= used
@@ -214,7 +229,8 @@ def opponent(side: str) -> str:
 
 
 def score(board: dict, side: str) -> int:
-    return sum(c.get("agenda_points", 0) for c in board[side]["score_area"])
+    area = board[side]["score_area"]
+    return sum(c.get("agenda_points", 0) for c in area) if area else 0
 
 
 def max_hand(board: dict, side: str) -> int:
@@ -252,9 +268,9 @@ def _as_list(v: Any) -> list[dict]:
 def advance(s: Session, decision: Decision | None) -> None:
     """Walk until a decision is needed or the structure is finished."""
     ctx = Ctx(s)
-    handlers = s.tables.handlers
+    plan = s.tables.plan
     frames = s.frames
-    next_of = s.next_of
+    trace = s.trace
     s.pending = []
     for _ in range(MAX_ITERATIONS):
         if s.finished:
@@ -270,8 +286,17 @@ def advance(s: Session, decision: Decision | None) -> None:
             if frames:
                 frames[-1].v["ret"] = f.v.get("ret")
             continue
+        steps = plan[f.s]
+        entry = steps.get(at)
+        if entry is None:  # a step of another structure (never for the document's own tables)
+            entry = (handler_for(at), None, None)
+        h, told, nxt = entry
+        if told is not None:  # a step that only narrates: its event is a value built once
+            trace.append(told)
+            decision = None
+            f.at = nxt
+            continue
         ctx.step = at
-        h = handlers.get(at) if at in handlers else handler_for(at)
         if h is None:
             ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
             res = None
@@ -279,7 +304,7 @@ def advance(s: Session, decision: Decision | None) -> None:
             res = h(ctx, f, decision)
         decision = None
         if res is None:
-            f.at = next_of[f.s].get(at)
+            f.at = nxt
         elif res is STAY or res is UNWOUND:
             continue
         elif res is END:
@@ -287,7 +312,7 @@ def advance(s: Session, decision: Decision | None) -> None:
         else:
             kind = res[0]
             if kind == "goto":
-                present = [t for t in res[1:] if t in next_of[f.s]]
+                present = [t for t in res[1:] if t in steps]
                 f.at = present[0] if present else None
             elif kind == "wait":
                 s.pending = res[1]
@@ -297,15 +322,15 @@ def advance(s: Session, decision: Decision | None) -> None:
                 if then == "stay":
                     pass
                 elif then is None:
-                    f.at = next_of[f.s].get(at)
+                    f.at = nxt
                 else:
-                    f.at = then if then in next_of[f.s] else next_of[f.s].get(at)
+                    f.at = then if then in steps else nxt
                 if structure == "checkpoint":
                     # A checkpoint never waits for a decision: walk its steps inline (same events).
                     checkpoint(ctx)
                     continue
-                steps = s.steps[structure]
-                frames.append(Frame(structure, steps[0] if steps else None, v))
+                first = s.steps[structure]
+                frames.append(Frame(structure, first[0] if first else None, v))
             else:  # pragma: no cover - programming error
                 raise AssertionError(f"bad handler result {res!r}")
     raise AssertionError("engine did not settle")  # pragma: no cover

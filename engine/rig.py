@@ -20,11 +20,11 @@ def clear_boosts(board: dict) -> dict:
 
 def has_interface_abilities(board: dict) -> bool:
     """Does the Runner have any installed program with break or strength abilities?"""
-    return any(
-        a["kind"] in ("break", "strength")
-        for c in board["runner"]["rig"]["programs"]
-        for a in c.get("abilities", ())
-    )
+    for c in board["runner"]["rig"]["programs"]:
+        for a in c.get("abilities", ()):
+            if a["kind"] in ("break", "strength"):
+                return True
+    return False
 
 
 def _once_holder(ability: dict, run_v: dict | None, turn_v: dict | None) -> dict | None:
@@ -56,12 +56,13 @@ def mark_used(ability: dict, use_id: str, run_v: dict | None, turn_v: dict | Non
 
 def threat_level(board: dict) -> int:
     """The greatest score of any player (1.17.1a)."""
-    return max(
-        sum(c.get("agenda_points", 0) for c in board[side]["score_area"]) for side in ("corp", "runner")
-    )
+    corp, runner = board["corp"]["score_area"], board["runner"]["score_area"]
+    if not corp and not runner:
+        return 0
+    return max(sum(c.get("agenda_points", 0) for c in area) for area in (corp, runner))
 
 
-def _blocked(
+def blocked(
     program: dict, ability: dict, ice: dict, all_broken: bool, spendable: int, used: bool, threat: int
 ) -> tuple | None:
     """What stops `ability` on `program` against `ice` now, as (reason code, detail), or None."""
@@ -84,8 +85,9 @@ def _blocked(
     want = ability.get("ice_subtype")
     if want and want not in ice.get("subtypes", ()):
         return ("subtype", want)
-    if strength(program) < ice.get("strength", 0):
-        return ("strength", strength(program))
+    have = program.get("strength", 0) + program.get("boost", 0)  # strength(program)
+    if have < ice.get("strength", 0):
+        return ("strength", have)
     return None
 
 
@@ -101,7 +103,7 @@ def usable(
     """Can `ability` be used against `ice` now (the cheap test behind `unusable`)? `used`: a
     once-per ability already used in its turn / run / encounter (`used_up`); `threat`: the
     threat level (`threat_level`), for "Threat N →" abilities."""
-    return _blocked(program, ability, ice, all(broken), spendable, used, threat) is None
+    return blocked(program, ability, ice, all(broken), spendable, used, threat) is None
 
 
 def unusable(
@@ -114,7 +116,7 @@ def unusable(
     threat: int = 0,
 ) -> str | None:
     """Why `ability` on `program` cannot be used against `ice` now (None when it can)."""
-    why = _blocked(program, ability, ice, all(broken), spendable, used, threat)
+    why = blocked(program, ability, ice, all(broken), spendable, used, threat)
     if why is None:
         return None
     code = why[0]

@@ -26,10 +26,14 @@ HANDLERS: dict[str, Handler] = {}
 
 
 def ice_at(ctx: Ctx, v: dict) -> dict | None:
-    srv = ctx.board["servers"].get(v["server"])
-    if srv is None or v.get("pos") is None or v["pos"] >= len(srv["ice"]) or v.get("vacated"):
+    pos = v.get("pos")
+    if pos is None or v.get("vacated"):
         return None
-    return srv["ice"][v["pos"]]
+    srv = ctx.board["servers"].get(v["server"])
+    if srv is None:
+        return None
+    ice = srv["ice"]
+    return ice[pos] if pos < len(ice) else None
 
 
 @handles("step_initiation_announce")

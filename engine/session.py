@@ -109,7 +109,7 @@ class Session:
 
     __slots__ = (
         "doc",
-        "initial",
+        "_initial",
         "structure",
         "params",
         "seed",
@@ -129,7 +129,8 @@ class Session:
 
     def __init__(self) -> None:
         self.doc: Document
-        self.initial: dict = {}
+        # the board as given: a dict, or its marshalled bytes until first read (`initial`)
+        self._initial: dict | bytes = {}
         self.structure = ""
         self.params: dict = {}
         self.seed = 0
@@ -144,11 +145,20 @@ class Session:
         self.steps: dict[str, list[str]] = {}
         self.next_of: dict[str, dict[str, str | None]] = {}
         self.tables: Tables
-        # what the board holds anywhere ("triggers", "corp_abilities"): cards only move, so a
-        # board without them never gets them, and the engine skips looking for them
+        # what the board holds anywhere ("triggers", "corp_abilities", "recurring" credits,
+        # "text_abilities"): cards only move, so a board without them never gets them, and the
+        # engine skips looking for them
         self.kinds: frozenset[str] = frozenset()
 
     # ----- read-only views ---------------------------------------------------------------------
+    @property
+    def initial(self) -> dict:
+        """The board as given to `start` (a copy: the caller's board may change later)."""
+        b = self._initial
+        if type(b) is bytes:  # decoded when first read: stepping never needs it
+            b = self._initial = marshal.loads(b)
+        return b
+
     @property
     def current_step(self) -> str | None:
         if self.finished or not self.frames:
@@ -178,7 +188,7 @@ class Session:
     def _clone(self) -> Session:
         n = Session.__new__(Session)
         n.doc = self.doc
-        n.initial = self.initial
+        n._initial = self._initial
         n.structure = self.structure
         n.params = self.params
         n.seed = self.seed
@@ -274,25 +284,32 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
 PREPARED_MAX = 128  # boards kept per document by `_prepare`
 
 
-def _prepare(board: Any, t: Tables) -> tuple[list[str], dict | None]:
-    """(problems, normalised board) for a board, memoised in the document's tables by its
-    marshalled bytes: every step of a session replayed from its token starts from the same board,
-    and validating and normalising it (70-odd card dicts) is a third of starting. The normalised
-    board comes back as a fresh deep copy each time (it is the session's mutable state)."""
+def _prepare(board: Any, t: Tables) -> tuple[list[str], dict | None, frozenset[str], bytes | None]:
+    """(problems, normalised board, its `_kinds`, the board's marshalled bytes) for a board,
+    memoised in the document's tables by those bytes: every step of a session replayed from its
+    token starts from the same board, and validating and normalising it (70-odd card dicts) is a
+    third of starting. The normalised board comes back as a fresh deep copy each time (it is the
+    session's mutable state); the bytes, None for a board that is not plain JSON-like data."""
     try:
         key = marshal.dumps(board)
     except ValueError:  # not plain JSON-like data: validate it the long way
         problems = validate_board(board)
-        return problems, None if problems else normalise_board(board)
+        norm = None if problems else normalise_board(board)
+        return problems, norm, frozenset() if norm is None else _kinds(norm), None
     memo = t.prepared
     hit = memo.get(key)
     if hit is None:
         problems = validate_board(board)
-        hit = (tuple(problems), b"" if problems else marshal.dumps(normalise_board(board)))
+        norm = None if problems else normalise_board(board)
+        hit = (
+            tuple(problems),
+            b"" if norm is None else marshal.dumps(norm),
+            frozenset() if norm is None else _kinds(norm),
+        )
         if len(memo) >= PREPARED_MAX:
             memo.clear()
         memo[key] = hit
-    return list(hit[0]), marshal.loads(hit[1]) if hit[1] else None
+    return list(hit[0]), marshal.loads(hit[1]) if hit[1] else None, hit[2], key
 
 
 def _kinds(board: dict) -> frozenset[str]:
@@ -308,13 +325,17 @@ def _kinds(board: dict) -> frozenset[str]:
         kinds.add("triggers")
     if any("abilities" in c for c in corp_cards):
         kinds.add("corp_abilities")
+    if any(c.get("recurring") for c in corp_cards + runner_cards):
+        kinds.add("recurring")
+    if any(a.get("kind") == "text" for c in runner_cards for a in c.get("abilities", ())):
+        kinds.add("text_abilities")  # a Runner card's ability resolved by hand (`windows.runner_options`)
     return frozenset(kinds)
 
 
 def start(board: dict, structure: str, doc: Document, params: dict | None = None, seed: int = 0) -> Session:
     """Start walking `structure` on `board` under the CR version `doc`. Raises BoardError."""
     t = tables(doc)
-    problems, norm = _prepare(board, t)
+    problems, norm, kinds, as_given = _prepare(board, t)
     if problems or norm is None:
         raise BoardError(problems)
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -331,12 +352,12 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
         raise BoardError([f"document: CR {doc.version} lacks the timing structures {', '.join(missing)}"])
     s = Session()
     s.doc = doc
-    s.initial = _copy(board)
+    s._initial = _copy(board) if as_given is None else as_given
     s.structure = structure
     s.params = _copy(params)
     s.seed = seed
     s.board = norm
-    s.kinds = _kinds(norm)
+    s.kinds = kinds
     s.tables = t
     s.steps = table
     s.next_of = t.next_of
@@ -359,7 +380,7 @@ def legal_decisions(session: Session) -> list[dict]:
     """The decisions legal now: [{"id", "label", "player"}]; [] once finished."""
     if session.finished:
         return []
-    return [dict(d) for d in session.pending]
+    return [d.copy() for d in session.pending]
 
 
 def refused_decisions(session: Session) -> list[Refusal]:

@@ -125,6 +125,9 @@ class Tables:
         "checkpoint_plan",
         "prepared",
         "handlers",
+        "narrated",
+        "plan",
+        "events",
     )
 
     def __init__(self, doc: Document):
@@ -136,25 +139,36 @@ class Tables:
             for k, v in self.steps.items()
         }
         self.cites: dict[tuple[str, ...], tuple[str, ...]] = {}
+        # plain events (no changes, no objects) by (step, text, rules, applied): values shared by
+        # every session on this document (engine.machine.Ctx.ev); bounded
+        self.events: dict[tuple, Event] = {}
         from .events import Event
         from .steps import handler_for  # steps imports this module
 
         # every step's handler (None when the engine does not model it), looked up once
         self.handlers = {i: handler_for(i) for ids in self.steps.values() for i in ids}
-        # checkpoint steps: (step id, handler, the event of a narrated step: a value, built once)
-        plan = []
-        for i in self.steps.get("checkpoint", ()):
-            h = handler_for(i)
+        # the event of every narrated step (its handler only narrates): the same every time, so a
+        # value built once that the step machine appends without calling the handler
+        self.narrated: dict[str, Event] = {}
+        for i, h in self.handlers.items():
             told = getattr(h, "narrated", None)
-            event = None
             if told is not None:
                 text, rules = told
-                event = Event(i, tuple(r for r in rules if doc.node(r) is not None), text, {}, False, {})
-            plan.append((i, h, event))
-        self.checkpoint_plan = tuple(plan)
+                rules = tuple(r for r in rules if doc.node(r) is not None)
+                self.narrated[i] = Event(i, rules, text, {}, False, {})
+        # the step machine's table: structure -> step -> (handler, the event of a narrated step,
+        # the next step of the structure), one lookup per step walked
+        self.plan: dict[str, dict[str, tuple]] = {
+            k: {i: (self.handlers[i], self.narrated.get(i), nxt.get(i)) for i in nxt}
+            for k, nxt in self.next_of.items()
+        }
+        # checkpoint steps: (step id, handler, the event of a narrated step)
+        self.checkpoint_plan = tuple(
+            (i, handler_for(i), self.narrated.get(i)) for i in self.steps.get("checkpoint", ())
+        )
         # boards validated and normalised for sessions on this document (engine.session._prepare):
-        # marshalled board -> (problems, marshalled normalised board); bounded
-        self.prepared: dict[bytes, tuple[tuple[str, ...], bytes]] = {}
+        # marshalled board -> (problems, marshalled normalised board, its kinds); bounded
+        self.prepared: dict[bytes, tuple[tuple[str, ...], bytes, frozenset[str]]] = {}
 
 
 def tables(doc: Document) -> Tables:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import recurring, rig, triggers
-from .decision import Decision, card_ref, locate
+from .decision import Decision, card_ref, card_refs, locate
 from .effects import describe_effect
 from .locations import take_card
 from .machine import (
@@ -22,9 +22,10 @@ from .machine import (
 )
 
 
-def _rez_options(b: dict, with_ice: dict | None) -> list[dict]:
+def _rez_options(b: dict, with_ice: dict | None, hosted: bool = True) -> list[dict]:
+    """`hosted`: whether any card of the board has recurring credits (`Session.kinds`)."""
     out = []
-    credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
+    credits = b["corp"]["credits"] + (recurring.hosted_credits(b, "corp") if hosted else 0)
     if with_ice is not None and not with_ice["rezzed"] and with_ice.get("rez_cost", 0) <= credits:
         out.append(
             dec(
@@ -95,13 +96,15 @@ def paw(
             return res
         d = None
 
+    kinds = ctx.s.kinds
+
     def options(side: str) -> list[dict]:
         if side == "runner":
-            return runner_options(b, side)
+            return runner_options(b, side) if "text_abilities" in kinds else []
         return (
-            (_rez_options(b, ice) if rez else [])
+            (_rez_options(b, ice, "recurring" in kinds) if rez else [])
             + (_score_options(b) if score_ok else [])
-            + (corp_abilities(b) if "corp_abilities" in ctx.s.kinds else [])
+            + (corp_abilities(b) if "corp_abilities" in kinds else [])
         )
 
     def label(side: str, closing: bool) -> str:
@@ -241,26 +244,36 @@ def program_abilities(
     ability options. `labels`: a cache of labels by id and strength (an encounter keeps one)."""
     out = []
     progs = b["runner"]["rig"]["programs"]
+    refs = None
     for p, prog in enumerate(progs):
         ref = None
         for a, ab in enumerate(prog.get("abilities", ())):
-            if ab["kind"] not in kinds:
+            kind = ab["kind"]
+            if kind not in kinds:
                 continue
             if ref is None:
-                ref = card_ref(progs, p)
+                if refs is None:
+                    refs = card_refs(progs)
+                ref = refs[p]
             use_id = f"use:{ref}.{a}"
-            if keep(prog, ab, use_id):
-                key = f"{use_id}@{rig.strength(prog)}"
-                label = labels.get(key) if labels is not None else None
+            if not keep(prog, ab, use_id):
+                continue
+            strength = rig.strength(prog)
+            if labels is None:
+                label = _ability_label(prog, ab, strength)
+            else:
+                key = f"{use_id}@{strength}"
+                label = labels.get(key)
                 if label is None:
-                    if ab["kind"] == "text":
-                        label = f"{prog['name']}: {ab['text']} (resolve by hand)"
-                    else:
-                        label = f"{prog['name']}: {rig.describe_ability(ab)} (strength {rig.strength(prog)})"
-                    if labels is not None:
-                        labels[key] = label
-                out.append(dec(use_id, label, "runner"))
+                    label = labels[key] = _ability_label(prog, ab, strength)
+            out.append({"id": use_id, "label": label, "player": "runner"})
     return out
+
+
+def _ability_label(prog: dict, ab: dict, strength: int) -> str:
+    if ab["kind"] == "text":
+        return f"{prog['name']}: {ab['text']} (resolve by hand)"
+    return f"{prog['name']}: {rig.describe_ability(ab)} (strength {strength})"
 
 
 def _by_hand(prog: dict, ab: dict, use_id: str) -> bool:
