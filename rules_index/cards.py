@@ -544,7 +544,6 @@ class CardStore:
         self._keywords: dict[tuple[str, str], tuple[re.Pattern | None, dict[str, Keyword]]] = {}
         self._local = threading.local()
         self._index = None
-        self._parser = None
 
     @classmethod
     def open(cls, build_dir: Path | str) -> CardStore:
@@ -754,69 +753,43 @@ class CardStore:
             self._local.searcher = s
         return s
 
-    def _only(self, searcher, wanted: tuple[str, ...]) -> set[int] | None:
-        """The documents of the wanted sources (None: all): computed once per searcher, since
-        Whoosh would otherwise walk the source field's postings on every search."""
-        if set(wanted) >= {"cards", "rulings"}:
-            return None
-        from whoosh.query import Term
-
-        sets = getattr(self._local, "sources", None)
-        if sets is None:
-            sets = {src: set(searcher.docs_for_query(Term("source", src))) for src in ("cards", "rulings")}
-            self._local.sources = sets
-        return sets[wanted[0]] if len(wanted) == 1 else set().union(*(sets[src] for src in wanted))
-
     def search(
         self, query: str, sources: tuple[str, ...] = ("cards", "rulings"), limit: int = 10
     ) -> list[CardHit]:
-        """Cards by name and text, rulings by question and answer. Never raises on a query."""
-        from whoosh.qparser import MultifieldParser, OrGroup, WildcardPlugin
-
+        """Cards by name and text, rulings by question and answer: a card whose whole name is
+        the query first, then names starting with it, then cards and rulings by their words,
+        ranked as the rules are (`rank`: BM25F from per-word score lists). Never raises on a
+        query."""
         query = " ".join((query or "").split())[:MAX_QUERY]
-        limit = max(1, min(int(limit), MAX_LIMIT))
+        try:
+            limit = max(1, min(int(limit), MAX_LIMIT))
+        except (TypeError, ValueError):
+            limit = 10
         wanted = tuple(s for s in sources if s in ("cards", "rulings"))
         if not query or not wanted:
-            return []
-        words = re.sub(r"[^\w\s&'-]", " ", query)
-        if self._parser is None:
-            parser = MultifieldParser(list(SEARCH_FIELDS), _schema(), group=OrGroup.factory(0.9))
-            parser.remove_plugin_class(WildcardPlugin)
-            self._parser = parser
-        try:
-            q = self._parser.parse(words)
-        except Exception:  # noqa: BLE001 - a query string must never fail the search
             return []
         hits: list[CardHit] = []
         # A card whose whole name is the query comes first (case, accents, punctuation
         # forgiven), then cards whose name starts with it (shortest first: as-you-type).
         named = self.named(query, limit) if "cards" in wanted else []
-        searcher = self._searcher()
-        results = searcher.search(q, limit=limit + len(named), filter=self._only(searcher, wanted))
-        seen: set[str] = set()
         for cid, score in named:
             card = self._data.cards[cid]
             hits.append(CardHit("cards", cid, card.title, score, _snippet(card.stripped_text, query)))
-            seen.add(f"card:{cid}")
-        for r in results:
-            key = r["key"]
-            if key in seen:
-                continue
-            seen.add(key)
-            cid = r["card_id"]
-            card = self._data.cards.get(cid)
-            if card is None:
-                continue
-            if r["source"] == "cards":
+        ranked, _ = self.rank(query, wanted, limit, skip=frozenset(cid for cid, _ in named))
+        # One list: the scores of both sources come from the same index and scorer.
+        by_words = sorted((r for source in wanted for r in ranked.get(source, [])), key=lambda r: -r.score)
+        for r in by_words[: max(0, limit - len(hits))]:
+            card = self._data.cards[r.card_id]
+            if r.source == "cards":
                 hits.append(
-                    CardHit("cards", cid, card.title, float(r.score), _snippet(card.stripped_text, query))
+                    CardHit("cards", r.card_id, card.title, r.score, _snippet(card.stripped_text, query))
                 )
             else:
-                idx = r["ruling"]
-                ruling = self.rulings(cid)[idx]
-                rt = ruling_text(ruling)
+                rt = ruling_text(self.rulings(r.card_id)[r.ruling])
                 text = rt.question or rt.text or ""
-                hits.append(CardHit("rulings", cid, card.title, float(r.score), _snippet(text, query), idx))
+                hits.append(
+                    CardHit("rulings", r.card_id, card.title, r.score, _snippet(text, query), r.ruling)
+                )
         return hits[:limit]
 
     def rank(

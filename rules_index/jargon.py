@@ -152,6 +152,10 @@ PHRASINGS: tuple[Jargon, ...] = (
     Jargon(("lower", "lowers", "decrease", "decreases", "shrink", "shrinks"), "reduce", None),
     Jargon(("put", "puts", "putting"), "install", None),
     Jargon(("active",), "active inactive", None),
+    Jargon(("chance", "chances"), "opportunity", None),
+    Jargon(("higher", "bigger", "larger"), "greater", None),
+    Jargon(("kill", "kills", "killed", "snipe", "sniped", "pop", "pops", "popped"), "trash", None),
+    Jargon(("cancel", "cancels", "cancelled", "canceled", "negate", "negates"), "prevent", None),
 )
 JARGON = JARGON + PHRASINGS
 

@@ -17,6 +17,9 @@ index derived from the version's real Whoosh index, so the browser ranks like th
 * ``cards``: card name -> rules mentioning it (in the rule or its examples) with the score of
   the server's card-field clause;
 * ``jargon``: the judge jargon table (`rules_index.jargon`), phrases -> expansion stems + rule;
+* ``question``: how a question is read (`rules_index.question`: its framing patterns, the cues
+  of each intent) and, per intent, the rules answering it;
+* ``explain``: timing step -> the rules citing it (`Searcher._explain_steps`);
 * ``params``: the server's ranking constants (re-rank depth, priors, phrase bonus...).
 
 The client-side ranking lives in ``webapp/static/offline-search.js``; `tests/test_offline.py`
@@ -32,6 +35,7 @@ from pathlib import Path
 from scraper import Document
 
 from .jargon import JARGON
+from .question import FRAMING, INTENTS
 from .search import (
     _STOP,
     _TOKEN,
@@ -39,10 +43,13 @@ from .search import (
     BIGRAM_BONUS,
     COMMON_SHARE,
     FIELD_COMMON_SHARE,
+    INTENT_BONUS,
     MAX_PHRASE_WORDS,
     NAME_ANALYZER,
     PRIORS,
     RERANK_DEPTH,
+    STEP_SHARE,
+    STEP_TOP,
     TEXT_FIELDS,
     TEXT_PHRASE_BONUS,
     Searcher,
@@ -171,6 +178,15 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
         }
         for j in JARGON
     ]
+    # Question reading (`rules_index.question`): the same patterns, with JavaScript's "$1".
+    question = {
+        "framing": [[pattern, repl.replace("\\1", "$1")] for pattern, repl in FRAMING],
+        "intents": [list(intent) for intent in INTENTS],
+        "answering": {name: sorted(position[i] for i in searcher.answering(name)) for name in INTENT_BONUS},
+    }
+    explain = {
+        position[step]: [position[r] for r in rules] for step, rules in sorted(searcher._explainers().items())
+    }
     kinds = sorted({n.kind for n in nodes})
     kind_code = {k: i for i, k in enumerate(kinds)}
     rules = [
@@ -202,6 +218,8 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
             "terms": terms_post,
             "cards": cards,
             "jargon": jargon,
+            "question": question,
+            "explain": explain,
             "params": {
                 "scale": SCALE,
                 "rerank": RERANK_DEPTH,
@@ -209,6 +227,9 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
                 "phrase_bonus": TEXT_PHRASE_BONUS,
                 "bigram_bonus": BIGRAM_BONUS,
                 "max_phrase_words": MAX_PHRASE_WORDS,
+                "intent_bonus": INTENT_BONUS,
+                "step_top": STEP_TOP,
+                "step_share": STEP_SHARE,
             },
         },
     }

@@ -1,16 +1,20 @@
 """What a judge's plain-English question asks for, read before it is searched.
 
 A question typed at a table wraps a few content words in framing ("how many ... does the
-corp get", "does a hosted card count as installed", "what does it mean to ..."). `read` takes
-the framing out, so that only the words about the game are searched and weighed, and names
-what kind of answer the question wants:
+corp get", "what does it mean to ..."). `read` takes the framing out, so that only the words
+about the game are searched and weighed, and names what kind of answer the question wants
+(its intent, from how it begins):
 
-* ``count``: "how many", "how much", "is there a limit": the rule that states a number or a
-  limit is the answer (`states_a_number` marks those rules);
-* ``None`` otherwise.
+* ``count``: "how many", "how much", "is there a limit", "what is the maximum": the rule that
+  states a number or a limit is the answer (`states_a_number`);
+* ``permission``: "can ...", "may ...", "is it legal to", "do I have to": the rule that says
+  what a player can, cannot, may or must do is the answer (`states_a_permission`);
+* ``None`` otherwise ("what happens when ..." was tried as an intent preferring rules that
+  begin with "If"/"When": it lost on bench/relevance_tuning.json).
 
-The patterns are plain regular expressions over the lowercased query (`FRAMING`), exported
-unchanged to the offline pack so the browser reads a question as the server does.
+The searcher multiplies the score of a rule answering the intent (`rules_index.search`,
+``INTENT_BONUS``). The patterns are plain regular expressions, exported unchanged to the
+offline pack so the browser reads a question as the server does (`rules_index.offline`).
 """
 
 from __future__ import annotations
@@ -19,17 +23,18 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Question", "read", "FRAMING", "COUNT_CUES", "states_a_number"]
+__all__ = ["Question", "read", "FRAMING", "INTENTS", "RULE_MARKS", "marks"]
 
 
 @dataclass(frozen=True)
 class Question:
     text: str  # the query with its framing taken out (what is searched)
-    intent: str | None  # "count", or None
+    intent: str | None  # a key of INTENTS, or None
 
 
-# Framing: (pattern, replacement). Applied in order to the lowercased query; whole words only.
-# Each one removes words that say how the question is asked, never what it is about.
+# Framing: (pattern, replacement), applied in order, case-insensitively, whole words only.
+# Each removes words that say how the question is asked, never what it is about. (Removing
+# "count as", "piece of" and "its" was tried: each lost on bench/relevance_tuning.json.)
 FRAMING: tuple[tuple[str, str], ...] = (
     (r"\bhow (?:many|much)\b", " "),
     (r"\b(?:is|are) there (?:a |any )?(limit|maximum|max)\b", r" \1 "),
@@ -38,24 +43,53 @@ FRAMING: tuple[tuple[str, str], ...] = (
     (r"\b(?:is|are|be|being) considered\b", " "),
     (r"\b(?:they|them|their)\b", " "),
 )
-# How a question asking for a number or a limit begins ("can the runner see how many" does not).
-COUNT_CUES = (
-    r"^(?:how (?:many|much)|(?:is|are) there (?:a |any )?(?:limit|maximum|max)"
-    r"|what(?: is|'s) the (?:maximum|minimum|max|min|limit))\b"
+# Intent: (name, how such a question begins), the first that matches wins. "can the runner
+# see how many credits the corp has" asks a permission, not a number.
+INTENTS: tuple[tuple[str, str], ...] = (
+    (
+        "count",
+        r"^(?:how (?:many|much)|(?:is|are) there (?:a |any )?(?:limit|maximum|max)"
+        r"|what(?: is|'s) the (?:maximum|minimum|max|min|limit))\b",
+    ),
+    (
+        "permission",
+        r"^(?:can|could|may|must|is it (?:legal|possible|allowed)|am i allowed"
+        r"|do(?:es)? (?:i|you|the \w+|a player|they) (?:have|need) to)\b",
+    ),
+)
+# What a rule's text says that answers an intent: (intent, pattern). A number or a limit (a
+# digit outside a rule reference, a number word, the words of a limit); a permission or a duty.
+RULE_MARKS: tuple[tuple[str, str], ...] = (
+    (
+        "count",
+        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|once|single|no limit"
+        r"|any number|limit|maximum|minimum|at most|at least|more than|less than|fewer than"
+        r"|equal to)\b",
+    ),
+    ("permission", r"\b(?:can|cannot|can't|may|must|only|allowed|not required|is required|unable)\b"),
+)
+# Rule references ("See rule 1.13.13", "sections 6.3 and 6.4") are not numbers a rule states.
+REFERENCE = (
+    r"\b(?:rules?|sections?|steps?)\s+\d+(?:\.\d+)*[a-z]?"
+    r"(?:\s*(?:,|and|or|-)\s*\d+(?:\.\d+)*[a-z]?)*"
 )
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> tuple[tuple[tuple[re.Pattern, str], ...], re.Pattern]:
-    return tuple((re.compile(p, re.I), r) for p, r in FRAMING), re.compile(COUNT_CUES, re.I)
+def _compiled():
+    framing = tuple((re.compile(p, re.I), r) for p, r in FRAMING)
+    intents = tuple((name, re.compile(p, re.I)) for name, p in INTENTS)
+    rule_marks = tuple((name, re.compile(p, re.I)) for name, p in RULE_MARKS)
+    return framing, intents, rule_marks, re.compile(REFERENCE, re.I)
 
 
 @lru_cache(maxsize=4096)
 def read(query: str) -> Question:
-    """The question's focus and the kind of answer it wants. Anything that is not framing is
-    kept as it was typed (case too: card names and "R&D" are matched on it)."""
-    framing, count = _compiled()
-    intent = "count" if count.search(query) else None
+    """The question's focus and the kind of answer it wants. What is not framing is kept as it
+    was typed (case too: card names and "R&D" are matched on it); a query that is nothing but
+    framing is kept whole."""
+    framing, intents, _, _ = _compiled()
+    intent = next((name for name, cue in intents if cue.search(query)), None)
     text = query
     for pattern, repl in framing:
         text = pattern.sub(repl, text)
@@ -63,18 +97,8 @@ def read(query: str) -> Question:
     return Question(text=text or query, intent=intent)
 
 
-# A rule states a number or a limit: a digit that is not part of a rule or step reference, a
-# number word, or the words of a limit.
-_REFERENCE = re.compile(
-    r"\b(?:rules?|sections?|steps?)\s+\d+(?:\.\d+)*[a-z]?(?:\s*(?:,|and|or|-)\s*\d+(?:\.\d+)*[a-z]?)*", re.I
-)
-_NUMBER = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|once|single|no limit|"
-    r"any number|limit|maximum|minimum|at most|at least|more than|less than|fewer than|equal to)\b",
-    re.I,
-)
-
-
-def states_a_number(text: str) -> bool:
-    """True if a rule's text states a number or a limit (not counting rule references)."""
-    return bool(_NUMBER.search(_REFERENCE.sub(" ", text)))
+def marks(text: str) -> frozenset[str]:
+    """The intents a rule's text answers (``{"count", "permission"}`` or fewer)."""
+    _, _, rule_marks, reference = _compiled()
+    plain = reference.sub(" ", text)
+    return frozenset(name for name, pattern in rule_marks if pattern.search(plain))

@@ -14,8 +14,9 @@
   table as jargon (`rules_index.jargon.PHRASINGS`), and a word such a phrase covers counts as
   matched, for coordination, by a rule having the CR's word for it ("unused" by "unspent").
 * A question's framing ("how many", "what does ... mean") is taken out before its words are
-  read, and a question asking for a number prefers the rules stating one
-  (`rules_index.question`).
+  read, and its intent is named from how it begins (`rules_index.question`): "how many"
+  prefers the rules stating a number, "can ..." the rules saying what a player can or must do.
+* A timing step near the top that only narrates makes way for a candidate rule citing it.
 * Every hit carries ``norm``, its score over the best score the query could reach in this
   index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
   cards and rulings.
@@ -37,6 +38,7 @@ import logging
 import os
 import re
 import threading
+from array import array
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -56,8 +58,8 @@ from scraper import Document, Node
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
+from .question import marks as question_marks
 from .question import read as read_question
-from .question import states_a_number
 from .whoosh_open import open_index
 
 __all__ = [
@@ -186,8 +188,15 @@ PRIORS = {"timing_phase": 0.5, "timing_step": 0.5}
 COORD_GROUPS = True
 COORD = 1.0  # exponent of the share of distinct query words a hit matches
 RERANK_DEPTH = 40
-# A question asking for a number ("how many", "is there a limit") prefers the rules stating one.
-COUNT_BONUS = 1.0  # score x (1 + bonus); measured on bench/relevance_tuning.json
+STEP_KINDS = ("step", "timing_step")
+# A step among the first STEP_TOP hits makes way for a candidate rule citing it whose score is at
+# least STEP_SHARE of the step's (`Searcher._explain_steps`; measured on relevance_tuning.json).
+STEP_TOP = 3
+STEP_SHARE = 0.3
+# A question's intent (`rules_index.question`) prefers the rules answering it: score x (1 + bonus).
+# "how many" -> rules stating a number; "can ..." -> rules saying what a player can or must do.
+# Measured on bench/relevance_tuning.json.
+INTENT_BONUS = {"count": 1.0, "permission": 0.3}
 # Examples are scenarios full of everyday rules words; only their distinctive words select.
 FIELD_COMMON_SHARE = {"examples": 0.01, "context": 0.01}
 COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
@@ -507,7 +516,8 @@ class Searcher:
         self._stem_docs: dict[str, frozenset[int]] = {}
         self._docnums: list[tuple[str, str]] | None = None
         self._stem_seqs: dict[str, tuple[str, ...]] = {}
-        self._numbered: frozenset[str] | None = None
+        self._marks: dict[str, frozenset[str]] | None = None
+        self._step_rules: dict[str, tuple[str, ...]] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
         self._impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
         self._doc_count = self._ix.doc_count()
@@ -851,13 +861,16 @@ class Searcher:
     ) -> list[tuple[str, float]]:
         """BM25F hits, re-ranked: among the top candidates, a rule matching more of the distinct
         query words beats one matching a single word many times (coordination), a rule whose
-        text has the query's words in order gets a phrase bonus, and kind priors apply."""
+        text has the query's words in order gets a phrase bonus, kind priors apply, and a rule
+        answering the question's intent (`answering`) gets its bonus; then a timing step near
+        the top makes way for the rule explaining it (`_explain_steps`)."""
         coord = len(query_stems) >= 2 and COORD > 0
         having = (
             [frozenset().union(*(self._docs_with(s) for s in group)) for group in query_stems]
             if coord
             else []
         )
+        answering = self.answering(intent) if intent is not None else frozenset()
         by_docnum = self._by_docnum(self._searcher())
         out = []
         for docnum, raw_score in self.candidates(terms, phrases, max(limit, RERANK_DEPTH)):
@@ -874,11 +887,51 @@ class Searcher:
                 seq = self._text_stems(node_id)
                 bonus = sum(w for phrase, w in text_phrases if _contains(seq, phrase))
                 score *= 1.0 + TEXT_PHRASE_BONUS * bonus
-            if intent == "count" and node_id in self._numeric():
-                score *= 1.0 + COUNT_BONUS
+            if intent is not None and node_id in answering:
+                score *= 1.0 + INTENT_BONUS[intent]
             out.append((node_id, score))
         out.sort(key=lambda pair: -pair[1])
+        out = self._explain_steps(out)
         return out[:limit]
+
+    def _explain_steps(self, out: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """A timing step among the first hits only narrates; the rule that explains it (a rule
+        citing the step, or defining a term the step uses) is what a judge reads. When such a
+        rule is among the candidates with a fair share of the step's score, it goes just above
+        the step."""
+        if not out:
+            return out
+        scores = dict(out)
+        explainers = self._explainers()
+        changed = False
+        for node_id, score in out[:STEP_TOP]:
+            for rule_id in explainers.get(node_id, ()):
+                own = scores.get(rule_id)
+                if own is not None and STEP_SHARE * score <= own < score:
+                    scores[rule_id] = score * 1.0001
+                    changed = True
+        if not changed:
+            return out
+        return sorted(scores.items(), key=lambda pair: -pair[1])
+
+    def _explainers(self) -> dict[str, tuple[str, ...]]:
+        """Step id -> the rules citing it (the rules that explain what the step narrates),
+        built once. (Rules defining a term the step uses were tried too: no gain on
+        bench/relevance_tuning.json.)"""
+        if self._step_rules is None:
+            back = self._backlinks()
+            table: dict[str, tuple[str, ...]] = {}
+            for node in _searchable(self.doc):
+                if node.kind in STEP_KINDS:
+                    rules = tuple(
+                        r
+                        for r in back.get(node.id, ())
+                        if (n := self.doc.node(r)) and n.kind not in STEP_KINDS
+                    )
+                    if rules:
+                        table[node.id] = rules
+            self._step_rules = table
+        return self._step_rules
 
     def candidates(
         self, terms: list[tuple[str, str, float]], phrases: list, depth: int
@@ -899,11 +952,16 @@ class Searcher:
                     m.next()
         return top(scores, depth)
 
-    def _numeric(self) -> frozenset[str]:
-        """Ids of the rules whose text states a number or a limit (`question.states_a_number`)."""
-        if self._numbered is None:
-            self._numbered = frozenset(n.id for n in _searchable(self.doc) if states_a_number(n.text))
-        return self._numbered
+    def answering(self, intent: str) -> frozenset[str]:
+        """Ids of the rules whose text answers a question's intent (`question.marks`: a rule
+        stating a number for "how many", a permission or duty for "can ..."), built once."""
+        if self._marks is None:
+            table: dict[str, set[str]] = {name: set() for name in INTENT_BONUS}
+            for node in _searchable(self.doc):
+                for name in question_marks(node.text):
+                    table.setdefault(name, set()).add(node.id)
+            self._marks = {name: frozenset(ids) for name, ids in table.items()}
+        return self._marks.get(intent, frozenset())
 
     def _text_stems(self, node_id: str) -> tuple[str, ...]:
         """The analysed words of a rule's text, in order (cached)."""
@@ -987,7 +1045,10 @@ class Searcher:
         sources = [node.text] + [e.text for e in (self.doc.node(x) for x in node.examples) if e is not None]
         if terms:
             for source in sources:
-                spans = [m.span() for m in _WORD.finditer(source) if _stem_of(m.group(0)) in terms]
+                stems, offsets = _stems(source)
+                spans = [
+                    (offsets[2 * i], offsets[2 * i + 1]) for i, stem in enumerate(stems) if stem in terms
+                ]
                 if spans:
                     return _mark(source, spans)
         base = next((s for s in sources if s), node.title or "")
@@ -1013,6 +1074,18 @@ def _stem_of(word: str) -> str | None:
     """The indexed form of one word (None for a stop word), as the analyzer makes it."""
     tokens = [t.text for t in ANALYZER(word)]
     return tokens[0] if len(tokens) == 1 else None
+
+
+@lru_cache(maxsize=2048)
+def _stems(text: str) -> tuple[tuple[str | None, ...], array]:
+    """The indexed form of each word of a rule's (or example's) text, and the words' start and
+    end offsets (flat): made once per text, not once per search that shows it. About 1 KB a
+    rule (a version has about 1,700 texts), so the 2,048 kept stay under 3 MB."""
+    stems, offsets = [], array("i")
+    for m in _WORD.finditer(text):
+        stems.append(_stem_of(m.group(0)))
+        offsets.extend(m.span())
+    return tuple(stems), offsets
 
 
 def _mark(text: str, spans: list[tuple[int, int]]) -> str:

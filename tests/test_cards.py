@@ -174,6 +174,22 @@ def test_card_name_is_the_first_hit(store):
     assert only_cards and all(h.source == "cards" for h in only_cards)
 
 
+def test_search_ranks_by_words_as_rank_does(store):
+    """The card box ranks with the same scorer as the merged search (`CardStore.rank`), after
+    the cards named by the query."""
+    for query in ("choosing to take the tag", "end the run net damage", "trash a resource"):
+        ranked, _ = store.rank(query, ("rulings",), 10)
+        expected = [(r.card_id, r.ruling) for r in ranked["rulings"]]
+        assert expected
+        assert [
+            (h.card_id, h.ruling) for h in store.search(query, sources=("rulings",), limit=10)
+        ] == expected
+    named = [cid for cid, _ in store.named("ice wall", 10)]
+    hits = store.search("ice wall", sources=("cards",), limit=10)
+    assert [h.card_id for h in hits[: len(named)]] == named
+    assert len({h.card_id for h in hits}) == len(hits)  # a named card is not listed twice
+
+
 @pytest.mark.parametrize("query", ["", "   ", "(((", 'title:"', "*", "AND OR NOT", "x" * 5000, "a:b:c"])
 def test_search_never_raises(store, query):
     assert isinstance(store.search(query), list)

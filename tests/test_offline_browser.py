@@ -150,7 +150,7 @@ def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, libra
     bench = ROOT / "bench"
     queries = [
         q["q"]
-        for f in ("relevance_set.json", "relevance_holdout.json")
+        for f in ("relevance_set.json", "relevance_holdout.json", "relevance_tuning.json")
         for q in json.loads((bench / f).read_text())["queries"]
     ]
     queries += [

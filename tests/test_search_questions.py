@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_index.question import read, states_a_number
+from rules_index.question import marks, read
 from rules_index.search import ANALYZER, STEM_CACHE, Searcher, _porter, build_index
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -112,17 +112,31 @@ def test_a_questions_framing_is_taken_out_and_its_intent_named():
     assert read("what is the minimum number of cards in a deck").intent == "count"
     assert read("what does it mean to fully break a piece of ice").text == "it to fully break a piece of ice"
     # "how many" inside a yes/no question does not ask for a number
-    assert read("can the runner see how many credits the corp has").intent is None
+    assert read("can the runner see how many credits the corp has").intent == "permission"
     # nothing but framing: the query is kept as typed
     assert read("how many").text == "how many"
     assert read("R&D Interface").text == "R&D Interface" and read("R&D Interface").intent is None
 
 
-def test_rules_stating_a_number_are_told_from_rules_citing_one(searcher):
-    assert states_a_number(searcher.doc.node("rule_corp_allotted_clicks").text)  # "3[click]"
-    assert states_a_number(searcher.doc.node("rule_upgrade_no_limit").text)  # "no limit"
-    assert not states_a_number(searcher.doc.node("rule_identity_not_installed").text)
-    assert not states_a_number("See rule 1.13.13 and section 10.4.")
+def test_rules_answering_an_intent_are_told_apart(searcher):
+    def rule(node_id: str) -> str:
+        return searcher.doc.node(node_id).text
+
+    assert "count" in marks(rule("rule_corp_allotted_clicks"))  # "3[click]"
+    assert "count" in marks(rule("rule_upgrade_no_limit"))  # "no limit"
+    assert marks(rule("rule_identity_not_installed")) == frozenset()
+    assert marks("See rule 1.13.13 and section 10.4.") == frozenset()  # references are not numbers
+    assert "permission" in marks(rule("rule_trash_in_archives"))  # "The Runner cannot trash ..."
+    assert "rule_trash_in_archives" in searcher.answering("permission")
+    assert "rule_identity_not_installed" not in searcher.answering("count")
+    assert searcher.answering("no such intent") == frozenset()
+
+
+def test_a_question_names_its_intent_from_how_it_begins():
+    assert read("can an operation be installed").intent == "permission"
+    assert read("do I have to trash a program to install a new one").intent == "permission"
+    assert read("how many credits can a player bid").intent == "count"  # the first intent wins
+    assert read("what happens to an agenda that gets forfeited").intent is None
 
 
 def test_a_how_many_question_finds_the_rule_stating_the_number(searcher):
@@ -142,6 +156,28 @@ def test_player_words_count_as_the_crs_word_for_coordination(searcher):
     assert "step_corp_turn_lose_unspent_clicks" in top(
         searcher, "what happens to my unused clicks at the end of the turn"
     )
+
+
+def test_a_can_question_prefers_the_rule_saying_what_a_player_can_do(searcher):
+    # 3.5.1a "A condition operation cannot be installed ..." over the rules about installing
+    assert top(searcher, "can an operation be installed", 1) == ["rule_operation_condition"]
+    assert top(searcher, "an operation be installed", 1) != ["rule_operation_condition"]
+
+
+def test_a_step_makes_way_for_the_rule_citing_it(searcher):
+    # 5.6.1c only narrates ("The Corp's recurring credits refill"); 1.10.5c cites it and says it.
+    assert (
+        "rule_refill_recurring_credits" in searcher._explainers()["step_corp_turn_recurring_credits_refill"]
+    )
+    ids = top(searcher, "when do recurring credits come back", 5)
+    assert ids[0] == "rule_refill_recurring_credits"
+    assert "step_corp_turn_recurring_credits_refill" in ids
+    # a rule citing nothing of the sort is left where it was
+    assert searcher._explain_steps([]) == []
+    assert searcher._explain_steps([("rule_credit", 2.0), ("rule_click", 1.0)]) == [
+        ("rule_credit", 2.0),
+        ("rule_click", 1.0),
+    ]
 
 
 # ----- a search that finds nothing --------------------------------------------------------------

@@ -2,7 +2,9 @@
    (built by rules_index/offline.py from the server's own Whoosh index), the way
    rules_index/search.py ranks it on the server: lookup of numbers, ids and deep links first
    (then the rules citing the rule), judge jargon, card names, typo correction, BM25F scores,
-   then the server's re-rank (coordination, text phrase bonus, kind priors).
+   then the server's re-rank (coordination, text phrase bonus, kind priors), with a question's
+   framing taken out and its intent read as rules_index/question.py reads it (patterns from
+   the pack), and a cited timing step making way for the rule citing it.
    Exposes window.NROfflineIndex(pack). No DOM access: usable in a page or a worker. */
 (function (root) {
   "use strict";
@@ -109,6 +111,12 @@
     this._post = new Map(); this._title = new Map(); this._terms = new Map();
     this._text = new Map(); this._stems = new Map();
     this._cardRe = null; this._jargonRe = null; this._vocab = null; this._back = null;
+    var q = ix.question || { framing: [], intents: [], answering: {} };
+    this.framing = q.framing.map(function (f) { return [new RegExp(f[0], "gi"), f[1]]; });
+    this.intents = q.intents.map(function (i) { return [i[0], new RegExp(i[1], "i")]; });
+    this.answering = {};
+    Object.keys(q.answering).forEach(function (k) { self.answering[k] = new Set(q.answering[k]); });
+    this.explain = ix.explain || {};
   }
   var P = Index.prototype;
 
@@ -308,11 +316,19 @@
     }
     return out;
   };
+  P.read = function (typed) { /* rules_index/question.py read(): the framing out, the intent named */
+    var text = typed;
+    this.framing.forEach(function (f) { text = text.replace(f[0], f[1]); });
+    text = text.split(/\s+/).filter(Boolean).join(" ");
+    var intent = this.intents.find(function (i) { return i[1].test(typed); });
+    return { text: text || typed, intent: intent ? intent[0] : null };
+  };
   P.analyze = function (query) {
     var text = cleanQuery(query), self = this;
     var phrases = [], qm, qre = /"([^"]+)"/g;
     while ((qm = qre.exec(text))) phrases.push(qm[1]);
-    var plain = text.replace(/"/g, " ");
+    var typed = text.replace(/"/g, " ");
+    var question = this.read(typed), plain = question.text;
     var cardRe = this.cardMatcher();
     var jargon = this.findJargon(plain.replace(cardRe, " | "));
     var known = new Set();
@@ -326,7 +342,7 @@
       words.push(fix || low);
     });
     var cards = [];
-    [plain, words.join(" ")].forEach(function (src) {
+    [typed, words.join(" ")].forEach(function (src) {
       (src.match(cardRe) || []).forEach(function (c) {
         var e = self.ix.cards[c.toLowerCase().split(/\s+/).join(" ")];
         if (e && cards.indexOf(e) < 0 && cards.length < 5) cards.push(e);
@@ -340,6 +356,8 @@
     return {
       query: text, words: words, phrases: phrases, corrections: corrected, cards: cards,
       jargon: jargon.map(function (j) { return j[1]; }),
+      jargonText: jargon.map(function (j) { return j[0]; }),
+      intent: question.intent,
       onlyJargon: jargon.length > 0 && !cards.length && !this.stems(rest).length
     };
   };
@@ -499,15 +517,30 @@
     var ranked = Array.from(scores.entries());
     ranked.sort(function (a, b) { return b[1] - a[1] || docOf.get(a[0]) - docOf.get(b[0]); });
     ranked = ranked.slice(0, Math.max(limit, this.params.rerank));
-    var qstems = Array.from(new Set(this.stems(info.words.join(" "))));
+    /* coordination groups (search.py _word_groups): a word a jargon phrase covers is matched
+       by the CR's words for it too */
+    var alternatives = new Map();
+    info.jargon.forEach(function (j, i) {
+      self.stems(info.jargonText[i]).forEach(function (s) {
+        if (!alternatives.has(s)) alternatives.set(s, new Set());
+        j.expansion.forEach(function (e) { alternatives.get(s).add(e); });
+      });
+    });
+    var qstems = Array.from(new Set(this.stems(info.words.join(" ")))).map(function (s) {
+      return [s].concat(Array.from(alternatives.get(s) || []));
+    });
     var coord = qstems.length >= 2;
+    var intentBonus = info.intent ? (this.params.intent_bonus || {})[info.intent] || 0 : 0;
+    var answering = info.intent ? this.answering[info.intent] || new Set() : new Set();
     var scale = this.params.scale;
     var out = ranked.map(function (pair) {
       var d = pair[0], score = pair[1] / scale;
       score *= self.params.priors[self.kinds[self.rules[d][2]]] || 1.0;
       if (coord) {
         var have = 0;
-        qstems.forEach(function (s) { var p = self.post(s); if (p && p.has(d)) have++; });
+        qstems.forEach(function (group) {
+          if (group.some(function (s) { var p = self.post(s); return p && p.has(d); })) have++;
+        });
         score *= have / qstems.length;
       }
       if (textPhrases.length) {
@@ -515,15 +548,32 @@
         textPhrases.forEach(function (pw) { if (contains(seq, pw[0])) bonus += pw[1]; });
         score *= 1 + self.params.phrase_bonus * bonus;
       }
+      if (intentBonus && answering.has(d)) score *= 1 + intentBonus;
       return [d, score];
     });
     out.sort(function (a, b) { return b[1] - a[1]; });
+    out = this.explainSteps(out);
     out.forEach(function (pair) {
       var id = self.rules[pair[0]][0];
       if (hits.some(function (h) { return h.id === id; })) return;
       hits.push(self.hit(pair[0], Math.round(pair[1] * 1e4) / 1e4, highlight, "text"));
     });
     return hits.slice(0, limit);
+  };
+
+  P.explainSteps = function (out) { /* search.py _explain_steps */
+    var top = this.params.step_top || 0, share = this.params.step_share || 0, self = this;
+    var scores = new Map(out), changed = false;
+    out.slice(0, top).forEach(function (pair) {
+      (self.explain[pair[0]] || []).forEach(function (r) {
+        var own = scores.get(r);
+        if (own !== undefined && share * pair[1] <= own && own < pair[1]) { scores.set(r, pair[1] * 1.0001); changed = true; }
+      });
+    });
+    if (!changed) return out;
+    var sorted = Array.from(scores.entries());
+    sorted.sort(function (a, b) { return b[1] - a[1]; });
+    return sorted;
   };
 
   root.NROfflineIndex = Index;
