@@ -12,6 +12,9 @@ With ``--sources``, also the search box's default: one query over every source (
 latest version, cards and rulings from ../shared/nrdb/v2, judge items from ../shared/judge),
 merged by `rules_index.unified.search_sources`, over the same queries (built into a temporary
 directory first; p50/p99 wall and CPU per query).
+
+With ``--mix``, only the HTTP bench's 40 searches (`bench/http_load.py --only nocache`), each
+timed alone through the whole uncached /api/search answer: which queries cost most, and where.
 """
 
 from __future__ import annotations
@@ -127,6 +130,54 @@ def bench_sources(version: str, cr_dir: Path, queries: list[str], repeat: int) -
     }
 
 
+def bench_mix(build_dir: str | None, repeat: int) -> list[dict]:
+    """Per query of the HTTP bench's search mix (`http_load.QUERIES`, what `--only nocache`
+    sends): CPU ms of the whole uncached /api/search answer as a worker makes it (every built
+    source, the payload, JSON), of its rules search and of its card and ruling search alone,
+    and the JSON size. The median of ``repeat`` runs after a warm-up, in a build directory
+    (default: the one the server uses)."""
+    from http_load import QUERIES
+
+    from rules_index.store import Library
+    from rules_index.unified import available_sources, card_hits
+    from webapp import liveserver
+    from webapp.jsonprovider import dumps_bytes
+    from webapp.payloads import search as search_payload
+    from webapp.payloads.context import Rules
+
+    library = Library.open(liveserver.ensure_build(build_dir))
+    rules = Rules(library)
+    version = library.latest
+    searcher = library.searcher(version)
+    sources = available_sources(library)
+    store = library.cards() if "cards" in sources else None
+
+    def cpu_ms(fn) -> float:
+        times = []
+        for _ in range(repeat):
+            c = time.process_time()
+            fn()
+            times.append(time.process_time() - c)
+        return statistics.median(times) * 1000
+
+    rows = []
+    for q in QUERIES:
+        whole = lambda q=q: dumps_bytes(search_payload.search(rules, q, version))  # noqa: E731
+        whole()  # warm-up: the word lists this query reads
+        rows.append(
+            {
+                "q": q,
+                "whole_ms": cpu_ms(whole),
+                "rules_ms": cpu_ms(lambda q=q: searcher.search_result(q, 10, snippets=False)),
+                "cards_ms": cpu_ms(lambda q=q: card_hits(store, q, ("cards", "rulings"), 10))
+                if store
+                else 0.0,
+                "bytes": len(whole()),
+            }
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--versions", default=",".join(VERSIONS))
@@ -135,9 +186,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--builds", type=int, default=3, help="index builds per version")
     ap.add_argument("--json", action="store_true")
     ap.add_argument(
+        "--mix",
+        action="store_true",
+        help="only the HTTP bench's 40 searches, one by one: CPU ms of each uncached /api/search "
+        "answer (and of its rules and card parts), slowest first",
+    )
+    ap.add_argument("--build-dir", default=os.environ.get("NRRULES_BUILD_DIR"), help="for --mix")
+    ap.add_argument(
         "--sources", action="store_true", help="also time one search over every source (latest version)"
     )
     args = ap.parse_args(argv)
+    if args.mix:
+        mix = sorted(bench_mix(args.build_dir, max(3, args.repeat)), key=lambda r: -r["whole_ms"])
+        print(f"{'query':22} {'whole ms':>9} {'rules ms':>9} {'cards ms':>9} {'JSON B':>7}  (CPU, median)")
+        for r in mix:
+            print(
+                f"{r['q']:22} {r['whole_ms']:9.2f} {r['rules_ms']:9.2f} {r['cards_ms']:9.2f} {r['bytes']:7d}"
+            )
+        whole = [r["whole_ms"] for r in mix]
+        print(
+            f"mean {statistics.mean(whole):.2f} ms, slowest/fastest {max(whole) / min(whole):.1f}x; "
+            f"the rest of 'whole' is merging, snippets, the payload and JSON"
+        )
+        if args.json:
+            print(json.dumps(mix, indent=1))
+        return 0
     queries = [q["q"] for p in SET_PATHS for q in json.loads(p.read_text(encoding="utf-8"))["queries"]]
     rows = []
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
