@@ -180,6 +180,13 @@ MEMOS = (
         "to mark the words a query matched",
     ),
     MemoSpec(
+        "search.text_stems",
+        2048,
+        16 * MB,
+        "rules_index/search.py `_stems`: the indexed form and offsets of each word of a rule's text, "
+        "made once per text, not once per search that shows it (a version has about 1,700 texts)",
+    ),
+    MemoSpec(
         "judge.snippet_stems",
         16_384,
         4 * MB,

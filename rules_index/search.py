@@ -1075,7 +1075,7 @@ def _stem_of(word: str) -> str | None:
     return tokens[0] if len(tokens) == 1 else None
 
 
-@lru_cache(maxsize=2048)
+@memo("search.text_stems")
 def _stems(text: str) -> tuple[tuple[str | None, ...], array]:
     """The indexed form of each word of a rule's (or example's) text, and the words' start and
     end offsets (flat): made once per text, not once per search that shows it. About 1 KB a

@@ -260,6 +260,7 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
     return {
         "search.stems": (search_mod._porter, lambda i: (f"{big}{i}ing",)),
         "search.snippet_stems": (search_mod._stem_of, lambda i: (f"{big}{i}ed",)),
+        "search.text_stems": (search_mod._stems, lambda i: (f"{i} " + "the runner jacks out " * 300,)),
         "judge.snippet_stems": (judge_mod._stem_word, lambda i: (f"{big}{i}s",)),
         "whoosh.stems": (_stem_filter_memo(STEMS), lambda i: (f"{big}{i}ness",)),
         "history.word_diffs": (
