@@ -107,14 +107,16 @@ def _sub_imminent(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return None
 
 
-# interrupt windows for an imminent instruction's effects (9.9.4): damage can be prevented there
+# interrupt windows for an imminent instruction's effects (9.9.4): damage can be prevented there,
+# a trace's base strength changed; a paid ability's too (9.5.7d: a Corp card's instructions)
 handles(
     "step_subroutine_interrupt_subroutine_effect",
     "step_conditional_ability_interrupt_window",
     "step_play_ability_interrupt_window",
+    "step_paid_ability_interrupt_window",
 )(_interrupt_window)
-# 9.8.10b (preventing the subroutine itself) and a paid ability's window: nothing modeled
-handles("step_subroutine_interrupt_subroutine_resolution", "step_paid_ability_interrupt_window")(
+# 9.8.10b (preventing the subroutine itself): nothing modeled
+handles("step_subroutine_interrupt_subroutine_resolution")(
     narrate("Interrupt window: no interrupt in the board vocabulary applies.", "rule_interrupt_definition")
 )
 handles(
@@ -445,7 +447,7 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
     return None
 
 
-_pa_next_instruction = _loop("step_paid_ability_resolution")
+_pa_next_instruction = _loop("step_paid_ability_interrupt_window")  # 9.5.7g: "return to (d)"
 
 
 @handles("step_paid_ability_loop")

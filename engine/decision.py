@@ -233,9 +233,12 @@ def _card_or_pos(d: Decision, ref: str) -> Decision:
     return Decision(d.kind, d.server, d.zone, ref, d.index, d.amount, None, d.choice)
 
 
+_NO_FIELDS = (None, None, None, None, None, None, False)  # a bare decision's other fields
+
+
 def _format(d: Decision) -> str:
     k = d.kind
-    if k in BARE and d._key()[1:] == (*(None,) * 6, False):
+    if k in BARE and d._key()[1:] == _NO_FIELDS:
         return k
     ref = str(d.pos) if d.pos is not None else d.card
     if k in ("spend", "draw"):

@@ -340,9 +340,9 @@ def checkpoint(ctx: Ctx) -> None:
     """Walk the document's checkpoint steps (10.3.1) in order; stops early if the game ends."""
     s = ctx.s
     trace = s.trace
-    for step_id, h, event in s.tables.checkpoint_plan:
-        if event is not None:  # a narrated step: its event is the same every time (a shared value)
-            trace.append(event)
+    for step_id, h, told in s.tables.checkpoint_plan:
+        if told:  # a run of narrated steps: their events are the same every time (shared values)
+            trace.extend(told)
             continue
         ctx.step = step_id
         if h is None:

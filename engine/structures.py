@@ -162,10 +162,18 @@ class Tables:
             k: {i: (self.handlers[i], self.narrated.get(i), nxt.get(i)) for i in nxt}
             for k, nxt in self.next_of.items()
         }
-        # checkpoint steps: (step id, handler, the event of a narrated step)
-        self.checkpoint_plan = tuple(
-            (i, handler_for(i), self.narrated.get(i)) for i in self.steps.get("checkpoint", ())
-        )
+        # checkpoint steps: (step id, handler, ()) for a step that is walked, ("", None, events)
+        # for a run of narrated steps (their events, appended at once)
+        plan: list[tuple] = []
+        for i in self.steps.get("checkpoint", ()):
+            told = self.narrated.get(i)
+            if told is None:
+                plan.append((i, handler_for(i), ()))
+            elif plan and plan[-1][2]:
+                plan[-1] = ("", None, (*plan[-1][2], told))
+            else:
+                plan.append(("", None, (told,)))
+        self.checkpoint_plan = tuple(plan)
         # boards validated and normalised for sessions on this document (engine.session._prepare):
         # marshalled board -> (problems, marshalled normalised board, its kinds); bounded
         self.prepared: dict[bytes, tuple[tuple[str, ...], bytes, frozenset[str]]] = {}

@@ -188,3 +188,55 @@ def test_click_abilities_validate():
     assert any(
         "effects" in p for p in engine.validate_board(engine_board(servers={"remote1": {"content": noeff}}))
     )
+
+
+def test_refused_click_abilities_say_why(doc):
+    b = engine_board(
+        turn="corp",
+        corp={"credits": 0, "allotted_clicks": 1},
+        servers={
+            "remote1": {"content": LAB},
+            "remote2": {"content": {**LAB, "name": "Off Lab", "rezzed": False, "rez_cost": 9}},
+        },
+    )
+    s = corp_action(b, doc)
+    why = {r.id: r.to_dict() for r in engine.refused_decisions(s)}
+    assert "[click][click]" in why["ability:remote1.content.1"]["reason"]
+    assert "1 credits" in why["ability:remote1.content.0"]["reason"]
+    assert "unrezzed" in why["ability:remote2.content.0"]["reason"]
+    assert why["ability:remote2.content.0"]["rule"] == "rule_corp_become_active"
+    with pytest.raises(engine.IllegalDecision, match="costs \\[click\\]\\[click\\]"):
+        engine.apply(s, "ability:remote1.content.1")
+
+
+def test_a_corp_abilitys_damage_can_be_prevented_and_each_instruction_has_its_window(doc):
+    """9.5.7d: an interrupt window opens for each imminent instruction of a paid ability (9.5.7g
+    returns to (d)); the Runner may prevent the net damage of a Corp card's ability there."""
+    two = {
+        **BOMB,
+        "abilities": [
+            {
+                "kind": "paid",
+                "trash": True,
+                "effects": [{"effect": "gain_credits", "amount": 1}, {"effect": "net_damage", "amount": 2}],
+            }
+        ],
+    }
+    shield = {"name": "Shield", "abilities": [{"kind": "prevent", "damage": "net", "amount": 1}]}
+    wall = {"name": "Wall", "rezzed": True, "subroutines": []}
+    b = engine_board(
+        runner={"hand": 5, "rig": {"hardware": [shield]}}, servers={"hq": {"ice": [wall], "root": [two]}}
+    )
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    while "ability:hq.root.bomb-grid.0" not in decision_ids(s):
+        s, _ = engine.apply(s, "pass" if "pass" in decision_ids(s) else decision_ids(s)[0])
+    s, ev = engine.apply(s, "ability:hq.root.bomb-grid.0")
+    assert sum(e.step == "step_paid_ability_interrupt_window" for e in ev) == 1  # the gain's window
+    assert "prevent:hardware.shield.0" in decision_ids(s)
+    assert s.current_step == "step_paid_ability_interrupt_window"
+    s, ev = engine.apply(s, "prevent:hardware.shield.0")
+    while s.current_step == "step_paid_ability_interrupt_window":
+        s, ev2 = engine.apply(s, "pass")
+        ev += ev2
+    assert len(s.board["runner"]["hand"]) == 4  # 2 net damage, 1 prevented
+    assert s.board["corp"]["credits"] == 6
