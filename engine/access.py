@@ -66,7 +66,9 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                 "vars": {"accessed_from": origin},
             }
         )
-    if "triggers" in ctx.s.kinds and triggers.pending(ctx.board, "accessed", card):
+    if "triggers" in ctx.s.kinds and triggers.pending(
+        ctx.board, "accessed", card, triggers.facts(f, "accessed", card)
+    ):
         # "whenever you access a card" abilities meet their condition with the card's own
         # "when accessed" ability: all are pending together, ordered in the reaction window
         return triggers.fire(ctx, f, None, "accessed", card, own)
@@ -165,9 +167,10 @@ def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
             "source": card["name"],
             "effects": tr["effects"],
             "key": f"accessed.{slug(card['name'])}.{t}",
+            **({"optional": True} if tr.get("optional") else {}),
         }
         for t, tr in enumerate(card.get("triggers", ()))
-        if tr["when"] == "stolen"
+        if tr["when"] == "stolen" and triggers.meets(tr, triggers.facts(f, "stolen", card))
     ]
     if not own and "triggers" not in ctx.s.kinds:
         return call("checkpoint", {})
