@@ -151,6 +151,11 @@ EFFECTS: dict[str, dict[str, Any]] = {
     },
     # ----- issue 10's vocabulary: bypass, derez, expose, gain clicks, bad publicity -----------------
     "bypass": {"params": (), "corp_only": False, "text": "Bypass the encountered ice."},
+    "corp_chooses_hq_access": {
+        "params": (),
+        "corp_only": True,
+        "text": "The Corp chooses which cards the Runner accesses from HQ for the remainder of this run.",
+    },
     "derez": {
         "params": (),
         "optional": {"amount": 1},

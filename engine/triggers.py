@@ -30,7 +30,7 @@ A trigger may name what it watches with `filter` (`engine.board.TRIGGER_FILTERS`
 access an agenda"), `server` (accessed, stolen: the server breached; successful_run, run_ends:
 the server run on; a server name, `central` or `remote`) and `successful` (run_ends: "when a
 run ... ends successfully"). A filter not met means the condition is not met: the ability
-never becomes pending (9.6.3).
+never becomes pending (rule_condition_requirements_part_of_condition).
 """
 
 from __future__ import annotations

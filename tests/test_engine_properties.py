@@ -103,6 +103,7 @@ effect = st.one_of(
     ),
     # issue 10's remaining vocabulary: bypass, derez, expose, gain clicks, bad publicity
     st.just("bypass"),
+    st.just("corp_chooses_hq_access"),
     st.builds(
         lambda name, a, types: {"effect": name, "amount": a, **({"card_types": types} if types else {})},
         st.sampled_from(["derez", "expose"]),
@@ -430,6 +431,8 @@ def starts(draw):
         params["server"] = draw(st.sampled_from(sorted(b["servers"])))
         if draw(st.booleans()):
             params["additional_access"] = draw(st.integers(0, 3))
+        if draw(st.booleans()):
+            params["corp_chooses_hq"] = True  # Dedicated Neural Net: the Corp picks HQ accesses
     elif structure == "trace":
         params = {
             "strength": draw(st.integers(0, 5)),

@@ -1,4 +1,4 @@
-"""Trigger filters: a conditional ability's condition can name what it watches (9.6.3: an
+"""Trigger filters: a conditional ability's condition can name what it watches (rule_condition_requirements_part_of_condition: an
 ability whose condition is not met does not trigger): "whenever you access an agenda",
 "whenever you access a card from R&D", "when a run on HQ ends successfully"."""
 
