@@ -421,13 +421,21 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
         return None
     if ab["kind"] == "strength":
         old = rig.strength(prog)
-        prog["boost"] = prog.get("boost", 0) + ab["amount"]
+        lasts = ab.get("lasts", "encounter")
+        key = rig.BOOST_FIELD[lasts]
+        prog[key] = prog.get(key, 0) + ab["amount"]
+        rules = (
+            "rule_icebreaker_strength_increase_implicit",
+            "rule_icebreaker_strength_increase_implicit_link",
+        )
+        if lasts != "encounter":  # the card says how long (3.9.5c)
+            rules = ("rule_icebreaker_strength_increase_specified",)
         ctx.ev(
-            f"{prog['name']} gets +{ab['amount']} strength for the remainder of the encounter "
+            f"{prog['name']} gets +{ab['amount']} strength for the remainder of the {lasts} "
             f"({old} -> {rig.strength(prog)}).",
-            ("rule_icebreaker_strength_increase_implicit", "rule_icebreaker_strength_increase_implicit_link"),
+            rules,
             {f"runner.rig.programs[{v['program']}].strength": [old, rig.strength(prog)]},
-            objects=objs,
+            objects=objs if lasts == "encounter" else {**objs, "lasts": lasts},
         )
         return None
     ice, ch, fully = break_subroutines(ctx, v, v.get("targets", ()))

@@ -177,6 +177,11 @@ EFFECTS: dict[str, dict[str, Any]] = {
 _LIMITS = ("once_per", "only_if", "threat")  # optional limits on icebreaker abilities (break, strength)
 MAX_OPTIONS = 4  # options of one "choose" effect ("X or end the run")
 ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this ability only once per ..."
+PUMP_LASTS = (
+    "encounter",
+    "run",
+    "turn",
+)  # how long a strength ability's pump lasts (3.9.5b-c); engine.rig.LASTS
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
 ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace")
@@ -241,6 +246,8 @@ _CARD_FIELDS_RUNNER = {
     "link",  # N[link] from an installed card (10.7.1)
     "triggers",
     "boost",  # engine-managed: strength added by pump abilities during the current encounter
+    "boost_run",  # engine-managed: pumps that last the run (`lasts: "run"`, 3.9.5c)
+    "boost_turn",  # engine-managed: pumps that last the turn (`lasts: "turn"`)
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
@@ -430,6 +437,8 @@ class _Checker:
             "strength",
             "memory_cost",
             "boost",
+            "boost_run",
+            "boost_turn",
             "recurring",
             "link",
         ):
@@ -568,8 +577,10 @@ class _Checker:
             self.text_field(a, "only_if", ap)
             self.int_field(a, "threat", ap)
             if kind == "strength":
-                self.unknown(a, {"kind", "cost", "amount", *_LIMITS}, ap)
+                self.unknown(a, {"kind", "cost", "amount", "lasts", *_LIMITS}, ap)
                 self.int_field(a, "amount", ap, required=True)
+                if "lasts" in a and a["lasts"] not in PUMP_LASTS:
+                    self.add(f"{ap}.lasts", f"must be one of {', '.join(PUMP_LASTS)}")
                 continue
             self.unknown(a, {"kind", "cost", "count", "up_to", "ice_subtype", *_LIMITS}, ap)
             self.int_field(a, "count", ap, hi=MAX_SUBS, required=True)

@@ -44,7 +44,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+
+from memo import memo
 
 BARE = frozenset(
     (
@@ -140,7 +141,7 @@ class Decision:
         )
 
 
-@lru_cache(maxsize=4096)
+@memo("engine.decision_ids")
 def _parse(text: str) -> Decision | None:
     if text in BARE:
         return Decision(text)
@@ -271,7 +272,7 @@ def _format(d: Decision) -> str:
 # ----- card references --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
+@memo("engine.card_slugs")
 def slug(name: str) -> str:
     """A card name as it appears in ids: ASCII lowercase letters and digits, words joined by "-"
     ("Mr. Li" -> "mr-li"); URL-safe, with no "." or "_" (the separators)."""
@@ -295,7 +296,7 @@ def card_refs(cards: list[dict]) -> tuple[str, ...]:
     return _refs(tuple([c["name"] for c in cards]))
 
 
-@lru_cache(maxsize=4096)
+@memo("engine.card_refs")
 def _refs(names: tuple[str, ...]) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     out = []

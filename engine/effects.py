@@ -561,7 +561,7 @@ def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict, str]], dest: s
             ch[f"runner.rig.{zone}"] = [len(r["rig"][zone]), len(r["rig"][zone]) - len(idx)]
         for i in idx:
             card = r["rig"][zone].pop(i)
-            card.pop("boost", None)  # an installed card's temporary effects end when it moves
+            rig.forget_boosts(card)  # an installed card's temporary effects end when it moves
             pile = r["discard"] if dest == "heap" else r["hand"]
             pile.append(card)
             if dest == "heap" and zone == "programs":
@@ -1053,7 +1053,7 @@ def _trash_program(ctx: Ctx, e: dict, source: str, d: Decision | None, f: Frame 
     before = len(progs)
     for i in sorted(picks, reverse=True):
         card = progs.pop(i)
-        card.pop("boost", None)
+        rig.forget_boosts(card)
         r["discard"].append(card)
         names.append(card["name"])
     ch["runner.rig.programs"] = [before, len(progs)]

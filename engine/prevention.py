@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rig
 from .decision import Decision, card_ref, locate
 from .machine import STAY, Ctx, Frame, dec
 from .windows import exchange
@@ -49,7 +50,7 @@ def trash_from_rig(b: dict, zone: str, i: int, ch: dict) -> dict:
     r = b["runner"]
     cards = r["rig"][zone]
     card = cards.pop(i)
-    card.pop("boost", None)
+    rig.forget_boosts(card)
     r["discard"].append(card)
     ch[f"runner.rig.{zone}"] = [len(cards) + 1, len(cards)]
     return card

@@ -3,19 +3,33 @@ cannot be used (CR 3.9.5, 6.5.4, 9.8.5-9.8.6). Pure functions over the normalise
 
 from __future__ import annotations
 
+# how long a pump lasts (3.9.5b-c) -> the engine-managed card field holding it
+BOOST_FIELD = {"encounter": "boost", "run": "boost_run", "turn": "boost_turn"}
+LASTS = tuple(BOOST_FIELD)
+
 
 def strength(card: dict) -> int:
-    """An icebreaker's current strength: printed plus this encounter's pumps (3.9.5b)."""
-    return card.get("strength", 0) + card.get("boost", 0)
+    """An icebreaker's current strength: printed plus its pumps still lasting (3.9.5b-c)."""
+    return (
+        card.get("strength", 0) + card.get("boost", 0) + card.get("boost_run", 0) + card.get("boost_turn", 0)
+    )
 
 
-def clear_boosts(board: dict) -> dict:
-    """End every "for the remainder of the encounter" strength change; {program index: boost}."""
+def clear_boosts(board: dict, lasts: str = "encounter") -> dict:
+    """End every "for the remainder of the encounter" (or run, turn) strength change;
+    {program index: True} for the programs that had one."""
+    key = BOOST_FIELD[lasts]
     gone = {}
     for i, c in enumerate(board["runner"]["rig"]["programs"]):
-        if c.pop("boost", 0):
+        if c.pop(key, 0):
             gone[i] = True
     return gone
+
+
+def forget_boosts(card: dict) -> None:
+    """An installed card's temporary strength changes end when it moves (8.1.7 / 3.9.5)."""
+    for key in BOOST_FIELD.values():
+        card.pop(key, None)
 
 
 def has_interface_abilities(board: dict) -> bool:
@@ -85,7 +99,7 @@ def blocked(
     want = ability.get("ice_subtype")
     if want and want not in ice.get("subtypes", ()):
         return ("subtype", want)
-    have = program.get("strength", 0) + program.get("boost", 0)  # strength(program)
+    have = strength(program)
     if have < ice.get("strength", 0):
         return ("strength", have)
     return None
@@ -146,7 +160,9 @@ def describe_ability(ability: dict) -> str:
     if kind == "text":
         return ability["text"]
     if kind == "strength":
-        return f"{ability['cost']}[credit]: +{ability['amount']} strength" + _limits(ability)
+        lasts = ability.get("lasts", "encounter")
+        until = "" if lasts == "encounter" else f" for the remainder of this {lasts}"
+        return f"{ability['cost']}[credit]: +{ability['amount']} strength{until}" + _limits(ability)
     if kind == "prevent":
         from .prevention import describe
 

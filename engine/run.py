@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import triggers
+from . import rig, triggers
 from .decision import Decision
 from .machine import (
     END,
@@ -327,8 +327,15 @@ def _run_complete(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ctx.s.result["runs"].append(
             {"server": v["server"], "result": v.get("result", "neither"), "ended_by": v["ended_by"]}
         )
-        ctx.ev(
-            f"The run on {v['server']} is complete ({v.get('result', 'neither')}).", ("rule_run_ends_phase",)
-        )
+        text = f"The run on {v['server']} is complete ({v.get('result', 'neither')})."
+        rules: tuple[str, ...] = ("rule_run_ends_phase",)
+        if rig.clear_boosts(ctx.board, "run"):  # durations until the end of the run expire (6.9.6d)
+            text += " Strength added for the remainder of the run ends."
+            rules = (
+                "rule_run_ends_phase",
+                "rule_run_ends_condition",
+                "rule_icebreaker_strength_increase_specified",
+            )
+        ctx.ev(text, rules)
     res = triggers.fire(ctx, f, d, "run_ends")  # "when the run ends" is met now (6.8.5)
     return END if res is None else res

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import recurring
+from . import recurring, rig
 from .board import memory_used
 from .decision import Decision, card_ref, locate
 from .effects import win
@@ -196,7 +196,7 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
             over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
             if d is not None and d.kind == "trash":
                 gone = progs.pop(locate(progs, d))
-                gone.pop("boost", None)
+                rig.forget_boosts(gone)
                 r["discard"].append(gone)
                 ch["runner.rig.programs"] = [len(progs) + 1, len(progs)]
                 ctx.ev(
@@ -386,11 +386,14 @@ def _turn_complete(side: str) -> Handler:
         other = opponent(side)
         ch = {"turn": [side, other]}
         ctx.board["turn"] = other
-        ctx.ev(
-            f"The {side.capitalize()}'s turn is complete; play proceeds to the {other.capitalize()}'s turn.",
-            ("rule_begin_end_turn_step",),
-            ch,
+        text = (
+            f"The {side.capitalize()}'s turn is complete; play proceeds to the {other.capitalize()}'s turn."
         )
+        rules: tuple[str, ...] = ("rule_begin_end_turn_step",)
+        if rig.clear_boosts(ctx.board, "turn"):  # "for the remainder of the turn" expires
+            text += " Strength added for the remainder of the turn ends."
+            rules = ("rule_begin_end_turn_step", "rule_lingering_effect")
+        ctx.ev(text, rules, ch)
         return END
 
     return h

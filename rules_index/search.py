@@ -41,7 +41,6 @@ import threading
 from array import array
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
@@ -53,6 +52,7 @@ from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Term
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
+from memo import memo
 from scraper import Document, Node
 
 from .impact import Impacts, top
@@ -109,10 +109,9 @@ INDEX_SYNONYMS = {
     "grip": ("hand",),
     "stack": ("deck",),
 }
-STEM_CACHE = 20000  # bounded (Whoosh's cachesize=-1 grows with every distinct word ever seen)
 
 
-@lru_cache(maxsize=STEM_CACHE)
+@memo("search.stems")  # bounded (Whoosh's cachesize=-1 grows with every distinct word ever seen)
 def _porter(word: str) -> str:
     """Porter stem of a word, through a bounded, thread-safe cache (module level: the analyzer
     is pickled with the index schema)."""
@@ -1088,14 +1087,14 @@ _WORD = re.compile(_TOKEN)
 SNIPPET_CHARS = 260
 
 
-@lru_cache(maxsize=65536)
+@memo("search.snippet_stems")
 def _stem_of(word: str) -> str | None:
     """The indexed form of one word (None for a stop word), as the analyzer makes it."""
     tokens = [t.text for t in ANALYZER(word)]
     return tokens[0] if len(tokens) == 1 else None
 
 
-@lru_cache(maxsize=2048)
+@memo("search.text_stems")
 def _stems(text: str) -> tuple[tuple[str | None, ...], array]:
     """The indexed form of each word of a rule's (or example's) text, and the words' start and
     end offsets (flat): made once per text, not once per search that shows it. About 1 KB a

@@ -187,10 +187,17 @@ ability = st.one_of(
         limits,
     ),
     st.builds(
-        lambda c, a, lim: {"kind": "strength", "cost": c, "amount": a, **lim},
+        lambda c, a, lim, lasts: {
+            "kind": "strength",
+            "cost": c,
+            "amount": a,
+            **lim,
+            **({"lasts": lasts} if lasts else {}),
+        },
         st.integers(0, 2),
         st.integers(1, 3),
         limits,
+        st.sampled_from([None, "encounter", "run", "turn"]),
     ),
     st.just({"kind": "text", "text": "Install a virus counter."}),
 )

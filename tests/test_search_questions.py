@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rules_index.question import marks, read
-from rules_index.search import ANALYZER, STEM_CACHE, Searcher, _porter, build_index
+from rules_index.search import ANALYZER, Searcher, build_index
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -76,13 +76,6 @@ def test_everyday_words_find_the_crs_zone_names_at_index_time_only(searcher):
     # 10.4.4 says "grip", never "hand"; a player's "hand" still finds it.
     assert "hand" not in searcher.doc.node("rule_flatline_damage_reference").text.lower()
     assert "rule_flatline_damage_reference" in top(searcher, "more damage than cards in hand", 3)
-
-
-def test_the_stem_cache_is_bounded():
-    for i in range(STEM_CACHE + 500):
-        _porter(f"word{i}ing")
-    info = _porter.cache_info()
-    assert info.maxsize == STEM_CACHE and info.currsize <= STEM_CACHE
 
 
 # ----- relevance floors (bench/relevance.py reports the full figures) --------------------------
