@@ -46,7 +46,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+
+from memo import memo
 
 BARE = frozenset(
     (
@@ -142,7 +143,7 @@ class Decision:
         )
 
 
-@lru_cache(maxsize=4096)
+@memo("engine.decision_ids")
 def _parse(text: str) -> Decision | None:
     if text in BARE:
         return Decision(text)
@@ -273,7 +274,7 @@ def _format(d: Decision) -> str:
 # ----- card references --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
+@memo("engine.card_slugs")
 def slug(name: str) -> str:
     """A card name as it appears in ids: ASCII lowercase letters and digits, words joined by "-"
     ("Mr. Li" -> "mr-li"); URL-safe, with no "." or "_" (the separators)."""
@@ -297,7 +298,7 @@ def card_refs(cards: list[dict]) -> tuple[str, ...]:
     return _refs(tuple([c["name"] for c in cards]))
 
 
-@lru_cache(maxsize=4096)
+@memo("engine.card_refs")
 def _refs(names: tuple[str, ...]) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     out = []

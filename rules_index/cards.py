@@ -25,6 +25,7 @@ import bisect
 import difflib
 import hashlib
 import json
+import logging
 import re
 import threading
 import time
@@ -49,11 +50,18 @@ from scraper.nrdb import (
 )
 
 from .integrity import build_lock
-from .store import LibraryError, publish
+from .store import OK, STALE, LibraryError, publish
 from .whoosh_open import open_index
 
+log = logging.getLogger(__name__)
 CARDS_DIR = "cards"  # the symlink's name inside a build directory
-CARDS_FORMAT = "nrrules-cards/1"
+# What a card build stores, versioned: raised whenever the stored fields change, so that
+# `nrrules build --cards` redoes an older build even when its source has not changed, and a
+# server reading one says it needs a rebuild. 1: the first builds; 2: Standard legality names the
+# ban list and its date, and the build keeps the snapshots, card pools and ban lists that
+# legality is computed from for the current date.
+CARDS_FORMAT = "nrrules-cards/2"
+OLDER_FORMATS = ("nrrules-cards/1",)  # still read, reported as needing a rebuild
 STANDARD = "standard"
 _FINGERPRINT_FILES = ("scraper/nrdb.py", "scraper/source.py", "rules_index/cards.py")
 MAX_QUERY = 200
@@ -111,9 +119,15 @@ class CardsInfo:
     rulings: int
     standard: dict  # snapshot, card pool and restriction names
     notes: tuple[str, ...] = ()
+    format: str = CARDS_FORMAT
+    problem: str | None = None  # why the build should be redone (an older format), else None
+
+    @property
+    def status(self) -> str:
+        return OK if self.problem is None else STALE
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "source": self.source,
             "source_hash": self.source_hash,
             "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.built_at)),
@@ -121,7 +135,11 @@ class CardsInfo:
             "printings": self.printings,
             "rulings": self.rulings,
             "standard": self.standard,
+            "status": self.status,
         }
+        if self.problem:
+            out["problem"] = self.problem
+        return out
 
 
 @dataclass(frozen=True)
@@ -248,12 +266,13 @@ def standard_legality(data: CardData, today: str | None = None) -> tuple[dict[st
 # ----------------------------------------------------------------------------------------------
 
 
-def _read_meta(path: Path) -> dict | None:
+def _read_meta(path: Path, formats: tuple[str, ...] = (CARDS_FORMAT,)) -> dict | None:
+    """A build's meta.json if it is in one of `formats` (default: the current one), else None."""
     try:
         meta = json.loads((path / "meta.json").read_text())
     except (OSError, ValueError):
         return None
-    return meta if isinstance(meta, dict) and meta.get("format") == CARDS_FORMAT else None
+    return meta if isinstance(meta, dict) and meta.get("format") in formats else None
 
 
 def _serialise(data: CardData, legality: dict[str, Legality]) -> dict:
@@ -337,7 +356,9 @@ def build_cards(
     build_dir = Path(build_dir)
     data = load(spec, cache_dir=cache_dir)
     link = build_dir / CARDS_DIR
-    old = _read_meta(link) if link.is_dir() else None
+    old = _read_meta(link) if link.is_dir() else None  # an older format is redone
+    older = _read_meta(link, OLDER_FORMATS) if old is None and link.is_dir() else None
+    notes = data.notes + ((f"rebuilt: the previous build was in format {older['format']}",) if older else ())
     fingerprint = code_fingerprint()
     counts = {"cards": len(data.cards), "printings": len(data.printings), "rulings": len(data.rulings)}
     legality, standard = standard_legality(data)
@@ -378,9 +399,7 @@ def build_cards(
             f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
             path=getattr(exc, "filename", None) or build_dir,
         ) from None
-    return CardsBuildResult(
-        "built", data.source, **counts, seconds=time.perf_counter() - t0, notes=data.notes
-    )
+    return CardsBuildResult("built", data.source, **counts, seconds=time.perf_counter() - t0, notes=notes)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -516,17 +535,48 @@ class _Loaded:
     standard_data: CardData | None = None  # what legality is computed from (None: an older build)
 
 
+def _stale(meta: dict) -> str | None:
+    """Why a build read from `meta` should be redone (an older format), or None."""
+    if meta.get("format") == CARDS_FORMAT:
+        return None
+    return (
+        f"built in an older format ({meta.get('format')}; this nrrules writes {CARDS_FORMAT}): "
+        "Standard legality shows the ban list's id and the standing on the build's date; run "
+        "`nrrules build --cards` with its source to rebuild it"
+    )
+
+
+def stale_build(build_dir: Path) -> str | None:
+    """Why the card build in `build_dir` should be redone, or None (none built, or current)."""
+    meta = _read_meta(Path(build_dir) / CARDS_DIR, OLDER_FORMATS)
+    return None if meta is None else _stale(meta)
+
+
+def _not_built(path: Path) -> str:
+    """Why there is no card build to read at `path`."""
+    try:
+        found = json.loads((path / "meta.json").read_text()).get("format")
+    except (OSError, ValueError, AttributeError):
+        found = None
+    if isinstance(found, str) and found.startswith("nrrules-cards/"):
+        return (
+            f"the card build is in format {found}, which this nrrules does not read ({CARDS_FORMAT}); "
+            "rebuild it with `nrrules build --cards`"
+        )
+    return (
+        "no card data is built here: run `nrrules build --cards ../shared/nrdb/v2` "
+        "(a NetrunnerDB v2 folder) or `nrrules build --cards URL`"
+    )
+
+
 class CardStore:
     """Read access to one card build. Thread-safe; everything is loaded once."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        meta = _read_meta(self.path)
+        meta = _read_meta(self.path, (CARDS_FORMAT, *OLDER_FORMATS))
         if meta is None:
-            raise CardsNotBuilt(
-                "no card data is built here: run `nrrules build --cards ../shared/nrdb/v2` "
-                "(a NetrunnerDB v2 folder) or `nrrules build --cards URL`"
-            )
+            raise CardsNotBuilt(_not_built(self.path))
         self.info = CardsInfo(
             source=meta.get("source", ""),
             source_hash=meta["source_hash"],
@@ -536,7 +586,11 @@ class CardStore:
             rulings=meta.get("rulings", 0),
             standard=meta.get("standard") or {},
             notes=tuple(meta.get("notes") or ()),
+            format=meta["format"],
+            problem=_stale(meta),
         )
+        if self.info.problem:
+            log.warning("card build %s: %s", self.path, self.info.problem)
         self._lock = threading.Lock()
         self._standard: dict[str, tuple[dict[str, Legality], dict]] = {}
         self._data = self._load()
@@ -1045,5 +1099,6 @@ __all__ = [
     "cited_numbers",
     "name_key",
     "open_cards",
+    "stale_build",
     "standard_legality",
 ]

@@ -25,9 +25,9 @@ import json
 import re
 import threading
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from pathlib import Path
 
+from memo import memo
 from scraper import Document, Node
 from scraper.source import atomic_write
 
@@ -49,7 +49,6 @@ _TOKENS = re.compile(r"[\w\[\]]+(?:['’]\w+)*\s*|[^\w\s]\s*|\s+")
 _SECTIONISH = ("chapter", "section")
 _NUMBERS = re.compile(r"(?:\s*(?:\d+(?:\.\d+)*[a-z]?|[.,;:()]))*\s*")
 HISTORY_FILE = ".history.json"
-DIFF_CACHE = 4096  # word diffs kept by (old text, new text); a few KB each
 
 
 # ----------------------------------------------------------------------------------------------
@@ -94,7 +93,7 @@ def word_diff(old: str, new: str) -> list[list[str]]:
     return out
 
 
-@lru_cache(maxsize=DIFF_CACHE)
+@memo("history.word_diffs")
 def _cached_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     return tuple((op, text) for op, text in word_diff(old, new))
 

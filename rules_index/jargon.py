@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+
+from memo import memo
 
 __all__ = ["Jargon", "JARGON", "expand", "find_jargon"]
 
@@ -166,7 +167,7 @@ def _phrase_index() -> list[tuple[str, Jargon]]:
     return pairs
 
 
-@lru_cache(maxsize=1)
+@memo("jargon.matcher")
 def _matcher() -> tuple[re.Pattern, dict[str, Jargon]]:
     pairs = _phrase_index()
     table = {p: j for p, j in pairs}

@@ -22,7 +22,6 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +31,7 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.scoring import BM25F
 from whoosh.support.charset import accent_map
 
+from memo import memo
 from scraper import Document
 from scraper.judge import JudgeDocument, JudgeItem, parse_judge
 from scraper.source import resolve
@@ -121,7 +121,7 @@ def _stems(text: str) -> list[str]:
     return [t.text for t in ANALYZER(text)]
 
 
-@lru_cache(maxsize=16384)
+@memo("judge.snippet_stems")
 def _stem_word(word: str) -> str | None:
     """The indexed form of one word (None for a stop word), cached: snippets ask for every
     word of every hit."""

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+
+from memo import memo
 
 __all__ = ["Question", "read", "FRAMING", "INTENTS", "RULE_MARKS", "marks"]
 
@@ -75,7 +76,7 @@ REFERENCE = (
 )
 
 
-@lru_cache(maxsize=1)
+@memo("question.framing")
 def _compiled():
     framing = tuple((re.compile(p, re.I), r) for p, r in FRAMING)
     intents = tuple((name, re.compile(p, re.I)) for name, p in INTENTS)
@@ -83,7 +84,7 @@ def _compiled():
     return framing, intents, rule_marks, re.compile(REFERENCE, re.I)
 
 
-@lru_cache(maxsize=4096)
+@memo("question.reads")
 def read(query: str) -> Question:
     """The question's focus and the kind of answer it wants. What is not framing is kept as it
     was typed (case too: card names and "R&D" are matched on it); a query that is nothing but

@@ -41,7 +41,6 @@ import threading
 from array import array
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
@@ -53,6 +52,7 @@ from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Term
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
+from memo import memo
 from scraper import Document, Node
 
 from .impact import Impacts, top
@@ -109,10 +109,9 @@ INDEX_SYNONYMS = {
     "grip": ("hand",),
     "stack": ("deck",),
 }
-STEM_CACHE = 20000  # bounded (Whoosh's cachesize=-1 grows with every distinct word ever seen)
 
 
-@lru_cache(maxsize=STEM_CACHE)
+@memo("search.stems")  # bounded (Whoosh's cachesize=-1 grows with every distinct word ever seen)
 def _porter(word: str) -> str:
     """Porter stem of a word, through a bounded, thread-safe cache (module level: the analyzer
     is pickled with the index schema)."""
@@ -202,6 +201,13 @@ INTENT_BONUS = {"count": 1.0, "permission": 0.3}
 # Examples are scenarios full of everyday rules words; only their distinctive words select.
 FIELD_COMMON_SHARE = {"examples": 0.01, "context": 0.01}
 COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
+# A rule that only names something ("The heap is the name for the Runner's discard pile.") matches
+# the name in every field, so it beat the rule a question is about ("can the corp look at the
+# cards in the runner's heap"). When the query has words its text does not have, its score is
+# x (share of the query's word groups in its own text) ** NAME_COORD (measured on
+# bench/relevance_tuning.json).
+NAME_RULE = re.compile(r"^(?:the )?[\w&' -]{1,40}? is (?:also )?the name (?:for|of)\b", re.IGNORECASE)
+NAME_COORD = 1.0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -520,6 +526,7 @@ class Searcher:
         self._stem_seqs: dict[str, tuple[str, ...]] = {}
         self._marks: dict[str, frozenset[str]] | None = None
         self._step_rules: dict[str, tuple[str, ...]] | None = None
+        self._naming: frozenset[str] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
         self._impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
         self._doc_count = self._ix.doc_count()
@@ -874,6 +881,7 @@ class Searcher:
         )
         answering = self.answering(intent) if intent is not None else frozenset()
         by_docnum = self._by_docnum(self._searcher())
+        naming = self._naming_rules() if coord and NAME_COORD > 0 else frozenset()
         out = []
         for docnum, raw_score in self.candidates(terms, phrases, max(limit, RERANK_DEPTH)):
             if by_docnum is not None:
@@ -891,6 +899,9 @@ class Searcher:
                 score *= 1.0 + TEXT_PHRASE_BONUS * bonus
             if intent is not None and node_id in answering:
                 score *= 1.0 + INTENT_BONUS[intent]
+            if coord and node_id in naming:
+                own = set(self._text_stems(node_id))
+                score *= (sum(1 for group in query_stems if group & own) / len(query_stems)) ** NAME_COORD
             out.append((node_id, score))
         out.sort(key=lambda pair: -pair[1])
         out = self._explain_steps(out)
@@ -914,6 +925,12 @@ class Searcher:
         if not changed:
             return out
         return sorted(scores.items(), key=lambda pair: -pair[1])
+
+    def _naming_rules(self) -> frozenset[str]:
+        """Ids of the rules whose text only gives something its name (`NAME_RULE`), built once."""
+        if self._naming is None:
+            self._naming = frozenset(n.id for n in _searchable(self.doc) if NAME_RULE.match(n.text))
+        return self._naming
 
     def _explainers(self) -> dict[str, tuple[str, ...]]:
         """Step id -> the rules citing it (the rules that explain what the step narrates),
@@ -1070,14 +1087,14 @@ _WORD = re.compile(_TOKEN)
 SNIPPET_CHARS = 260
 
 
-@lru_cache(maxsize=65536)
+@memo("search.snippet_stems")
 def _stem_of(word: str) -> str | None:
     """The indexed form of one word (None for a stop word), as the analyzer makes it."""
     tokens = [t.text for t in ANALYZER(word)]
     return tokens[0] if len(tokens) == 1 else None
 
 
-@lru_cache(maxsize=2048)
+@memo("search.text_stems")
 def _stems(text: str) -> tuple[tuple[str | None, ...], array]:
     """The indexed form of each word of a rule's (or example's) text, and the words' start and
     end offsets (flat): made once per text, not once per search that shows it. About 1 KB a

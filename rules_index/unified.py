@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+from memo import memo
 
 from .cards import _snippet as card_snippet
 from .cards import name_key, ruling_text
@@ -155,7 +156,7 @@ def card_snippets(store, hits: list, query: str) -> None:
             hit.snippet = card_snippet(_ruling_words(store.rulings(hit.id)[hit.ruling]), query)
 
 
-@lru_cache(maxsize=4096)  # rulings are few (about 2,000) and read-only; bounded all the same
+@memo("unified.ruling_words")  # rulings are few (about 2,000) and read-only; bounded all the same
 def _ruling_words(ruling: Ruling) -> str:
     """The plain text a ruling's snippet is cut from: its question, else its ruling (markdown
     and its source heading removed, `ruling_text`, several regular expressions a ruling)."""

@@ -11,7 +11,6 @@ Whoosh, so no reader of an old build ever analyses with an unbounded copy.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,9 +20,9 @@ from whoosh.fields import Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import FileIndex
 
-# Words a stem cache keeps at most: a word and its stem are short strings (about 120 bytes the
-# pair with the cache's own entry), so 20,000 words are ~3 MB however many distinct words arrive.
-STEM_CACHE = 20_000
+from memo import bounded, shared
+
+STEMS = shared("whoosh.stems")  # the memo (memo.MEMOS) every bounded stem filter shares
 
 
 def stem_filters(schema: Schema) -> Iterator[StemFilter]:
@@ -38,18 +37,19 @@ def stem_filters(schema: Schema) -> Iterator[StemFilter]:
                     yield item
 
 
-def bound_stem_caches(schema: Schema, most: int = STEM_CACHE) -> int:
+def bound_stem_caches(schema: Schema) -> int:
     """Give every StemFilter in `schema` that caches stems (Whoosh's own cache: unbounded with
-    ``cachesize=-1``, else a frequency cache that is not thread-safe) a thread-safe LRU of at
-    most `most` words instead; returns how many were changed. The product's own analyzers
-    (``cachesize=None`` with a stem function that is itself a bounded LRU) are left alone."""
+    ``cachesize=-1``, else a frequency cache that is not thread-safe) the shared memo STEMS,
+    bounded in entries and bytes, instead; returns how many were changed. The product's own
+    analyzers (``cachesize=None`` with a stem function that is itself a bounded memo) are left
+    alone."""
     changed = 0
     for f in stem_filters(schema):
         size: Any = f.cachesize
         if isinstance(size, int) and not isinstance(size, bool) and size not in (0, 1):
             f.cachesize = None
             f.clear()  # the plain stem function (the filter's, or its language's)
-            f._stem = functools.lru_cache(maxsize=most)(f._stem)
+            f._stem = bounded(f._stem, STEMS)
             changed += 1
     return changed
 

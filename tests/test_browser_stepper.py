@@ -149,6 +149,15 @@ def test_build_step_share_and_undo(screen, server, browser):  # noqa: F811
     page.click("#rulesheet .sheet-x")
     expect(sheet).to_be_hidden()
     assert page.url == url
+    # opened again, the rule comes from the page's JSON cache (app.js, shared with stepper.js)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/rules/" in r.url else None)
+    fired.click()
+    expect(page.locator("#rulesheet-h")).to_contain_text(number)
+    expect(page.locator("#rulesheet .sheet-body p")).not_to_be_empty()
+    page.click("#rulesheet .sheet-x")
+    expect(sheet).to_be_hidden()
+    assert asked == []
     # steps that did not apply are folded, and unfold
     fold = page.locator("#trace details.tg[open] details.fold").first
     assert fold.get_attribute("open") is None

@@ -6,7 +6,7 @@ to stay within the memory limit (3.9.3b, 8.5.6c)."""
 from __future__ import annotations
 
 import pytest
-from conftest import load_doc
+from helpers import load_doc
 
 import engine
 

@@ -5,7 +5,7 @@ trash a program, text resolved by hand). Each scenario is set up from the CR tex
 from __future__ import annotations
 
 import pytest
-from conftest import load_doc
+from helpers import load_doc
 
 import engine
 

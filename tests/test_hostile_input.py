@@ -284,6 +284,10 @@ def test_usage_errors_are_one_error_line_with_status_2(cli, args, says):
 def test_no_match_is_one_error_line(cli):
     line = one_error_line(cli("search", "zzqqxxyyzz"), code=1)  # nothing found: 1, as grep
     assert "no rules match" in line
+    # the exit statuses are documented where a user looks: `nrrules --help`
+    assert "1 when nothing matches (as grep), 2 for bad input" in " ".join(
+        CliRunner().invoke(main, ["--help"]).output.split()
+    )
 
 
 @pytest.mark.parametrize("arg", ["\udcff\udcfe", "6.9.4c\udc80", "\ud800"])

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import LATEST
+from helpers import LATEST
 
 from rules_index.offline import OFFLINE_FILE
 from webapp import create_app

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rules_index.question import marks, read
-from rules_index.search import ANALYZER, STEM_CACHE, Searcher, _porter, build_index
+from rules_index.search import ANALYZER, Searcher, build_index
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -76,13 +76,6 @@ def test_everyday_words_find_the_crs_zone_names_at_index_time_only(searcher):
     # 10.4.4 says "grip", never "hand"; a player's "hand" still finds it.
     assert "hand" not in searcher.doc.node("rule_flatline_damage_reference").text.lower()
     assert "rule_flatline_damage_reference" in top(searcher, "more damage than cards in hand", 3)
-
-
-def test_the_stem_cache_is_bounded():
-    for i in range(STEM_CACHE + 500):
-        _porter(f"word{i}ing")
-    info = _porter.cache_info()
-    assert info.maxsize == STEM_CACHE and info.currsize <= STEM_CACHE
 
 
 # ----- relevance floors (bench/relevance.py reports the full figures) --------------------------
@@ -178,6 +171,17 @@ def test_a_step_makes_way_for_the_rule_citing_it(searcher):
         ("rule_credit", 2.0),
         ("rule_click", 1.0),
     ]
+
+
+def test_a_rule_that_only_names_a_zone_gives_way_to_the_rule_a_question_is_about(searcher):
+    # 4.4.7a "The heap is the name for the Runner's discard pile." matches "heap" everywhere
+    assert "rule_heap_name" in searcher._naming_rules()
+    assert "rule_heap_open_info" not in searcher._naming_rules()
+    assert top(searcher, "can the corp look at the cards in the runner's heap", 1) == ["rule_heap_open_info"]
+    assert top(searcher, "are cards in the heap active", 1) == ["rule_discard_pile_inactive"]
+    # asking for the zone itself still finds the rule naming it
+    assert top(searcher, "what is the heap", 1) == ["rule_heap_name"]
+    assert top(searcher, "heap", 1) == ["rule_heap_name"]
 
 
 # ----- a search that finds nothing --------------------------------------------------------------

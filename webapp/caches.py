@@ -1,8 +1,12 @@
 """Every in-process cache of the web app, in one place: its bound in entries and in bytes, and
 why it exists. `init_app` makes them (one set per app, in ``app.extensions``, like flaskr's
-``db.init_app``); views get one with `cache(name)`. Each is an `LRU` bounded by entry count
+``db.init_app``); views get one with `cache(name)`. Each is a `memo.LRU` bounded by entry count
 AND by an estimate of the bytes it holds, so no sequence of requests grows a worker without
 bound. A size of 0 turns a cache off (`cache` then returns None).
+
+The memos of pure functions the app runs on (word stems, word diffs, decision ids: one per
+process, shared by every app) are listed with their bounds and reasons in `memo.MEMOS`, made
+with the same `LRU`; `every_cache` reports both kinds with what they hold now.
 
 Caches of data derived from the loaded rules (reading order, rule cards of engine events) are
 owned by the `Rules` context (webapp.payloads.context); the rule lookup indexes by the
@@ -11,51 +15,13 @@ owned by the `Rules` context (webapp.payloads.context); the rule lookup indexes 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app
 
-MB = 1024 * 1024
-
-
-class LRU:
-    """A thread-safe least-recently-used mapping, bounded by entry count and by total weight
-    (`weigh(value)`, in bytes). `weight` is the running total, for tests and monitoring."""
-
-    def __init__(self, size: int, max_weight: int, weigh: Callable[[Any], int]):
-        self.size = max(1, size)
-        self.max_weight = max_weight
-        self.weigh = weigh
-        self.weight = 0
-        self._data: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Any) -> Any:
-        with self._lock:
-            item = self._data.get(key)
-            if item is None:
-                return None
-            self._data.move_to_end(key)
-            return item[0]
-
-    def put(self, key: Any, value: Any) -> None:
-        w = self.weigh(value)
-        with self._lock:
-            old = self._data.pop(key, None)
-            if old is not None:
-                self.weight -= old[1]
-            self._data[key] = (value, w)
-            self.weight += w
-            while len(self._data) > self.size or (self.weight > self.max_weight and len(self._data) > 1):
-                _, (_, dropped) = self._data.popitem(last=False)
-                self.weight -= dropped
-
-    def __len__(self) -> int:
-        return len(self._data)
+from memo import LRU, MB, REGISTRY
 
 
 def entry_bytes(entry: tuple) -> int:
@@ -155,3 +121,31 @@ def init_app(app: Flask) -> None:
 def cache(name: str, app: Flask | None = None) -> LRU | None:
     """The app's cache `name` (one of CACHES), or None when it is turned off."""
     return (app or current_app).extensions["nrrules.caches"][name]
+
+
+@dataclass(frozen=True)
+class CacheUse:
+    """One cache's bounds and what it holds now (for monitoring and tests)."""
+
+    name: str
+    kind: str  # "app" (one per app, config-sized) or "memo" (one per process, memo.MEMOS)
+    entries: int
+    max_bytes: int
+    held: int
+    weight: int
+    why: str
+
+
+def every_cache(app: Flask | None = None) -> list[CacheUse]:
+    """Every in-process cache: the app's (CACHES; those turned off are left out) and the
+    process's memos (memo.MEMOS, once a module has made them), with bounds and current use."""
+    app = app or current_app
+    out = []
+    for spec in CACHES:
+        lru = cache(spec.name, app)
+        if lru is not None:
+            out.append(CacheUse(spec.name, "app", lru.size, lru.max_weight, len(lru), lru.weight, spec.why))
+    for made in REGISTRY.values():
+        s = made.spec
+        out.append(CacheUse(s.name, "memo", s.entries, s.max_bytes, len(made), made.weight, s.why))
+    return out

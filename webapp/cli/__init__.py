@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from rules_index.cards import stale_build
 from rules_index.store import build, default_build_dir
 
 from . import cards, engine, export, history, rules, search, serve
@@ -24,7 +25,10 @@ from .common import CommandGroup, build_dir_option, user_errors
 
 @click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
-    """Netrunner Comprehensive Rules: build, look up, search, and step timing structures."""
+    """Netrunner Comprehensive Rules: build, look up, search, and step timing structures.
+
+    Exit status: 0 when done, 1 when nothing matches (as grep), 2 for bad input or any other
+    error; a failure prints one `error:` line on stderr."""
 
 
 @main.command("build")
@@ -73,6 +77,8 @@ def build_cmd(
     for r in results:
         note = f"  ({r.note})" if r.note else ""
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")
+    if not cards_source and (problem := stale_build(build_dir or default_build_dir())):
+        click.echo(f"cards: rebuild needed: {problem}")
     click.echo(f"build directory: {build_dir or default_build_dir()}")
 
 

@@ -31,11 +31,12 @@ def build_cards_cmd(spec: str, build_dir: Path, force: bool) -> None:
 
 def info_line(info: dict[str, Any]) -> str:
     std = info["standard"]
-    return (
+    line = (
         f"cards  {info['cards']} cards, {info['printings']} printings, {info['rulings']} rulings "
         f"from {info['source']}, built {info['built_at']}; Standard: "
         f"{std.get('restriction_name') or std.get('snapshot') or 'unknown'}"
     )
+    return line + (f"\n       rebuild needed: {info['problem']}" if info.get("problem") else "")
 
 
 def _stat_line(p: dict[str, Any]) -> str:

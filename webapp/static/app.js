@@ -30,6 +30,8 @@
     return out;
   }
 
+  /* JSON from the API, one request per URL per page (a failed one is asked again next time);
+     also used by stepper.js, as window.NRFetch.json. */
   var jsonCache = {};
   function getJSON(url) {
     if (!jsonCache[url]) {
@@ -41,6 +43,7 @@
     }
     return jsonCache[url];
   }
+  window.NRFetch = { json: getJSON };
 
   /* ---------------- search as you type (an ARIA combobox) ---------------- */
   function offlineSearch(q) {

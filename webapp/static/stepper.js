@@ -11,7 +11,6 @@
   var go = sheet.querySelector(".sheet-go");
   var closeBtn = sheet.querySelector(".sheet-x");
   var opener = null;
-  var cache = {};
   var wide = window.matchMedia("(min-width: 48rem)");
 
   function ruleId(a) {
@@ -22,16 +21,8 @@
     var m = (a.getAttribute("href") || "").match(/[?&]v=([^&#]+)/);
     return m ? decodeURIComponent(m[1]) : "";
   }
-  function fetchRule(id, v) {
-    var url = "/api/rules/" + encodeURIComponent(id) + (v ? "?v=" + encodeURIComponent(v) : "");
-    if (!cache[url]) {
-      cache[url] = fetch(url, { headers: { Accept: "application/json" } }).then(function (r) {
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.json();
-      });
-      cache[url].catch(function () { delete cache[url]; });
-    }
-    return cache[url];
+  function fetchRule(id, v) { /* app.js's cached JSON fetch (loaded before this file) */
+    return window.NRFetch.json("/api/rules/" + encodeURIComponent(id) + (v ? "?v=" + encodeURIComponent(v) : ""));
   }
   function text(tag, cls, t) {
     var e = document.createElement(tag);
@@ -56,7 +47,7 @@
   }
   function open(a) {
     var id = ruleId(a);
-    if (!id) return false;
+    if (!id || !window.NRFetch) return false; /* without app.js the link opens the rule's page */
     if (opener === a && !sheet.hidden) { close(); return true; }
     if (opener) { opener.classList.remove("on"); opener.setAttribute("aria-expanded", "false"); }
     opener = a;
