@@ -201,6 +201,13 @@ INTENT_BONUS = {"count": 1.0, "permission": 0.3}
 # Examples are scenarios full of everyday rules words; only their distinctive words select.
 FIELD_COMMON_SHARE = {"examples": 0.01, "context": 0.01}
 COMMON_SHARE = 0.15  # a word in more than this share of rules is "common"
+# A rule that only names something ("The heap is the name for the Runner's discard pile.") matches
+# the name in every field, so it beat the rule a question is about ("can the corp look at the
+# cards in the runner's heap"). When the query has words its text does not have, its score is
+# x (share of the query's word groups in its own text) ** NAME_COORD (measured on
+# bench/relevance_tuning.json).
+NAME_RULE = re.compile(r"^(?:the )?[\w&' -]{1,40}? is (?:also )?the name (?:for|of)\b", re.IGNORECASE)
+NAME_COORD = 1.0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -519,6 +526,7 @@ class Searcher:
         self._stem_seqs: dict[str, tuple[str, ...]] = {}
         self._marks: dict[str, frozenset[str]] | None = None
         self._step_rules: dict[str, tuple[str, ...]] | None = None
+        self._naming: frozenset[str] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
         self._impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
         self._doc_count = self._ix.doc_count()
@@ -873,6 +881,7 @@ class Searcher:
         )
         answering = self.answering(intent) if intent is not None else frozenset()
         by_docnum = self._by_docnum(self._searcher())
+        naming = self._naming_rules() if coord and NAME_COORD > 0 else frozenset()
         out = []
         for docnum, raw_score in self.candidates(terms, phrases, max(limit, RERANK_DEPTH)):
             if by_docnum is not None:
@@ -890,6 +899,9 @@ class Searcher:
                 score *= 1.0 + TEXT_PHRASE_BONUS * bonus
             if intent is not None and node_id in answering:
                 score *= 1.0 + INTENT_BONUS[intent]
+            if coord and node_id in naming:
+                own = set(self._text_stems(node_id))
+                score *= (sum(1 for group in query_stems if group & own) / len(query_stems)) ** NAME_COORD
             out.append((node_id, score))
         out.sort(key=lambda pair: -pair[1])
         out = self._explain_steps(out)
@@ -913,6 +925,12 @@ class Searcher:
         if not changed:
             return out
         return sorted(scores.items(), key=lambda pair: -pair[1])
+
+    def _naming_rules(self) -> frozenset[str]:
+        """Ids of the rules whose text only gives something its name (`NAME_RULE`), built once."""
+        if self._naming is None:
+            self._naming = frozenset(n.id for n in _searchable(self.doc) if NAME_RULE.match(n.text))
+        return self._naming
 
     def _explainers(self) -> dict[str, tuple[str, ...]]:
         """Step id -> the rules citing it (the rules that explain what the step narrates),

@@ -173,6 +173,17 @@ def test_a_step_makes_way_for_the_rule_citing_it(searcher):
     ]
 
 
+def test_a_rule_that_only_names_a_zone_gives_way_to_the_rule_a_question_is_about(searcher):
+    # 4.4.7a "The heap is the name for the Runner's discard pile." matches "heap" everywhere
+    assert "rule_heap_name" in searcher._naming_rules()
+    assert "rule_heap_open_info" not in searcher._naming_rules()
+    assert top(searcher, "can the corp look at the cards in the runner's heap", 1) == ["rule_heap_open_info"]
+    assert top(searcher, "are cards in the heap active", 1) == ["rule_discard_pile_inactive"]
+    # asking for the zone itself still finds the rule naming it
+    assert top(searcher, "what is the heap", 1) == ["rule_heap_name"]
+    assert top(searcher, "heap", 1) == ["rule_heap_name"]
+
+
 # ----- a search that finds nothing --------------------------------------------------------------
 
 
