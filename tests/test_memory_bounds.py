@@ -128,7 +128,7 @@ def test_the_lru_counter_follows_replacements_and_evictions(app):
     lru.put(key, ("e", b"x" * 1000, None))
     lru.put(key, ("e", b"y" * 10, None))  # replaced: the old entry's bytes leave the count
     assert lru.get(key) == ("e", b"y" * 10, None)
-    assert_bounded(app, "search")
+    assert_bounded(app, "search", filled=False)  # (filled or not: this test may run first)
     assert len(lru) <= max(before, 1) + 1
 
 
