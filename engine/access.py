@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import triggers
-from .decision import Decision, slug
+from .decision import Decision, card_ref, locate, slug
 from .locations import access_key, candidates, clear_access_marks, get_card, take_card
 from .machine import (
     END,
@@ -66,7 +66,9 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                 "vars": {"accessed_from": origin},
             }
         )
-    if "triggers" in ctx.s.kinds and triggers.pending(ctx.board, "accessed", card):
+    if "triggers" in ctx.s.kinds and triggers.pending(
+        ctx.board, "accessed", card, triggers.facts(f, "accessed", card)
+    ):
         # "whenever you access a card" abilities meet their condition with the card's own
         # "when accessed" ability: all are pending together, ordered in the reaction window
         return triggers.fire(ctx, f, None, "accessed", card, own)
@@ -165,9 +167,10 @@ def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
             "source": card["name"],
             "effects": tr["effects"],
             "key": f"accessed.{slug(card['name'])}.{t}",
+            **({"optional": True} if tr.get("optional") else {}),
         }
         for t, tr in enumerate(card.get("triggers", ()))
-        if tr["when"] == "stolen"
+        if tr["when"] == "stolen" and triggers.meets(tr, triggers.facts(f, "stolen", card))
     ]
     if not own and "triggers" not in ctx.s.kinds:
         return call("checkpoint", {})
@@ -281,9 +284,33 @@ def _limit(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return None
 
 
+def corp_chooses_hq(ctx: Ctx, f: Frame) -> bool:
+    """Does an effect let the Corp choose the HQ cards the Runner accesses (Dedicated Neural
+    Net: the breach's or the run's `corp_chooses_hq`, rule_corp_choosing_candidates_breaching_hq)?"""
+    if f.v.get("corp_chooses_hq"):
+        return True
+    run = ctx.run_frame()
+    return run is not None and bool(run.v.get("corp_chooses_hq"))
+
+
+def _corp_hq_pick(ctx: Ctx, f: Frame) -> Any:
+    """The Runner chose a candidate from HQ: the Corp chooses which one, instead of at random."""
+    hand = ctx.board["corp"]["hand"]
+    f.v["corp_picking"] = True
+    return wait(
+        [
+            dec(f"hq:{card_ref(hand, i)}", f"The Runner accesses {c['name']} from HQ", "corp")
+            for i, c in enumerate(hand)
+            if not c.get("accessed")
+        ]
+    )
+
+
 @handles("step_choose_candidate")
 def _choose(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
+    if v.pop("corp_picking", False) and d is not None and d.kind == "hq":
+        return _corp_picked(ctx, f, d)
     left = v["limit"] is None or v["taken"] < v["limit"]
     cands = candidates(ctx.board, v["server"], random_left=left)
     rules = ["rule_candidates_presented", "rule_candidates_beginning_breach"]
@@ -296,6 +323,13 @@ def _choose(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         return wait([dec(f"access:{k}", label, "runner") for k, label, _ in cands])
     key = access_key(d) if d is not None else cands[0][0]
     v.pop("ref", None)
+    if key == "hq" and corp_chooses_hq(ctx, f):
+        ctx.ev(
+            "The Runner chooses to access a card from HQ; the Corp chooses which, instead of one at random.",
+            ("rule_corp_choosing_candidates_breaching_hq", "rule_candidates_in_hq"),
+            objects={"server": v["server"], "candidate": key, "chooser": "corp"},
+        )
+        return _corp_hq_pick(ctx, f)
     sub = {"server": v["server"], "pick": key}
     if key in ("hq", "rd"):
         v["taken"] += 1
@@ -315,6 +349,30 @@ def _choose(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if key in ("hq", "rd"):
         objs.update(taken=v["taken"], limit=v["limit"])
     ctx.ev(f"The Runner chooses: {label}.", rules, objects=objs)
+    return None
+
+
+def _corp_picked(ctx: Ctx, f: Frame, d: Decision) -> Any:
+    v = f.v
+    hand = ctx.board["corp"]["hand"]
+    i = locate(hand, d)
+    v["taken"] += 1
+    v["next"] = {"server": v["server"], "pick": "hq", "ref": ["hand", i]}
+    ctx.ev(
+        f"The Corp chooses {hand[i]['name']} from HQ; it is treated as though the Runner had chosen it.",
+        (
+            "rule_corp_choosing_candidates_breaching_hq",
+            "rule_random_access_limit",
+            "rule_counting_random_access_limit",
+        ),
+        objects={
+            "server": v["server"],
+            "candidate": "hq",
+            "card": hand[i]["name"],
+            "taken": v["taken"],
+            "limit": v["limit"],
+        },
+    )
     return None
 
 

@@ -151,6 +151,11 @@ EFFECTS: dict[str, dict[str, Any]] = {
     },
     # ----- issue 10's vocabulary: bypass, derez, expose, gain clicks, bad publicity -----------------
     "bypass": {"params": (), "corp_only": False, "text": "Bypass the encountered ice."},
+    "corp_chooses_hq_access": {
+        "params": (),
+        "corp_only": True,
+        "text": "The Corp chooses which cards the Runner accesses from HQ for the remainder of this run.",
+    },
     "derez": {
         "params": (),
         "optional": {"amount": 1},
@@ -201,6 +206,12 @@ TRIGGER_WHEN = (
     "accessed",
     "stolen",
 )  # engine.triggers.WHEN
+# trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
+TRIGGER_FILTERS = {
+    "card_type": ("accessed",),
+    "server": ("accessed", "stolen", "successful_run", "run_ends"),
+    "successful": ("run_ends",),
+}
 
 _CARD_FIELDS_CORP = {
     "abilities",  # Corp paid abilities: [{"kind": "paid", "cost", "trash", "effects"}] (9.2.7)
@@ -496,7 +507,10 @@ class _Checker:
                         tp, f"must be an object with 'when' one of {', '.join(TRIGGER_WHEN)} and 'effects'"
                     )
                     continue
-                self.unknown(tr, {"when", "effects"}, tp)
+                self.unknown(tr, {"when", "effects", "filter", "optional"}, tp)
+                self.bool_field(tr, "optional", tp)
+                if "filter" in tr:
+                    self.trigger_filter(tr, f"{tp}.filter")
                 if "effects" not in tr:
                     self.add(f"{tp}.effects", "required")
                 else:
@@ -588,6 +602,27 @@ class _Checker:
                 self.add(f"{ap}.count", "must be at least 1")
             self.bool_field(a, "up_to", ap)
             self.text_field(a, "ice_subtype", ap, most=40)
+
+    def trigger_filter(self, tr: dict, fp: str) -> None:
+        """A trigger's `filter` (engine.triggers.FILTERS): what its condition watches."""
+        flt = tr["filter"]
+        if not isinstance(flt, dict) or not flt:
+            self.add(fp, "must be a non-empty object: card_type, server, successful")
+            return
+        for key, val in flt.items():
+            allowed = TRIGGER_FILTERS.get(key)
+            if allowed is None:
+                self.add(f"{fp}.{key}", f"unknown filter (expected {', '.join(TRIGGER_FILTERS)})")
+            elif tr["when"] not in allowed:
+                self.add(f"{fp}.{key}", f"only a trigger on {', '.join(allowed)} can filter by {key}")
+            elif key == "successful":
+                self.bool_field(flt, key, fp)
+            elif key == "card_type" and val not in CORP_TYPES:
+                self.add(f"{fp}.{key}", f"must be one of {', '.join(CORP_TYPES)}")
+            elif key == "server" and not (
+                val in ("hq", "rd", "archives", "central", "remote") or REMOTE_RE.match(str(val))
+            ):
+                self.add(f"{fp}.{key}", "must be hq, rd, archives, remote1..remote99, central or remote")
 
     def trace_ability(self, a: dict, ap: str) -> None:
         """A trace interrupt (9.9.3b, 9.9.6d): `amount` raises the base trace strength, `set`
@@ -783,7 +818,13 @@ def _card(c: Any, default_type: str | None = None) -> dict:
         card["abilities"] = [_norm_ability(a) for a in card["abilities"]]
     if "triggers" in card:
         card["triggers"] = [
-            {"when": t["when"], "effects": _norm_effects(t["effects"])} for t in card["triggers"]
+            {
+                "when": t["when"],
+                "effects": _norm_effects(t["effects"]),
+                **({"filter": dict(t["filter"])} if "filter" in t else {}),
+                **({"optional": True} if t.get("optional") else {}),
+            }
+            for t in card["triggers"]
         ]
     if "counters" in card:
         card["counters"] = dict(card["counters"])

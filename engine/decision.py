@@ -31,6 +31,8 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     trigger:score_area.CARD.N                     (a "when scored" ability of the agenda just scored)
     trigger:accessed.CARD.N                       (the accessed card's own: its on_access, or the
                                                    stolen agenda's "when stolen" ability N)
+    decline:...                                   (the same forms as trigger:: decline an optional
+                                                   pending ability, 9.6.9a)
     ability:S.ice.CARD.N   ability:S.root.CARD.N   ability:S.content.N   (a Corp card's paid ability)
     interrupt:ZONE.CARD.N   interrupt:S.ice.CARD.N   interrupt:S.root.CARD.N   interrupt:S.content.N
                                                   (a trace interrupt ability, 9.9.6d)
@@ -191,13 +193,13 @@ def _parse(text: str) -> Decision | None:
                 return None
             return _card_or_pos(Decision(kind, zone=zone, index=int(n)), card)
         return _card_or_pos(Decision(kind, zone="programs", index=int(n)), ref)
-    if kind in ("prevent", "trigger", "ability", "interrupt"):
+    if kind in ("prevent", "trigger", "decline", "ability", "interrupt"):
         head, _, tail = rest.partition(".")
         ref, _, n = tail.rpartition(".")
         if not _INT.match(n):
             return None
         if (
-            head in RIG_ZONES or (head in ("score_area", "accessed") and kind == "trigger")
+            head in RIG_ZONES or (head in ("score_area", "accessed") and kind in ("trigger", "decline"))
         ) and kind != "ability":
             return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
         if kind == "prevent" or not _SERVER.match(head):
@@ -256,7 +258,7 @@ def _format(d: Decision) -> str:
         return f"{k}:{d.server}.content" if d.zone == "content" else f"{k}:{d.server}.{d.zone}.{ref}"
     if k == "use":
         return f"use:{ref}.{d.index}" if d.zone == "programs" else f"use:{d.zone}.{ref}.{d.index}"
-    if k in ("prevent", "trigger", "ability", "interrupt"):
+    if k in ("prevent", "trigger", "decline", "ability", "interrupt"):
         if d.server is None:
             return f"{k}:{d.zone}.{ref}.{d.index}"
         if d.zone == "content":

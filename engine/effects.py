@@ -799,6 +799,30 @@ def _encountered(ctx: Ctx) -> tuple[Frame, dict] | None:
     return (run, ice[pos]) if pos is not None and pos < len(ice) else None
 
 
+@resolves("corp_chooses_hq_access")
+def _corp_chooses_hq(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """Dedicated Neural Net: "you choose which cards the Runner accesses from HQ for the remainder
+    of this run" (a lingering effect on the run; engine.access.corp_chooses_hq)."""
+    run = ctx.run_frame()
+    if run is None:
+        ctx.ev(
+            f"{source}: no run is in progress; the Corp's choice of HQ accesses has no effect.",
+            ("rule_corp_choosing_candidates_breaching_hq",),
+            applied=False,
+        )
+        return None
+    run.v["corp_chooses_hq"] = True
+    ctx.ev(
+        f"{source}: for the remainder of this run, the Corp chooses which cards the Runner accesses from HQ.",
+        ("rule_corp_choosing_candidates_breaching_hq",),
+        {"run.corp_chooses_hq": [None, True]},
+        objects={"server": run.v["server"]},
+    )
+    return None
+
+
 @resolves("bypass")
 def _bypass(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     """6.5.8a: the Encounter Ice Phase is aborted and the Runner passes the ice; no subroutine

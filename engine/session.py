@@ -256,6 +256,8 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
                 problems.append(
                     f"params.card: {params['card']!r} is not a card in {srv} (choose from {', '.join(cands)})"
                 )
+    if structure in ("run", "breach") and not isinstance(params.get("corp_chooses_hq", False), bool):
+        problems.append("params.corp_chooses_hq: must be true or false")
     if structure in ("run", "breach") and "additional_access" in params:
         n = params["additional_access"]
         if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 99:

@@ -32,7 +32,8 @@ STRUCTURES: tuple[Structure, ...] = (
         "sec_steps_of_a_run",
         {"server": "required: the attacked server (hq, rd, archives or remoteN)"},
         advanced={
-            "additional_access": "optional: additional cards accessed if HQ or R&D is breached (7.3.5b)"
+            "additional_access": "optional: additional cards accessed if HQ or R&D is breached (7.3.5b)",
+            "corp_chooses_hq": "optional: true if the Corp chooses the cards accessed from HQ (Dedicated Neural Net)",
         },
     ),
     Structure(
@@ -40,7 +41,10 @@ STRUCTURES: tuple[Structure, ...] = (
         "Breaching a server",
         "sec_breaching_steps",
         {"server": "required: the breached server (hq, rd, archives or remoteN)"},
-        advanced={"additional_access": "optional: additional cards accessed from HQ or R&D (7.3.5b)"},
+        advanced={
+            "additional_access": "optional: additional cards accessed from HQ or R&D (7.3.5b)",
+            "corp_chooses_hq": "optional: true if the Corp chooses the cards accessed from HQ (Dedicated Neural Net)",
+        },
     ),
     Structure(
         "access",

@@ -1,8 +1,9 @@
 """Conditional abilities on cards that meet their trigger condition together, and the reaction
 window that resolves them (9.2.8, 9.6): the active player receives priority first and triggers
 their pending abilities in the order they choose (9.2.8d); when they have none left the other
-player does the same with theirs (9.2.8b). Every modeled trigger is mandatory, so a player
-passes only once their own are resolved (9.6.9b). A card's ability whose condition is not met
+player does the same with theirs (9.2.8b). A trigger is mandatory unless it says `optional`
+("you may ..."): a player passes only once their mandatory ones are resolved (9.6.9b), and
+declines each optional one (`decline:KEY`, 9.6.9a) or triggers it. A card's ability whose condition is not met
 never becomes pending: an inactive card (an unrezzed Corp card), or an ability about another
 card ("when encountered" on a different piece of ice).
 
@@ -24,6 +25,12 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
   pending with them;
 * `stolen` (7.2.3): any active card, whenever the Runner steals an agenda; the stolen
   agenda's own `stolen` abilities ("when you steal this agenda") are pending with them.
+
+A trigger may name what it watches with `filter` (`engine.board.TRIGGER_FILTERS`): `card_type` (accessed: "when you
+access an agenda"), `server` (accessed, stolen: the server breached; successful_run, run_ends:
+the server run on; a server name, `central` or `remote`) and `successful` (run_ends: "when a
+run ... ends successfully"). A filter not met means the condition is not met: the ability
+never becomes pending (rule_condition_requirements_part_of_condition).
 """
 
 from __future__ import annotations
@@ -49,6 +56,38 @@ ANY_ICE = ("encountered", "passed")
 # conditions every active card meets whatever the card they are about ("whenever the Runner
 # accesses a card / steals an agenda"); the subject's own abilities are passed as `extra`
 ANY_CARD = ("accessed", "stolen")
+CENTRALS = ("hq", "rd", "archives")
+
+
+def facts(f: Frame, when: str, subject: dict | None) -> dict:
+    """What a trigger's `filter` is compared with, at the step where `when` is met in frame `f`
+    (the run frame, or the access frame: both know their server)."""
+    out = {"server": f.v.get("server")}
+    if subject is not None:
+        out["card_type"] = subject.get("type")
+    if when == "run_ends":
+        out["successful"] = f.v.get("result") == "successful"
+    return out
+
+
+def _filter_met(flt: dict, known: dict | None) -> bool:
+    if known is None:
+        return False
+    for key, want in flt.items():
+        have = known.get(key)
+        if key == "server" and want in ("central", "remote"):
+            if have is None or (have in CENTRALS) != (want == "central"):
+                return False
+        elif have != want:
+            return False
+    return True
+
+
+def meets(tr: dict, known: dict | None) -> bool:
+    """Does trigger `tr` (with its optional `filter`) meet its condition given `known`?"""
+    return "filter" not in tr or _filter_met(tr["filter"], known)
+
+
 # the rules each condition is met under (cited when abilities become pending)
 MET = {
     "successful_run": ("rule_success_phase",),
@@ -63,10 +102,11 @@ MET = {
 }
 
 
-def pending(b: dict, when: str, subject: dict | None = None) -> list[dict]:
+def pending(b: dict, when: str, subject: dict | None = None, known: dict | None = None) -> list[dict]:
     """Instances that meet `when` now: [{"side", "source", "effects", "key"}], by card position.
     With `subject` (the card the condition is about: the encountered or passed ice, the installed
-    card), only its abilities meet it, and a Runner card's for any ice (`ANY_ICE`)."""
+    card), only its abilities meet it, and a Runner card's for any ice (`ANY_ICE`). A trigger
+    with a `filter` meets it only if the filter matches `known` (`facts`)."""
     out = []
     rig = b["runner"]["rig"]
     any_card = when in ANY_CARD
@@ -77,9 +117,12 @@ def pending(b: dict, when: str, subject: dict | None = None) -> list[dict]:
             if "triggers" not in c or (subject is not None and c is not subject and not any_ice):
                 continue
             for t, tr in enumerate(c["triggers"]):
-                if tr["when"] == when:
+                if tr["when"] == when and ("filter" not in tr or _filter_met(tr["filter"], known)):
                     key = f"{zone}.{card_ref(cards, i)}.{t}"
-                    out.append({"side": "runner", "source": c["name"], "effects": tr["effects"], "key": key})
+                    p = {"side": "runner", "source": c["name"], "effects": tr["effects"], "key": key}
+                    if tr.get("optional"):
+                        p["optional"] = True
+                    out.append(p)
     for name, srv in b["servers"].items():
         for zone in ("ice", "root", "content"):
             cards = srv[zone] if zone != "content" else [srv["content"]] if srv.get("content") else []
@@ -92,22 +135,23 @@ def pending(b: dict, when: str, subject: dict | None = None) -> list[dict]:
                     continue
                 where = f"{name}.content" if zone == "content" else f"{name}.{zone}.{card_ref(cards, i)}"
                 for t, tr in enumerate(c["triggers"]):
-                    if tr["when"] == when:
-                        out.append(
-                            {
-                                "side": "corp",
-                                "source": c["name"],
-                                "effects": tr["effects"],
-                                "key": f"{where}.{t}",
-                            }
-                        )
+                    if tr["when"] == when and ("filter" not in tr or _filter_met(tr["filter"], known)):
+                        p = {
+                            "side": "corp",
+                            "source": c["name"],
+                            "effects": tr["effects"],
+                            "key": f"{where}.{t}",
+                        }
+                        if tr.get("optional"):
+                            p["optional"] = True
+                        out.append(p)
     return out
 
 
 def mark(ctx: Ctx, f: Frame, when: str, subject: dict | None = None, extra: list[dict] = ()) -> bool:
     """The abilities meeting `when` now (with `extra`: the subject's own, such as an accessed
     card's `on_access`) become pending in frame `f` (an event lists them). False if none does."""
-    found = pending(ctx.board, when, subject) if "triggers" in ctx.s.kinds else []
+    found = pending(ctx.board, when, subject, facts(f, when, subject)) if "triggers" in ctx.s.kinds else []
     found += extra
     if not found:
         return False
@@ -152,7 +196,13 @@ def scored(ctx: Ctx, f: Frame, agenda: dict) -> None:
     area = ctx.board["corp"]["score_area"]
     ref = card_ref(area, len(area) - 1)
     found = [
-        {"side": "corp", "source": agenda["name"], "effects": tr["effects"], "key": f"score_area.{ref}.{t}"}
+        {
+            "side": "corp",
+            "source": agenda["name"],
+            "effects": tr["effects"],
+            "key": f"score_area.{ref}.{t}",
+            **({"optional": True} if tr.get("optional") else {}),
+        }
         for t, tr in enumerate(agenda.get("triggers", ()))
         if tr["when"] == "scored"
     ]
@@ -193,13 +243,29 @@ def reaction_window(ctx: Ctx, f: Frame, d: Decision | None, when: str) -> Any:
         v["reacting"] = other
         return reaction_window(ctx, f, None, when)
     v["reacting"] = holder
-    if d is None and len(mine) > 1:
-        return wait(
-            [
-                dec(f"trigger:{p['key']}", f"Trigger {p['source']}'s ability ({WHEN[when]})", holder)
+    may = any("optional" in p for p in mine)
+    if d is None and (len(mine) > 1 or may):
+        offers = [
+            dec(f"trigger:{p['key']}", f"Trigger {p['source']}'s ability ({WHEN[when]})", holder)
+            for p in mine
+        ]
+        if may:  # 9.6.9a: an optional ability may stay pending, not triggered
+            offers += [
+                dec(f"decline:{p['key']}", f"Decline {p['source']}'s optional ability ({WHEN[when]})", holder)
                 for p in mine
+                if "optional" in p
             ]
+        return wait(offers)
+    if d is not None and d.kind == "decline":
+        pick = next(p for p in mine if f"decline:{p['key']}" == d.id)
+        left.remove(pick)
+        ctx.ev(
+            f"The {holder.capitalize()} declines {pick['source']}'s optional ability ({WHEN[when]}): it does not resolve.",
+            ("rule_optional_conditional_ability", "rule_pass_with_optional_conditional_abilities_pending"),
+            applied=False,
+            objects={"card": pick["source"], "player": holder, "declined": pick["key"]},
         )
+        return reaction_window(ctx, f, None, when)
     pick = mine[0] if d is None else next(p for p in mine if f"trigger:{p['key']}" == d.id)
     left.remove(pick)
     rules = ["rule_trigger_conditional_ability", "rule_reaction_window_priority"]

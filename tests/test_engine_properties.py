@@ -103,6 +103,7 @@ effect = st.one_of(
     ),
     # issue 10's remaining vocabulary: bypass, derez, expose, gain clicks, bad publicity
     st.just("bypass"),
+    st.just("corp_chooses_hq_access"),
     st.builds(
         lambda name, a, types: {"effect": name, "amount": a, **({"card_types": types} if types else {})},
         st.sampled_from(["derez", "expose"]),
@@ -127,16 +128,39 @@ WHENS = [
     "accessed",
     "stolen",
 ]
+# a trigger's filter (only where its condition allows one) and "you may" (optional)
+FILTER_CHOICES = {
+    "accessed": [{"card_type": "agenda"}, {"server": "rd"}, {"server": "central", "card_type": "asset"}],
+    "stolen": [{"server": "hq"}, {"server": "remote"}],
+    "successful_run": [{"server": "hq"}, {"server": "remote1"}],
+    "run_ends": [{"successful": True}, {"server": "hq", "successful": False}],
+}
+
+
+def _trigger(when: str, effects: list, flt: int, optional: bool) -> dict:
+    out: dict = {"when": when, "effects": effects}
+    choices = FILTER_CHOICES.get(when, [])
+    if flt and choices:
+        out["filter"] = choices[(flt - 1) % len(choices)]
+    if optional:
+        out["optional"] = True
+    return out
+
+
 trigger = st.builds(
-    lambda when, eff: {"when": when, "effects": eff},
+    _trigger,
     st.sampled_from(WHENS),
     st.lists(simple_effect, min_size=1, max_size=2),
+    st.integers(0, 3),
+    st.booleans(),
 )
 runner_trigger = st.one_of(
     st.builds(
-        lambda when, a: {"when": when, "effects": [{"effect": "gain_credits", "amount": a}]},
+        lambda when, a, flt, opt: _trigger(when, [{"effect": "gain_credits", "amount": a}], flt, opt),
         st.sampled_from(WHENS),
         amount,
+        st.integers(0, 3),
+        st.booleans(),
     ),
     st.builds(lambda eff: {"when": "encountered", "effects": [eff]}, st.sampled_from(["bypass", "derez"])),
 )
@@ -407,6 +431,8 @@ def starts(draw):
         params["server"] = draw(st.sampled_from(sorted(b["servers"])))
         if draw(st.booleans()):
             params["additional_access"] = draw(st.integers(0, 3))
+        if draw(st.booleans()):
+            params["corp_chooses_hq"] = True  # Dedicated Neural Net: the Corp picks HQ accesses
     elif structure == "trace":
         params = {
             "strength": draw(st.integers(0, 5)),
