@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from itsdangerous import URLSafeSerializer
 
+from rules_index.store import Library
 from webapp import MissingSecretKey, create_app
 from webapp.cli import main
 from webapp.cli.serve import is_loopback
@@ -343,3 +344,14 @@ def test_a_full_disk_during_a_build_is_one_error_line(tmp_path, cr_dir):
 def test_serve_on_a_host_it_cannot_listen_on_is_one_error_line(build_dir, host):
     result = CliRunner().invoke(main, ["serve", "--host", host, "--port", "8", "--build-dir", str(build_dir)])
     assert "cannot listen on" in one_error_line(result)
+
+
+def test_versions_name_each_source_without_a_server_path(client, cli, build_dir):
+    """Issue 16, item 12: /api/versions and `nrrules versions --json` give each source's file
+    name (or URL), never the server's path to it, although the build records the path."""
+    recorded = [v.source for v in Library.open(build_dir).versions()]
+    assert all(s.startswith("/") for s in recorded)  # what must not be disclosed
+    for data in (client.get("/api/versions").get_json(), json.loads(cli("versions", "--json").output)):
+        sources = [v["source"] for v in data["versions"]]
+        assert sources == [Path(s).name for s in recorded]
+        assert not any(str(Path(s).parent) in json.dumps(data) for s in recorded)
