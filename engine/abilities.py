@@ -422,8 +422,7 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
     if ab["kind"] == "strength":
         old = rig.strength(prog)
         lasts = ab.get("lasts", "encounter")
-        key = rig.BOOST_FIELD[lasts]
-        prog[key] = prog.get(key, 0) + ab["amount"]
+        rig.add_boost(prog, ab["amount"], lasts)
         rules = (
             "rule_icebreaker_strength_increase_implicit",
             "rule_icebreaker_strength_increase_implicit_link",

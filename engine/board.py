@@ -186,7 +186,7 @@ PUMP_LASTS = (
     "encounter",
     "run",
     "turn",
-)  # how long a strength ability's pump lasts (3.9.5b-c); engine.rig.LASTS
+)  # how long a strength ability's pump lasts (3.9.5b-c); engine.rig.add_boost
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
 ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace")
@@ -256,9 +256,9 @@ _CARD_FIELDS_RUNNER = {
     "recurring",
     "link",  # N[link] from an installed card (10.7.1)
     "triggers",
-    "boost",  # engine-managed: strength added by pump abilities during the current encounter
-    "boost_run",  # engine-managed: pumps that last the run (`lasts: "run"`, 3.9.5c)
-    "boost_turn",  # engine-managed: pumps that last the turn (`lasts: "turn"`)
+    "boost",  # engine-managed: strength added by pump abilities still lasting (engine.rig)
+    "boost_run",  # engine-managed: the part of `boost` that lasts the run (`lasts: "run"`, 3.9.5c)
+    "boost_turn",  # engine-managed: the part of `boost` that lasts the turn (`lasts: "turn"`)
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
@@ -454,6 +454,12 @@ class _Checker:
             "link",
         ):
             self.int_field(c, key, path)
+        longer = sum(c[k] for k in ("boost_run", "boost_turn") if _is_int(c.get(k)))
+        if longer and not (_is_int(c.get("boost")) and c["boost"] >= longer):
+            self.add(
+                f"{path}.boost",
+                "must include boost_run and boost_turn (strength added by pumps still lasting)",
+            )
         self.text_field(c, "card_id", path, most=MAX_NAME)
         self.text_field(c, "text", path)
         if "subtypes" in c:

@@ -3,32 +3,51 @@ cannot be used (CR 3.9.5, 6.5.4, 9.8.5-9.8.6). Pure functions over the normalise
 
 from __future__ import annotations
 
-# how long a pump lasts (3.9.5b-c) -> the engine-managed card field holding it
-BOOST_FIELD = {"encounter": "boost", "run": "boost_run", "turn": "boost_turn"}
-LASTS = tuple(BOOST_FIELD)
+# how long a pump lasts (3.9.5b-c). `boost` is the strength every pump still lasting adds (so
+# `strength` reads two fields); the part of it that outlasts the encounter is also counted in
+# `boost_run` / `boost_turn`
+LONGER = {"run": "boost_run", "turn": "boost_turn"}
 
 
 def strength(card: dict) -> int:
     """An icebreaker's current strength: printed plus its pumps still lasting (3.9.5b-c)."""
-    return (
-        card.get("strength", 0) + card.get("boost", 0) + card.get("boost_run", 0) + card.get("boost_turn", 0)
-    )
+    return card.get("strength", 0) + card.get("boost", 0)
+
+
+def add_boost(card: dict, amount: int, lasts: str) -> None:
+    """A pump: +`amount` strength for the remainder of the encounter, run or turn."""
+    card["boost"] = card.get("boost", 0) + amount
+    if lasts != "encounter":
+        key = LONGER[lasts]
+        card[key] = card.get(key, 0) + amount
 
 
 def clear_boosts(board: dict, lasts: str = "encounter") -> dict:
     """End every "for the remainder of the encounter" (or run, turn) strength change;
-    {program index: True} for the programs that had one."""
-    key = BOOST_FIELD[lasts]
+    {program index: True} for the programs whose strength fell."""
     gone = {}
     for i, c in enumerate(board["runner"]["rig"]["programs"]):
-        if c.pop(key, 0):
+        if "boost" not in c:
+            continue
+        if lasts == "encounter":
+            keep = c.get("boost_run", 0) + c.get("boost_turn", 0)
+        else:
+            part = c.pop(LONGER[lasts], 0)
+            if not part:
+                continue
+            keep = c["boost"] - part
+        if keep != c["boost"]:
             gone[i] = True
+        if keep:
+            c["boost"] = keep
+        else:
+            del c["boost"]
     return gone
 
 
 def forget_boosts(card: dict) -> None:
     """An installed card's temporary strength changes end when it moves (8.1.7 / 3.9.5)."""
-    for key in BOOST_FIELD.values():
+    for key in ("boost", *LONGER.values()):
         card.pop(key, None)
 
 
@@ -99,7 +118,7 @@ def blocked(
     want = ability.get("ice_subtype")
     if want and want not in ice.get("subtypes", ()):
         return ("subtype", want)
-    have = strength(program)
+    have = program.get("strength", 0) + program.get("boost", 0)  # strength(program)
     if have < ice.get("strength", 0):
         return ("strength", have)
     return None

@@ -73,14 +73,15 @@ def test_run_long_pump_carries_into_next_encounter(doc):
     assert "use:blade.0" not in ids(s)  # strength 2 < 3 (3.9.5g)
     s, ev = engine.apply(s, "use:blade.1")
     prog = s.board["runner"]["rig"]["programs"][0]
-    assert prog["boost_run"] == 1 and "boost" not in prog
+    assert prog["boost_run"] == 1 and prog["boost"] == 1  # the part of the pump that lasts the run
     pump = [e for e in ev if "rule_icebreaker_strength_increase_specified" in e.rules]
     assert pump and pump[-1].objects["lasts"] == "run"
     assert "remainder of the run" in pump[-1].text
     s, _ = engine.apply(s, "use:blade.0")
     s = next_encounter(s)
     # the second (inner) ice: still strength 3, so the break is offered without pumping again
-    assert not s.finished and s.board["runner"]["rig"]["programs"][0]["boost_run"] == 1
+    prog = s.board["runner"]["rig"]["programs"][0]
+    assert not s.finished and prog["boost_run"] == 1 and prog["boost"] == 1
     assert "use:blade.0" in ids(s)
     s, _ = engine.apply(s, "use:blade.0")
     credits = s.board["runner"]["credits"]
@@ -93,7 +94,7 @@ def test_run_long_pump_carries_into_next_encounter(doc):
         )
     assert s.finished
     # durations until the end of the run expire at 6.9.6d
-    assert "boost_run" not in s.board["runner"]["rig"]["programs"][0]
+    assert not {"boost", "boost_run"} & set(s.board["runner"]["rig"]["programs"][0])
     done = [e for e in s.trace if "rule_run_ends_condition" in e.rules]
     assert done and "remainder of the run ends" in done[-1].text
 
@@ -143,7 +144,7 @@ def test_turn_long_pump_outlasts_the_run_until_the_turn_ends(doc):
     assert s.finished
     # the run is over but the turn is not: the pump still lasts
     assert after_run is not None and after_run.get("boost_turn") == 1
-    assert "boost_turn" not in s.board["runner"]["rig"]["programs"][0]
+    assert not {"boost", "boost_turn"} & set(s.board["runner"]["rig"]["programs"][0])
     ends = [e for e in s.trace if "rule_begin_end_turn_step" in e.rules]
     assert ends and "remainder of the turn ends" in ends[-1].text
 
@@ -152,3 +153,26 @@ def test_lasts_is_validated():
     b = board("forever")
     assert any("lasts" in p and "encounter, run, turn" in p for p in engine.validate_board(b))
     assert engine.validate_board(board("run")) == []
+    b = board("run")
+    b["runner"]["rig"]["programs"][0]["boost_run"] = 2  # a part of `boost` larger than it
+    assert any("boost" in p and "boost_run" in p for p in engine.validate_board(b))
+    b["runner"]["rig"]["programs"][0]["boost"] = 2
+    assert engine.validate_board(b) == []
+
+
+def test_encounter_and_run_pumps_together(doc):
+    """A run pump and an encounter pump on the same breaker: at the end of the encounter only
+    the encounter's part ends (3.9.5b-c)."""
+    prog = breaker("run")
+    prog["abilities"].append({"kind": "strength", "cost": 1, "amount": 2})
+    b = board(None)
+    b["runner"]["rig"]["programs"] = [prog]
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    s, _ = engine.apply(s, "use:blade.1")
+    s, _ = engine.apply(s, "use:blade.2")
+    p = s.board["runner"]["rig"]["programs"][0]
+    assert (p["boost"], p["boost_run"]) == (3, 1)
+    s, _ = engine.apply(s, "use:blade.0")
+    s = next_encounter(s)
+    p = s.board["runner"]["rig"]["programs"][0]
+    assert (p["boost"], p["boost_run"]) == (1, 1) and "use:blade.0" in ids(s)

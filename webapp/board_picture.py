@@ -178,8 +178,8 @@ def card_view(card: Any, kind: str = "") -> dict[str, Any]:
     ):
         if isinstance(card.get(key), int) and not isinstance(card.get(key), bool):
             out[key] = card[key]
-    boost = sum(v for k in ("boost", "boost_run", "boost_turn") if isinstance(v := card.get(k), int))
-    if boost and isinstance(out.get("strength"), int):
+    boost = card.get("boost")
+    if isinstance(boost, int) and boost and isinstance(out.get("strength"), int):
         out["boosted"] = out["strength"] + boost
     if isinstance(card.get("abilities"), list):
         out["abilities"] = [_ability_label(a) for a in card["abilities"]]
