@@ -146,6 +146,10 @@ def test_build_step_share_and_undo(screen, server, browser):  # noqa: F811
     expect(page.locator("#rulesheet-h")).to_contain_text(number)
     expect(page.locator("#rulesheet .sheet-body p")).not_to_be_empty()
     shot(page, f"{name}-rule-sheet")
+    # the popover (desktop) or bottom sheet (phone) is whole in the window: near the window's
+    # bottom edge it opens above its link (it opened below, half off-screen)
+    box, height = sheet.bounding_box(), page.viewport_size["height"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (box, height)
     page.click("#rulesheet .sheet-x")
     expect(sheet).to_be_hidden()
     assert page.url == url

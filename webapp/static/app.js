@@ -45,6 +45,19 @@
   }
   window.NRFetch = { json: getJSON };
 
+  /* A floating box (a preview, the stepper's rule popover) goes under its link, or above it
+     when the window shows more room there than below, and stays inside the window's width.
+     Also used by stepper.js, as window.NRPlace. */
+  function placeNear(box, a, width) {
+    var r = a.getBoundingClientRect(), vw = document.documentElement.clientWidth;
+    var w = width || box.offsetWidth, h = box.offsetHeight;
+    var below = window.innerHeight - r.bottom, above = r.top;
+    var up = h + 12 > below && above > below;
+    box.style.left = Math.max(8, Math.min(window.scrollX + r.left, window.scrollX + vw - w - 8)) + "px";
+    box.style.top = (up ? Math.max(window.scrollY + 8, window.scrollY + r.top - h - 6) : window.scrollY + r.bottom + 6) + "px";
+  }
+  window.NRPlace = placeNear;
+
   /* ---------------- search as you type (an ARIA combobox) ---------------- */
   function offlineSearch(q) {
     return window.NROffline ? window.NROffline.search(q, 8) : Promise.reject(new Error("offline"));
@@ -191,10 +204,7 @@
       var text = (r.text || "").replace(/^[a-z]/, function (c) { return c.toUpperCase(); });
       preview.appendChild(el("div", null, text.length > 400 ? text.slice(0, 397) + "…" : text));
       document.body.appendChild(preview);
-      var box = a.getBoundingClientRect();
-      var left = Math.min(window.scrollX + box.left, window.scrollX + document.documentElement.clientWidth - preview.offsetWidth - 8);
-      preview.style.left = Math.max(4, left) + "px";
-      preview.style.top = (window.scrollY + box.bottom + 6) + "px";
+      placeNear(preview, a);
     }).catch(function () {});
   }
   function sheetMode() { return window.matchMedia("(hover: none)").matches; } /* touch screens */

@@ -33,11 +33,7 @@
   function place(a) {
     if (!wide.matches) { sheet.classList.remove("pop"); sheet.style.left = sheet.style.top = ""; return; }
     sheet.classList.add("pop");
-    var box = a.getBoundingClientRect();
-    var w = Math.min(448, document.documentElement.clientWidth - 16);
-    var left = Math.max(8, Math.min(window.scrollX + box.left, window.scrollX + document.documentElement.clientWidth - w - 8));
-    sheet.style.left = left + "px";
-    sheet.style.top = (window.scrollY + box.bottom + 6) + "px";
+    window.NRPlace(sheet, a, Math.min(448, document.documentElement.clientWidth - 16)); /* app.js */
   }
   function close() {
     if (sheet.hidden) return;
