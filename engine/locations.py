@@ -95,3 +95,21 @@ def clear_access_marks(board: dict) -> None:
             c.pop("accessed", None)
         if srv.get("content"):
             srv["content"].pop("accessed", None)
+
+
+def corp_ability_cards(b: dict, rezzed_only: bool = True) -> list[tuple[str, dict]]:
+    """Installed Corp cards that carry abilities, each with the location that names it in a
+    decision id (``hq.root.manta-grid``, ``remote1.ice.ice-wall``, ``remote1.content``): per
+    server its ice, then its root, then a remote's content. Unrezzed cards only if asked
+    (their abilities are inactive, 1.8.3c, but refusals explain them)."""
+    found: list[tuple[str, dict]] = []
+    for name, srv in b["servers"].items():
+        for zone in ("ice", "root"):
+            cards = srv[zone]
+            for i, c in enumerate(cards):
+                if "abilities" in c and (c.get("rezzed") or not rezzed_only):
+                    found.append((f"{name}.{zone}.{card_ref(cards, i)}", c))
+        c = srv.get("content")
+        if c and "abilities" in c and (c.get("rezzed") or not rezzed_only):
+            found.append((f"{name}.content", c))
+    return found

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import recurring, rig
 from .decision import Decision, card_ref, find_card
-from .locations import get_card
+from .locations import corp_ability_cards, get_card
 
 if TYPE_CHECKING:
     from .session import Session
@@ -133,37 +133,28 @@ def _corp_click_abilities(b: dict, credits: int) -> list[Refusal]:
     is unrezzed (inactive, 1.8.3c), or the Corp lacks the clicks or credits (1.16)."""
     out = []
     clicks = b["corp"]["clicks"]
-    for name, srv in b["servers"].items():
-        found = [
-            (f"{name}.{zone}.{card_ref(srv[zone], i)}", c)
-            for zone in ("ice", "root")
-            for i, c in enumerate(srv[zone])
-            if "abilities" in c
-        ]
-        if srv.get("content") and "abilities" in srv["content"]:
-            found.append((f"{name}.content", srv["content"]))
-        for where, c in found:
-            for a, ab in enumerate(c["abilities"]):
-                if ab["kind"] != "click":
-                    continue
-                if not c.get("rezzed"):
-                    why, rule = (
-                        f"{c['name']} is unrezzed, so its abilities are inactive",
-                        "rule_corp_become_active",
-                    )
-                elif ab["clicks"] > clicks:
-                    why, rule = (
-                        f"{c['name']}'s ability costs {'[click]' * ab['clicks']}; the Corp has {clicks} [click] left",
-                        "rule_cost",
-                    )
-                elif ab["cost"] > credits:
-                    why, rule = (
-                        f"{c['name']}'s ability costs {ab['cost']} credits; the Corp has {credits}",
-                        "rule_cost",
-                    )
-                else:
-                    continue
-                out.append(Refusal(f"ability:{where}.{a}", "corp", why, rule))
+    for where, c in corp_ability_cards(b, rezzed_only=False):
+        for a, ab in enumerate(c["abilities"]):
+            if ab["kind"] != "click":
+                continue
+            if not c.get("rezzed"):
+                why, rule = (
+                    f"{c['name']} is unrezzed, so its abilities are inactive",
+                    "rule_corp_become_active",
+                )
+            elif ab["clicks"] > clicks:
+                why, rule = (
+                    f"{c['name']}'s ability costs {'[click]' * ab['clicks']}; the Corp has {clicks} [click] left",
+                    "rule_cost",
+                )
+            elif ab["cost"] > credits:
+                why, rule = (
+                    f"{c['name']}'s ability costs {ab['cost']} credits; the Corp has {credits}",
+                    "rule_cost",
+                )
+            else:
+                continue
+            out.append(Refusal(f"ability:{where}.{a}", "corp", why, rule))
     return out
 
 

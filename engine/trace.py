@@ -25,6 +25,7 @@ from typing import Any
 from . import prevention, rig, triggers
 from .decision import Decision, card_ref, locate
 from .effects import _subroutine_of
+from .locations import corp_ability_cards
 from .machine import (
     STAY,
     Ctx,
@@ -103,20 +104,10 @@ def _abilities(b: dict, side: str) -> list[tuple[str, dict, dict]]:
                     if ab["kind"] == "trace":
                         out.append((f"interrupt:{zone}.{card_ref(cards, i)}.{a}", c, ab))
         return out
-    for name, srv in b["servers"].items():
-        found = [
-            (f"{name}.{zone}.{card_ref(srv[zone], i)}", c)
-            for zone in ("ice", "root")
-            for i, c in enumerate(srv[zone])
-            if "abilities" in c and c.get("rezzed")
-        ]
-        c = srv.get("content")
-        if c and "abilities" in c and c.get("rezzed"):
-            found.append((f"{name}.content", c))
-        for where, c in found:
-            for a, ab in enumerate(c["abilities"]):
-                if ab["kind"] == "trace":
-                    out.append((f"interrupt:{where}.{a}", c, ab))
+    for where, c in corp_ability_cards(b):
+        for a, ab in enumerate(c["abilities"]):
+            if ab["kind"] == "trace":
+                out.append((f"interrupt:{where}.{a}", c, ab))
     return out
 
 

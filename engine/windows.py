@@ -8,7 +8,7 @@ from typing import Any
 from . import recurring, rig, triggers
 from .decision import Decision, card_ref, card_refs, locate
 from .effects import describe_effect
-from .locations import take_card
+from .locations import corp_ability_cards, take_card
 from .machine import (
     STAY,
     Ctx,
@@ -358,24 +358,12 @@ def corp_click_abilities(b: dict, credits: int) -> list[dict]:
 def _corp_abilities(b: dict, kind: str, credits: int | None) -> list[dict]:
     out: list[dict] = []
     clicks = b["corp"]["clicks"]
-    for name, srv in b["servers"].items():
-        found = [
-            (f"{name}.{zone}.{card_ref(srv[zone], i)}", c)
-            for zone in ("ice", "root")
-            for i, c in enumerate(srv[zone])
-            if "abilities" in c and c.get("rezzed")
-        ]
-        c = srv.get("content")
-        if c and "abilities" in c and c.get("rezzed"):
-            found.append((f"{name}.content", c))
-        for where, c in found:
-            if credits is None:
-                credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
-            for a, ab in enumerate(c["abilities"]):
-                if ab["kind"] == kind and ab["cost"] <= credits and ab.get("clicks", 0) <= clicks:
-                    out.append(
-                        dec(f"ability:{where}.{a}", f"{c['name']}: {describe_corp_ability(ab)}", "corp")
-                    )
+    for where, c in corp_ability_cards(b):
+        if credits is None:
+            credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
+        for a, ab in enumerate(c["abilities"]):
+            if ab["kind"] == kind and ab["cost"] <= credits and ab.get("clicks", 0) <= clicks:
+                out.append(dec(f"ability:{where}.{a}", f"{c['name']}: {describe_corp_ability(ab)}", "corp"))
     return out
 
 
