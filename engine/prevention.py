@@ -117,9 +117,14 @@ def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict) -> Any:
             objects={"prevented": pv[1], "amount": e["amount"]},
         )
     else:
-        ctx.ev(
-            "Interrupt window: no interrupt in the board vocabulary applies.",
-            ("rule_interrupt_definition",),
-            applied=False,
-        )
+        no_interrupt(ctx)
     return None
+
+
+def no_interrupt(ctx: Ctx) -> None:
+    """An interrupt window where nothing on the board can interrupt: walked, not applied."""
+    ctx.ev(
+        "Interrupt window: no interrupt in the board vocabulary applies.",
+        ("rule_interrupt_definition",),
+        applied=False,
+    )

@@ -189,11 +189,7 @@ def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict) -> Any:
             objects={"cards": [m["card"] for m in tm[1]]},
         )
     else:
-        ctx.ev(
-            "Interrupt window: no interrupt in the board vocabulary applies.",
-            ("rule_interrupt_definition",),
-            applied=False,
-        )
+        prevention.no_interrupt(ctx)
     return None
 
 
