@@ -162,13 +162,7 @@ def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
         objects={"card": card["name"]},
     )
     own = [
-        {
-            "side": "corp",
-            "source": card["name"],
-            "effects": tr["effects"],
-            "key": f"accessed.{slug(card['name'])}.{t}",
-            **({"optional": True} if tr.get("optional") else {}),
-        }
+        triggers.instance("corp", card, tr, f"accessed.{slug(card['name'])}.{t}")
         for t, tr in enumerate(card.get("triggers", ()))
         if tr["when"] == "stolen" and triggers.meets(tr, triggers.facts(f, "stolen", card))
     ]

@@ -102,6 +102,15 @@ MET = {
 }
 
 
+def instance(side: str, card: dict, tr: dict, key: str) -> dict:
+    """One pending instance of a card's trigger `tr`: {"side", "source", "effects", "key"}, and
+    "optional" for a "you may" trigger (its owner may decline it, 9.6.9a)."""
+    p = {"side": side, "source": card["name"], "effects": tr["effects"], "key": key}
+    if tr.get("optional"):
+        p["optional"] = True
+    return p
+
+
 def pending(b: dict, when: str, subject: dict | None = None, known: dict | None = None) -> list[dict]:
     """Instances that meet `when` now: [{"side", "source", "effects", "key"}], by card position.
     With `subject` (the card the condition is about: the encountered or passed ice, the installed
@@ -118,11 +127,7 @@ def pending(b: dict, when: str, subject: dict | None = None, known: dict | None 
                 continue
             for t, tr in enumerate(c["triggers"]):
                 if tr["when"] == when and ("filter" not in tr or _filter_met(tr["filter"], known)):
-                    key = f"{zone}.{card_ref(cards, i)}.{t}"
-                    p = {"side": "runner", "source": c["name"], "effects": tr["effects"], "key": key}
-                    if tr.get("optional"):
-                        p["optional"] = True
-                    out.append(p)
+                    out.append(instance("runner", c, tr, f"{zone}.{card_ref(cards, i)}.{t}"))
     for name, srv in b["servers"].items():
         for zone in ("ice", "root", "content"):
             cards = srv[zone] if zone != "content" else [srv["content"]] if srv.get("content") else []
@@ -136,15 +141,7 @@ def pending(b: dict, when: str, subject: dict | None = None, known: dict | None 
                 where = f"{name}.content" if zone == "content" else f"{name}.{zone}.{card_ref(cards, i)}"
                 for t, tr in enumerate(c["triggers"]):
                     if tr["when"] == when and ("filter" not in tr or _filter_met(tr["filter"], known)):
-                        p = {
-                            "side": "corp",
-                            "source": c["name"],
-                            "effects": tr["effects"],
-                            "key": f"{where}.{t}",
-                        }
-                        if tr.get("optional"):
-                            p["optional"] = True
-                        out.append(p)
+                        out.append(instance("corp", c, tr, f"{where}.{t}"))
     return out
 
 
@@ -196,13 +193,7 @@ def scored(ctx: Ctx, f: Frame, agenda: dict) -> None:
     area = ctx.board["corp"]["score_area"]
     ref = card_ref(area, len(area) - 1)
     found = [
-        {
-            "side": "corp",
-            "source": agenda["name"],
-            "effects": tr["effects"],
-            "key": f"score_area.{ref}.{t}",
-            **({"optional": True} if tr.get("optional") else {}),
-        }
+        instance("corp", agenda, tr, f"score_area.{ref}.{t}")
         for t, tr in enumerate(agenda.get("triggers", ()))
         if tr["when"] == "scored"
     ]
