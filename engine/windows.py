@@ -184,7 +184,7 @@ def paw(
             ch,
             objects={"card": card["name"], "server": server},
         )
-        triggers.scored(ctx, f, card)
+        triggers.scored(ctx, f, card, server)
         return call("checkpoint", {}, "stay")
     raise AssertionError(d.id)  # pragma: no cover - legal decisions are checked before
 
