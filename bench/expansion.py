@@ -22,6 +22,7 @@ Kinds (`rules_index.expansion`):
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
@@ -50,7 +51,7 @@ from rules_index.search import Searcher, build_index  # noqa: E402
 from scraper import Document, Node  # noqa: E402
 
 TRAIN_PATH = Path(__file__).with_name("relevance_train.json")
-KINDS = ("children", "defs", "thesaurus", "questions")
+KINDS = ("children", "defs", "thesaurus", "synonyms", "questions")
 Thesaurus = dict[str, list[tuple[str, float]]]
 Analyze = Callable[[str], list[str]]
 
@@ -222,6 +223,51 @@ def thesaurus_text(doc: Document, thesaurus: Thesaurus, analyze: Analyze) -> dic
     return out
 
 
+# What the CR itself says is the same word: 'The terms "spend" and "pay" are synonymous',
+# 'suffers (sometimes referred to as "takes") damage', 'its name, alternatively referred to as
+# its title'.
+_SYNONYMOUS = re.compile(
+    r'"([^"]{2,30})" and "([^"]{2,30})" are synonymous'
+    r'|\b(\w+)\s*\((?:sometimes |also |often )?referred to as "([^"]{2,30})"\)'
+    r"|\bits (\w+), (?:alternatively|also|sometimes) referred to as its (\w+)",
+    re.IGNORECASE,
+)
+
+
+def stated_synonyms(doc: Document) -> list[tuple[str, str]]:
+    """Pairs of words the CR says mean the same."""
+    pairs: list[tuple[str, str]] = []
+    for node in doc.nodes:
+        for m in _SYNONYMOUS.finditer(node.text):
+            a, b = [g for g in m.groups() if g]
+            pairs.append((a.lower(), b.lower()))
+    return pairs
+
+
+def synonym_text(doc: Document, pairs: list[tuple[str, str]], analyze: Analyze) -> dict[str, str]:
+    """Rule id -> the synonyms (stated by the CR) of words it has but whose synonym it lacks."""
+    table: dict[tuple[str, ...], list[str]] = {}
+    for a, b in pairs:
+        sa, sb = tuple(analyze(a)), tuple(analyze(b))
+        if sa and sb and sa != sb:
+            table.setdefault(sa, []).append(b)
+            table.setdefault(sb, []).append(a)
+    out: dict[str, str] = {}
+    for node in _searchable(doc):
+        seq = analyze(f"{node.title or ''} {node.text}")
+        own = set(seq)
+        found = [
+            word
+            for phrase, words in table.items()
+            if _contains(seq, list(phrase))
+            for word in words
+            if not set(analyze(word)) <= own
+        ]
+        if found:
+            out[node.id] = " ".join(dict.fromkeys(found))
+    return out
+
+
 def expansion_for(kind: str, doc: Document, asked: list) -> dict[str, str]:
     if kind in ("children", "defs"):
         children, defs = hierarchy(doc, _analyze)
@@ -230,6 +276,8 @@ def expansion_for(kind: str, doc: Document, asked: list) -> dict[str, str]:
         return thesaurus_text(doc, learn_thesaurus(doc, _analyze), _analyze)
     if kind == "questions":
         return question_log(doc, asked, _analyze)
+    if kind == "synonyms":
+        return synonym_text(doc, stated_synonyms(doc), _analyze)
     raise ValueError(kind)
 
 

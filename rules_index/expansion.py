@@ -118,13 +118,16 @@ def question_log(
     of ``doc`` or an example adds nothing, and so does a question sharing no distinctive word
     (``analyze``d, in at most ``SHARED_WORD_SHARE`` of the rules) with the rule it names:
     rulings cite the numbers of the CR of their day, and a renumbered rule is another rule."""
+    citing = sorted(set(_citing(questions)))
+    if not citing:
+        return {}
     numbers = doc.number_index()
     rules = [n for n in doc.nodes if n.kind != "example"]
     words = {n.id: set(analyze(f"{n.title or ''} {n.text}")) for n in rules}
     df: Counter = Counter(w for ws in words.values() for w in ws)
     common = {w for w, c in df.items() if c > SHARED_WORD_SHARE * len(rules)}
     out: dict[str, list[str]] = {}
-    for question, text in sorted(set(_citing(questions))):
+    for question, text in citing:
         asked_words = set(analyze(text)) - common
         for number in dict.fromkeys(RULE_NUMBER.findall(text)):
             node = numbers.get(number)
