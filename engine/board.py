@@ -208,9 +208,25 @@ TRIGGER_WHEN = (
 )  # engine.triggers.WHEN
 # trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
 TRIGGER_FILTERS = {
-    "card_type": ("accessed",),
-    "server": ("accessed", "stolen", "successful_run", "run_ends"),
+    "card_type": ("accessed", "installed", "scored"),
+    "server": (
+        "accessed",
+        "stolen",
+        "successful_run",
+        "run_ends",
+        "encountered",
+        "passed",
+        "trace_initiated",
+        "scored",
+    ),
     "successful": ("run_ends",),
+    "subtype": ("encountered", "passed", "installed"),
+}
+# the card types a `card_type` filter may name, by condition
+FILTER_CARD_TYPES = {
+    "accessed": CORP_TYPES,
+    "installed": ("program", "hardware", "resource"),
+    "scored": ("agenda",),
 }
 
 _CARD_FIELDS_CORP = {
@@ -613,7 +629,7 @@ class _Checker:
         """A trigger's `filter` (engine.triggers.FILTERS): what its condition watches."""
         flt = tr["filter"]
         if not isinstance(flt, dict) or not flt:
-            self.add(fp, "must be a non-empty object: card_type, server, successful")
+            self.add(fp, f"must be a non-empty object: {', '.join(TRIGGER_FILTERS)}")
             return
         for key, val in flt.items():
             allowed = TRIGGER_FILTERS.get(key)
@@ -623,8 +639,13 @@ class _Checker:
                 self.add(f"{fp}.{key}", f"only a trigger on {', '.join(allowed)} can filter by {key}")
             elif key == "successful":
                 self.bool_field(flt, key, fp)
-            elif key == "card_type" and val not in CORP_TYPES:
-                self.add(f"{fp}.{key}", f"must be one of {', '.join(CORP_TYPES)}")
+            elif key == "card_type" and val not in FILTER_CARD_TYPES[tr["when"]]:
+                self.add(
+                    f"{fp}.{key}",
+                    f"must be one of {', '.join(FILTER_CARD_TYPES[tr['when']])} on {tr['when']}",
+                )
+            elif key == "subtype" and not (isinstance(val, str) and 0 < len(val) <= 40):
+                self.add(f"{fp}.{key}", "must be a subtype name of 1-40 characters")
             elif key == "server" and not (
                 val in ("hq", "rd", "archives", "central", "remote") or REMOTE_RE.match(str(val))
             ):
@@ -814,6 +835,13 @@ def validate_board(data: Any) -> list[str]:
 # ----- normalisation -------------------------------------------------------------------------------
 
 
+def _norm_filter(flt: dict) -> dict:
+    out = dict(flt)
+    if "subtype" in out:
+        out["subtype"] = out["subtype"].lower()  # as card subtypes are
+    return out
+
+
 def _card(c: Any, default_type: str | None = None) -> dict:
     card = {"name": c} if isinstance(c, str) else dict(c)
     if default_type and "type" not in card:
@@ -827,7 +855,7 @@ def _card(c: Any, default_type: str | None = None) -> dict:
             {
                 "when": t["when"],
                 "effects": _norm_effects(t["effects"]),
-                **({"filter": dict(t["filter"])} if "filter" in t else {}),
+                **({"filter": _norm_filter(t["filter"])} if "filter" in t else {}),
                 **({"optional": True} if t.get("optional") else {}),
             }
             for t in card["triggers"]

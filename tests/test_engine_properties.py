@@ -134,6 +134,11 @@ FILTER_CHOICES = {
     "stolen": [{"server": "hq"}, {"server": "remote"}],
     "successful_run": [{"server": "hq"}, {"server": "remote1"}],
     "run_ends": [{"successful": True}, {"server": "hq", "successful": False}],
+    "encountered": [{"subtype": "sentry"}, {"server": "hq"}, {"server": "remote", "subtype": "barrier"}],
+    "passed": [{"server": "central"}, {"subtype": "code gate"}],
+    "installed": [{"card_type": "program"}, {"card_type": "resource", "subtype": "icebreaker"}],
+    "scored": [{"card_type": "agenda"}, {"card_type": "agenda", "server": "remote1"}],
+    "trace_initiated": [{"server": "hq"}, {"server": "remote"}],
 }
 
 
