@@ -194,11 +194,11 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     p = b[side]
     ch: dict = {}
     rules: list[str] = ["rule_cost"]
-    act = Decision.from_id(v["action"])
-    k = act.kind
+    act = Decision.from_id(v["action"]) if v["kind"] == "action" else None
+    k = act.kind if act is not None else None
     cost = 0
     clicks = 0
-    if v["kind"] == "action" and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
+    if act is not None and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
         clicks = corp_card(b, act)["abilities"][act.index]["clicks"]
         setv(p, side, "clicks", p["clicks"] - clicks, ch)
         rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]
