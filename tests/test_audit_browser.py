@@ -1,11 +1,13 @@
-"""How the pages look, checked in headless Chromium at phone size, light and dark (the audit of
-issues 11 and 14): every text is readable against what is behind it (WCAG AA contrast: 4.5:1,
-3:1 for large text), and what opens on a tap looks openable. Screenshots go to
-test-artifacts/browser/."""
+"""Checks added by the audit of issues 11 and 14, in headless Chromium against a real server with
+card data: every text is readable against what is behind it, light and dark (WCAG AA contrast:
+4.5:1, 3:1 for large text); what opens on a tap looks openable; "Copy rule with citation"
+copies the text, the citation and a versioned link; saving another CR version for offline
+replaces the saved one. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 from test_browser import ARTIFACTS, browser, serve  # noqa: F401 - fixtures
 from test_reading_browser import phone
 
@@ -37,7 +39,7 @@ PAGES = ("/", "/r/6.9.4c", "/search?q=Snare", "/c/snare", "/changes/25.08..26.03
 
 @pytest.fixture(scope="module")
 def card_server(cards_built):
-    yield from serve(cards_built, "gunicorn-look.log")
+    yield from serve(cards_built, "gunicorn-audit.log")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -78,6 +80,65 @@ def test_what_opens_on_a_tap_shows_a_disclosure_mark(browser, card_server):  # n
             opened = pg.evaluate(mark, f"{sel} > summary")
             assert opened not in ("none", "normal", '""') and opened != closed, (path, opened)
         pg.screenshot(path=str(ARTIFACTS / "graph-opened-phone.png"))
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_copy_rule_with_citation_puts_text_citation_and_versioned_link_on_the_clipboard(browser, card_server):  # noqa: F811
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    pg = context.new_page()
+    try:
+        for path, cite, link in (
+            ("/r/6.9.4c", "CR 26.03, 6.9.4c", "/id/step_jack_out_choice?v=26.03"),
+            ("/r/1.2.1?v=22.12", "CR 22.12, 1.2.1", "/id/rule_card_precedence?v=22.12"),
+        ):
+            pg.goto(card_server + path)
+            body = pg.locator("#rule-body").inner_text().strip()
+            button = pg.locator("button.cite")
+            button.click()
+            expect(button).to_have_text("Copied with citation")
+            copied = pg.evaluate("navigator.clipboard.readText()")
+            assert copied == f"{body}\n— {cite} {card_server}{link}", copied
+            assert body.split()[:3] == copied.split()[:3] and len(body) > 40
+    finally:
+        context.close()
+
+
+SAVED_PACKS_JS = r"""async () => { const out = [];
+  for (const k of await caches.keys()) { if (!k.startsWith('nrrules-')) continue;
+    for (const r of await (await caches.open(k)).keys()) { const p = new URL(r.url).pathname;
+      if (/^\/offline\/[0-9.]+\.json$/.test(p)) out.push(p); } }
+  return out.sort(); }"""
+
+
+def test_saving_another_version_replaces_the_saved_one(browser, card_server, library):  # noqa: F811
+    """One CR version is kept for offline use: saving 25.08 after 26.03 leaves only 25.08's
+    pack in the browser's storage, and the 26.03 page then offers to replace it back."""
+    versions = [i.version for i in library.versions()]
+    latest, older = versions[-1], versions[-2]
+    context, pg, errors = phone(browser)
+    ctl = pg.locator("#offline-ctl")
+    try:
+        pg.goto(card_server + "/r/6.9.4c")
+        pack = pg.locator("body").get_attribute("data-pack")
+        ctl.locator(".save-offline").click()
+        expect(ctl).to_have_attribute("data-saved", latest, timeout=60_000)
+        assert pg.evaluate(SAVED_PACKS_JS) == [pack.split("?")[0]]
+        pg.goto(card_server + f"/r/6.9.4c?v={older}")
+        older_pack = pg.locator("body").get_attribute("data-pack")
+        assert older_pack != pack
+        button = ctl.locator(".save-offline")
+        expect(button).to_have_text(f"Replace it with CR {older}")
+        button.click()
+        expect(ctl).to_have_attribute("data-saved", older, timeout=60_000)
+        assert pg.evaluate(SAVED_PACKS_JS) == [older_pack.split("?")[0]]
+        expect(ctl.locator(".offline-state")).to_contain_text(f"Saved for offline use: CR {older}")
+        pg.goto(card_server + "/r/6.9.4c")
+        expect(ctl.locator(".save-offline")).to_have_text(f"Replace it with CR {latest}")
+        ctl.locator(".remove-offline").click()
+        expect(ctl.locator(".offline-state")).to_have_text("Nothing saved for offline use on this device.")
+        assert pg.evaluate(SAVED_PACKS_JS) == []
     finally:
         context.close()
     assert not errors, errors
