@@ -142,3 +142,22 @@ def test_saving_another_version_replaces_the_saved_one(browser, card_server, lib
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_a_long_label_wraps_beside_its_rule_number(browser, card_server):  # noqa: F811
+    """ "Rules that mention" a card and "Cites"/"Cited by" put a 44 px rule number beside a label
+    that wraps in its own column (it wrapped under the number, after a 44 px first line)."""
+    context, pg, errors = phone(browser)
+    beside = """(sel) => [...document.querySelectorAll(sel)].map(li => {
+        const a = li.querySelector(':scope > a.ref').getBoundingClientRect();
+        const t = li.querySelector(':scope > .ctx').getBoundingClientRect();
+        return [t.left >= a.right, t.height > 30, a.height >= 44]; })"""
+    try:
+        for path, sel in (("/c/snare", "#card-rules li"), ("/r/6.9.6", "#cited-by li")):
+            pg.goto(card_server + path)
+            rows = pg.evaluate(beside, sel)
+            assert rows and all(left and tall for left, _, tall in rows), (path, rows)
+            assert any(wrapped for _, wrapped, _ in rows), path  # a label long enough to wrap
+    finally:
+        context.close()
+    assert not errors, errors
