@@ -47,8 +47,9 @@ def _interrupt_window(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ins = v.get("instructions")
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
-    if e is not None and e["effect"].endswith("_damage") and v.get("controller", "corp") == "corp":
-        return prevention.window(ctx, f, d, e)
+    ev = None if e is None else prevention.event_of(e, v.get("controller", "corp"))
+    if ev is not None and (ev == "damage" or "interrupts" in ctx.s.kinds):
+        return prevention.window(ctx, f, d, e, ev)
     if e is not None and e["effect"] == "trace":
         return trace.window(ctx, f, d, e)
     ctx.ev(
@@ -107,7 +108,8 @@ def _sub_imminent(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return None
 
 
-# interrupt windows for an imminent instruction's effects (9.9.4): damage can be prevented there,
+# interrupt windows for an imminent instruction's effects (9.9.4): damage, tags, trashing and
+# exposing can be prevented there (engine.prevention),
 # a trace's base strength changed; a paid ability's too (9.5.7d: a Corp card's instructions)
 handles(
     "step_subroutine_interrupt_subroutine_effect",
@@ -187,11 +189,11 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     p = b[side]
     ch: dict = {}
     rules: list[str] = ["rule_cost"]
-    act = Decision.from_id(v["action"])
-    k = act.kind
+    act = Decision.from_id(v["action"]) if v["kind"] == "action" else None
+    k = act.kind if act is not None else None
     cost = 0
     clicks = 0
-    if v["kind"] == "action" and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
+    if act is not None and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
         clicks = corp_card(b, act)["abilities"][act.index]["clicks"]
         setv(p, side, "clicks", p["clicks"] - clicks, ch)
         rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]

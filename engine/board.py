@@ -192,7 +192,10 @@ PUMP_LASTS = (
 ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace")
 CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
 # Corp card abilities: paid (9.2.7), a trace interrupt (9.9.6d), a [click] action (5.2.6, 9.2.7b)
-CORP_ABILITY_KINDS = ("paid", "trace", "click")
+CORP_ABILITY_KINDS = ("paid", "trace", "click", "prevent")
+# what a `prevent` ability can be about (engine.prevention), by side
+RUNNER_PREVENTS = ("damage", "tags", "trash")
+CORP_PREVENTS = ("expose",)
 TRACE_BONUS_ONLY = ("run_on_server", "subroutine")  # `trace_bonus.only`: which traces it raises
 DAMAGE_KINDS = ("net", "meat", "core", "any")
 TRIGGER_WHEN = (
@@ -560,8 +563,11 @@ class _Checker:
                 if not isinstance(a, dict) or a.get("kind") not in CORP_ABILITY_KINDS:
                     self.add(
                         ap,
-                        "must be an object with 'kind' 'paid', 'trace' or 'click' (a Corp card's ability)",
+                        "must be an object with 'kind' 'paid', 'trace', 'prevent' or 'click' (a Corp card's ability)",
                     )
+                    continue
+                if a["kind"] == "prevent":
+                    self.prevent_ability(a, ap, CORP_PREVENTS)
                     continue
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
                 self.bool_field(a, "trash", ap)
@@ -589,14 +595,7 @@ class _Checker:
                 self.text_field(a, "text", ap, required=True)
                 continue
             if kind == "prevent":
-                self.unknown(a, {"kind", "damage", "amount", "cost", "trash"}, ap)
-                if a.get("damage") not in DAMAGE_KINDS:
-                    self.add(f"{ap}.damage", f"must be one of {', '.join(DAMAGE_KINDS)}")
-                self.int_field(a, "amount", ap, required=True)
-                if a.get("amount") == 0:
-                    self.add(f"{ap}.amount", "must be at least 1")
-                self.int_field(a, "cost", ap, hi=MAX_CREDITS)
-                self.bool_field(a, "trash", ap)
+                self.prevent_ability(a, ap, RUNNER_PREVENTS)
                 continue
             if kind == "trace":
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
@@ -650,6 +649,31 @@ class _Checker:
                 val in ("hq", "rd", "archives", "central", "remote") or REMOTE_RE.match(str(val))
             ):
                 self.add(f"{fp}.{key}", "must be hq, rd, archives, remote1..remote99, central or remote")
+
+    def prevent_ability(self, a: dict, ap: str, events: tuple[str, ...]) -> None:
+        """An interrupt that prevents part of an imminent instruction (engine.prevention): `event`
+        one of `events` (a Runner card: damage, tags, trash; a Corp card: expose), `amount`, and
+        `damage` (the kind) for damage or `card_types` (what it protects) for trash."""
+        self.unknown(a, {"kind", "event", "damage", "card_types", "amount", "cost", "trash"}, ap)
+        ev = a.get("event", "damage")
+        if ev not in events:
+            whose = "a Corp card" if "expose" in events else "a Runner card"
+            self.add(f"{ap}.event", f"must be one of {', '.join(events)} on {whose}")
+        elif ev == "damage":
+            if a.get("damage") not in DAMAGE_KINDS:
+                self.add(f"{ap}.damage", f"must be one of {', '.join(DAMAGE_KINDS)}")
+        elif "damage" in a:
+            self.add(f"{ap}.damage", "only a damage prevention names a kind of damage")
+        if "card_types" in a:
+            if ev != "trash":
+                self.add(f"{ap}.card_types", "only a trash prevention names the card types it protects")
+            else:
+                self.name_list(a["card_types"], f"{ap}.card_types", ("program", "hardware", "resource"))
+        self.int_field(a, "amount", ap, required=True)
+        if a.get("amount") == 0:
+            self.add(f"{ap}.amount", "must be at least 1")
+        self.int_field(a, "cost", ap, hi=MAX_CREDITS)
+        self.bool_field(a, "trash", ap)
 
     def trace_ability(self, a: dict, ap: str) -> None:
         """A trace interrupt (9.9.3b, 9.9.6d): `amount` raises the base trace strength, `set`

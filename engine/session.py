@@ -329,6 +329,12 @@ def _kinds(board: dict) -> frozenset[str]:
         kinds.add("corp_abilities")
     if any(c.get("recurring") for c in corp_cards + runner_cards):
         kinds.add("recurring")
+    if any(
+        a["kind"] == "prevent" and a.get("event", "damage") != "damage"
+        for c in corp_cards + runner_cards
+        for a in c.get("abilities", ())
+    ):
+        kinds.add("interrupts")  # tags, trash or expose prevention (`prevention.window`)
     if any(a.get("kind") == "text" for c in runner_cards for a in c.get("abilities", ())):
         kinds.add("text_abilities")  # a Runner card's ability resolved by hand (`windows.runner_options`)
     return frozenset(kinds)
