@@ -277,7 +277,9 @@ def export_site(
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-export-", dir=target.parent))
     except OSError as exc:  # named by the directory asked for, not the temporary one beside it
-        why = "a file is in the way" if isinstance(exc, (FileExistsError, NotADirectoryError)) else exc.strerror
+        why = (
+            "a file is in the way" if isinstance(exc, (FileExistsError, NotADirectoryError)) else exc.strerror
+        )
         raise ExportError(f"cannot write an export to {target}: {why or exc}") from None
     try:
         app, _ = _client(bdir)
