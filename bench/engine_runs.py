@@ -122,18 +122,24 @@ BOARDS = {
 
 
 def _pick(s: engine.Session) -> str:
-    """The bench player: break a subroutine when it can, else pump the breaker that fits the ice,
-    else continue (never jack out)."""
-    ids = [d["id"] for d in engine.legal_decisions(s)]
+    """The bench player, a client of the public API: from `legal_decisions`, break a subroutine
+    when it can, else pump the breaker that fits the ice, else continue (never jack out). It
+    reads ability kinds from the board it sent, by the card each `use:` id names (parsed with
+    `Decision.from_id`, as a client would)."""
+    legal = engine.legal_decisions(s)
     sub = None
-    for i in ids:
+    uses = []
+    for d in legal:
+        i = d["id"]
         if i.startswith("break:"):
             return i
-        if sub is None and i.startswith("sub:"):
-            sub = i
+        if i.startswith("sub:"):
+            if sub is None:
+                sub = i
+        elif i.startswith("use:"):
+            uses.append(engine.Decision.from_id(i))
     if sub is not None:
         return sub
-    uses = [engine.Decision.from_id(i) for i in ids if i.startswith("use:")]
     if uses:
         progs = s.board["runner"]["rig"]["programs"]
         by_ref = dict(zip(card_refs(progs), progs, strict=True))
@@ -143,12 +149,13 @@ def _pick(s: engine.Session) -> str:
         run = next(f for f in reversed(s.frames) if f.s == "run").v
         ice = s.board["servers"][run["server"]]["ice"][run["pos"]]
         # pump the breaker whose break ability fits this ice (its subtype, else the AI breaker)
-        for sub in (*ice["subtypes"], None):
+        for want in (*ice["subtypes"], None):
             for u in uses:
                 if any(
-                    a["kind"] == "break" and a.get("ice_subtype") == sub for a in by_ref[u.card]["abilities"]
+                    a["kind"] == "break" and a.get("ice_subtype") == want for a in by_ref[u.card]["abilities"]
                 ):
                     return u.id
+    ids = [d["id"] for d in legal]
     return "continue" if "continue" in ids else ids[0]
 
 

@@ -47,8 +47,9 @@ def _interrupt_window(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ins = v.get("instructions")
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
-    if e is not None and e["effect"].endswith("_damage") and v.get("controller", "corp") == "corp":
-        return prevention.window(ctx, f, d, e)
+    ev = None if e is None else prevention.event_of(e, v.get("controller", "corp"))
+    if ev is not None and (ev == "damage" or "interrupts" in ctx.s.kinds):
+        return prevention.window(ctx, f, d, e, ev)
     if e is not None and e["effect"] == "trace":
         return trace.window(ctx, f, d, e)
     ctx.ev(
@@ -107,7 +108,8 @@ def _sub_imminent(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return None
 
 
-# interrupt windows for an imminent instruction's effects (9.9.4): damage can be prevented there,
+# interrupt windows for an imminent instruction's effects (9.9.4): damage, tags, trashing and
+# exposing can be prevented there (engine.prevention),
 # a trace's base strength changed; a paid ability's too (9.5.7d: a Corp card's instructions)
 handles(
     "step_subroutine_interrupt_subroutine_effect",

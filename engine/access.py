@@ -66,12 +66,13 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                 "vars": {"accessed_from": origin},
             }
         )
-    if "triggers" in ctx.s.kinds and triggers.pending(
-        ctx.board, "accessed", card, triggers.facts(f, "accessed", card)
-    ):
-        # "whenever you access a card" abilities meet their condition with the card's own
-        # "when accessed" ability: all are pending together, ordered in the reaction window
-        return triggers.fire(ctx, f, None, "accessed", card, own)
+    if "triggers" in ctx.s.kinds:
+        unmet: list[str] = []
+        if triggers.pending(ctx.board, "accessed", card, triggers.facts(ctx, f, "accessed", card), unmet):
+            # "whenever you access a card" abilities meet their condition with the card's own
+            # "when accessed" ability: all are pending together, ordered in the reaction window
+            return triggers.fire(ctx, f, None, "accessed", card, own)
+        triggers.not_met(ctx, "accessed", unmet)
     if own:
         return call(
             "conditional_ability",
@@ -164,7 +165,7 @@ def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
     own = [
         triggers.instance("corp", card, tr, f"accessed.{slug(card['name'])}.{t}")
         for t, tr in enumerate(card.get("triggers", ()))
-        if tr["when"] == "stolen" and triggers.meets(tr, triggers.facts(f, "stolen", card))
+        if tr["when"] == "stolen" and triggers.meets(tr, triggers.facts(ctx, f, "stolen", card))
     ]
     if not own and "triggers" not in ctx.s.kinds:
         return call("checkpoint", {})

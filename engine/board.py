@@ -192,7 +192,10 @@ PUMP_LASTS = (
 ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace")
 CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
 # Corp card abilities: paid (9.2.7), a trace interrupt (9.9.6d), a [click] action (5.2.6, 9.2.7b)
-CORP_ABILITY_KINDS = ("paid", "trace", "click")
+CORP_ABILITY_KINDS = ("paid", "trace", "click", "prevent")
+# what a `prevent` ability can be about (engine.prevention), by side
+RUNNER_PREVENTS = ("damage", "tags", "trash")
+CORP_PREVENTS = ("expose",)
 TRACE_BONUS_ONLY = ("run_on_server", "subroutine")  # `trace_bonus.only`: which traces it raises
 DAMAGE_KINDS = ("net", "meat", "core", "any")
 TRIGGER_WHEN = (
@@ -208,9 +211,25 @@ TRIGGER_WHEN = (
 )  # engine.triggers.WHEN
 # trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
 TRIGGER_FILTERS = {
-    "card_type": ("accessed",),
-    "server": ("accessed", "stolen", "successful_run", "run_ends"),
+    "card_type": ("accessed", "installed", "scored"),
+    "server": (
+        "accessed",
+        "stolen",
+        "successful_run",
+        "run_ends",
+        "encountered",
+        "passed",
+        "trace_initiated",
+        "scored",
+    ),
     "successful": ("run_ends",),
+    "subtype": ("encountered", "passed", "installed"),
+}
+# the card types a `card_type` filter may name, by condition
+FILTER_CARD_TYPES = {
+    "accessed": CORP_TYPES,
+    "installed": ("program", "hardware", "resource"),
+    "scored": ("agenda",),
 }
 
 _CARD_FIELDS_CORP = {
@@ -544,8 +563,11 @@ class _Checker:
                 if not isinstance(a, dict) or a.get("kind") not in CORP_ABILITY_KINDS:
                     self.add(
                         ap,
-                        "must be an object with 'kind' 'paid', 'trace' or 'click' (a Corp card's ability)",
+                        "must be an object with 'kind' 'paid', 'trace', 'prevent' or 'click' (a Corp card's ability)",
                     )
+                    continue
+                if a["kind"] == "prevent":
+                    self.prevent_ability(a, ap, CORP_PREVENTS)
                     continue
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
                 self.bool_field(a, "trash", ap)
@@ -573,14 +595,7 @@ class _Checker:
                 self.text_field(a, "text", ap, required=True)
                 continue
             if kind == "prevent":
-                self.unknown(a, {"kind", "damage", "amount", "cost", "trash"}, ap)
-                if a.get("damage") not in DAMAGE_KINDS:
-                    self.add(f"{ap}.damage", f"must be one of {', '.join(DAMAGE_KINDS)}")
-                self.int_field(a, "amount", ap, required=True)
-                if a.get("amount") == 0:
-                    self.add(f"{ap}.amount", "must be at least 1")
-                self.int_field(a, "cost", ap, hi=MAX_CREDITS)
-                self.bool_field(a, "trash", ap)
+                self.prevent_ability(a, ap, RUNNER_PREVENTS)
                 continue
             if kind == "trace":
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
@@ -613,7 +628,7 @@ class _Checker:
         """A trigger's `filter` (engine.triggers.FILTERS): what its condition watches."""
         flt = tr["filter"]
         if not isinstance(flt, dict) or not flt:
-            self.add(fp, "must be a non-empty object: card_type, server, successful")
+            self.add(fp, f"must be a non-empty object: {', '.join(TRIGGER_FILTERS)}")
             return
         for key, val in flt.items():
             allowed = TRIGGER_FILTERS.get(key)
@@ -623,12 +638,42 @@ class _Checker:
                 self.add(f"{fp}.{key}", f"only a trigger on {', '.join(allowed)} can filter by {key}")
             elif key == "successful":
                 self.bool_field(flt, key, fp)
-            elif key == "card_type" and val not in CORP_TYPES:
-                self.add(f"{fp}.{key}", f"must be one of {', '.join(CORP_TYPES)}")
+            elif key == "card_type" and val not in FILTER_CARD_TYPES[tr["when"]]:
+                self.add(
+                    f"{fp}.{key}",
+                    f"must be one of {', '.join(FILTER_CARD_TYPES[tr['when']])} on {tr['when']}",
+                )
+            elif key == "subtype" and not (isinstance(val, str) and 0 < len(val) <= 40):
+                self.add(f"{fp}.{key}", "must be a subtype name of 1-40 characters")
             elif key == "server" and not (
                 val in ("hq", "rd", "archives", "central", "remote") or REMOTE_RE.match(str(val))
             ):
                 self.add(f"{fp}.{key}", "must be hq, rd, archives, remote1..remote99, central or remote")
+
+    def prevent_ability(self, a: dict, ap: str, events: tuple[str, ...]) -> None:
+        """An interrupt that prevents part of an imminent instruction (engine.prevention): `event`
+        one of `events` (a Runner card: damage, tags, trash; a Corp card: expose), `amount`, and
+        `damage` (the kind) for damage or `card_types` (what it protects) for trash."""
+        self.unknown(a, {"kind", "event", "damage", "card_types", "amount", "cost", "trash"}, ap)
+        ev = a.get("event", "damage")
+        if ev not in events:
+            whose = "a Corp card" if "expose" in events else "a Runner card"
+            self.add(f"{ap}.event", f"must be one of {', '.join(events)} on {whose}")
+        elif ev == "damage":
+            if a.get("damage") not in DAMAGE_KINDS:
+                self.add(f"{ap}.damage", f"must be one of {', '.join(DAMAGE_KINDS)}")
+        elif "damage" in a:
+            self.add(f"{ap}.damage", "only a damage prevention names a kind of damage")
+        if "card_types" in a:
+            if ev != "trash":
+                self.add(f"{ap}.card_types", "only a trash prevention names the card types it protects")
+            else:
+                self.name_list(a["card_types"], f"{ap}.card_types", ("program", "hardware", "resource"))
+        self.int_field(a, "amount", ap, required=True)
+        if a.get("amount") == 0:
+            self.add(f"{ap}.amount", "must be at least 1")
+        self.int_field(a, "cost", ap, hi=MAX_CREDITS)
+        self.bool_field(a, "trash", ap)
 
     def trace_ability(self, a: dict, ap: str) -> None:
         """A trace interrupt (9.9.3b, 9.9.6d): `amount` raises the base trace strength, `set`
@@ -814,6 +859,13 @@ def validate_board(data: Any) -> list[str]:
 # ----- normalisation -------------------------------------------------------------------------------
 
 
+def _norm_filter(flt: dict) -> dict:
+    out = dict(flt)
+    if "subtype" in out:
+        out["subtype"] = out["subtype"].lower()  # as card subtypes are
+    return out
+
+
 def _card(c: Any, default_type: str | None = None) -> dict:
     card = {"name": c} if isinstance(c, str) else dict(c)
     if default_type and "type" not in card:
@@ -827,7 +879,7 @@ def _card(c: Any, default_type: str | None = None) -> dict:
             {
                 "when": t["when"],
                 "effects": _norm_effects(t["effects"]),
-                **({"filter": dict(t["filter"])} if "filter" in t else {}),
+                **({"filter": _norm_filter(t["filter"])} if "filter" in t else {}),
                 **({"optional": True} if t.get("optional") else {}),
             }
             for t in card["triggers"]

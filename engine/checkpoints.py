@@ -16,9 +16,25 @@ from .machine import (
 )
 
 
+def _scores(board: dict) -> tuple[int, int]:
+    return score(board, "corp"), score(board, "runner")
+
+
+def _empty_remotes(board: dict) -> tuple[str, ...]:
+    return tuple(
+        n
+        for n, s in board["servers"].items()
+        if n.startswith("remote") and not s["ice"] and not s["root"] and s.get("content") is None
+    )
+
+
+# A checkpoint handler's `inputs(board)` is everything it reads: when a checkpoint sees the same
+# inputs as one that only narrated, its events are reused (engine.machine.checkpoint).
+
+
 @handles("step_checkpoint_agenda_points")
 def _cp_points(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
-    c, r = score(ctx.board, "corp"), score(ctx.board, "runner")
+    c, r = _scores(ctx.board)
     rules = ["rule_win_agenda_points", "rule_game_win"]
     if c >= 7 and r >= 7:
         return win(
@@ -36,11 +52,7 @@ def _cp_points(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 
 @handles("step_checkpoint_remote_server")
 def _cp_remote(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
-    gone = [
-        n
-        for n, s in ctx.board["servers"].items()
-        if n.startswith("remote") and not s["ice"] and not s["root"] and s.get("content") is None
-    ]
+    gone = _empty_remotes(ctx.board)
     for n in gone:
         del ctx.board["servers"][n]
     if gone:
@@ -52,6 +64,10 @@ def _cp_remote(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     else:
         ctx.ev("Every remote server still has a card in it.", ("rule_checkpoints",))
     return None
+
+
+_cp_points.inputs = _scores  # type: ignore[attr-defined]
+_cp_remote.inputs = _empty_remotes  # type: ignore[attr-defined]
 
 
 @handles(

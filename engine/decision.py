@@ -27,8 +27,9 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     use:CARD.N                                    (ability N of an installed program)
     use:hardware.CARD.N   use:resources.CARD.N    (a `text` ability of installed hardware / a resource)
     prevent:ZONE.CARD.N                           (ZONE: programs | hardware | resources)
+    prevent:S.content.N   prevent:S.root.CARD.N   (a rezzed Corp card's expose prevention)
     trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
-    trigger:score_area.CARD.N                     (a "when scored" ability of the agenda just scored)
+    trigger:score_area.CARD.N                     (an ability of an agenda in the Corp's score area)
     trigger:accessed.CARD.N                       (the accessed card's own: its on_access, or the
                                                    stolen agenda's "when stolen" ability N)
     decline:...                                   (the same forms as trigger:: decline an optional
@@ -202,7 +203,7 @@ def _parse(text: str) -> Decision | None:
             head in RIG_ZONES or (head in ("score_area", "accessed") and kind in ("trigger", "decline"))
         ) and kind != "ability":
             return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
-        if kind == "prevent" or not _SERVER.match(head):
+        if not _SERVER.match(head):
             return None
         if ref == "content":
             return Decision(kind, server=head, zone="content", index=int(n))

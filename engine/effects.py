@@ -217,6 +217,49 @@ def _subroutine_of(ctx: Ctx) -> dict | None:
     return None
 
 
+# what a `prevent` ability is about (its `event`, default "damage") -> the rules its use cites
+PREVENT_RULES = {
+    "damage": ("sec_prevent_avoid", "rule_trigger_paid_ability_interrupt", "rule_modifiable_value_damage"),
+    "tags": ("sec_prevent_avoid", "rule_trigger_paid_ability_interrupt", "rule_modifiable_value_tags"),
+    "trash": ("sec_prevent_avoid", "rule_trigger_paid_ability_interrupt", "rule_cancelled_movement"),
+    "expose": ("sec_prevent_avoid", "rule_trigger_paid_ability_interrupt", "rule_expose"),
+}
+NOUN = {"tags": "tag(s)", "trash": "card(s) trashed", "expose": "card(s) exposed"}
+
+
+def amount_of(e: dict) -> int:
+    """The amount of an instruction that `prevent` abilities lower (damage, tags, cards)."""
+    return e.get("amount", 1)
+
+
+def prevented(f: Frame | None) -> int:
+    """The amount already prevented for the instruction imminent in frame `f`
+    (`engine.prevention.window`)."""
+    if f is None:
+        return 0
+    pv = f.v.get("prevented")
+    return pv[1] if pv is not None and pv[0] == f.v.get("i") else 0
+
+
+def after_prevention(ctx: Ctx, f: Frame | None, e: dict, source: str, ev: str) -> dict | None:
+    """Instruction `e` as its interrupt window left it: `e` itself when none of it was prevented,
+    a copy with the amount lowered, or None when all of it was (an event walked but not
+    applied says so, 9.9.7b)."""
+    gone = prevented(f)
+    if not gone:
+        return e
+    left = amount_of(e) - gone
+    if left > 0:
+        return {**e, "amount": left}
+    ctx.ev(
+        f"{source}: all {amount_of(e)} {NOUN[ev]} prevented; nothing happens.",
+        (PREVENT_RULES[ev][-1], "sec_prevent_avoid"),
+        applied=False,
+        objects={"amount": 0, "prevented": gone, "event": ev},
+    )
+    return None
+
+
 @resolves("end_the_run")
 def _end_the_run(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     return end_the_run(ctx)
@@ -400,8 +443,7 @@ def _text(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f
 @resolves("net_damage", "meat_damage", "core_damage")
 def _damage(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     kind = e["effect"][: -len("_damage")]
-    pv = f.v.get("prevented") if f is not None else None
-    gone = pv[1] if pv is not None and pv[0] == f.v.get("i") else 0
+    gone = prevented(f)
     if gone >= e["amount"]:
         ctx.ev(
             f"{source}: all {e['amount']} {kind} damage was prevented; the Runner suffers none.",
@@ -464,6 +506,9 @@ def _lose_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
 
 @resolves("give_tags")
 def _give_tags(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    e = after_prevention(ctx, f, e, source, "tags")
+    if e is None:
+        return None
     ch: dict = {}
     r = ctx.board["runner"]
     setv(r, "runner", "tags", r["tags"] + e["amount"], ch)
@@ -577,6 +622,9 @@ def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict, str]], dest: s
 def _trash_installed(
     ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
+    e = after_prevention(ctx, f, e, source, "trash")
+    if e is None:
+        return None
     chooser = e.get("chooser", "corp")
     got = _choose_installed(ctx, e, f, d, "trash", chooser, "Trash")
     if isinstance(got, tuple):
@@ -624,7 +672,8 @@ def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
 def _trash_program_effect(
     ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
-    return _trash_program(ctx, e, source, d, f)
+    e = after_prevention(ctx, f, e, source, "trash")
+    return None if e is None else _trash_program(ctx, e, source, d, f)
 
 
 @resolves("may_trash_from_hand")
@@ -923,6 +972,9 @@ def _derez(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, 
 @resolves("expose")
 def _expose(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     """1.21.4: the Runner reveals installed unrezzed Corp cards (nothing else changes)."""
+    e = after_prevention(ctx, f, e, source, "expose")
+    if e is None:
+        return None
     got = _pick_corp_card(ctx, e, f, d, "expose", False, "Expose", "runner")
     if got[0] == "wait":
         return got

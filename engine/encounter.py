@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rig, triggers
-from .decision import Decision
+from .decision import Decision, card_refs
 from .effects import describe_effect
 from .machine import (
     Ctx,
@@ -48,12 +48,23 @@ def _legacy_break(b: dict, ice: dict) -> bool:
     return "break_cost" in ice or not rig.has_interface_abilities(b)
 
 
+RIG_KINDS = ("break", "strength", "text")  # the program abilities usable in an encounter
+
+
 def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
-    """`use:CARD.N` decisions: every usable break / strength / text ability on an installed program."""
+    """`use:CARD.N` decisions: every usable break / strength / text ability on an installed program.
+
+    Each window of the encounter asks again after every ability used; only the programs whose
+    inputs changed are looked at again (`program_abilities`' memo, kept in the encounter). The
+    memo's key: the program's position and strength (by program), whether every subroutine is
+    broken and the threat level (`sig`); credits are left out of it while the Runner can pay
+    for every ability on the rig (else nothing is memoised). The programs only leave during an
+    encounter (installing is an action): when their references change, the memo starts again."""
+    b = ctx.board
     have = ctx.spendable("runner")
     broken = enc["broken"]
     run_v, turn_v = ctx.run_frame().v, ctx.s.frames[0].v
-    threat = rig.threat_level(ctx.board)
+    threat = rig.threat_level(b)
     all_broken = all(broken)
     blocked = rig.blocked
 
@@ -61,7 +72,21 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
         used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
         return blocked(prog, ab, ice, all_broken, have, used, threat) is None
 
-    return program_abilities(ctx.board, ("break", "strength", "text"), keep, enc.setdefault("labels", {}))
+    progs = b["runner"]["rig"]["programs"]
+    refs = list(card_refs(progs))
+    memo = enc.get("memo")
+    if memo is None or memo["refs"] != refs:
+        costs = [ab.get("cost", 0) for prog in progs for ab in prog.get("abilities", ())]
+        memo = enc["memo"] = {"refs": refs, "cost": max(costs, default=0), "options": {}}
+    rich = have >= memo["cost"]
+    return program_abilities(
+        b,
+        RIG_KINDS,
+        keep,
+        enc.setdefault("labels", {}),
+        memo["options"] if rich else None,
+        f"{all_broken:d}.{threat}",
+    )
 
 
 @handles("step_encounter_paw")

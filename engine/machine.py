@@ -336,11 +336,31 @@ def advance(s: Session, decision: Decision | None) -> None:
     raise AssertionError("engine did not settle")  # pragma: no cover
 
 
+CHECKPOINTS_MAX = 1024  # quiet checkpoints kept per document by `checkpoint`
+
+
 def checkpoint(ctx: Ctx) -> None:
-    """Walk the document's checkpoint steps (10.3.1) in order; stops early if the game ends."""
+    """Walk the document's checkpoint steps (10.3.1) in order; stops early if the game ends.
+
+    Most checkpoints change nothing. Each checkpoint handler declares `inputs(board)`: what it
+    reads (scores, empty remote servers); when they are what a past checkpoint on this document
+    saw and that one only narrated (plain events, no change, no game end), its events (shared
+    values) are appended again without walking the steps (`Tables.checkpoints`, bounded)."""
     s = ctx.s
+    t = s.tables
     trace = s.trace
-    for step_id, h, told in s.tables.checkpoint_plan:
+    inputs = t.checkpoint_inputs
+    key = None
+    if inputs is not None:
+        b = ctx.board
+        key = tuple([fn(b) for fn in inputs])
+        told = t.checkpoints.get(key)
+        if told is not None:
+            trace.extend(told)
+            ctx.step = t.checkpoint_last
+            return
+    before = len(trace)
+    for step_id, h, told in t.checkpoint_plan:
         if told:  # a run of narrated steps: their events are the same every time (shared values)
             trace.extend(told)
             continue
@@ -350,6 +370,12 @@ def checkpoint(ctx: Ctx) -> None:
             continue
         if h(ctx, Frame("checkpoint", step_id, {}), None) is UNWOUND or s.finished:
             return
+    if key is not None:
+        walked = trace[before:]
+        if all(not e.changes and not e.objects for e in walked):
+            if len(t.checkpoints) >= CHECKPOINTS_MAX:
+                t.checkpoints.clear()
+            t.checkpoints[key] = tuple(walked)
 
 
 def narrate(text: str, *rules: str) -> Handler:

@@ -1,7 +1,10 @@
-"""Interrupt windows (9.2.9, 9.9.4) for damage: while a damage instruction is imminent, the
-Runner may use `prevent` abilities on installed cards (9.9.4d) to lower the imminent amount
-(9.9.6b); if all of it is prevented no damage is suffered (9.9.7b). Priority passes as in a paid
-ability window, starting with the active player (9.2.9c)."""
+"""Interrupt windows (9.2.9, 9.9.4) for the imminent instructions that abilities can prevent or
+avoid (9.9.5): damage (9.9.6b), tags (9.9.6a), trashing installed Runner cards (8.2.2a) and
+exposing Corp cards (1.21.4). While such an instruction is imminent, `prevent` abilities about
+it are offered to the player whose cards it acts on (the Runner's installed cards for damage,
+tags and trash, 9.9.4d; rezzed Corp cards for an expose); each lowers the imminent amount, and
+if all of it is prevented nothing happens (9.9.7b). Priority passes as in a paid ability window,
+starting with the active player (9.2.9c)."""
 
 from __future__ import annotations
 
@@ -9,37 +12,88 @@ from typing import Any
 
 from . import rig
 from .decision import Decision, card_ref, locate
+from .effects import NOUN, PREVENT_RULES, amount_of
+from .locations import corp_ability_cards
 from .machine import STAY, Ctx, Frame, dec
 from .windows import exchange
 
 ZONES = ("programs", "hardware", "resources")
 
 
-def prevented(f: Frame) -> int:
-    """Damage already prevented for the instruction imminent in frame `f`."""
-    pv = f.v.get("prevented")
-    return pv[1] if pv is not None and pv[0] == f.v.get("i") else 0
+def event_of(e: dict, controller: str) -> str | None:
+    """What of the imminent instruction `e` a `prevent` ability could prevent, or None: damage,
+    tags and trashing installed Runner cards done by the Corp; the Runner exposing a card."""
+    name = e["effect"]
+    if controller == "corp":
+        if name.endswith("_damage"):
+            return "damage"
+        if name == "give_tags":
+            return "tags"
+        if name in ("trash_program", "trash_installed"):
+            return "trash"
+    if name == "expose":
+        return "expose"
+    return None
 
 
 def describe(ab: dict) -> str:
-    what = "any" if ab["damage"] == "any" else ab["damage"]
     cost = [f"{ab['cost']}[credit]"] if ab.get("cost") else []
     if ab.get("trash"):
         cost.append("[trash]")
-    return f"{', '.join(cost) or 'no cost'}: prevent {ab['amount']} {what} damage"
+    ev = ab.get("event", "damage")
+    if ev == "damage":
+        what = "any" if ab["damage"] == "any" else ab["damage"]
+        it = f"prevent {ab['amount']} {what} damage"
+    elif ev == "tags":
+        it = f"avoid {ab['amount']} tag(s)"
+    elif ev == "trash":
+        types = " or ".join(ab.get("card_types", ZONE_TYPES))
+        it = f"prevent {ab['amount']} installed {types} from being trashed"
+    else:
+        it = f"prevent {ab['amount']} card(s) from being exposed"
+    return f"{', '.join(cost) or 'no cost'}: {it}"
 
 
-def options(ctx: Ctx, side: str, kind: str, left: int) -> list[dict]:
-    if side != "runner" or left <= 0:
+ZONE_TYPES = ("program", "hardware", "resource")
+ZONE_OF = {"program": "programs", "hardware": "hardware", "resource": "resources"}
+
+
+def _trash_types(e: dict) -> tuple[str, ...]:
+    if e["effect"] == "trash_program":
+        return ("program",)
+    return tuple(e.get("card_types") or ZONE_TYPES)
+
+
+def _relevant(b: dict, ab: dict, ev: str, e: dict) -> bool:
+    """Could `ab` prevent part of what `e` is expected to do (9.9.3a)?"""
+    if ab.get("event", "damage") != ev:
+        return False
+    if ev == "damage":
+        return ab["damage"] in (e["effect"][: -len("_damage")], "any")
+    if ev == "trash":
+        types = set(_trash_types(e)) & set(ab.get("card_types", ZONE_TYPES))
+        return any(b["runner"]["rig"][ZONE_OF[t]] for t in types)
+    return True
+
+
+def options(ctx: Ctx, side: str, e: dict, ev: str, left: int) -> list[dict]:
+    if left <= 0 or side != ("corp" if ev == "expose" else "runner"):
         return []
-    rig = ctx.board["runner"]["rig"]
-    have = ctx.spendable("runner")
+    b = ctx.board
+    have = ctx.spendable(side)
     out = []
+    if side == "corp":
+        for where, c in corp_ability_cards(b):
+            for a, ab in enumerate(c["abilities"]):
+                if ab["kind"] == "prevent" and _relevant(b, ab, ev, e) and ab["cost"] <= have:
+                    out.append(dec(f"prevent:{where}.{a}", f"{c['name']}: {describe(ab)}", "corp"))
+        return out
+    rig_ = b["runner"]["rig"]
     for zone in ZONES:
-        cards = rig[zone]
+        cards = rig_[zone]
         for i, c in enumerate(cards):
             for a, ab in enumerate(c.get("abilities", ())):
-                if ab["kind"] == "prevent" and ab["damage"] in (kind, "any") and ab.get("cost", 0) <= have:
+                if ab["kind"] == "prevent" and _relevant(b, ab, ev, e) and ab.get("cost", 0) <= have:
                     ref = card_ref(cards, i)
                     out.append(dec(f"prevent:{zone}.{ref}.{a}", f"{c['name']}: {describe(ab)}", "runner"))
     return out
@@ -72,49 +126,69 @@ def trash_corp_card(b: dict, d: Decision, ch: dict) -> list[str]:
     return ["rule_trashing", "rule_archives_faceup_facedown"]
 
 
-def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict) -> Any:
+def card_of(b: dict, d: Decision) -> dict:
+    """The installed card a `prevent:` / `interrupt:` decision names (a Runner card, or a Corp
+    card with its server)."""
+    if d.server is None:
+        cards = b["runner"]["rig"][d.zone]
+        return cards[locate(cards, d)]
+    srv = b["servers"][d.server]
+    return srv["content"] if d.zone == "content" else srv[d.zone][locate(srv[d.zone], d)]
+
+
+def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict, ev: str) -> Any:
+    """The interrupt window of the imminent instruction `e`, whose `ev` (`event_of`) abilities
+    can prevent: what they prevent is kept in the resolving frame (`prevented`) and taken off the
+    instruction as it resolves."""
     v = f.v
-    kind = e["effect"][: -len("_damage")]
     pv = v.get("prevented")
     if pv is None or pv[0] != v["i"]:
         pv = v["prevented"] = [v["i"], 0]
+    total = amount_of(e)
+    what = e["effect"][: -len("_damage")] + " damage" if ev == "damage" else NOUN[ev]
 
     def label(side: str, closing: bool) -> str:
         return "Pass; the interrupt window closes" if closing else "Pass priority"
 
-    how, x = exchange(ctx, f, d, lambda side: options(ctx, side, kind, e["amount"] - pv[1]), label)
+    how, x = exchange(ctx, f, d, lambda side: options(ctx, side, e, ev, total - pv[1]), label)
     if how == "wait":
         return x
     if how == "act":
-        zone = x.zone
-        r = ctx.board["runner"]
-        cards = r["rig"][zone]
-        i = locate(cards, x)
-        card = cards[i]
+        b = ctx.board
+        side = "runner" if x.server is None else "corp"
+        card = card_of(b, x)
         ab = card["abilities"][x.index]
         ch: dict = {}
-        rules = ["sec_prevent_avoid", "rule_trigger_paid_ability_interrupt", "rule_modifiable_value_damage"]
+        rules = list(PREVENT_RULES[ev])
         if ab.get("cost"):
-            rules += ["rule_cost", *ctx.pay("runner", ab["cost"], ch)]
+            rules += ["rule_cost", *ctx.pay(side, ab["cost"], ch)]
         if ab.get("trash"):
-            trash_from_rig(ctx.board, zone, i, ch)
-            rules.append("rule_trashing")
-        left = e["amount"] - pv[1]
+            if side == "runner":
+                trash_from_rig(b, x.zone, locate(b["runner"]["rig"][x.zone], x), ch)
+                rules.append("rule_trashing")
+            else:
+                rules += trash_corp_card(b, x, ch)
+        left = total - pv[1]
         n = min(ab["amount"], left)
         pv[1] += n
+        verb = "prevents" if ev != "tags" else "avoids"
+        objects = {"card": card["name"], "prevented": n, "imminent": left - n}
+        objects.update({"zone": x.zone} if side == "runner" else {"server": x.server, "zone": x.zone})
+        if ev != "damage":
+            objects["event"] = ev
         ctx.ev(
-            f"{card['name']} prevents {n} {kind} damage ({left - n} still imminent).",
+            f"{card['name']} {verb} {n} {what} ({left - n} still imminent).",
             rules,
             ch,
-            objects={"card": card["name"], "zone": zone, "prevented": n, "imminent": left - n},
+            objects=objects,
         )
         return STAY
     if pv[1] or x:
         ctx.ev(
-            f"The interrupt window closes: {pv[1]} of {e['amount']} {kind} damage prevented.",
+            f"The interrupt window closes: {pv[1]} of {total} {what} prevented.",
             ("rule_interrupt_window", "rule_interrupt_window_priority"),
             applied=bool(pv[1]),
-            objects={"prevented": pv[1], "amount": e["amount"]},
+            objects={"prevented": pv[1], "amount": total},
         )
     else:
         no_interrupt(ctx)

@@ -161,7 +161,7 @@ def unusable(
     if code == "once":
         return f"{program['name']}'s ability can be used only once per {why[1]} and was already used this {why[1]}"
     if code == "prevent":
-        return "a prevent ability is an interrupt: usable only while damage is imminent (9.9.4d)"
+        return "a prevent ability is an interrupt: usable only while what it prevents is imminent (9.9.4d)"
     if code == "cost":
         return f"the Runner cannot pay {why[1]} credit(s)"
     if code == "broken":

@@ -317,7 +317,7 @@ def _prepare(board: Any, t: Tables) -> tuple[list[str], dict | None, frozenset[s
 def _kinds(board: dict) -> frozenset[str]:
     """Which optional mechanisms the board's cards use anywhere (see `Session.kinds`)."""
     corp, runner = board["corp"], board["runner"]
-    corp_cards = [c for k in ("hand", "deck", "discard", "set_aside") for c in corp[k]]
+    corp_cards = [c for k in ("hand", "deck", "discard", "set_aside", "score_area") for c in corp[k]]
     for srv in board["servers"].values():
         corp_cards += [*srv["ice"], *srv["root"], *([srv["content"]] if srv.get("content") else [])]
     runner_cards = [c for k in ("hand", "deck", "discard", "set_aside") for c in runner[k]]
@@ -329,14 +329,73 @@ def _kinds(board: dict) -> frozenset[str]:
         kinds.add("corp_abilities")
     if any(c.get("recurring") for c in corp_cards + runner_cards):
         kinds.add("recurring")
+    if any(
+        a["kind"] == "prevent" and a.get("event", "damage") != "damage"
+        for c in corp_cards + runner_cards
+        for a in c.get("abilities", ())
+    ):
+        kinds.add("interrupts")  # tags, trash or expose prevention (`prevention.window`)
     if any(a.get("kind") == "text" for c in runner_cards for a in c.get("abilities", ())):
         kinds.add("text_abilities")  # a Runner card's ability resolved by hand (`windows.runner_options`)
     return frozenset(kinds)
 
 
+STARTED_MAX = 128  # started sessions kept per document by `start`
+
+
+def _start_key(board: Any, structure: Any, params: Any, seed: Any) -> bytes | None:
+    """The marshalled (board, structure, params, seed) a session starts from; None when they are
+    not plain JSON-like data (such a start is never memoised)."""
+    try:
+        return marshal.dumps((board, structure, params, seed))
+    except ValueError:
+        return None
+
+
+def _snapshot(s: Session) -> tuple:
+    """A started session as a value (`start`): its state marshalled, its events (shared values,
+    like every session's plain events) and what the session reads from the start."""
+    state = (s.board, [(f.s, f.at, f.v) for f in s.frames], s.result, s.pending, s.finished, s.rng_n)
+    return (s._initial, marshal.dumps(s.params), marshal.dumps(state), tuple(s.trace), s.kinds)
+
+
+def _from_snapshot(doc: Document, t: Tables, snap: tuple, structure: str, seed: int) -> Session:
+    s = Session()
+    s.doc = doc
+    s._initial, params, state, trace, s.kinds = snap
+    s.structure = structure
+    s.params = marshal.loads(params)
+    s.seed = seed
+    s.board, frames, s.result, s.pending, s.finished, s.rng_n = marshal.loads(state)
+    s.frames = [Frame(k, at, v) for k, at, v in frames]
+    s.trace = list(trace)
+    s.tables = t
+    s.steps = t.steps
+    s.next_of = t.next_of
+    return s
+
+
 def start(board: dict, structure: str, doc: Document, params: dict | None = None, seed: int = 0) -> Session:
-    """Start walking `structure` on `board` under the CR version `doc`. Raises BoardError."""
+    """Start walking `structure` on `board` under the CR version `doc`. Raises BoardError.
+
+    The engine is deterministic, so the session up to its first decision is a value of (board,
+    structure, params, seed): it is memoised in the document's tables (`Tables.started`,
+    bounded), and starting again from the same inputs (every request that replays a session
+    token does) copies that state instead of validating the board and walking the steps again."""
     t = tables(doc)
+    key = _start_key(board, structure, params, seed)
+    snap = None if key is None else t.started.get(key)
+    if snap is not None:
+        return _from_snapshot(doc, t, snap, structure, seed)
+    s = _start(board, structure, doc, t, params, seed)
+    if key is not None:
+        if len(t.started) >= STARTED_MAX:
+            t.started.clear()
+        t.started[key] = _snapshot(s)
+    return s
+
+
+def _start(board: dict, structure: str, doc: Document, t: Tables, params: dict | None, seed: int) -> Session:
     problems, norm, kinds, as_given = _prepare(board, t)
     if problems or norm is None:
         raise BoardError(problems)

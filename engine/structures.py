@@ -117,8 +117,8 @@ def step_table(doc: Document) -> dict[str, list[str]]:
 
 class Tables:
     """Per-document lookup tables derived from the document alone (never game state): the step
-    lists, each step's successor, a memo of which cited rule ids the document contains, and a
-    bounded memo of prepared boards. Owned by the document (`tables(doc)`)."""
+    lists, each step's successor, a memo of which cited rule ids the document contains, and
+    bounded memos of prepared boards and started sessions. Owned by the document (`tables(doc)`)."""
 
     __slots__ = (
         "version",
@@ -127,7 +127,11 @@ class Tables:
         "next_of",
         "cites",
         "checkpoint_plan",
+        "checkpoint_inputs",
+        "checkpoint_last",
+        "checkpoints",
         "prepared",
+        "started",
         "handlers",
         "narrated",
         "plan",
@@ -178,9 +182,20 @@ class Tables:
             else:
                 plan.append(("", None, (told,)))
         self.checkpoint_plan = tuple(plan)
+        # what the checkpoint handlers read (`inputs(board)` of each), None when one does not say
+        # (then every checkpoint is walked); the last handler step (`Ctx.step` after a walk); and
+        # the events of quiet checkpoints by those inputs (engine.machine.checkpoint; bounded)
+        handlers = [h for _, h, told in plan if not told and h is not None]
+        fns = [getattr(h, "inputs", None) for h in handlers]
+        self.checkpoint_inputs = None if None in fns else tuple(fns)
+        self.checkpoint_last = next((i for i, _, told in reversed(plan) if not told), "")
+        self.checkpoints: dict[tuple, tuple[Event, ...]] = {}
         # boards validated and normalised for sessions on this document (engine.session._prepare):
         # marshalled board -> (problems, marshalled normalised board, its kinds); bounded
         self.prepared: dict[bytes, tuple[tuple[str, ...], bytes, frozenset[str]]] = {}
+        # sessions started on this document up to their first decision (engine.session.start):
+        # marshalled (board, structure, params, seed) -> the session's state as a value; bounded
+        self.started: dict[bytes, tuple] = {}
 
 
 def tables(doc: Document) -> Tables:

@@ -111,14 +111,6 @@ def _abilities(b: dict, side: str) -> list[tuple[str, dict, dict]]:
     return out
 
 
-def _card_of(b: dict, d: Decision) -> dict:
-    if d.server is None:
-        cards = b["runner"]["rig"][d.zone]
-        return cards[locate(cards, d)]
-    srv = b["servers"][d.server]
-    return srv["content"] if d.zone == "content" else srv[d.zone][locate(srv[d.zone], d)]
-
-
 def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict) -> Any:
     """The interrupt window of an imminent trace instruction (9.9.4): trace abilities relevant to
     it (9.9.3b: they could change its base strength) are offered to the player with priority,
@@ -153,7 +145,7 @@ def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict) -> Any:
         return x
     if how == "act":
         side = "runner" if x.server is None else "corp"
-        card = _card_of(b, x)
+        card = prevention.card_of(b, x)
         ab = card["abilities"][x.index]
         old = base_strength(e["strength"], tm[1], bonus)
         ch: dict = {}

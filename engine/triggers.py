@@ -17,8 +17,10 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
 * `passed` (6.9.4a): the passed ice itself; a Runner card: any ice passed;
 * `run_ends` (6.9.6d, 6.8.5): any active card, when the run as a whole is complete;
 * `installed` (8.5.15f, 9.6.14b): the Runner card just installed ("when installed" on its
-  source; a Corp card is installed unrezzed, so inactive);
-* `scored` (9.6.14c): the agenda the Corp just scored, in its score area (`scored`);
+  source; a Corp card is installed unrezzed, so inactive); with a `card_type` filter any active
+  card ("whenever you install a program", `watches`);
+* `scored` (9.6.14c): the agenda the Corp just scored, in its score area (`scored`); with a
+  `card_type` filter any active card ("whenever you score an agenda");
 * `trace_initiated` (10.8.6a): any active card, when a trace initiates (Power Tap);
 * `accessed` (7.2.1): any active card, whenever the Runner accesses a card ("whenever you
   access a card"); the accessed Corp card's own "when accessed" ability is its `on_access`,
@@ -26,11 +28,17 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
 * `stolen` (7.2.3): any active card, whenever the Runner steals an agenda; the stolen
   agenda's own `stolen` abilities ("when you steal this agenda") are pending with them.
 
-A trigger may name what it watches with `filter` (`engine.board.TRIGGER_FILTERS`): `card_type` (accessed: "when you
-access an agenda"), `server` (accessed, stolen: the server breached; successful_run, run_ends:
-the server run on; a server name, `central` or `remote`) and `successful` (run_ends: "when a
-run ... ends successfully"). A filter not met means the condition is not met: the ability
-never becomes pending (rule_condition_requirements_part_of_condition).
+Active cards: the Runner's installed cards, rezzed Corp cards and the agendas in the Corp's
+score area (4.5.4; the Runner's score area is inactive).
+
+A trigger may name what it watches with `filter` (`engine.board.TRIGGER_FILTERS`): `card_type`
+(accessed: "when you access an agenda"; installed, scored: see above), `server` (the server
+breached, run on, the trace's run is on, or the agenda is scored from; a server name,
+`central` or `remote`), `subtype` (the ice encountered or passed, the card installed) and
+`successful` (run_ends: "when a run ... ends successfully"). A filter not met means the
+condition is not met: the ability never becomes pending
+(rule_condition_requirements_part_of_condition), and an event walked but not applied names it
+(`not_met`).
 """
 
 from __future__ import annotations
@@ -56,15 +64,22 @@ ANY_ICE = ("encountered", "passed")
 # conditions every active card meets whatever the card they are about ("whenever the Runner
 # accesses a card / steals an agenda"); the subject's own abilities are passed as `extra`
 ANY_CARD = ("accessed", "stolen")
+# conditions about one card that a trigger naming a `card_type` watches on every card (`watches`)
+WATCHED = ("installed", "scored")
 CENTRALS = ("hq", "rd", "archives")
 
 
-def facts(f: Frame, when: str, subject: dict | None) -> dict:
+def facts(ctx: Ctx, f: Frame, when: str, subject: dict | None) -> dict:
     """What a trigger's `filter` is compared with, at the step where `when` is met in frame `f`
-    (the run frame, or the access frame: both know their server)."""
-    out = {"server": f.v.get("server")}
+    (the run frame, or the access frame: both know their server; a trace, the run it is in)."""
+    if when == "trace_initiated":
+        run = ctx.run_frame()
+        out = {"server": run.v.get("server") if run is not None else None}
+    else:
+        out = {"server": f.v.get("server")}
     if subject is not None:
         out["card_type"] = subject.get("type")
+        out["subtypes"] = subject.get("subtypes", ())
     if when == "run_ends":
         out["successful"] = f.v.get("result") == "successful"
     return out
@@ -74,6 +89,10 @@ def _filter_met(flt: dict, known: dict | None) -> bool:
     if known is None:
         return False
     for key, want in flt.items():
+        if key == "subtype":
+            if want not in known.get("subtypes", ()):
+                return False
+            continue
         have = known.get(key)
         if key == "server" and want in ("central", "remote"):
             if have is None or (have in CENTRALS) != (want == "central"):
@@ -86,6 +105,13 @@ def _filter_met(flt: dict, known: dict | None) -> bool:
 def meets(tr: dict, known: dict | None) -> bool:
     """Does trigger `tr` (with its optional `filter`) meet its condition given `known`?"""
     return "filter" not in tr or _filter_met(tr["filter"], known)
+
+
+def watches(when: str, tr: dict) -> bool:
+    """Does `tr` watch every card meeting `when`, not only its own card? "Whenever you install a
+    program" / "whenever you score an agenda": an `installed` or `scored` trigger naming a
+    `card_type` (`WATCHED`); without one it is the card's own "when installed" / "when scored"."""
+    return when in WATCHED and "card_type" in tr.get("filter", ())
 
 
 # the rules each condition is met under (cited when abilities become pending)
@@ -111,44 +137,73 @@ def instance(side: str, card: dict, tr: dict, key: str) -> dict:
     return p
 
 
-def pending(b: dict, when: str, subject: dict | None = None, known: dict | None = None) -> list[dict]:
-    """Instances that meet `when` now: [{"side", "source", "effects", "key"}], by card position.
-    With `subject` (the card the condition is about: the encountered or passed ice, the installed
-    card), only its abilities meet it, and a Runner card's for any ice (`ANY_ICE`). A trigger
-    with a `filter` meets it only if the filter matches `known` (`facts`)."""
+def pending(
+    b: dict, when: str, subject: dict | None = None, known: dict | None = None, unmet: list | None = None
+) -> list[dict]:
+    """Instances that meet `when` now: [{"side", "source", "effects", "key"}], by card position:
+    the Runner's installed cards, rezzed Corp cards, then agendas in the Corp's score area
+    (active, 4.5.4). With `subject` (the card the condition is about: the encountered or passed
+    ice, the installed card), only its abilities meet it, and a Runner card's for any ice
+    (`ANY_ICE`), and a trigger that `watches` every such card. A trigger with a `filter` meets it
+    only if the filter matches `known` (`facts`); the keys of those whose filter is not met are
+    added to `unmet` if given."""
     out = []
     rig = b["runner"]["rig"]
     any_card = when in ANY_CARD
     any_ice = when in ANY_ICE or any_card
+
+    def take(side: str, c: dict, key: str, others: bool) -> None:
+        for t, tr in enumerate(c["triggers"]):
+            if tr["when"] != when or (not others and not watches(when, tr)):
+                continue
+            if "filter" not in tr or _filter_met(tr["filter"], known):
+                out.append(instance(side, c, tr, f"{key}.{t}"))
+            elif unmet is not None:
+                unmet.append(f"{key}.{t}")
+
     for zone in ("programs", "hardware", "resources"):
         cards = rig[zone]
         for i, c in enumerate(cards):
-            if "triggers" not in c or (subject is not None and c is not subject and not any_ice):
-                continue
-            for t, tr in enumerate(c["triggers"]):
-                if tr["when"] == when and ("filter" not in tr or _filter_met(tr["filter"], known)):
-                    out.append(instance("runner", c, tr, f"{zone}.{card_ref(cards, i)}.{t}"))
+            if "triggers" in c:
+                take("runner", c, f"{zone}.{card_ref(cards, i)}", subject is None or c is subject or any_ice)
     for name, srv in b["servers"].items():
         for zone in ("ice", "root", "content"):
             cards = srv[zone] if zone != "content" else [srv["content"]] if srv.get("content") else []
             for i, c in enumerate(cards):
-                if (
-                    "triggers" not in c
-                    or (subject is not None and c is not subject and not any_card)
-                    or not c.get("rezzed")
-                ):
+                if "triggers" not in c or not c.get("rezzed"):
                     continue
                 where = f"{name}.content" if zone == "content" else f"{name}.{zone}.{card_ref(cards, i)}"
-                for t, tr in enumerate(c["triggers"]):
-                    if tr["when"] == when and ("filter" not in tr or _filter_met(tr["filter"], known)):
-                        out.append(instance("corp", c, tr, f"{where}.{t}"))
+                take("corp", c, where, subject is None or c is subject or any_card)
+    area = b["corp"]["score_area"]
+    for i, c in enumerate(area):
+        if "triggers" in c:
+            take("corp", c, f"score_area.{card_ref(area, i)}", subject is None or c is subject or any_card)
     return out
+
+
+def not_met(ctx: Ctx, when: str, unmet: list[str]) -> None:
+    """The abilities whose `filter` is not met at this step: walked, not applied (9.6.5c)."""
+    if unmet:
+        ctx.ev(
+            f"Abilities that trigger {WHEN[when]} whose condition is not met here do not become pending: "
+            + ", ".join(unmet)
+            + ".",
+            ("rule_condition_requirements_part_of_condition",),
+            applied=False,
+            objects={"not_met": list(unmet), "when": when},
+        )
 
 
 def mark(ctx: Ctx, f: Frame, when: str, subject: dict | None = None, extra: list[dict] = ()) -> bool:
     """The abilities meeting `when` now (with `extra`: the subject's own, such as an accessed
     card's `on_access`) become pending in frame `f` (an event lists them). False if none does."""
-    found = pending(ctx.board, when, subject, facts(f, when, subject)) if "triggers" in ctx.s.kinds else []
+    unmet: list[str] = []
+    found = (
+        pending(ctx.board, when, subject, facts(ctx, f, when, subject), unmet)
+        if "triggers" in ctx.s.kinds
+        else []
+    )
+    not_met(ctx, when, unmet)
     found += extra
     if not found:
         return False
@@ -184,23 +239,23 @@ def fire(
     return res
 
 
-def scored(ctx: Ctx, f: Frame, agenda: dict) -> None:
-    """The Corp has just scored `agenda` in a paid ability window: its "when scored" abilities
-    become pending (keys `score_area.CARD.N`); the window resolves them when play returns to it
-    after the checkpoint (`windows.paw`)."""
+def scored(ctx: Ctx, f: Frame, agenda: dict, server: str) -> None:
+    """The Corp has just scored `agenda` (from `server`) in a paid ability window: its "when
+    scored" abilities, and the "whenever ... scores an agenda" abilities of active cards
+    (`watches`: the Runner's installed cards, rezzed Corp cards, the agendas in the Corp's score
+    area, this one included), become pending (keys `score_area.CARD.N`, ...); the window
+    resolves them when play returns to it after the checkpoint (`windows.paw`)."""
     if "triggers" not in ctx.s.kinds:
         return
-    area = ctx.board["corp"]["score_area"]
-    ref = card_ref(area, len(area) - 1)
-    found = [
-        instance("corp", agenda, tr, f"score_area.{ref}.{t}")
-        for t, tr in enumerate(agenda.get("triggers", ()))
-        if tr["when"] == "scored"
-    ]
+    unmet: list[str] = []
+    known = {"server": server, "card_type": "agenda", "subtypes": agenda.get("subtypes", ())}
+    found = pending(ctx.board, "scored", agenda, known, unmet)
+    not_met(ctx, "scored", unmet)
     if found:
         f.v["pending"] = found
+        names = ", ".join(f"{p['source']} ({p['side']})" for p in found)
         ctx.ev(
-            f"Abilities that trigger {WHEN['scored']} become pending: {agenda['name']} (corp).",
+            f"Abilities that trigger {WHEN['scored']} become pending: {names}.",
             (*MET["scored"], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
             objects={"pending": [p["key"] for p in found], "condition": "scored"},
         )

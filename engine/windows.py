@@ -184,7 +184,7 @@ def paw(
             ch,
             objects={"card": card["name"], "server": server},
         )
-        triggers.scored(ctx, f, card)
+        triggers.scored(ctx, f, card, server)
         return call("checkpoint", {}, "stay")
     raise AssertionError(d.id)  # pragma: no cover - legal decisions are checked before
 
@@ -238,18 +238,34 @@ def program_abilities(
     kinds: tuple[str, ...],
     keep: Callable[[dict, dict, str], bool],
     labels: dict[str, str] | None = None,
+    memo: dict[str, list[dict]] | None = None,
+    sig: str = "",
 ) -> list[dict]:
     """`use:CARD.N` decisions for the abilities of the given `kinds` on installed programs that
     `keep(program, ability, decision id)` allows: the one loop behind every window's Runner
-    ability options. `labels`: a cache of labels by id and strength (an encounter keeps one)."""
+    ability options. `labels`: a cache of labels by id and strength (an encounter keeps one).
+
+    `memo` (an encounter keeps one): a program's decisions by its position, its strength and
+    `sig`, where the caller's `sig` stands for everything else `keep` reads. A program with a
+    once-per ability is never memoised (whether it was used is not in the key)."""
     out = []
     progs = b["runner"]["rig"]["programs"]
     refs = None
     for p, prog in enumerate(progs):
+        abilities = prog.get("abilities")
+        if not abilities:
+            continue
+        strength = rig.strength(prog)
+        if memo is not None:
+            key = f"{p}.{strength}.{sig}"
+            hit = memo.get(key)
+            if hit is not None:
+                out += hit
+                continue
+            first = len(out)
         ref = None
-        for a, ab in enumerate(prog.get("abilities", ())):
-            kind = ab["kind"]
-            if kind not in kinds:
+        for a, ab in enumerate(abilities):
+            if ab["kind"] not in kinds:
                 continue
             if ref is None:
                 if refs is None:
@@ -258,15 +274,16 @@ def program_abilities(
             use_id = f"use:{ref}.{a}"
             if not keep(prog, ab, use_id):
                 continue
-            strength = rig.strength(prog)
             if labels is None:
                 label = _ability_label(prog, ab, strength)
             else:
-                key = f"{use_id}@{strength}"
-                label = labels.get(key)
+                lkey = f"{use_id}@{strength}"
+                label = labels.get(lkey)
                 if label is None:
-                    label = labels[key] = _ability_label(prog, ab, strength)
+                    label = labels[lkey] = _ability_label(prog, ab, strength)
             out.append({"id": use_id, "label": label, "player": "runner"})
+        if memo is not None and not any("once_per" in ab for ab in abilities):
+            memo[key] = out[first:]
     return out
 
 

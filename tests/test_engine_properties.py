@@ -134,6 +134,11 @@ FILTER_CHOICES = {
     "stolen": [{"server": "hq"}, {"server": "remote"}],
     "successful_run": [{"server": "hq"}, {"server": "remote1"}],
     "run_ends": [{"successful": True}, {"server": "hq", "successful": False}],
+    "encountered": [{"subtype": "sentry"}, {"server": "hq"}, {"server": "remote", "subtype": "barrier"}],
+    "passed": [{"server": "central"}, {"subtype": "code gate"}],
+    "installed": [{"card_type": "program"}, {"card_type": "resource", "subtype": "icebreaker"}],
+    "scored": [{"card_type": "agenda"}, {"card_type": "agenda", "server": "remote1"}],
+    "trace_initiated": [{"server": "hq"}, {"server": "remote"}],
 }
 
 
@@ -307,6 +312,12 @@ corp_paid = st.one_of(
         st.booleans(),
         st.integers(1, 3),
     ),
+    # an expose interrupt (engine.prevention): "1[credit] or [trash]: prevent 1 card from being exposed"
+    st.builds(
+        lambda c, t: {"kind": "prevent", "event": "expose", "amount": 1, "cost": c, "trash": t},
+        st.integers(0, 1),
+        st.booleans(),
+    ),
 )
 # a constant "+N base trace strength" (engine.trace.bonuses)
 trace_bonus = st.one_of(
@@ -412,7 +423,34 @@ def boards(draw):
                         max_size=1,
                     )
                 ),
-                "resources": draw(st.lists(st.just("Contact"), max_size=1)),
+                "resources": draw(
+                    st.lists(
+                        st.sampled_from(
+                            [
+                                "Contact",
+                                {
+                                    "name": "Decoy",
+                                    "abilities": [
+                                        {"kind": "prevent", "event": "tags", "amount": 1, "trash": True}
+                                    ],
+                                },
+                                {
+                                    "name": "Sacrificial Construct",
+                                    "abilities": [
+                                        {
+                                            "kind": "prevent",
+                                            "event": "trash",
+                                            "card_types": ["program", "hardware"],
+                                            "amount": 1,
+                                            "trash": True,
+                                        }
+                                    ],
+                                },
+                            ]
+                        ),
+                        max_size=2,
+                    )
+                ),
                 "facedown": draw(st.lists(st.just("Facedown card"), max_size=1)),
             },
         },

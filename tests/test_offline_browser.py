@@ -108,6 +108,20 @@ def test_save_then_read_and_search_without_a_connection(browser, own_server, lib
         assert pg.locator("#siblings li[aria-current='true']").inner_text().startswith("6.9.4c ")
         assert pg.locator("#siblings li[aria-current='true'] a").count() == 0
         shot(pg, "offline-subrule-phone", full=True)
+        # A rule opening with a lowercase defined term reads as a sentence start, as online
+        # (the saved copy holds the CR's own "meat damage and net damage are ...").
+        meat = doc.node("rule_meat_net_damage")
+        assert meat.text.startswith("meat damage")
+        pg.goto(base + "/id/rule_brain_damage")
+        pg.wait_for_selector("body[data-rendered='1']")
+        assert (
+            pg.locator(f'#siblings a[href="/id/{meat.id}"]')
+            .inner_text()
+            .startswith(meat.number + " Meat damage")
+        )
+        pg.goto(base + f"/id/{meat.id}")
+        pg.wait_for_selector("body[data-rendered='1']")
+        assert pg.locator("article.rule .text").inner_text().startswith("Meat damage")
         # A defined term opens its definition from the saved copy, without leaving the page.
         answer = library.graph(LATEST).rules_for_term("paid ability")
         definition = doc.node(answer["defines"][0]["id"])

@@ -75,6 +75,8 @@ def test_terms_at_a_sentence_start_are_capitalised(client, library):
     assert node.html.startswith('<span class="term">meat damage</span>')  # as the CR prints it
     html = page(client, "/r/10.4.2")
     assert '<span class="term">Meat damage</span> and <span class="term">net damage</span>' in html
+    # so do the plain-text labels of siblings and of "Cites"/"Cited by" entries
+    assert f'href="/id/{node.id}">{node.number} Meat damage and net damage' in page(client, "/r/10.4.2c")
 
 
 def test_cites_and_cited_by_say_what_a_bare_number_is(client, library):

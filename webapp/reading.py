@@ -61,6 +61,8 @@ def ref_label(doc: Document, node_id: str, limit: int = 90) -> str:
     if node.title:
         return node.title
     text = " ".join((node.text or "").split())
+    if node.html and _LEADING_TERM.match(node.html):  # a sentence start, as cr_case shows it
+        text = text[:1].upper() + text[1:]
     if len(text) > limit:
         text = text[: limit - 1].rsplit(" ", 1)[0] + "…"
     return text

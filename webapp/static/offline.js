@@ -249,9 +249,10 @@
 
   function html(node, markup) {
     /* The pack holds the scraper's vetted HTML subset (links, symbols, terms): the same bytes
-       the server inserts in its pages. */
+       the server inserts in its pages, with a leading lowercase term capitalised as a sentence
+       start (webapp/reading.py cr_case). */
     var t = document.createElement("template");
-    t.innerHTML = markup;
+    t.innerHTML = (markup || "").replace(/^(<span class="term">)([a-z])/, function (m, tag, c) { return tag + c.toUpperCase(); });
     node.appendChild(t.content);
     return node;
   }
@@ -272,6 +273,7 @@
     var r = ix.rule(pos);
     if (r.title) return r.title;
     var text = ix.text(pos).replace(/\s+/g, " ").trim();
+    if (/^<span class="term">[a-z]/.test(r.html || "")) text = text.charAt(0).toUpperCase() + text.slice(1); /* reading.cr_case */
     if (text.length > limit) { text = text.slice(0, limit - 1); text = text.slice(0, text.lastIndexOf(" ") > 0 ? text.lastIndexOf(" ") : text.length) + "…"; }
     return text;
   }
