@@ -34,9 +34,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from math import log
+from operator import mul
 from pathlib import Path
+
+from memo import memo
 
 __all__ = ["FEATURES", "DEPTH", "TOP", "NodeInfo", "Model", "features", "load", "applies", "WEIGHTS_PATH"]
 
@@ -86,6 +88,7 @@ class NodeInfo:
     parent: str | None
     depth: int  # parts of its number ("1.7.2b" -> 4), 0 without a number
     seq: tuple[str, ...]  # its text's analysed words, in order
+    bigrams: frozenset[tuple[str, str]]  # its text's adjacent word pairs
     # stems of text, title, terms, section titles, examples, id words
     fields: tuple[frozenset[str], ...]
     cites: frozenset[str]  # ids it (or its examples) cites
@@ -99,7 +102,7 @@ class Model:
     weights: tuple[float, ...]
 
     def score(self, vector: Sequence[float]) -> float:
-        return sum(w * x for w, x in zip(self.weights, vector, strict=True))
+        return sum(map(mul, self.weights, vector))  # in feature order, as the offline copy sums
 
 
 def number_depth(number: str | None) -> int:
@@ -146,34 +149,46 @@ def features(
     n = max(1, len(groups))
     idfs = list(idfs) if len(idfs) == len(groups) else [1.0] * len(groups)
     mass = sum(idfs) or 1.0
+    member: dict[str, list[int]] = {}  # stem -> the groups it belongs to
+    for k, g in enumerate(groups):
+        for stem in g:
+            member.setdefault(stem, []).append(k)
+
+    def share(ks: set[int]) -> float:  # idf-weighted, summed in group order
+        return sum(idfs[k] for k in sorted(ks)) / mass
+
     out = []
     for position, (info, score, raw, intent) in enumerate(candidates):
-        per_field = [sum(1 for g in groups if g & f) / n for f in info.fields]
-        anywhere = sum(1 for g in groups if any(g & f for f in info.fields)) / n
-        text, title, ident = info.fields[0], info.fields[1], info.fields[5]
-        w_any = sum(x for g, x in zip(groups, idfs, strict=True) if any(g & f for f in info.fields)) / mass
+        matched = []
+        for f in info.fields:
+            ks: set[int] = set()
+            for stem, where in member.items():
+                if stem in f:
+                    ks.update(where)
+            matched.append(ks)
+        anywhere = set().union(*matched)
+        per_field = [len(ks) / n for ks in matched]
         seq = info.seq
-        hits = [i for i, w in enumerate(seq) if any(w in g for g in groups)]
-        found = {k for k, g in enumerate(groups) if g & text}
-        span = _span(seq, groups, found) if len(found) >= 2 else 0.0
-        adjacent = set(zip(seq, seq[1:], strict=False)) if pairs else set()
-        pair_share = sum(1 for p in pairs if p in adjacent) / len(pairs) if pairs else 0.0
+        first = next((i for i, w in enumerate(seq) if w in member), None)
+        found = matched[0]
+        span = _span(seq, member, found) if len(found) >= 2 else 0.0
+        pair_share = sum(1 for p in pairs if p in info.bigrams) / len(pairs) if pairs else 0.0
         cited_by = sum(1 for c in top if c[0].id != info.id and info.id in c[0].cites)
         out.append(
             [
                 _ratio(score, best),
                 _ratio(raw, best_raw),
                 1.0 / (1 + position),
-                anywhere,
+                len(anywhere) / n,
                 *per_field,
-                sum(x for g, x in zip(groups, idfs, strict=True) if g & text) / mass,
-                sum(x for g, x in zip(groups, idfs, strict=True) if g & title) / mass,
-                sum(x for g, x in zip(groups, idfs, strict=True) if g & ident) / mass,
-                w_any,
+                share(found),
+                share(matched[1]),
+                share(matched[5]),
+                share(anywhere),
                 1.0 if per_field[0] >= 1.0 else 0.0,
                 pair_share,
                 span,
-                1.0 - hits[0] / len(seq) if hits else 0.0,
+                1.0 - first / len(seq) if first is not None else 0.0,
                 1.0 if intent else 0.0,
                 1.0 if info.naming else 0.0,
                 1.0 if info.kind in STEP_KINDS else 0.0,
@@ -191,11 +206,12 @@ def features(
     return out
 
 
-def _span(seq: Sequence[str], groups: Sequence[frozenset[str]], found: set[int]) -> float:
-    """How closely the text holds the query's words it has: (words found) / (length of the
-    shortest stretch of text holding one of each), 1.0 when they stand together."""
+def _span(seq: Sequence[str], member: dict[str, list[int]], found: set[int]) -> float:
+    """How closely the text holds the query's word groups it has (``found``; ``member``: stem
+    -> its groups): groups found / length of the shortest stretch of text holding one word of
+    each, 1.0 when they stand together."""
     need = len(found)
-    where = [(i, k) for i, w in enumerate(seq) for k in found if w in groups[k]]
+    where = [(i, k) for i, w in enumerate(seq) if w in member for k in member[w] if k in found]
     best = len(seq) + 1
     count: dict[int, int] = {}
     have = 0
@@ -221,10 +237,15 @@ def applies(groups: Sequence[frozenset[str]], cards: Sequence[str], only_jargon:
     return len(groups) >= MIN_GROUPS and not cards and not only_jargon
 
 
-@lru_cache(maxsize=4)
 def load(path: Path = WEIGHTS_PATH) -> Model | None:
-    """The committed model, or None when there is none (or it names a feature not computed
-    here: a stale weights file must not silently misrank)."""
+    """The committed model, or None when there is none, when cross-validation did not show a
+    gain, or when it names a feature not computed here (a stale weights file must not silently
+    misrank). Read once per file."""
+    return _load(str(path))
+
+
+@memo("ranker.model")
+def _load(path: str) -> Model | None:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -1006,6 +1006,7 @@ class Searcher:
                 parent=node.parent,
                 depth=ranker.number_depth(node.number),
                 seq=seq,
+                bigrams=frozenset(zip(seq, seq[1:], strict=False)),
                 fields=fields,
                 cites=self._cited_by_rule().get(node_id, frozenset()),
                 indegree=len(self._backlinks().get(node_id, ())),

@@ -47,8 +47,13 @@ def test_a_weights_file_naming_an_unknown_feature_is_not_used(tmp_path):
     assert ranker.load(Path(path)) is None
     data["features"] = list(ranker.FEATURES)
     data["use"] = False
-    path.write_text(json.dumps(data), encoding="utf-8")
-    assert ranker.load(Path(path)) is None
+    unused = tmp_path / "unused.json"
+    unused.write_text(json.dumps(data), encoding="utf-8")
+    assert ranker.load(Path(unused)) is None
+    data["use"] = True
+    used = tmp_path / "used.json"
+    used.write_text(json.dumps(data), encoding="utf-8")
+    assert ranker.load(Path(used)) is not None
 
 
 @pytest.mark.parametrize("query", QUESTIONS)
@@ -80,6 +85,7 @@ def test_features_read_the_rule_text_and_graph():
             parent=parent,
             depth=ranker.number_depth("1.7.2b"),
             seq=words,
+            bigrams=frozenset(zip(words, words[1:], strict=False)),
             fields=(frozenset(words), empty, empty, empty, empty, frozenset(node_id.split("_")[1:])),
             cites=frozenset(cites),
             indegree=len(cites),
