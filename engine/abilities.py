@@ -47,9 +47,14 @@ def _interrupt_window(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ins = v.get("instructions")
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
-    ev = None if e is None else prevention.event_of(e, v.get("controller", "corp"))
-    if ev is not None and (ev == "damage" or "interrupts" in ctx.s.kinds):
-        return prevention.window(ctx, f, d, e, ev)
+    if e is not None:
+        ctrl = v.get("controller", "corp")
+        if ctrl == "corp" and e["effect"].endswith("_damage"):
+            return prevention.window(ctx, f, d, e, "damage")
+        if "interrupts" in ctx.s.kinds:  # tags, trash, expose prevention somewhere on the board
+            ev = prevention.event_of(e, ctrl)
+            if ev is not None:
+                return prevention.window(ctx, f, d, e, ev)
     if e is not None and e["effect"] == "trace":
         return trace.window(ctx, f, d, e)
     ctx.ev(
