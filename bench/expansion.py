@@ -39,6 +39,7 @@ from relevance import (  # noqa: E402
     DEFAULT_CR_DIR,
     HELD_OUT,
     SET_PATH,
+    TRAIN_PATH,
     TUNING_PATH,
     evaluate,
     load_doc,
@@ -50,7 +51,6 @@ from rules_index.expansion import question_log  # noqa: E402
 from rules_index.search import Searcher, build_index  # noqa: E402
 from scraper import Document, Node  # noqa: E402
 
-TRAIN_PATH = Path(__file__).with_name("relevance_train.json")
 KINDS = ("children", "defs", "thesaurus", "synonyms", "questions")
 Thesaurus = dict[str, list[tuple[str, float]]]
 Analyze = Callable[[str], list[str]]

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
 
-Prints, for each evaluation set (by default all four), recall@5 (share of queries with a correct rule in the top 5) and
+Prints, for each evaluation set (by default all five), recall@5 (share of queries with a correct rule in the top 5) and
 MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
 type, for:
 
@@ -16,6 +16,9 @@ The sets and what they may be used for:
 * ``relevance_set.json``: the main set (numbers, jargon, typos, cards, questions), tuned on;
 * ``relevance_tuning.json``: plain-English questions written for the issue 15 ranking work,
   tuned on (the jargon phrasings, proximity bonus);
+* ``relevance_train.json``: plain-English questions written to train the learned re-ranker
+  (`rules_index.ranker`, ``bench/train_ranker.py``), with the main set's questions and the tuning
+  set: its figures are training figures (the trainer prints cross-validated ones);
 * ``relevance_holdout.json``: queries written after earlier tuning, held out;
 * ``relevance_questions.json``: 54 plain-English questions written before any issue 15 ranking
   change, held out: never tune on it (its scores are reported, its misses are not studied).
@@ -47,7 +50,8 @@ SET_PATH = Path(__file__).with_name("relevance_set.json")
 HOLDOUT_PATH = Path(__file__).with_name("relevance_holdout.json")
 QUESTIONS_PATH = Path(__file__).with_name("relevance_questions.json")
 TUNING_PATH = Path(__file__).with_name("relevance_tuning.json")
-ALL_SETS = (SET_PATH, TUNING_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
+TRAIN_PATH = Path(__file__).with_name("relevance_train.json")
+ALL_SETS = (SET_PATH, TUNING_PATH, TRAIN_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
 HELD_OUT = {HOLDOUT_PATH.name, QUESTIONS_PATH.name}
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 DEFAULT_NRDB = ROOT.parent / "shared" / "nrdb" / "v2"
@@ -148,7 +152,13 @@ def _score_set(
     ours = {q["q"]: [h.id for h in searcher.search(q["q"], limit=10)] for q in queries}
     base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
     results = {"nrrules": evaluate(ours, queries), "bm25": evaluate(base, queries)}
-    role = "held out, never tuned on" if set_path.name in HELD_OUT else "tuning"
+    role = (
+        "held out, never tuned on"
+        if set_path.name in HELD_OUT
+        else "ranker training"
+        if set_path.name == TRAIN_PATH.name
+        else "tuning"
+    )
     print(
         f"\n{set_path.name} ({role}), CR {doc.version}: {len(queries)} of {len(all_queries)} queries have an answer in this version"
     )

@@ -47,9 +47,14 @@ def _interrupt_window(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     ins = v.get("instructions")
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
-    ev = None if e is None else prevention.event_of(e, v.get("controller", "corp"))
-    if ev is not None and (ev == "damage" or "interrupts" in ctx.s.kinds):
-        return prevention.window(ctx, f, d, e, ev)
+    if e is not None:
+        ctrl = v.get("controller", "corp")
+        if ctrl == "corp" and e["effect"].endswith("_damage"):
+            return prevention.window(ctx, f, d, e, "damage")
+        if "interrupts" in ctx.s.kinds:  # tags, trash, expose prevention somewhere on the board
+            ev = prevention.event_of(e, ctrl)
+            if ev is not None:
+                return prevention.window(ctx, f, d, e, ev)
     if e is not None and e["effect"] == "trace":
         return trace.window(ctx, f, d, e)
     ctx.ev(
@@ -189,11 +194,11 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     p = b[side]
     ch: dict = {}
     rules: list[str] = ["rule_cost"]
-    act = Decision.from_id(v["action"])
-    k = act.kind
+    act = Decision.from_id(v["action"]) if v["kind"] == "action" else None
+    k = act.kind if act is not None else None
     cost = 0
     clicks = 0
-    if v["kind"] == "action" and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
+    if act is not None and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
         clicks = corp_card(b, act)["abilities"][act.index]["clicks"]
         setv(p, side, "clicks", p["clicks"] - clicks, ch)
         rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]

@@ -270,7 +270,6 @@ def advance(s: Session, decision: Decision | None) -> None:
     ctx = Ctx(s)
     plan = s.tables.plan
     frames = s.frames
-    trace = s.trace
     s.pending = []
     for _ in range(MAX_ITERATIONS):
         if s.finished:
@@ -289,19 +288,10 @@ def advance(s: Session, decision: Decision | None) -> None:
         steps = plan[f.s]
         entry = steps.get(at)
         if entry is None:  # a step of another structure (never for the document's own tables)
-            entry = (handler_for(at), None, None)
-        h, told, nxt = entry
-        if told is not None:  # a step that only narrates: its event is a value built once
-            trace.append(told)
-            decision = None
-            f.at = nxt
-            continue
+            entry = (step_handler(at, None), None)
+        h, nxt = entry
         ctx.step = at
-        if h is None:
-            ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
-            res = None
-        else:
-            res = h(ctx, f, decision)
+        res = h(ctx, f, decision)
         decision = None
         if res is None:
             f.at = nxt
@@ -312,8 +302,12 @@ def advance(s: Session, decision: Decision | None) -> None:
         else:
             kind = res[0]
             if kind == "goto":
-                present = [t for t in res[1:] if t in steps]
-                f.at = present[0] if present else None
+                for t in res[1:]:  # the first of the steps present in the document
+                    if t in steps:
+                        f.at = t
+                        break
+                else:
+                    f.at = None
             elif kind == "wait":
                 s.pending = res[1]
                 return
@@ -376,6 +370,25 @@ def checkpoint(ctx: Ctx) -> None:
             if len(t.checkpoints) >= CHECKPOINTS_MAX:
                 t.checkpoints.clear()
             t.checkpoints[key] = tuple(walked)
+
+
+def _unmodeled(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
+    ctx.ev("This step is not modeled by the engine; it has no effect here.", applied=False)
+    return None
+
+
+def step_handler(step_id: str, told: Event | None) -> Handler:
+    """What the step machine calls at a step: its handler; for a step that only narrates, one
+    that appends its event (`told`: a value built once per document) without building it again;
+    for a step the engine does not model, one that says so."""
+    if told is not None:
+
+        def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
+            ctx.trace.append(told)
+            return None
+
+        return h
+    return handler_for(step_id) or _unmodeled
 
 
 def narrate(text: str, *rules: str) -> Handler:

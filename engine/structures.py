@@ -151,6 +151,7 @@ class Tables:
         # every session on this document (engine.machine.Ctx.ev); bounded
         self.events: dict[tuple, Event] = {}
         from .events import Event
+        from .machine import step_handler
         from .steps import handler_for  # steps imports this module
 
         # every step's handler (None when the engine does not model it), looked up once
@@ -164,10 +165,11 @@ class Tables:
                 text, rules = told
                 rules = tuple(r for r in rules if doc.node(r) is not None)
                 self.narrated[i] = Event(i, rules, text, {}, False, {})
-        # the step machine's table: structure -> step -> (handler, the event of a narrated step,
-        # the next step of the structure), one lookup per step walked
+        # the step machine's table: structure -> step -> (what to call, the next step of the
+        # structure), one lookup per step walked (`machine.step_handler`: a narrated step's call
+        # appends its event, built once above)
         self.plan: dict[str, dict[str, tuple]] = {
-            k: {i: (self.handlers[i], self.narrated.get(i), nxt.get(i)) for i in nxt}
+            k: {i: (step_handler(i, self.narrated.get(i)), nxt.get(i)) for i in nxt}
             for k, nxt in self.next_of.items()
         }
         # checkpoint steps: (step id, handler, ()) for a step that is walked, ("", None, events)

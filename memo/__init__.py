@@ -236,6 +236,12 @@ MEMOS = (
         "rules_index/question.py `_compiled`: the framing patterns, compiled once",
     ),
     MemoSpec(
+        "ranker.model",
+        4,
+        256 * KB,
+        "rules_index/ranker.py `load`: the learned ranker's weights, read once per weights file",
+    ),
+    MemoSpec(
         "engine.card_refs",
         4096,
         4 * MB,

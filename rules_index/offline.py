@@ -20,6 +20,8 @@ index derived from the version's real Whoosh index, so the browser ranks like th
 * ``question``: how a question is read (`rules_index.question`: its framing patterns, the cues
   of each intent) and, per intent, the rules answering it;
 * ``explain``: timing step -> the rules citing it (`Searcher._explain_steps`);
+* ``ranker``: the learned stage's weights and constants (`rules_index.ranker`) and the rules
+  that only name something; null when no model is in use;
 * ``params``: the server's ranking constants (re-rank depth, priors, phrase bonus...).
 
 The client-side ranking lives in ``webapp/static/offline-search.js``; `tests/test_offline.py`
@@ -34,6 +36,7 @@ from pathlib import Path
 
 from scraper import Document
 
+from . import ranker
 from .jargon import JARGON
 from .question import FRAMING, INTENTS
 from .search import (
@@ -187,6 +190,22 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     explain = {
         position[step]: [position[r] for r in rules] for step, rules in sorted(searcher._explainers().items())
     }
+    # The learned stage (`rules_index.ranker`): its weights and constants, and the rules that only
+    # name something (the rest of its features are read from the pack's own rules and words).
+    model = ranker.load()
+    learned = (
+        {
+            "features": list(model.names),
+            "weights": list(model.weights),
+            "depth": ranker.DEPTH,
+            "top": ranker.TOP,
+            "min_groups": ranker.MIN_GROUPS,
+            "floor": ranker.FLOOR,
+            "naming": sorted(position[i] for i in searcher._naming_rules()),
+        }
+        if model is not None
+        else None
+    )
     kinds = sorted({n.kind for n in nodes})
     kind_code = {k: i for i, k in enumerate(kinds)}
     rules = [
@@ -220,6 +239,7 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
             "jargon": jargon,
             "question": question,
             "explain": explain,
+            "ranker": learned,
             "params": {
                 "scale": SCALE,
                 "rerank": RERANK_DEPTH,

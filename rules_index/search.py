@@ -42,6 +42,7 @@ from array import array
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from math import log as ln
 from pathlib import Path
 
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
@@ -56,6 +57,7 @@ from whoosh.support.charset import accent_map
 from memo import memo
 from scraper import Document, Node
 
+from . import ranker
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
@@ -542,6 +544,8 @@ class Searcher:
         self._marks: dict[str, frozenset[str]] | None = None
         self._step_rules: dict[str, tuple[str, ...]] | None = None
         self._naming: frozenset[str] | None = None
+        self._infos: dict[str, ranker.NodeInfo] = {}
+        self._cites: dict[str, frozenset[str]] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
         self._impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
         self._doc_count = self._ix.doc_count()
@@ -849,8 +853,15 @@ class Searcher:
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
         query_stems = self._word_groups(info)
         terms = [(f, t, b) for (f, t), b in info["weights"].items()]
+        learned = ranker.applies(query_stems, info["cards"], info["only_jargon"])
         ranked = self._rank(
-            terms, info["phrase_clauses"], query_stems, limit, info["text_phrases"], info["intent"]
+            terms,
+            info["phrase_clauses"],
+            query_stems,
+            limit,
+            info["text_phrases"],
+            info["intent"],
+            self._pairs(info) if learned else None,
         )
         ideal = ideal_score(self._impacts, terms)
         for node_id, score in ranked:
@@ -859,6 +870,38 @@ class Searcher:
                 continue
             hits.append(self._hit(node, round(score, 4), marked, "text", norm=norm_of(score, ideal)))
         return hits[:limit], highlight_terms
+
+    def rank_inputs(self, query: str) -> tuple[list[str], list[list[float]]] | None:
+        """The learned stage's inputs for a query (`rules_index.ranker`): the ids of the
+        candidates it would order, best first by the hand-written ranking, and their feature
+        vectors; None when it does not apply to the query. For ``bench/train_ranker.py``."""
+        text = clean_query(query)
+        if not text or parse_query(text) is not None:
+            return None
+        q, _, info = self._plan(text)
+        if q is None:
+            return None
+        groups = self._word_groups(info)
+        if not ranker.applies(groups, info["cards"], info["only_jargon"]):
+            return None
+        terms = [(f, t, b) for (f, t), b in info["weights"].items()]
+        inputs: list = []
+        self._rank(
+            terms,
+            info["phrase_clauses"],
+            groups,
+            ranker.DEPTH,
+            info["text_phrases"],
+            info["intent"],
+            self._pairs(info),
+            inputs,
+        )
+        return inputs[0] if inputs else None
+
+    def _pairs(self, info: dict) -> list[tuple[str, str]]:
+        """Adjacent pairs of the query's distinct stems (the ranker's proximity feature)."""
+        stems = list(dict.fromkeys(self._stems(" ".join(info["words"]))))
+        return [(a, b) for a, b in zip(stems, stems[1:], strict=False) if a != b]
 
     def _word_groups(self, info: dict) -> list[frozenset[str]]:
         """The query's distinct words for coordination, as groups of stems: a word inside a
@@ -882,12 +925,16 @@ class Searcher:
         limit: int,
         text_phrases: list[tuple[tuple[str, ...], float]] = (),
         intent: str | None = None,
+        pairs: list[tuple[str, str]] | None = None,
+        inputs: list | None = None,
     ) -> list[tuple[str, float]]:
         """BM25F hits, re-ranked: among the top candidates, a rule matching more of the distinct
         query words beats one matching a single word many times (coordination), a rule whose
         text has the query's words in order gets a phrase bonus, kind priors apply, and a rule
         answering the question's intent (`answering`) gets its bonus; then a timing step near
-        the top makes way for the rule explaining it (`_explain_steps`)."""
+        the top makes way for the rule explaining it (`_explain_steps`). With ``pairs`` (a
+        question-like query), the learned stage then orders the top candidates (`_learned`);
+        with ``inputs`` too, its inputs are appended there instead (training)."""
         coord = len(query_stems) >= 2 and COORD > 0
         having = (
             [frozenset().union(*(self._docs_with(s) for s in group)) for group in query_stems]
@@ -898,6 +945,7 @@ class Searcher:
         by_docnum = self._by_docnum(self._searcher())
         naming = self._naming_rules() if coord and NAME_COORD > 0 else frozenset()
         out = []
+        raw: dict[str, float] = {}
         for docnum, raw_score in self.candidates(terms, phrases, max(limit, RERANK_DEPTH)):
             if by_docnum is not None:
                 node_id, kind = by_docnum[docnum]
@@ -918,9 +966,77 @@ class Searcher:
                 own = set(self._text_stems(node_id))
                 score *= (sum(1 for group in query_stems if group & own) / len(query_stems)) ** NAME_COORD
             out.append((node_id, score))
+            raw[node_id] = raw_score
         out.sort(key=lambda pair: -pair[1])
         out = self._explain_steps(out)
+        if pairs is not None and len(out) > 1:
+            out = self._learned(out, raw, query_stems, pairs, answering if intent else frozenset(), inputs)
         return out[:limit]
+
+    def _learned(
+        self,
+        out: list[tuple[str, float]],
+        raw: dict[str, float],
+        groups: list[frozenset[str]],
+        pairs: list[tuple[str, str]],
+        answering: frozenset[str],
+        inputs: list | None,
+    ) -> list[tuple[str, float]]:
+        """The top `ranker.DEPTH` candidates in the learned model's order (`rules_index.ranker`),
+        carrying the same score values in that order; the rest after them, unchanged."""
+        model = ranker.load()
+        if model is None and inputs is None:
+            return out
+        head = out[: ranker.DEPTH]
+        candidates = [(self._info(i), s, raw.get(i, 0.0), i in answering) for i, s in head]
+        n = max(1, self._doc_count)
+        idfs = [max(ln(n / (1 + len(self._docs_with(s)))) for s in g) for g in groups]
+        vectors = ranker.features(groups, pairs, candidates, idfs)
+        if inputs is not None:
+            inputs.append(([i for i, _ in head], vectors))
+            return out
+        order = sorted(range(len(head)), key=lambda k: (-model.score(vectors[k]), k))
+        return ranker.reorder([head[k] for k in order], [s for _, s in head]) + out[ranker.DEPTH :]
+
+    def _info(self, node_id: str) -> ranker.NodeInfo:
+        """What the ranker's features read about a rule, built once per rule."""
+        info = self._infos.get(node_id)
+        if info is None:
+            node = self.doc.node(node_id)
+            seq = self._text_stems(node_id)
+            examples = [e for e in (self.doc.node(x) for x in node.examples) if e is not None]
+            fields = (
+                frozenset(seq),
+                frozenset(self._stems(node.title or "")),
+                frozenset(self._stems("\n".join(node.terms))),
+                frozenset(self._stems(" ".join(a.title for a in self.doc.ancestors(node_id) if a.title))),
+                frozenset(self._stems("\n".join(e.text for e in examples))),
+                frozenset(self._stems(ranker.id_words(node_id))),
+            )
+            info = ranker.NodeInfo(
+                id=node_id,
+                kind=node.kind,
+                parent=node.parent,
+                depth=ranker.number_depth(node.number),
+                seq=seq,
+                bigrams=frozenset(zip(seq, seq[1:], strict=False)),
+                fields=fields,
+                cites=self._cited_by_rule().get(node_id, frozenset()),
+                indegree=len(self._backlinks().get(node_id, ())),
+                naming=node_id in self._naming_rules(),
+            )
+            self._infos[node_id] = info
+        return info
+
+    def _cited_by_rule(self) -> dict[str, frozenset[str]]:
+        """Rule id -> the ids it (or one of its examples) cites: the back links turned around."""
+        if self._cites is None:
+            forward: dict[str, set[str]] = {}
+            for target, sources in self._backlinks().items():
+                for source in sources:
+                    forward.setdefault(source, set()).add(target)
+            self._cites = {k: frozenset(v) for k, v in forward.items()}
+        return self._cites
 
     def _explain_steps(self, out: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """A timing step among the first hits only narrates; the rule that explains it (a rule

@@ -100,3 +100,34 @@ def test_dedicated_neural_net_style_trigger_gives_the_corp_the_choice(doc):
 def test_corp_chooses_hq_param_is_validated(doc):
     with pytest.raises(engine.BoardError, match="corp_chooses_hq"):
         engine.start(engine_board(), "run", doc, {"server": "hq", "corp_chooses_hq": "yes"})
+
+
+def test_outside_hq_the_cr_gives_the_corp_no_choice_of_access(doc):
+    """7.3.4 (the Runner chooses each candidate), 7.4.1a/c/d and 7.4.7 (R&D from the top down):
+    the Corp's choice is HQ's alone (7.3.4b). With the effect active, a breach of R&D, Archives
+    or a remote offers the Corp no access decision, and R&D is still accessed from the top."""
+    agenda = {"name": "Hostile Takeover", "type": "agenda", "agenda_points": 1}
+    grid = {"name": "Manta Grid", "type": "upgrade"}
+    corp = {"deck": ["Top Card", agenda, "Third"], "discard": ["Old", "Older"]}
+    servers = {
+        "rd": {"root": [grid]},
+        "remote1": {"root": [{**grid, "name": "Ash"}], "content": {"name": "PAD Campaign", "type": "asset"}},
+    }
+    for server, extra in (("rd", 1), ("archives", 0), ("remote1", 0)):
+        params = {
+            "server": server,
+            "corp_chooses_hq": True,
+            **({"additional_access": extra} if extra else {}),
+        }
+        s = engine.start(engine_board(corp=corp, servers=servers), "run", doc, params)
+        corp_asked = set()
+        while not s.finished:
+            offered = engine.legal_decisions(s)
+            corp_asked |= {d["id"] for d in offered if d["player"] == "corp" and d["id"] != "pass"}
+            ids = [d["id"] for d in offered]
+            s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+        assert not any(i.startswith(("hq:", "access:")) for i in corp_asked), (server, corp_asked)
+        assert not any("rule_corp_choosing_candidates_breaching_hq" in e.rules for e in s.trace), server
+        if server == "rd":
+            assert [a for a in s.outcome.accessed if a != "Manta Grid"] == ["Top Card", "Hostile Takeover"]
+        assert s.outcome.accessed, server

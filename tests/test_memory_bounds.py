@@ -29,6 +29,7 @@ from rules_index import history as history_mod
 from rules_index import jargon as jargon_mod
 from rules_index import judge as judge_mod
 from rules_index import question as question_mod
+from rules_index import ranker as ranker_mod
 from rules_index import search as search_mod
 from rules_index import unified as unified_mod
 from rules_index.cards import CardStore
@@ -277,6 +278,7 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
         "unified.ruling_words": (unified_mod._ruling_words, lambda i: (_ruling(i, big),)),
         "question.reads": (question_mod.read, lambda i: (f"how many {big} {i}",)),
         "question.framing": (question_mod._compiled, lambda i: ()),
+        "ranker.model": (ranker_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
     }
 
 

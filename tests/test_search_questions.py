@@ -162,9 +162,12 @@ def test_a_step_makes_way_for_the_rule_citing_it(searcher):
     assert (
         "rule_refill_recurring_credits" in searcher._explainers()["step_corp_turn_recurring_credits_refill"]
     )
-    ids = top(searcher, "when do recurring credits come back", 5)
+    # in the hand-written ranking (the learned stage, `rules_index.ranker`, orders it after)
+    ids, _ = searcher.rank_inputs("when do recurring credits come back")
     assert ids[0] == "rule_refill_recurring_credits"
-    assert "step_corp_turn_recurring_credits_refill" in ids
+    assert "step_corp_turn_recurring_credits_refill" in ids[:5]
+    ids = top(searcher, "when do recurring credits come back", 5)
+    assert {"rule_refill_recurring_credits", "step_corp_turn_recurring_credits_refill"} <= set(ids)
     # a rule citing nothing of the sort is left where it was
     assert searcher._explain_steps([]) == []
     assert searcher._explain_steps([("rule_credit", 2.0), ("rule_click", 1.0)]) == [

@@ -117,6 +117,8 @@
     this.answering = {};
     Object.keys(q.answering).forEach(function (k) { self.answering[k] = new Set(q.answering[k]); });
     this.explain = ix.explain || {};
+    this.naming = new Set((ix.ranker && ix.ranker.naming) || []);
+    this._rinfo = new Map();
   }
   var P = Index.prototype;
 
@@ -533,6 +535,8 @@
     var intentBonus = info.intent ? (this.params.intent_bonus || {})[info.intent] || 0 : 0;
     var answering = info.intent ? this.answering[info.intent] || new Set() : new Set();
     var scale = this.params.scale;
+    var R = this.ix.ranker, raw = new Map();
+    ranked.forEach(function (pair) { raw.set(pair[0], pair[1] / scale); });
     var out = ranked.map(function (pair) {
       var d = pair[0], score = pair[1] / scale;
       score *= self.params.priors[self.kinds[self.rules[d][2]]] || 1.0;
@@ -553,6 +557,11 @@
     });
     out.sort(function (a, b) { return b[1] - a[1]; });
     out = this.explainSteps(out);
+    if (R && out.length > 1 && qstems.length >= R.min_groups && !info.cards.length && !info.onlyJargon) {
+      var distinct = Array.from(new Set(this.stems(info.words.join(" ")))), qpairs = [];
+      for (var pi = 0; pi + 1 < distinct.length; pi++) if (distinct[pi] !== distinct[pi + 1]) qpairs.push([distinct[pi], distinct[pi + 1]]);
+      out = this.learned(out, raw, qstems, qpairs, info.intent ? answering : new Set());
+    }
     out.forEach(function (pair) {
       var id = self.rules[pair[0]][0];
       if (hits.some(function (h) { return h.id === id; })) return;
@@ -574,6 +583,118 @@
     var sorted = Array.from(scores.entries());
     sorted.sort(function (a, b) { return b[1] - a[1]; });
     return sorted;
+  };
+
+  /* ---------- learned stage (rules_index/ranker.py; weights from bench/train_ranker.py) ---------- */
+  var RANK_STEP = { step: 1, timing_step: 1, timing_phase: 1 };
+  var RANK_HEADER = { chapter: 1, section: 1, subsection: 1 };
+  function numberDepth(number) { /* ranker.number_depth */
+    if (!number) return 0;
+    var parts = number.split("."), depth = parts.length, last = parts[parts.length - 1];
+    if (/[a-z]$/i.test(last) && !/^[a-z]+$/i.test(last)) depth += 1;
+    else if (parts.length >= 3 && /[a-z]$/i.test(parts[2])) depth += 1;
+    return depth;
+  }
+  function idWords(id) { return id.split("_").slice(1).filter(Boolean).join(" "); }
+  function meets(group, set) { for (var i = 0; i < group.length; i++) if (set.has(group[i])) return true; return false; }
+  function ratio(value, best, floor) { return value <= 0 || best <= 0 ? floor : Math.max(floor, Math.log(value / best)); }
+  function span(seq, groups, found) { /* ranker._span */
+    var need = found.length, where = [], best = seq.length + 1, count = new Map(), have = 0, left = 0;
+    seq.forEach(function (w, i) { found.forEach(function (k) { if (groups[k].indexOf(w) >= 0) where.push([i, k]); }); });
+    for (var right = 0; right < where.length; right++) {
+      var k = where[right][1];
+      count.set(k, (count.get(k) || 0) + 1);
+      if (count.get(k) === 1) have++;
+      while (have === need) {
+        best = Math.min(best, where[right][0] - where[left][0] + 1);
+        var kl = where[left][1];
+        count.set(kl, count.get(kl) - 1);
+        if (count.get(kl) === 0) have--;
+        left++;
+      }
+    }
+    return best <= seq.length ? need / best : 0;
+  }
+  function rankerFeatures(groups, pairs, cands, idfs, R) { /* ranker.features, in FEATURES order */
+    var best = -Infinity, bestRaw = -Infinity;
+    cands.forEach(function (c) { if (c[1] > best) best = c[1]; if (c[2] > bestRaw) bestRaw = c[2]; });
+    var top = cands.slice(0, R.top), topIds = new Set(), topParents = new Set();
+    top.forEach(function (c) { topIds.add(c[0].id); topParents.add(c[0].parent); });
+    var n = Math.max(1, groups.length), mass = 0;
+    idfs.forEach(function (x) { mass += x; });
+    mass = mass || 1;
+    return cands.map(function (c, position) {
+      var info = c[0], f = info.fields, seq = info.seq;
+      var perField = f.map(function (set) { var m = 0; groups.forEach(function (g) { if (meets(g, set)) m++; }); return m / n; });
+      var anywhere = 0, wAny = 0, wText = 0, wTitle = 0, wId = 0, found = [];
+      groups.forEach(function (g, k) {
+        var any = f.some(function (set) { return meets(g, set); });
+        if (any) { anywhere++; wAny += idfs[k]; }
+        if (meets(g, f[0])) { wText += idfs[k]; found.push(k); }
+        if (meets(g, f[1])) wTitle += idfs[k];
+        if (meets(g, f[5])) wId += idfs[k];
+      });
+      var first = -1;
+      for (var i = 0; i < seq.length && first < 0; i++) if (groups.some(function (g) { return g.indexOf(seq[i]) >= 0; })) first = i;
+      var pairShare = 0;
+      if (pairs.length) {
+        var adjacent = new Set();
+        for (var j = 0; j + 1 < seq.length; j++) adjacent.add(seq[j] + " " + seq[j + 1]);
+        pairs.forEach(function (p) { if (adjacent.has(p[0] + " " + p[1])) pairShare++; });
+        pairShare /= pairs.length;
+      }
+      var citedBy = 0, citesTop = false;
+      top.forEach(function (t) { if (t[0].id !== info.id && t[0].cites.has(info.id)) citedBy++; });
+      info.cites.forEach(function (t) { if (t !== info.id && topIds.has(t)) citesTop = true; });
+      return [
+        ratio(c[1], best, R.floor), ratio(c[2], bestRaw, R.floor), 1 / (1 + position), anywhere / n
+      ].concat(perField).concat([
+        wText / mass, wTitle / mass, wId / mass, wAny / mass,
+        perField[0] >= 1 ? 1 : 0, pairShare,
+        found.length >= 2 ? span(seq, groups, found) : 0,
+        first >= 0 ? 1 - first / seq.length : 0,
+        c[3] ? 1 : 0, info.naming ? 1 : 0,
+        RANK_STEP[info.kind] ? 1 : 0, RANK_HEADER[info.kind] ? 1 : 0, info.kind === "subrule" ? 1 : 0,
+        info.depth / 4, Math.log(1 + seq.length),
+        Math.min(3, citedBy) / 3, citesTop ? 1 : 0,
+        topParents.has(info.id) ? 1 : 0, topIds.has(info.parent) ? 1 : 0,
+        Math.log(1 + info.indegree)
+      ]);
+    });
+  }
+  P.rankerInfo = function (pos) { /* what the features read about a rule (Searcher._info) */
+    var info = this._rinfo.get(pos);
+    if (info) return info;
+    var self = this, r = this.rules[pos], seq = this.textStems(pos);
+    var section = this.ancestors(pos).map(function (a) { return self.rules[a][3]; }).filter(Boolean).join(" ");
+    var examples = this.examples(pos).map(function (e) { return self.text(e); }).join("\n");
+    info = {
+      id: r[0], kind: this.kinds[r[2]], parent: r[4] >= 0 ? this.rules[r[4]][0] : null,
+      depth: numberDepth(r[1]), seq: seq,
+      fields: [
+        new Set(seq), new Set(this.stems(r[3] || "")), new Set(this.stems((this.pack.terms_of[pos] || []).join("\n"))),
+        new Set(this.stems(section)), new Set(this.stems(examples)), new Set(this.stems(idWords(r[0])))
+      ],
+      cites: new Set(this.cites(pos).map(function (t) { return self.rules[t][0]; })),
+      indegree: (this.backlinks().get(r[0]) || []).length,
+      naming: this.naming.has(pos)
+    };
+    this._rinfo.set(pos, info);
+    return info;
+  };
+  P.learned = function (out, raw, qstems, pairs, answering) { /* Searcher._learned */
+    var R = this.ix.ranker, self = this, head = out.slice(0, R.depth);
+    var n = Math.max(1, this.ix.docs.length);
+    var idfs = qstems.map(function (g) {
+      return Math.max.apply(null, g.map(function (s) { var p = self.post(s); return Math.log(n / (1 + (p ? p.size : 0))); }));
+    });
+    var cands = head.map(function (pair) { return [self.rankerInfo(pair[0]), pair[1], raw.get(pair[0]) || 0, answering.has(pair[0])]; });
+    var vecs = rankerFeatures(qstems, pairs, cands, idfs, R);
+    var scores = vecs.map(function (v) { var s = 0; for (var j = 0; j < v.length; j++) s += R.weights[j] * v[j]; return s; });
+    var order = head.map(function (_, k) { return k; });
+    order.sort(function (a, b) { return scores[b] - scores[a] || a - b; });
+    var values = head.map(function (p) { return p[1]; }).sort(function (a, b) { return b - a; });
+    return order.map(function (k, i) { return [head[k][0], values[i]]; }).concat(out.slice(R.depth));
   };
 
   root.NROfflineIndex = Index;

@@ -1,0 +1,265 @@
+"""A learned second stage for plain-English questions: a linear model over the first stage's
+top candidates (learning to rank).
+
+`rules_index.search.Searcher` ranks a question by BM25F and its hand-written re-rank
+(coordination, phrase and proximity bonuses, intents, steps); for a question-like query
+(`applies`) its top `DEPTH` candidates are then ordered by ``w . features``, the weights learned
+by ``bench/train_ranker.py`` from judge questions with answers checked in the CR
+(``bench/relevance_train.json``, ``relevance_tuning.json`` and the main set's questions;
+never the held-out sets) and stored in ``ranker_weights.json`` next to this module.
+
+A candidate's features (`FEATURES`) are read from the rule's own words and place in the rule
+graph, never from the index's statistics beyond the two scores, so that the offline copy
+(``webapp/static/offline-search.js``, `NRRanker`) computes the same values from its pack:
+
+* ``base``, ``raw``: log of the hand-ranked and of the plain BM25F score over the best candidate's;
+  ``rank``: 1 / (1 + position in the hand-ranked list);
+* ``coord``: share of the query's word groups found in the rule's text, title, defined terms,
+  section titles or examples; ``f_<field>``: the same share in each of those alone; ``all_text``:
+  every group in the text; ``pairs``: share of the query's adjacent word pairs adjacent in the
+  text (proximity);
+* ``intent``: the rule answers the question's intent (`rules_index.question`); ``naming``: the
+  rule only names something (``search.NAME_RULE``);
+* ``step``, ``header``, ``subrule``: kind; ``depth``: parts of its number; ``length``: log of
+  its text's word count;
+* graph: ``cited_by_top`` (share of the other top-`TOP` candidates citing it, capped at 3),
+  ``cites_top``, ``parent_of_top``, ``child_of_top`` and ``indegree`` (log of its citing rules).
+
+The model only reorders; the scores of the reordered hits are the same values, handed out again
+in the new order, so `SearchHit.norm` keeps its scale and a merged list keeps this order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import log
+from operator import mul
+from pathlib import Path
+
+from memo import memo
+
+__all__ = ["FEATURES", "DEPTH", "TOP", "NodeInfo", "Model", "features", "load", "applies", "WEIGHTS_PATH"]
+
+WEIGHTS_PATH = Path(__file__).with_name("ranker_weights.json")
+DEPTH = 20  # candidates the model orders (the rest keep their place after them)
+TOP = 10  # the "top candidates" of the graph features
+MIN_GROUPS = 3  # a question-like query has at least this many distinct word groups
+FLOOR = -8.0  # log-ratio features are clamped here (a zero score)
+HEADER_KINDS = frozenset({"chapter", "section", "subsection"})
+STEP_KINDS = frozenset({"step", "timing_step", "timing_phase"})
+FIELDS = ("text", "title", "terms", "section", "examples", "id")
+FEATURES: tuple[str, ...] = (
+    "base",
+    "raw",
+    "rank",
+    "coord",
+    *(f"f_{name}" for name in FIELDS),
+    "w_text",
+    "w_title",
+    "w_id",
+    "w_any",
+    "all_text",
+    "pairs",
+    "span",
+    "first",
+    "intent",
+    "naming",
+    "step",
+    "header",
+    "subrule",
+    "depth",
+    "length",
+    "cited_by_top",
+    "cites_top",
+    "parent_of_top",
+    "child_of_top",
+    "indegree",
+)
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    """What the features read about one rule (built once per rule by the searcher)."""
+
+    id: str
+    kind: str
+    parent: str | None
+    depth: int  # parts of its number ("1.7.2b" -> 4), 0 without a number
+    seq: tuple[str, ...]  # its text's analysed words, in order
+    bigrams: frozenset[tuple[str, str]]  # its text's adjacent word pairs
+    # stems of text, title, terms, section titles, examples, id words
+    fields: tuple[frozenset[str], ...]
+    cites: frozenset[str]  # ids it (or its examples) cites
+    indegree: int  # rules citing it
+    naming: bool
+
+
+@dataclass(frozen=True)
+class Model:
+    names: tuple[str, ...]
+    weights: tuple[float, ...]
+
+    def score(self, vector: Sequence[float]) -> float:
+        return sum(map(mul, self.weights, vector))  # in feature order, as the offline copy sums
+
+
+def number_depth(number: str | None) -> int:
+    """Parts of a rule number: "1.7" -> 2, "1.7.2b" -> 4, "9.5.7e.ii" -> 5."""
+    if not number:
+        return 0
+    parts = number.split(".")
+    depth = len(parts)
+    if parts[-1][-1:].isalpha() and not parts[-1].isalpha():
+        depth += 1
+    elif len(parts) >= 3 and parts[2][-1:].isalpha():
+        depth += 1
+    return depth
+
+
+def _ratio(value: float, best: float) -> float:
+    if value <= 0 or best <= 0:
+        return FLOOR
+    return max(FLOOR, log(value / best))
+
+
+def id_words(node_id: str) -> str:
+    """The words of a stable id ("rule_hand_secret" -> "hand secret"): the CR's own short name
+    for the rule."""
+    return " ".join(w for w in node_id.split("_")[1:] if w)
+
+
+def features(
+    groups: Sequence[frozenset[str]],
+    pairs: Sequence[tuple[str, str]],
+    candidates: Sequence[tuple[NodeInfo, float, float, bool]],
+    idfs: Sequence[float] = (),
+) -> list[list[float]]:
+    """One vector (in `FEATURES` order) per candidate ``(info, hand score, BM25F score, answers
+    the intent)``, given best first; ``groups`` are the query's word groups (a word and the CR's
+    words for it), ``pairs`` its adjacent distinct stems, ``idfs`` each group's idf."""
+    if not candidates:
+        return []
+    best = max(c[1] for c in candidates)
+    best_raw = max(c[2] for c in candidates)
+    top = candidates[:TOP]
+    top_ids = {c[0].id for c in top}
+    top_parents = {c[0].parent for c in top}
+    n = max(1, len(groups))
+    idfs = list(idfs) if len(idfs) == len(groups) else [1.0] * len(groups)
+    mass = sum(idfs) or 1.0
+    member: dict[str, list[int]] = {}  # stem -> the groups it belongs to
+    for k, g in enumerate(groups):
+        for stem in g:
+            member.setdefault(stem, []).append(k)
+
+    def share(ks: set[int]) -> float:  # idf-weighted, summed in group order
+        return sum(idfs[k] for k in sorted(ks)) / mass
+
+    out = []
+    for position, (info, score, raw, intent) in enumerate(candidates):
+        matched = []
+        for f in info.fields:
+            ks: set[int] = set()
+            for stem, where in member.items():
+                if stem in f:
+                    ks.update(where)
+            matched.append(ks)
+        anywhere = set().union(*matched)
+        per_field = [len(ks) / n for ks in matched]
+        seq = info.seq
+        first = next((i for i, w in enumerate(seq) if w in member), None)
+        found = matched[0]
+        span = _span(seq, member, found) if len(found) >= 2 else 0.0
+        pair_share = sum(1 for p in pairs if p in info.bigrams) / len(pairs) if pairs else 0.0
+        cited_by = sum(1 for c in top if c[0].id != info.id and info.id in c[0].cites)
+        out.append(
+            [
+                _ratio(score, best),
+                _ratio(raw, best_raw),
+                1.0 / (1 + position),
+                len(anywhere) / n,
+                *per_field,
+                share(found),
+                share(matched[1]),
+                share(matched[5]),
+                share(anywhere),
+                1.0 if per_field[0] >= 1.0 else 0.0,
+                pair_share,
+                span,
+                1.0 - first / len(seq) if first is not None else 0.0,
+                1.0 if intent else 0.0,
+                1.0 if info.naming else 0.0,
+                1.0 if info.kind in STEP_KINDS else 0.0,
+                1.0 if info.kind in HEADER_KINDS else 0.0,
+                1.0 if info.kind == "subrule" else 0.0,
+                info.depth / 4.0,
+                log(1 + len(seq)),
+                min(3, cited_by) / 3.0,
+                1.0 if any(t in top_ids and t != info.id for t in info.cites) else 0.0,
+                1.0 if info.id in top_parents else 0.0,
+                1.0 if info.parent in top_ids else 0.0,
+                log(1 + info.indegree),
+            ]
+        )
+    return out
+
+
+def _span(seq: Sequence[str], member: dict[str, list[int]], found: set[int]) -> float:
+    """How closely the text holds the query's word groups it has (``found``; ``member``: stem
+    -> its groups): groups found / length of the shortest stretch of text holding one word of
+    each, 1.0 when they stand together."""
+    need = len(found)
+    where = [(i, k) for i, w in enumerate(seq) if w in member for k in member[w] if k in found]
+    best = len(seq) + 1
+    count: dict[int, int] = {}
+    have = 0
+    left = 0
+    for right in range(len(where)):
+        k = where[right][1]
+        count[k] = count.get(k, 0) + 1
+        if count[k] == 1:
+            have += 1
+        while have == need:
+            best = min(best, where[right][0] - where[left][0] + 1)
+            kl = where[left][1]
+            count[kl] -= 1
+            if count[kl] == 0:
+                have -= 1
+            left += 1
+    return need / best if best <= len(seq) else 0.0
+
+
+def applies(groups: Sequence[frozenset[str]], cards: Sequence[str], only_jargon: bool) -> bool:
+    """Whether the learned stage orders a query: a question-like one (several word groups),
+    naming no card (card queries are answered by their card clause) and not only jargon."""
+    return len(groups) >= MIN_GROUPS and not cards and not only_jargon
+
+
+def load(path: Path = WEIGHTS_PATH) -> Model | None:
+    """The committed model, or None when there is none, when cross-validation did not show a
+    gain, or when it names a feature not computed here (a stale weights file must not silently
+    misrank). Read once per file."""
+    return _load(str(path))
+
+
+@memo("ranker.model")
+def _load(path: str) -> Model | None:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not data.get("use"):
+        return None  # cross-validation did not show a gain
+    names = tuple(data.get("features", ()))
+    weights = tuple(float(w) for w in data.get("weights", ()))
+    if not names or names != FEATURES or len(weights) != len(names):
+        return None
+    return Model(names, weights)
+
+
+def reorder(order: list[tuple[str, float]], scores: list[float]) -> list[tuple[str, float]]:
+    """``order`` (ids) with the same score values handed out again, highest first."""
+    values = sorted(scores, reverse=True)
+    return [(node_id, values[i]) for i, (node_id, _) in enumerate(order)]
