@@ -31,6 +31,8 @@ from .errors import ScrapeError
 from .source import DEFAULT_TIMEOUT, default_cache_dir, fetch_url, is_url
 
 DEFAULT_URL = "https://api.netrunnerdb.com/api/v3/public/"
+# Without a connection: a clone of NetrunnerDB's public netrunner-cards-json repository.
+OFFLINE_HINT = "`nrrules build --cards ./netrunner-cards-json/v2` (a NetrunnerDB v2 folder)"
 MAX_PAGES = 200  # a paginated API answer is followed at most this far
 
 # Folder entries (a name ending in "/" is a folder of JSON files, read recursively) and the
@@ -263,7 +265,7 @@ def _read_resource(
     pages = 0
     while next_url and pages < MAX_PAGES:
         try:
-            src = fetch_url(next_url, cache, timeout)
+            src = fetch_url(next_url, cache, timeout, offline_hint=OFFLINE_HINT)
         except ScrapeError as exc:
             if optional and pages == 0 and "HTTP 404" in exc.message:
                 return []

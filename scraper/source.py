@@ -116,8 +116,14 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def fetch_url(url: str, cache_dir: Path, timeout: float = DEFAULT_TIMEOUT) -> Source:
-    """GET a URL, revalidating a cached copy with ETag / Last-Modified."""
+OFFLINE_HINT = "`nrrules build --source ./cr-26.03.html` (or a folder of CR files)"
+
+
+def fetch_url(
+    url: str, cache_dir: Path, timeout: float = DEFAULT_TIMEOUT, offline_hint: str = OFFLINE_HINT
+) -> Source:
+    """GET a URL, revalidating a cached copy with ETag / Last-Modified. Without a connection
+    and a cached copy, the error suggests the local source `offline_hint` names."""
     import requests  # imported here: only URL builds need it
 
     key = hashlib.sha256(url.encode()).hexdigest()[:24]
@@ -137,10 +143,10 @@ def fetch_url(url: str, cache_dir: Path, timeout: float = DEFAULT_TIMEOUT) -> So
     try:
         resp = requests.get(url, headers=headers, timeout=timeout, stream=True)
     except requests.exceptions.Timeout:
-        return _offline(url, body_path, f"no answer within {timeout:g} s")
+        return _offline(url, body_path, f"no answer within {timeout:g} s", offline_hint)
     except requests.exceptions.RequestException as exc:
         reason = type(exc).__name__
-        return _offline(url, body_path, f"cannot connect ({reason})")
+        return _offline(url, body_path, f"cannot connect ({reason})", offline_hint)
     with resp:
         if resp.status_code == 304 and body_path.exists():
             return Source(
@@ -171,7 +177,7 @@ def fetch_url(url: str, cache_dir: Path, timeout: float = DEFAULT_TIMEOUT) -> So
         return Source(name=url, data=data)
 
 
-def _offline(url: str, body_path: Path, reason: str) -> Source:
+def _offline(url: str, body_path: Path, reason: str, hint: str = OFFLINE_HINT) -> Source:
     if body_path.exists():
         return Source(
             name=url,
@@ -181,6 +187,5 @@ def _offline(url: str, body_path: Path, reason: str) -> Source:
     raise ScrapeError(
         url,
         f"{reason}: you appear to be offline and there is no cached copy. "
-        "Use a local file instead, e.g. `nrrules build --source ./cr-26.03.html` "
-        "(or a folder of CR files).",
+        f"Use a local copy instead, e.g. {hint}.",
     )

@@ -360,6 +360,17 @@ def test_bad_api_answers(api, tmp_path, path, message, nrdb_dir):
     assert len(CardStore.open(out)) == 3
 
 
+def test_card_api_without_a_connection_says_how_to_build_from_a_folder(tmp_path):
+    """No connection and nothing cached: the error names the URL and suggests a local NetrunnerDB
+    folder (--cards), not a CR file."""
+    url = "http://127.0.0.1:9/api/"  # discard port: nothing listens there
+    with pytest.raises(ScrapeError) as info:
+        build_cards(url, tmp_path / "b", cache_dir=tmp_path / "http")
+    msg = str(info.value)
+    assert url + "cards" in msg and "offline" in msg and "--cards" in msg and "--source" not in msg
+    assert not (tmp_path / "b").exists() or not any((tmp_path / "b").iterdir())
+
+
 # ----- the command line: bad input is one error line, the good build stays ---------------------
 
 

@@ -43,6 +43,13 @@ def test_card_page_by_id_code_and_forgiving_name(client):
 def test_card_page_lists_rulings_and_rules_that_mention_it(client):
     p = client.get("/api/cards/the_cleaners").get_json()
     assert "rule_suffer_or_take_damage" in {r["id"] for r in p["rules"]}
+    # a long rule text is cut at a word, marked with an ellipsis
+    cut = [r for r in client.get("/api/cards/snare").get_json()["rules"] if r["text"].endswith("…")]
+    assert cut
+    for r in cut:
+        full = " ".join(client.get(f"/api/rules/{r['id']}").get_json()["text"].split())
+        kept = r["text"][:-1]
+        assert len(r["text"]) <= 160 and full.startswith(kept) and full[len(kept)] in " ,;:"
     page = client.get("/c/the_cleaners").get_data(as_text=True)
     assert 'href="/id/rule_suffer_or_take_damage"' in page
     funhouse = client.get("/c/funhouse").get_data(as_text=True)

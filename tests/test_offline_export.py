@@ -196,6 +196,13 @@ def test_export_refuses_to_overwrite_other_files(build_dir, tmp_path):
         main, ["export", str(tmp_path / "y"), "--build-dir", str(build_dir), "--base-url", "ftp://x"]
     )
     assert url.exit_code == 2 and "--base-url" in url.output
+    # a directory that cannot be made: one line naming it (not the temporary folder beside it)
+    (tmp_path / "afile").write_text("x")
+    for where in (tmp_path / "afile" / "site", tmp_path / "afile" / "deeper" / "site"):
+        out = CliRunner().invoke(main, ["export", str(where), "--build-dir", str(build_dir)])
+        assert out.exit_code == 2 and "Traceback" not in out.output
+        assert out.output == f"error: cannot write an export to {where}: a file is in the way\n"
+    assert (tmp_path / "afile").read_text() == "x"
 
 
 def test_static_site_searches_and_previews_in_the_browser(static_server, library):

@@ -273,8 +273,14 @@ def export_site(
     unknown = [v for v in wanted if v not in names]
     if unknown:
         raise ExportError(f"CR version(s) {', '.join(unknown)} not built; built: {', '.join(names)}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-export-", dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-export-", dir=target.parent))
+    except OSError as exc:  # named by the directory asked for, not the temporary one beside it
+        why = (
+            "a file is in the way" if isinstance(exc, (FileExistsError, NotADirectoryError)) else exc.strerror
+        )
+        raise ExportError(f"cannot write an export to {target}: {why or exc}") from None
     try:
         app, _ = _client(bdir)
         _APPS[bdir] = app
