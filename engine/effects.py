@@ -10,7 +10,7 @@ from typing import Any
 from . import rig
 from .board import EFFECTS
 from .decision import Decision, card_ref, find_card, locate
-from .events import Event  # noqa: F401
+from .events import Event
 from .locations import clear_access_marks
 from .machine import (
     RUN_ENDS,
@@ -200,10 +200,14 @@ def resolve_effect(
     res = RESOLVERS[e["effect"]](ctx, e, controller, source, d, f)
     where = _subroutine_of(ctx)
     if where:
-        for ev in trace[n:]:
-            if ev.step == step:  # not a checkpoint's (shared) events
+        for j in range(n, len(trace)):
+            ev = trace[j]
+            if ev.step == step:  # not a checkpoint's events
+                # a copy: a plain event is a value shared by every session (machine.Ctx.ev)
+                objects = dict(ev.objects)
                 for k, v in where.items():
-                    ev.objects.setdefault(k, v)
+                    objects.setdefault(k, v)
+                trace[j] = Event(ev.step, ev.rules, ev.text, ev.changes, ev.applied, objects)
     return res
 
 

@@ -152,3 +152,31 @@ def test_options_follow_credits_strength_and_broken_subroutines_within_an_encoun
     engine.push(rich, "use:corroder.0")
     # every subroutine broken: nothing is left to use an icebreaker on
     assert not any(i.startswith("use:") for i in _ids(rich)) and "continue" in _ids(rich)
+
+
+def test_a_shared_event_is_not_tagged_with_another_sessions_subroutine():
+    """Plain events are values shared by every session on a document; the subroutine an event
+    resolved in (server, ice, subroutine objects) is added to a copy, never to the shared one."""
+    doc = load_doc(LATEST)
+    guard = {
+        "name": "Guard",
+        "rezzed": True,
+        "rez_cost": 1,
+        "strength": 1,
+        "subtypes": ["sentry"],
+        "subroutines": [{"effect": "trash_program"}],
+    }
+    b = _board()
+    b["runner"]["rig"] = {"programs": []}
+    b["servers"] = {"rd": {"ice": [copy.deepcopy(guard)]}, "hq": {"ice": [copy.deepcopy(guard)]}}
+    seen = {}
+    for server in ("rd", "hq"):
+        s = engine.start(b, "run", doc, {"server": server})
+        while not s.finished:  # the Runner breaks nothing: the subroutine resolves
+            ids = _ids(s)
+            engine.push(s, next((i for i in ("pass", "continue") if i in ids), ids[0]))
+        told = [e for e in s.trace if "no installed program to trash" in e.text]
+        assert len(told) == 1
+        seen[server] = told[0].objects
+    assert seen["rd"]["server"] == "rd" and seen["hq"]["server"] == "hq"
+    assert not any(e.objects for e in tables(doc).events.values())
