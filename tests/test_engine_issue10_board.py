@@ -79,3 +79,41 @@ def test_the_engine_keeps_nothing_keyed_by_object_identity():
                 calls.append(f"{path.name}:{node.lineno}")
     assert len(list(ENGINE.glob("*.py"))) > 20
     assert calls == []
+
+
+def test_defaults_that_change_results_are_documented_and_shown_on_the_board():
+    """Issue 10's "silent defaults" bug: every default that changes a result is filled in on the
+    canonical board (so a reader sees the value used) and listed in docs/board-format.md."""
+    b = engine.normalise_board(
+        {
+            "version": 1,
+            "runner": {"rig": {"programs": [{"name": "Tool"}]}},
+            "servers": {
+                "remote1": {
+                    "ice": [{"name": "Wall"}],
+                    "content": {"name": "Project", "type": "agenda"},
+                }
+            },
+        }
+    )
+    ice = b["servers"]["remote1"]["ice"][0]
+    agenda = b["servers"]["remote1"]["content"]
+    assert (ice["rez_cost"], ice["strength"], ice["subtypes"], ice["rezzed"]) == (0, 0, [], False)
+    assert (agenda["advancement_requirement"], agenda["agenda_points"]) == (0, 0)
+    assert b["runner"]["clicks"] == 0 and b["corp"]["clicks"] == 0
+    assert b["runner"]["rig"]["programs"][0]["memory_cost"] == 0
+    assert b["runner"]["memory_limit"] == 4
+    kate = engine.normalise_board({"version": 1, "runner": {"identity": {"name": "Kate", "memory_limit": 6}}})
+    assert kate["runner"]["memory_limit"] == 6
+    doc_text = (ENGINE.parent / "docs" / "board-format.md").read_text()
+    table = doc_text[doc_text.index("### Defaults that change results") :].split("\n## ")[0]
+    for field in (
+        "rez_cost",
+        "advancement_requirement",
+        "agenda_points",
+        "strength",
+        "clicks",
+        "memory_cost",
+        "memory_limit",
+    ):
+        assert f"`{field}`" in table, field
