@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from memo import ENTRY_BYTES, approx_bytes
+
 from . import recurring
 from .board import normalise_effects
 from .events import Event
@@ -92,7 +94,10 @@ class Frame:
 # ----- context ----------------------------------------------------------------------------------
 
 
-EVENTS_MAX = 4096  # plain events kept per document by `Ctx.ev`
+# A shared plain event's own bytes beside its key's (which holds its text and rules): the Event
+# object and its two empty dicts (memo.approx_bytes of one: ~330 bytes).
+EVENT_BYTES = 400
+_get = dict.get  # a memo read in C, without the LRU's refresh (engine.structures.MEMO_BOUNDS)
 
 
 class Ctx:
@@ -135,11 +140,10 @@ class Ctx:
             # `applied` give an equal event, so one is built per document and shared, like a
             # narrated step's
             memo = (self.step, text, key, applied)
-            e = self.events.get(memo)
+            e = _get(self.events, memo)
             if e is None:
-                if len(self.events) >= EVENTS_MAX:
-                    self.events.clear()
-                e = self.events[memo] = Event(self.step, self._present(key), text, {}, applied, {})
+                e = Event(self.step, self._present(key), text, {}, applied, {})
+                self.events.put(memo, e, ENTRY_BYTES + approx_bytes(memo) + EVENT_BYTES)
             self.trace.append(e)
             return
         present = self.cites.get(key)
@@ -330,9 +334,6 @@ def advance(s: Session, decision: Decision | None) -> None:
     raise AssertionError("engine did not settle")  # pragma: no cover
 
 
-CHECKPOINTS_MAX = 1024  # quiet checkpoints kept per document by `checkpoint`
-
-
 def checkpoint(ctx: Ctx) -> None:
     """Walk the document's checkpoint steps (10.3.1) in order; stops early if the game ends.
 
@@ -348,7 +349,7 @@ def checkpoint(ctx: Ctx) -> None:
     if inputs is not None:
         b = ctx.board
         key = tuple([fn(b) for fn in inputs])
-        told = t.checkpoints.get(key)
+        told = _get(t.checkpoints, key)
         if told is not None:
             trace.extend(told)
             ctx.step = t.checkpoint_last
@@ -367,9 +368,8 @@ def checkpoint(ctx: Ctx) -> None:
     if key is not None:
         walked = trace[before:]
         if all(not e.changes and not e.objects for e in walked):
-            if len(t.checkpoints) >= CHECKPOINTS_MAX:
-                t.checkpoints.clear()
-            t.checkpoints[key] = tuple(walked)
+            told = tuple(walked)
+            t.checkpoints.put(key, told, ENTRY_BYTES + approx_bytes(key) + 64 * len(told))
 
 
 def _unmodeled(ctx: Ctx, f: Frame, d: Decision | None) -> Any:

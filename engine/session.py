@@ -7,6 +7,7 @@ import marshal
 from dataclasses import dataclass, field
 from typing import Any
 
+from memo import ENTRY_BYTES, approx_bytes
 from scraper import Document
 
 from . import refusals as _refusals
@@ -283,9 +284,6 @@ def _validate_params(structure: str, params: dict, board: dict, doc: Document) -
     return problems
 
 
-PREPARED_MAX = 128  # boards kept per document by `_prepare`
-
-
 def _prepare(board: Any, t: Tables) -> tuple[list[str], dict | None, frozenset[str], bytes | None]:
     """(problems, normalised board, its `_kinds`, the board's marshalled bytes) for a board,
     memoised in the document's tables by those bytes: every step of a session replayed from its
@@ -299,7 +297,7 @@ def _prepare(board: Any, t: Tables) -> tuple[list[str], dict | None, frozenset[s
         norm = None if problems else normalise_board(board)
         return problems, norm, frozenset() if norm is None else _kinds(norm), None
     memo = t.prepared
-    hit = memo.get(key)
+    hit = dict.get(memo, key)
     if hit is None:
         problems = validate_board(board)
         norm = None if problems else normalise_board(board)
@@ -308,9 +306,7 @@ def _prepare(board: Any, t: Tables) -> tuple[list[str], dict | None, frozenset[s
             b"" if norm is None else marshal.dumps(norm),
             frozenset() if norm is None else _kinds(norm),
         )
-        if len(memo) >= PREPARED_MAX:
-            memo.clear()
-        memo[key] = hit
+        memo.put(key, hit, ENTRY_BYTES + len(key) + approx_bytes(hit))
     return list(hit[0]), marshal.loads(hit[1]) if hit[1] else None, hit[2], key
 
 
@@ -338,9 +334,6 @@ def _kinds(board: dict) -> frozenset[str]:
     if any(a.get("kind") == "text" for c in runner_cards for a in c.get("abilities", ())):
         kinds.add("text_abilities")  # a Runner card's ability resolved by hand (`windows.runner_options`)
     return frozenset(kinds)
-
-
-STARTED_MAX = 128  # started sessions kept per document by `start`
 
 
 def _start_key(board: Any, structure: Any, params: Any, seed: Any) -> bytes | None:
@@ -384,14 +377,13 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
     token does) copies that state instead of validating the board and walking the steps again."""
     t = tables(doc)
     key = _start_key(board, structure, params, seed)
-    snap = None if key is None else t.started.get(key)
+    snap = None if key is None else dict.get(t.started, key)
     if snap is not None:
         return _from_snapshot(doc, t, snap, structure, seed)
     s = _start(board, structure, doc, t, params, seed)
     if key is not None:
-        if len(t.started) >= STARTED_MAX:
-            t.started.clear()
-        t.started[key] = _snapshot(s)
+        snap = _snapshot(s)
+        t.started.put(key, snap, ENTRY_BYTES + len(key) + approx_bytes(snap))
     return s
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from memo import LRU, MB
 from scraper import Document
 
 
@@ -115,6 +116,19 @@ def step_table(doc: Document) -> dict[str, list[str]]:
     return {s.id: structure_steps(doc, s.id) for s in STRUCTURES}
 
 
+# The per-document memos of `Tables`: (entries, bytes) each. Like every cache of the project they
+# are bounded in bytes as well as entries (memo.LRU; issue 16 item 8): a board may be 256 KB
+# and its card texts end up in events, so an entry bound alone does not bound memory. Reads on
+# the hot paths are `dict.get(memo, key)` (C, no refresh: entries leave oldest first); writes go
+# through `LRU.put` with the entry's weight. At most 18 MB per CR version loaded.
+MEMO_BOUNDS: dict[str, tuple[int, int]] = {
+    "events": (4096, 4 * MB),  # plain events shared by every session (engine.machine.Ctx.ev)
+    "checkpoints": (1024, 2 * MB),  # quiet checkpoints' events by their inputs (machine.checkpoint)
+    "prepared": (128, 4 * MB),  # validated, normalised boards (engine.session._prepare)
+    "started": (128, 8 * MB),  # sessions up to their first decision (engine.session.start)
+}
+
+
 class Tables:
     """Per-document lookup tables derived from the document alone (never game state): the step
     lists, each step's successor, a memo of which cited rule ids the document contains, and
@@ -149,7 +163,7 @@ class Tables:
         self.cites: dict[tuple[str, ...], tuple[str, ...]] = {}
         # plain events (no changes, no objects) by (step, text, rules, applied): values shared by
         # every session on this document (engine.machine.Ctx.ev); bounded
-        self.events: dict[tuple, Event] = {}
+        self.events: LRU = LRU(*MEMO_BOUNDS["events"])
         from .events import Event
         from .machine import step_handler
         from .steps import handler_for  # steps imports this module
@@ -191,13 +205,13 @@ class Tables:
         fns = [getattr(h, "inputs", None) for h in handlers]
         self.checkpoint_inputs = None if None in fns else tuple(fns)
         self.checkpoint_last = next((i for i, _, told in reversed(plan) if not told), "")
-        self.checkpoints: dict[tuple, tuple[Event, ...]] = {}
+        self.checkpoints: LRU = LRU(*MEMO_BOUNDS["checkpoints"])
         # boards validated and normalised for sessions on this document (engine.session._prepare):
         # marshalled board -> (problems, marshalled normalised board, its kinds); bounded
-        self.prepared: dict[bytes, tuple[tuple[str, ...], bytes, frozenset[str]]] = {}
+        self.prepared: LRU = LRU(*MEMO_BOUNDS["prepared"])
         # sessions started on this document up to their first decision (engine.session.start):
         # marshalled (board, structure, params, seed) -> the session's state as a value; bounded
-        self.started: dict[bytes, tuple] = {}
+        self.started: LRU = LRU(*MEMO_BOUNDS["started"])
 
 
 def tables(doc: Document) -> Tables:

@@ -17,6 +17,9 @@
   read, and its intent is named from how it begins (`rules_index.question`): "how many"
   prefers the rules stating a number, "can ..." the rules saying what a player can or must do.
 * A timing step near the top that only narrates makes way for a candidate rule citing it.
+* For a question-like query (3+ word groups, no card name), a learned linear model then orders
+  the top candidates (`rules_index.ranker`, weights from ``bench/train_ranker.py``, chosen by
+  cross-validation over judge questions that are never the held-out sets).
 * Every hit carries ``norm``, its score over the best score the query could reach in this
   index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
   cards and rulings.

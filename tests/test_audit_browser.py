@@ -161,3 +161,22 @@ def test_a_long_label_wraps_beside_its_rule_number(browser, card_server):  # noq
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_whole_cr_contents_stay_in_view_and_deep_links_clear_the_header(browser, card_server):  # noqa: F811
+    """/all: on a wide screen the contents stay beside the text while it scrolls (sticky); at
+    phone and desktop size a deep link lands with the rule's number below the sticky header."""
+    for viewport in ({"width": 390, "height": 844}, {"width": 1366, "height": 900}):
+        context = browser.new_context(viewport=viewport)
+        pg = context.new_page()
+        try:
+            pg.goto(card_server + "/all#step_jack_out_choice")
+            header = pg.locator("header.top").bounding_box()
+            number = pg.locator("#step_jack_out_choice").bounding_box()  # its first line: the number
+            assert header["y"] + header["height"] <= number["y"] < viewport["height"], (viewport, number)
+            if viewport["width"] > 1000:
+                toc = pg.locator("#toc").bounding_box()
+                assert toc["y"] >= header["y"] + header["height"] - 1 and toc["y"] < 200, toc
+                assert pg.locator("#toc a[href='#sec_steps_of_a_run']").is_visible()
+        finally:
+            context.close()

@@ -180,3 +180,28 @@ def test_a_shared_event_is_not_tagged_with_another_sessions_subroutine():
         seen[server] = told[0].objects
     assert seen["rd"]["server"] == "rd" and seen["hq"]["server"] == "hq"
     assert not any(e.objects for e in tables(doc).events.values())
+
+
+def test_the_per_document_memos_are_bounded_in_bytes_not_only_in_entries():
+    """Boards of 40 KB of card names (the API takes 256 KB) started 100 times on one document:
+    the started-session and prepared-board memos hold at most their byte bounds by their own
+    counters, and those counters equal what they hold (issue 16 item 8). With entry bounds
+    alone, 128 such boards would hold about 25 MB per CR version."""
+    from engine.structures import MEMO_BOUNDS
+
+    doc = load_doc(LATEST)
+    t = tables(doc)
+    for i in range(100):
+        b = _board()
+        for zone in ("hand", "discard"):
+            b["corp"][zone] = [f"Card {i}.{zone}.{k} " + "x" * 80 for k in range(200)]
+        s = engine.start(b, "run", doc, {"server": "rd"})
+        assert _ids(s)
+    for name in ("started", "prepared", "events", "checkpoints"):
+        memo = getattr(t, name)
+        entries, max_bytes = MEMO_BOUNDS[name]
+        assert len(memo) <= entries and memo.weight <= max_bytes, name
+        assert memo.weight == memo.held(), name
+    # the big boards did fill the started memo up to its byte bound: older starts left
+    assert t.started.weight > MEMO_BOUNDS["started"][1] // 2
+    assert len(t.started) < 100
