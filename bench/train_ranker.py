@@ -4,7 +4,9 @@
 
 Training queries (never the held-out sets): the main set's question and paraphrase queries
 (``bench/relevance_set.json``), ``bench/relevance_tuning.json`` and
-``bench/relevance_train.json``. For each query the ranker applies to, the searcher gives its
+``bench/relevance_train.json``. The index is built as ``bench/relevance.py`` builds it (expanded
+with the rulings' and judges' questions citing rules from ../shared, as the product's is with its
+card and judges' builds). For each query the ranker applies to, the searcher gives its
 top `ranker.DEPTH` candidates in the hand-written order and their features
 (`Searcher.rank_inputs`); a candidate is relevant if it is one of the query's answers.
 
@@ -32,10 +34,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from relevance import DEFAULT_CR_DIR, load_doc, load_set  # noqa: E402
+from relevance import DEFAULT_CR_DIR, load_doc, load_set, source_questions  # noqa: E402
 
 from rules_index import ranker  # noqa: E402
-from rules_index.search import Searcher, build_index  # noqa: E402
+from rules_index.expansion import question_log  # noqa: E402
+from rules_index.search import Searcher, build_index, index_words  # noqa: E402
 
 BENCH = ROOT / "bench"
 TRAINING = (
@@ -143,7 +146,8 @@ def cross_validate(queries: list[Query], lam: float, folds: int) -> tuple[float,
 def train(cr_dir: Path, folds: int) -> dict:
     doc = load_doc("26.03", cr_dir)
     with tempfile.TemporaryDirectory() as tmp:
-        build_index(doc, Path(tmp))
+        # the index as bench/relevance.py (and the product with its card and judges' builds) has it
+        build_index(doc, Path(tmp), question_log(doc, source_questions(), index_words))
         searcher = Searcher(Path(tmp), doc)
         queries, total = training_queries(searcher, doc)
         searcher.close()
