@@ -42,7 +42,8 @@ from whoosh.analysis import StandardAnalyzer  # noqa: E402
 from whoosh.fields import ID, TEXT, Schema  # noqa: E402
 from whoosh.qparser import OrGroup, QueryParser  # noqa: E402
 
-from rules_index.search import Searcher, build_index, clean_query  # noqa: E402
+from rules_index.expansion import Asked, judge_questions, question_log, ruling_questions  # noqa: E402
+from rules_index.search import Searcher, build_index, clean_query, index_words  # noqa: E402
 from scraper import Document, parse_html  # noqa: E402
 
 SET_PATH = Path(__file__).with_name("relevance_set.json")
@@ -53,6 +54,26 @@ TRAIN_PATH = Path(__file__).with_name("relevance_train.json")
 ALL_SETS = (SET_PATH, TUNING_PATH, TRAIN_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
 HELD_OUT = {HOLDOUT_PATH.name, QUESTIONS_PATH.name}
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
+DEFAULT_NRDB = ROOT.parent / "shared" / "nrdb" / "v2"
+DEFAULT_JUDGE = ROOT.parent / "shared" / "judge"
+
+
+def source_questions(nrdb: Path | None = DEFAULT_NRDB, judge: Path | None = DEFAULT_JUDGE) -> list[Asked]:
+    """The questions of the official rulings and judges' FAQ items at these sources, which the
+    product's index is expanded with when the card and judges' builds are present
+    (`rules_index.expansion`); none for a source that is absent."""
+    out: list[Asked] = []
+    if nrdb is not None and nrdb.is_dir():
+        from scraper.nrdb import load
+
+        out += ruling_questions(load(str(nrdb)).rulings)
+    if judge is not None and judge.exists():
+        from scraper.judge import parse_judge
+
+        files = sorted(judge.glob("*.html")) if judge.is_dir() else [judge]
+        for path in files:
+            out += judge_questions(parse_judge(path.read_bytes(), path.name).items)
+    return out
 
 
 def load_set(path: Path = SET_PATH) -> list[dict]:
@@ -156,15 +177,22 @@ def _score_set(
 
 
 def run(
-    version: str, cr_dir: Path, verbose: bool = False, set_paths: tuple[Path, ...] | list[Path] = ALL_SETS
+    version: str,
+    cr_dir: Path,
+    verbose: bool = False,
+    set_paths: tuple[Path, ...] | list[Path] = ALL_SETS,
+    questions: bool = True,
 ) -> dict[str, dict]:
-    """Score every set on one index build; {set file name: {"nrrules": ..., "bm25": ...}}."""
+    """Score every set on one index build; {set file name: {"nrrules": ..., "bm25": ...}}.
+    With ``questions``, the index is expanded with the rulings' and judges' questions citing
+    rules, as the product's is when its card and judges' builds are present."""
     doc = load_doc(version, cr_dir)
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         ours_dir = Path(tmp) / "search"
         ours_dir.mkdir()
-        build_index(doc, ours_dir)
+        expansion = question_log(doc, source_questions(), index_words) if questions else None
+        build_index(doc, ours_dir, expansion)
         searcher = Searcher(ours_dir, doc)
         base_dir = Path(tmp) / "bm25"
         base_dir.mkdir()
@@ -187,8 +215,13 @@ def main(argv: list[str] | None = None) -> int:
         help="evaluation set; repeatable (default: the main, tuning and two held-out sets)",
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    ap.add_argument(
+        "--no-questions",
+        action="store_true",
+        help="index without the rulings' and judges' questions citing rules (a build without cards)",
+    )
     args = ap.parse_args(argv)
-    results = run(args.version, args.cr_dir, args.verbose, tuple(args.set or ALL_SETS))
+    results = run(args.version, args.cr_dir, args.verbose, tuple(args.set or ALL_SETS), not args.no_questions)
     if args.json:
         print(
             json.dumps(

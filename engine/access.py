@@ -162,14 +162,19 @@ def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:
         ch,
         objects={"card": card["name"]},
     )
-    own = [
-        triggers.instance("corp", card, tr, f"accessed.{slug(card['name'])}.{t}")
-        for t, tr in enumerate(card.get("triggers", ()))
-        if tr["when"] == "stolen" and triggers.meets(tr, triggers.facts(ctx, f, "stolen", card))
-    ]
+    own, skipped = [], []
+    if "triggers" in card:
+        known = triggers.facts(ctx, f, "stolen", card)
+        for t, tr in enumerate(card["triggers"]):
+            if tr["when"] == "stolen":
+                key = f"accessed.{slug(card['name'])}.{t}"
+                if triggers.meets(tr, known):
+                    own.append(triggers.instance("corp", card, tr, key))
+                else:
+                    skipped.append(key)
     if not own and "triggers" not in ctx.s.kinds:
         return call("checkpoint", {})
-    marked = triggers.mark(ctx, f, "stolen", card, own)
+    marked = triggers.mark(ctx, f, "stolen", card, own, skipped)
     step = ctx.step
     checkpoint(ctx)  # before the reaction window: 7 agenda points end the game here (10.3.1c)
     ctx.step = step

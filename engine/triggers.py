@@ -194,10 +194,19 @@ def not_met(ctx: Ctx, when: str, unmet: list[str]) -> None:
         )
 
 
-def mark(ctx: Ctx, f: Frame, when: str, subject: dict | None = None, extra: list[dict] = ()) -> bool:
+def mark(
+    ctx: Ctx,
+    f: Frame,
+    when: str,
+    subject: dict | None = None,
+    extra: list[dict] = (),
+    extra_unmet: list[str] = (),
+) -> bool:
     """The abilities meeting `when` now (with `extra`: the subject's own, such as an accessed
-    card's `on_access`) become pending in frame `f` (an event lists them). False if none does."""
-    unmet: list[str] = []
+    card's `on_access`) become pending in frame `f` (an event lists them), and those whose filter
+    is not met (with `extra_unmet`: the subject's own) are reported (`not_met`). False if none
+    becomes pending."""
+    unmet: list[str] = list(extra_unmet)
     found = (
         pending(ctx.board, when, subject, facts(ctx, f, when, subject), unmet)
         if "triggers" in ctx.s.kinds

@@ -17,6 +17,9 @@
   read, and its intent is named from how it begins (`rules_index.question`): "how many"
   prefers the rules stating a number, "can ..." the rules saying what a player can or must do.
 * A timing step near the top that only narrates makes way for a candidate rule citing it.
+* For a question-like query (3+ word groups, no card name), a learned linear model then orders
+  the top candidates (`rules_index.ranker`, weights from ``bench/train_ranker.py``, chosen by
+  cross-validation over judge questions that are never the held-out sets).
 * Every hit carries ``norm``, its score over the best score the query could reach in this
   index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
   cards and rulings.
@@ -40,6 +43,7 @@ import re
 import threading
 from array import array
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from math import log as ln
 from pathlib import Path
@@ -72,6 +76,7 @@ __all__ = [
     "Searcher",
     "build_index",
     "index_is_current",
+    "index_words",
     "ANALYZER",
     "MAX_QUERY",
 ]
@@ -219,13 +224,18 @@ NAME_COORD = 1.0
 # ----------------------------------------------------------------------------------------------
 
 
+def index_words(text: str) -> list[str]:
+    """The words of a text as the index stores them (stop words out, stemmed)."""
+    return [t.text for t in ANALYZER(text)]
+
+
 def _searchable(doc: Document) -> list[Node]:
     return [n for n in doc.nodes if n.kind != "example"]
 
 
-def _context(doc: Document) -> dict[str, str]:
+def _context(doc: Document, expansion: Mapping[str, str] | None = None) -> dict[str, str]:
     """Rule id -> what other rules say about it: its parent rule's text and the text of the
-    rules (or examples) citing it."""
+    rules (or examples) citing it, then any ``expansion`` text given for it."""
     said: dict[str, list[str]] = {}
     for node in doc.nodes:
         for ref in node.refs:
@@ -239,15 +249,21 @@ def _context(doc: Document) -> dict[str, str]:
             parts.append(parent.text)
         parts.extend(list(dict.fromkeys(said.get(node.id, ())))[:CONTEXT_CITES])
         parts = [part[:CONTEXT_CHARS] for part in parts]
+        if expansion and expansion.get(node.id):
+            parts.append(expansion[node.id])
         if parts:
             out[node.id] = "\n".join(parts)
     return out
 
 
-def build_index(doc: Document, path: Path) -> None:
-    """Write the Whoosh index for ``doc`` into ``path`` (an existing, empty directory)."""
+def build_index(doc: Document, path: Path, expansion: Mapping[str, str] | None = None) -> None:
+    """Write the Whoosh index for ``doc`` into ``path`` (an existing, empty directory).
+
+    ``expansion`` (rule id -> text) is indexed in the rule's ``context`` field with what the CR
+    says about it: the hook `bench/expansion.py` measures document expansion through
+    (`rules_index.expansion`). The product's builds pass none: no kind measured gained."""
     path = Path(path)
-    context = _context(doc)
+    context = _context(doc, expansion)
     path.mkdir(parents=True, exist_ok=True)
     storage = FileStorage(str(path))
     ix = storage.create_index(SCHEMA)

@@ -23,7 +23,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +33,7 @@ from scraper.model import CardMention
 from scraper.source import Source, atomic_write, is_url, resolve
 
 from . import integrity
+from .expansion import Asked, built_questions, questions_key
 
 if TYPE_CHECKING:
     from .cards import CardStore
@@ -48,6 +49,7 @@ BUILD_FORMAT = 2  # 2: meta.json carries the checksums of every file of the buil
 _FINGERPRINT_FILES = (
     "scraper",
     "rules_index/search.py",
+    "rules_index/expansion.py",
     "rules_index/jargon.py",
     "rules_index/store.py",
     "rules_index/offline.py",
@@ -172,8 +174,9 @@ def _read_meta(vdir: Path) -> dict | None:
         return None
 
 
-def _built_hashes(build_dir: Path) -> dict[str, str]:
-    """source hash -> version, for every complete build present."""
+def _built_hashes(build_dir: Path, questions: str = "") -> dict[str, str]:
+    """source hash -> version, for every complete build present that indexed the questions
+    with key ``questions`` (`rules_index.expansion.questions_key`)."""
     out: dict[str, str] = {}
     if not build_dir.is_dir():
         return out
@@ -186,6 +189,7 @@ def _built_hashes(build_dir: Path) -> dict[str, str]:
             isinstance(meta, dict)
             and meta.get("format") == BUILD_FORMAT
             and meta.get("code") == fingerprint
+            and meta.get("questions", "") == questions
             and integrity.check_files(entry, meta.get("files")) is None  # a damaged build is redone
         ):
             out[meta["source_hash"]] = meta["version"]
@@ -261,14 +265,17 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
     return final
 
 
-def _write_version(doc: Document, build_dir: Path) -> None:
-    from .search import build_index
+def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> None:
+    """Write one version's build; ``asked`` are the questions citing rules that its index is
+    expanded with (`rules_index.expansion`)."""
+    from .expansion import question_log, questions_key
+    from .search import build_index, index_words
 
     def write(tmp: Path) -> None:
         (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
         search_dir = tmp / "search"
         search_dir.mkdir()
-        build_index(doc, search_dir)
+        build_index(doc, search_dir, question_log(doc, asked, index_words))
         _write_offline_pack(doc, tmp)
         meta = {
             "format": BUILD_FORMAT,
@@ -280,6 +287,7 @@ def _write_version(doc: Document, build_dir: Path) -> None:
             "layout": doc.layout,
             "node_count": len(doc.nodes),
             "built_at": time.time(),
+            "questions": questions_key(asked),
         }
         meta["files"] = integrity.manifest(tmp)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
@@ -323,13 +331,15 @@ def build(
     if version is not None and len(sources) > 1:
         raise ScrapeError(str(source), "--version can only be given for a single file or URL")
     try:
-        results, pending = _parse_sources(sources, build_dir, version, progress, force)
+        # The questions of the card and judges' builds already here expand the rules index.
+        asked = built_questions(build_dir) if build_dir.is_dir() else []
+        results, pending = _parse_sources(sources, build_dir, version, progress, force, questions_key(asked))
         if pending or build_dir.is_dir():
             with integrity.build_lock(build_dir):
                 removed = integrity.clean_leftovers(build_dir)
                 if removed:
                     log.info("removed leftovers of interrupted builds: %s", ", ".join(removed))
-                results += _write_pending(pending, build_dir, progress, force)
+                results += _write_pending(pending, build_dir, progress, force, asked)
     except OSError as exc:
         raise LibraryError(
             f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
@@ -339,11 +349,54 @@ def build(
     return results
 
 
+def refresh_questions(build_dir: Path | None = None) -> list[str]:
+    """Re-index the built CR versions whose index was expanded with other questions than the
+    card and judges' builds now hold (`rules_index.expansion`): run after building either.
+    Each version is rebuilt from its stored Document, written and swapped in as any build
+    (atomically, under the build lock). Returns the versions re-indexed; a version that
+    cannot be read is left as it is (`nrrules versions` reports it)."""
+    build_dir = Path(build_dir) if build_dir else default_build_dir()
+    if not build_dir.is_dir():
+        return []
+    asked = built_questions(build_dir)
+    key = questions_key(asked)
+    fingerprint = code_fingerprint()
+    done: list[str] = []
+    try:
+        with integrity.build_lock(build_dir):
+            for entry in sorted(build_dir.iterdir()):
+                if not _VERSION_NAME.match(entry.name) or not entry.is_dir():
+                    continue
+                meta = _read_meta(entry)
+                if not isinstance(meta, dict) or meta.get("code") != fingerprint:
+                    continue  # damaged or from other code: `nrrules build` redoes it from its source
+                if meta.get("questions", "") == key:
+                    continue
+                try:
+                    doc = Document.from_json((entry / "document.json").read_text(encoding="utf-8"))
+                except (OSError, ValueError, KeyError, TypeError):
+                    continue
+                _write_version(doc, build_dir, asked)
+                done.append(entry.name)
+    except OSError as exc:
+        raise LibraryError(
+            f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
+            path=getattr(exc, "filename", None) or build_dir,
+        ) from None
+    return done
+
+
 def _parse_sources(
-    sources: list[Source], build_dir: Path, version: str | None, progress: bool, force: bool
+    sources: list[Source],
+    build_dir: Path,
+    version: str | None,
+    progress: bool,
+    force: bool,
+    questions: str = "",
 ) -> tuple[list[BuildResult], list[tuple[Source, Document, float]]]:
-    """Parse every source whose build is missing or stale; the others are "unchanged"."""
-    built = {} if force else _built_hashes(build_dir)
+    """Parse every source whose build is missing or stale (or indexed other questions than
+    those with key ``questions``); the others are "unchanged"."""
+    built = {} if force else _built_hashes(build_dir, questions)
     results: list[BuildResult] = []
     pending: list[tuple[Source, Document, float]] = []
     iterator = sources
@@ -380,7 +433,11 @@ def _parse_sources(
 
 
 def _write_pending(
-    pending: list[tuple[Source, Document, float]], build_dir: Path, progress: bool, force: bool
+    pending: list[tuple[Source, Document, float]],
+    build_dir: Path,
+    progress: bool,
+    force: bool,
+    asked: Sequence[Asked] = (),
 ) -> list[BuildResult]:
     """Write parsed versions (under the build lock). A version whose new build would lose most
     of its current build's rules is refused unless `force`; versions before it stay written."""
@@ -398,7 +455,7 @@ def _write_pending(
         t0 = time.perf_counter()
         if not force:
             integrity.check_not_a_regression(doc, build_dir, src.name)
-        _write_version(doc, build_dir)
+        _write_version(doc, build_dir, asked)
         results.append(
             BuildResult(
                 doc.version,

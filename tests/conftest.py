@@ -106,12 +106,16 @@ def nrdb_dir() -> Path:
 @pytest.fixture(scope="session")
 def cards_built(build_dir, nrdb_dir, tmp_path_factory) -> Path:
     """A build directory with the six CR versions (linked from `build_dir`, which stays without
-    cards) and the NetrunnerDB card data built beside them."""
+    cards) and the NetrunnerDB card data built beside them; as `nrrules build --cards` leaves
+    it, the versions are then re-indexed with the rulings' questions citing rules (written in
+    this directory: `build_dir` is not touched)."""
     from rules_index.cards import build_cards
+    from rules_index.store import refresh_questions
 
     path = tmp_path_factory.mktemp("build-cards")
     for entry in build_dir.iterdir():
         if not entry.name.startswith("."):
             (path / entry.name).symlink_to(entry.resolve())
     build_cards(str(nrdb_dir), path)
+    refresh_questions(path)
     return path

@@ -99,6 +99,27 @@ def test_steal_filter_on_server(doc):
     b = engine_board(corp={"hand": [agenda]}, runner={"credits": 0, "rig": {"resources": [w]}})
     s = run_to_end(engine.start(b, "run", doc, {"server": "hq"}))
     assert s.outcome.stolen == ["Project"] and s.board["runner"]["credits"] == 1
+    # the stolen agenda's own "when stolen from R&D" is not met from HQ: reported, not resolved
+    own = {
+        **agenda,
+        "triggers": [
+            {
+                "when": "stolen",
+                "filter": {"server": "rd"},
+                "effects": [{"effect": "gain_credits", "amount": 5}],
+            }
+        ],
+    }
+    b = engine_board(corp={"credits": 0, "hand": [own]}, runner={"credits": 0, "rig": {"resources": [w]}})
+    s = run_to_end(engine.start(b, "run", doc, {"server": "hq"}))
+    assert s.outcome.stolen == ["Project"] and s.board["corp"]["credits"] == 0
+    assert s.board["runner"]["credits"] == 1
+    skipped = [e for e in s.trace if e.objects.get("when") == "stolen"]
+    assert [e.objects["not_met"] for e in skipped] == [["accessed.project.0"]]
+    assert skipped[0].applied is False
+    b = engine_board(corp={"credits": 0, "deck": [own]})
+    s = run_to_end(engine.start(b, "run", doc, {"server": "rd"}))
+    assert s.outcome.stolen == ["Project"] and s.board["corp"]["credits"] == 5
 
 
 @pytest.mark.parametrize(

@@ -121,7 +121,7 @@ def test_card_pages_and_json_match_the_app(static_server, client):
     assert all(fetch(static_server, c)[0] == 200 for c in cards)
 
 
-def test_shared_files_match_the_app(static_server, client, library, site):
+def test_shared_files_match_the_app(static_server, client, library, site, cards_built):
     for path in (
         "/sw.js",
         "/manifest.webmanifest",
@@ -133,7 +133,7 @@ def test_shared_files_match_the_app(static_server, client, library, site):
         assert status == 200 and data == app_bytes(client, path), path
     assert (
         fetch(static_server, f"/offline/{LATEST}.json")[1]
-        == (library.version_dir(LATEST) / OFFLINE_FILE).read_bytes()
+        == (cards_built / LATEST / OFFLINE_FILE).read_bytes()  # the exported build's own pack
     )
     status, home = fetch(static_server, "/")
     assert status == 200 and f"CR {LATEST}" in home.decode()

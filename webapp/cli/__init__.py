@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from rules_index.cards import stale_build
-from rules_index.store import build, default_build_dir
+from rules_index.store import build, default_build_dir, refresh_questions
 
 from . import cards, engine, export, history, rules, search, serve
 from .common import CommandGroup, build_dir_option, user_errors
@@ -74,6 +74,10 @@ def build_cmd(
         history.build_judge_cmd(judge, build_dir or default_build_dir(), force)
     if cards_source:
         cards.build_cards_cmd(cards_source, build_dir or default_build_dir(), force)
+    if judge or cards_source:
+        # Their questions citing rules expand the rules index (`rules_index.expansion`).
+        for v in refresh_questions(build_dir or default_build_dir()):
+            click.echo(f"{v}: re-indexed with the questions of the card and judges' builds")
     for r in results:
         note = f"  ({r.note})" if r.note else ""
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")
