@@ -6,6 +6,7 @@ SECRET_KEY, --debug off loopback, usage errors, a build directory that cannot be
 from __future__ import annotations
 
 import json
+import os
 import resource
 import signal
 import subprocess
@@ -355,3 +356,24 @@ def test_versions_name_each_source_without_a_server_path(client, cli, build_dir)
         sources = [v["source"] for v in data["versions"]]
         assert sources == [Path(s).name for s in recorded]
         assert not any(str(Path(s).parent) in json.dumps(data) for s in recorded)
+
+
+def test_a_reader_that_stops_reading_is_not_an_error(build_dir):
+    """`nrrules rule 6.9.4c | head -0`: when the reader has closed the pipe, the command stops
+    quietly with status 0, not "error: Broken pipe" and status 2 (it did, now and then, under
+    `| head -1`). Deterministic: the pipe's read end is closed before the command writes."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(  # noqa: S603
+            [sys.executable, "-c", "from webapp.cli import main; main()", "rule", "6.9.4c",
+             "--build-dir", str(build_dir)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=120,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    err = proc.stderr.decode()
+    assert proc.returncode == 0, err
+    assert "error" not in err.lower() and "Traceback" not in err, err

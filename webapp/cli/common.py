@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,18 @@ from ..payloads import Rules
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     click.echo("error: " + " ".join(message.split("\n")), err=True)
     sys.exit(code)
+
+
+def reader_gone() -> NoReturn:
+    """The program reading our output stopped reading (`nrrules card X | head -1`): that is the
+    reader's choice, not an error, so exit 0 quietly (as `seq 1 100000 | head -1` does from the
+    shell's view). What is still buffered, and the flush at exit, go to /dev/null."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout has no file descriptor (tests): nothing to flush
+        pass
+    sys.exit(0)
 
 
 def os_problem(exc: OSError) -> str:
@@ -57,6 +70,12 @@ class CommandGroup(click.Group):
             fail(exc.format_message(), exc.exit_code)
         except click.Abort:
             fail("aborted", 1)
+        except BrokenPipeError:
+            reader_gone()
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            reader_gone()
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -72,6 +91,8 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             fail(exc.message + (f"; nearest: {', '.join(nearest)}" if nearest else ""), exc.exit_code)
         except (ScrapeError, LibraryError) as exc:
             fail(str(exc))
+        except BrokenPipeError:  # an OSError, but the reader's choice, not a failure
+            reader_gone()
         except OSError as exc:  # the machine's problem, not the program's: say which file
             fail(os_problem(exc))
 
