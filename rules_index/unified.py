@@ -6,7 +6,12 @@ for judge items, `cards.CardStore` for cards and rulings) and labels each hit wi
 
 1. **tier**: ``exact`` (a rule named by number or id, a card named by its whole name) before
    ``jargon`` (the rule a judge's term means, from the curated table) before everything else;
-2. **norm**: within a tier, the hit's score as a share of the best score the query could reach
+2. **rank, then norm**: within a tier the sources take turns (rank fusion): every source's
+   first hit, then every source's second, and so on. Ordering by norm alone let the short,
+   word-dense questions of official rulings bury the rules: for the 409 question-like queries
+   of the tuning sets, the right rule was in the first five of the merged list for 52.6 % of
+   them by norm, 66.5 % by turns (rules-only search: 81-96 %). Among hits of equal rank, the
+   **norm** orders them: the hit's score as a share of the best score the query could reach
    in its own index (`search.ideal_score`: for each query word, ``idf x (K1 + 1) x boost``,
    BM25's limit, summed). A raw BM25 score depends on the size and vocabulary of its index
    (40 judge items against 1,900 rules), the share of the query's evidence a hit carries does
@@ -63,13 +68,15 @@ def _tier(hit: Any) -> int:
 
 
 def merge(lists: dict[str, list[Any]], limit: int) -> list[Any]:
-    """One ranked list from per-source lists (each best first), by tier, then norm, then rank
-    within its source, then source order. Duplicates (same source and id) are kept once."""
+    """One ranked list from per-source lists (each best first), by tier, then rank within its
+    source, then norm, then source order: within a tier the sources take turns, each source's
+    best first, and the norm orders the hits of equal rank. Duplicates (same source and id) are
+    kept once."""
     order = {s: i for i, s in enumerate(SOURCES)}
     rows = []
     for source, hits in lists.items():
         for rank, hit in enumerate(hits):
-            key = (-_tier(hit), -float(getattr(hit, "norm", 0.0)), rank, order.get(source, len(order)))
+            key = (-_tier(hit), rank, -float(getattr(hit, "norm", 0.0)), order.get(source, len(order)))
             rows.append((key, hit))
     rows.sort(key=lambda row: row[0])
     out, seen = [], set()

@@ -47,9 +47,31 @@ def test_default_searches_every_built_source_and_labels_each_hit(client):
     for h in data["results"]:
         assert h["source"] in SOURCES and 0.0 <= h["norm"] <= 1.0
         assert h["url"].startswith({"rules": "/id/", "judge": "/j/"}.get(h["source"], "/c/"))
-    # one list, best first: within a tier the shares of the query's evidence never increase
-    text = [h["norm"] for h in data["results"] if h["match"] == "text"]
-    assert text == sorted(text, reverse=True)
+    # one list, the sources taking turns within a tier: each source's hits in its own order
+    # (the shares of the query's evidence never increase), and every source's n-th hit before
+    # any source's (n+1)-th; hits of equal rank by their share
+    text = [h for h in data["results"] if h["match"] == "text"]
+    assert len({h["source"] for h in text}) >= 3
+    ranks, counts = [], {}
+    for h in text:
+        ranks.append(counts.get(h["source"], 0))
+        counts[h["source"]] = ranks[-1] + 1
+    assert ranks == sorted(ranks), ranks
+    for source in counts:
+        norms = [h["norm"] for h in text if h["source"] == source]
+        assert norms == sorted(norms, reverse=True), source
+    for r in set(ranks):
+        norms = [h["norm"] for h, k in zip(text, ranks, strict=True) if k == r]
+        assert norms == sorted(norms, reverse=True), r
+
+
+def test_a_rules_question_finds_its_rule_on_the_first_screen_beside_rulings(client):
+    """Issue 15's example question: official rulings share many of its words, but the flatline
+    rules must stay in the merged list's first five (they did not when the list was ordered by
+    each hit's share of the query's evidence alone: ten rulings came first)."""
+    data = search(client, "runner has no cards in hand and takes net damage")
+    first = [h["number"] for h in data["results"][:5] if h["source"] == "rules"]
+    assert {"10.4.4", "1.7.2b"} & set(first), data["results"][:5]
 
 
 @pytest.mark.parametrize(
