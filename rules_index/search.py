@@ -260,8 +260,9 @@ def build_index(doc: Document, path: Path, expansion: Mapping[str, str] | None =
     """Write the Whoosh index for ``doc`` into ``path`` (an existing, empty directory).
 
     ``expansion`` (rule id -> text) is indexed in the rule's ``context`` field with what the CR
-    says about it: the hook `bench/expansion.py` measures document expansion through
-    (`rules_index.expansion`). The product's builds pass none: no kind measured gained."""
+    says about it. The product's builds pass the questions of official rulings and judges' FAQ
+    items that cite the rule by number (`rules_index.expansion.question_log`, from
+    `store._write_version`); `bench/expansion.py` measures other kinds through the same hook."""
     path = Path(path)
     context = _context(doc, expansion)
     path.mkdir(parents=True, exist_ok=True)

@@ -33,7 +33,7 @@ from scraper.model import CardMention
 from scraper.source import Source, atomic_write, is_url, resolve
 
 from . import integrity
-from .expansion import Asked, built_questions, questions_key
+from .expansion import Asked, built_questions, question_log, questions_key
 
 if TYPE_CHECKING:
     from .cards import CardStore
@@ -268,7 +268,6 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
 def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> None:
     """Write one version's build; ``asked`` are the questions citing rules that its index is
     expanded with (`rules_index.expansion`)."""
-    from .expansion import question_log, questions_key
     from .search import build_index, index_words
 
     def write(tmp: Path) -> None:
