@@ -17,8 +17,8 @@
   read, and its intent is named from how it begins (`rules_index.question`): "how many"
   prefers the rules stating a number, "can ..." the rules saying what a player can or must do.
 * A timing step near the top that only narrates makes way for a candidate rule citing it.
-* For a question-like query (3+ word groups, no card name), a learned linear model then orders
-  the top candidates (`rules_index.ranker`, weights from ``bench/train_ranker.py``, chosen by
+* For a question-like query (3+ word groups, no card name, not just a term the CR defines), a
+  learned linear model then orders the top candidates (`rules_index.ranker`, weights from ``bench/train_ranker.py``, chosen by
   cross-validation over judge questions that are never the held-out sets).
 * Every hit carries ``norm``, its score over the best score the query could reach in this
   index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
@@ -549,6 +549,7 @@ class Searcher:
         self._step_rules: dict[str, tuple[str, ...]] | None = None
         self._naming: frozenset[str] | None = None
         self._infos: dict[str, ranker.NodeInfo] = {}
+        self._terms: frozenset[str] | None = None
         self._cites: dict[str, frozenset[str]] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
         self._impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
@@ -857,7 +858,7 @@ class Searcher:
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
         query_stems = self._word_groups(info)
         terms = [(f, t, b) for (f, t), b in info["weights"].items()]
-        learned = ranker.applies(query_stems, info["cards"], info["only_jargon"])
+        learned = ranker.applies(query_stems, info["cards"], info["only_jargon"], self._names_term(info))
         ranked = self._rank(
             terms,
             info["phrase_clauses"],
@@ -886,7 +887,7 @@ class Searcher:
         if q is None:
             return None
         groups = self._word_groups(info)
-        if not ranker.applies(groups, info["cards"], info["only_jargon"]):
+        if not ranker.applies(groups, info["cards"], info["only_jargon"], self._names_term(info)):
             return None
         terms = [(f, t, b) for (f, t), b in info["weights"].items()]
         inputs: list = []
@@ -901,6 +902,15 @@ class Searcher:
             inputs,
         )
         return inputs[0] if inputs else None
+
+    def _names_term(self, info: dict) -> bool:
+        """Whether the query's words are exactly a term some rule defines ("paid ability
+        window", typos corrected)."""
+        if self._terms is None:
+            self._terms = frozenset(
+                " ".join(self._stems(term)) for n in _searchable(self.doc) for term in n.terms
+            )
+        return " ".join(self._stems(" ".join(info["words"]))) in self._terms
 
     def _pairs(self, info: dict) -> list[tuple[str, str]]:
         """Adjacent pairs of the query's distinct stems (the ranker's proximity feature)."""

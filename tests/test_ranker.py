@@ -4,6 +4,7 @@ queries by them (and only those), and the features mean what they say."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -127,3 +128,44 @@ def test_number_depth():
         4,
         5,
     ]
+
+
+@pytest.mark.parametrize("query", ["paid ability window", "paied abilty window", "forced encounter"])
+def test_a_query_that_is_a_defined_term_is_answered_by_its_definition(searcher, query):
+    # three words, but only a term the CR defines: the learned stage leaves the definition first
+    assert searcher.rank_inputs(query) is None
+    hits = searcher.search(query, limit=5)
+    assert hits and hits[0].id in {"rule_paid_ability_window", "rule_forced_encounter"}
+    assert searcher.rank_inputs("what can the corp do in a paid ability window") is not None
+
+
+def _trainer():
+    path = Path(__file__).resolve().parent.parent / "bench" / "train_ranker.py"
+    spec = importlib.util.spec_from_file_location("bench_train_ranker", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_lambdamart_trees_learn_an_order_the_features_carry():
+    trainer = _trainer()
+    # 40 queries of 6 candidates: the answer is the one whose feature 1 is highest, while
+    # feature 0 (the first-stage order) points elsewhere
+    queries = []
+    for q in range(40):
+        vectors = [[1.0 / (1 + k), ((k * 7 + q) % 6) / 5.0] for k in range(6)]
+        best = max(range(6), key=lambda k: vectors[k][1])
+        queries.append((f"q{q}", vectors, [1 if k == best else 0 for k in range(6)]))
+    first_stage = trainer.metrics(queries, None)[0]
+    trees = trainer.fit_trees(queries[:30])
+    scored = [
+        (q, [[sum(trainer.tree_score(t, v) for t in trees)] for v in vectors], labels)
+        for q, vectors, labels in queries[30:]
+    ]
+    assert first_stage < 0.6
+    assert trainer.metrics(scored, [1.0])[0] == 1.0  # held-back queries, answer first
+    assert all(depth_of(t) <= trainer.TREE_DEPTH for t in trees)
+
+
+def depth_of(tree: dict) -> int:
+    return max(len(bin(n + 1)) - 3 for n in tree)

@@ -557,7 +557,8 @@
     });
     out.sort(function (a, b) { return b[1] - a[1]; });
     out = this.explainSteps(out);
-    if (R && out.length > 1 && qstems.length >= R.min_groups && !info.cards.length && !info.onlyJargon) {
+    if (R && out.length > 1 && qstems.length >= R.min_groups && !info.cards.length && !info.onlyJargon &&
+        !this.termKeys().has(this.stems(info.words.join(" ")).join(" "))) {
       var distinct = Array.from(new Set(this.stems(info.words.join(" ")))), qpairs = [];
       for (var pi = 0; pi + 1 < distinct.length; pi++) if (distinct[pi] !== distinct[pi + 1]) qpairs.push([distinct[pi], distinct[pi + 1]]);
       out = this.learned(out, raw, qstems, qpairs, info.intent ? answering : new Set());
@@ -681,6 +682,16 @@
     };
     this._rinfo.set(pos, info);
     return info;
+  };
+  P.termKeys = function () { /* Searcher._names_term: the stems of every term a rule defines */
+    if (!this._termKeys) {
+      var self = this, keys = new Set();
+      Object.keys(this.pack.terms_of).forEach(function (d) {
+        self.pack.terms_of[d].forEach(function (t) { keys.add(self.stems(t).join(" ")); });
+      });
+      this._termKeys = keys;
+    }
+    return this._termKeys;
   };
   P.learned = function (out, raw, qstems, pairs, answering) { /* Searcher._learned */
     var R = this.ix.ranker, self = this, head = out.slice(0, R.depth);
