@@ -51,7 +51,8 @@ HOLDOUT_PATH = Path(__file__).with_name("relevance_holdout.json")
 QUESTIONS_PATH = Path(__file__).with_name("relevance_questions.json")
 TUNING_PATH = Path(__file__).with_name("relevance_tuning.json")
 TRAIN_PATH = Path(__file__).with_name("relevance_train.json")
-ALL_SETS = (SET_PATH, TUNING_PATH, TRAIN_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
+TRAIN2_PATH = Path(__file__).with_name("relevance_train2.json")
+ALL_SETS = (SET_PATH, TUNING_PATH, TRAIN_PATH, TRAIN2_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
 HELD_OUT = {HOLDOUT_PATH.name, QUESTIONS_PATH.name}
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 DEFAULT_NRDB = ROOT.parent / "shared" / "nrdb" / "v2"
@@ -156,7 +157,7 @@ def _score_set(
         "held out, never tuned on"
         if set_path.name in HELD_OUT
         else "ranker training"
-        if set_path.name == TRAIN_PATH.name
+        if set_path.name in (TRAIN_PATH.name, TRAIN2_PATH.name)
         else "tuning"
     )
     print(

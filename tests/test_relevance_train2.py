@@ -1,0 +1,52 @@
+"""bench/relevance_train2.json, the second training set for the learned re-ranker: every answer is
+a real CR 26.03 rule, and no question repeats one of the earlier training and tuning sets."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+TYPES = {"question", "situation", "slang"}
+
+
+def _queries(name: str) -> list[dict]:
+    return json.loads((BENCH / name).read_text(encoding="utf-8"))["queries"]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b)
+
+
+def test_train2_answers_are_rules_of_cr_26_03(doc_latest):
+    data = json.loads((BENCH / "relevance_train2.json").read_text(encoding="utf-8"))
+    assert data["version"] == doc_latest.version == "26.03"
+    kinds = {node.id: node.kind for node in doc_latest.nodes}
+    queries = data["queries"]
+    assert len(queries) >= 250
+    for item in queries:
+        assert item["type"] in TYPES, item
+        assert item["answers"], item
+        for rid in item["answers"]:
+            assert kinds.get(rid) not in (None, "example"), (item["q"], rid)
+
+
+def test_train2_has_no_near_duplicates():
+    new = [q["q"] for q in _queries("relevance_train2.json")]
+    old = [
+        q["q"]
+        for f in ("relevance_set.json", "relevance_tuning.json", "relevance_train.json")
+        for q in _queries(f)
+    ]
+    old_words = [_words(q) for q in old]
+    seen: list[frozenset[str]] = []
+    for q in new:
+        words = _words(q)
+        for other in old_words + seen:
+            assert _jaccard(words, other) < 0.6, q
+        seen.append(words)
