@@ -431,7 +431,7 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
         old = rig.strength(prog)
         lasts = ab.get("lasts", "encounter")
         rig.add_boost(prog, ab["amount"], lasts)
-        rules = (
+        rules: tuple[str, ...] = (
             "rule_icebreaker_strength_increase_implicit",
             "rule_icebreaker_strength_increase_implicit_link",
         )
@@ -447,17 +447,17 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
         return None
     chosen = sorted(v.get("targets", ()))
     ice, ch, fully = break_subroutines(ctx, v, chosen)
-    rules = ["rule_encounter_break_paw", "rule_break_subroutine", "rule_icebreaker_interface_strength"]
+    broke = ["rule_encounter_break_paw", "rule_break_subroutine", "rule_icebreaker_interface_strength"]
     if ab.get("ice_subtype"):
-        rules.append("rule_icebreaker_interface_subtype")
+        broke.append("rule_icebreaker_interface_subtype")
     if fully:
-        rules.append("rule_fully_break")
+        broke.append("rule_fully_break")
     subs = ", ".join([str(i + 1) for i in chosen])
     text = f"{prog['name']} (strength {rig.strength(prog)}) breaks subroutine(s) {subs} of {ice['name']} (strength {ice.get('strength', 0)})."
     objs["server"] = v["server"]
     objs["ice"] = v["pos"]
     objs["subroutines"] = chosen
-    ctx.ev(text + fully, rules, ch, objects=objs)
+    ctx.ev(text + fully, broke, ch, objects=objs)
     return None
 
 

@@ -49,7 +49,7 @@ def clear_boosts(board: dict, lasts: str = "encounter") -> dict:
 
 def forget_boosts(card: dict) -> None:
     """An installed card's temporary strength changes end when it moves (8.1.7 / 3.9.5)."""
-    for key in ("boost", *LONGER.values()):
+    for key in ["boost", *LONGER.values()]:
         card.pop(key, None)
 
 
