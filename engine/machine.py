@@ -290,13 +290,19 @@ def advance(s: Session, decision: Decision | None) -> None:
                 frames[-1].v["ret"] = f.v.get("ret")
             continue
         steps = plan[f.s]
-        entry = steps.get(at)
-        if entry is None:  # a step of another structure (never for the document's own tables)
-            entry = (step_handler(at, None), None)
-        h, nxt = entry
-        ctx.step = at
-        res = h(ctx, f, decision)
-        decision = None
+        # walk this frame's steps while each handler returns None (NEXT) and leaves the stack
+        # and the game as they were: the common case, without the outer loop's checks
+        while True:
+            entry = steps.get(at)
+            if entry is None:  # a step of another structure (never for the document's own tables)
+                entry = (step_handler(at, None), None)
+            h, nxt = entry
+            ctx.step = at
+            res = h(ctx, f, decision)
+            decision = None
+            if res is not None or nxt is None or s.finished or frames[-1] is not f:
+                break
+            f.at = at = nxt
         if res is None:
             f.at = nxt
         elif res is STAY or res is UNWOUND:
