@@ -5,15 +5,24 @@ SOURCE ?=
 PORT ?= 8000
 BIN = $(VENV)/bin
 
-.PHONY: install run build test lint bench
+.PHONY: install native run build test lint bench
 
-$(BIN)/nrrules: pyproject.toml
+$(BIN)/nrrules: pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	$(MAKE) --no-print-directory native
 	touch $(BIN)/nrrules
 
 install: $(BIN)/nrrules
+
+# The compiled engine (setup.py, engine/_native.py): its hot modules compiled with mypyc beside
+# their sources. Without a C compiler the build fails and the pure-Python engine runs; after an
+# engine source changes, the pure-Python engine runs (with a warning) until this is run again.
+native:
+	NRRULES_NATIVE=1 $(BIN)/python setup.py -q build_ext --inplace >build-native.log 2>&1 \
+		|| echo "note: the compiled engine was not built (see build-native.log); the pure-Python engine runs"
+	$(BIN)/python -c "import engine; print('engine:', engine.NATIVE_STATUS)"
 
 build: install
 	$(BIN)/nrrules build $(if $(SOURCE),--source $(SOURCE))

@@ -83,6 +83,9 @@ def main() -> None:
         return
     if not (shutil.which("valgrind") and shutil.which("callgrind_control")):
         raise SystemExit("error: valgrind (with callgrind_control) is not installed")
+    import engine  # which engine the child runs (the same interpreter, paths and environment)
+
+    print(f"engine: {engine.NATIVE_STATUS}")
     for board in ("rig", "simple") if args.board == "both" else (args.board,):
         n = _count(board, args.runs, args.version)
         print(

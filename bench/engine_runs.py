@@ -236,6 +236,7 @@ def main() -> None:
     path = CR_DIR / f"cr-{args.version}.html"
     doc = parse_html(path.read_bytes(), str(path))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"engine: {engine.NATIVE_STATUS}")
     print(
         f"machine: {os.cpu_count()} CPUs, load average {load:.1f} "
         "(wall-clock rates fall when other processes share the cores; CPU-second rates much less)"

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
 
-Prints, for each evaluation set (by default all five), recall@5 (share of queries with a correct rule in the top 5) and
+Prints, for each evaluation set (by default all six), recall@5 (share of queries with a correct rule in the top 5) and
 MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
 type, for:
 
@@ -19,6 +19,8 @@ The sets and what they may be used for:
 * ``relevance_train.json``: plain-English questions written to train the learned re-ranker
   (`rules_index.ranker`, ``bench/train_ranker.py``), with the main set's questions and the tuning
   set: its figures are training figures (the trainer prints cross-validated ones);
+* ``relevance_train2.json``: more such training questions (issue 15, traindata helper), mostly on
+  rules the earlier sets do not ask about; its figures are training figures too;
 * ``relevance_holdout.json``: queries written after earlier tuning, held out;
 * ``relevance_questions.json``: 54 plain-English questions written before any issue 15 ranking
   change, held out: never tune on it (its scores are reported, its misses are not studied).

@@ -57,16 +57,22 @@ Public API (python-chess style)::
 Errors: EngineError (base), BoardError(problems), IllegalDecision(decision, legal, step).
 """
 
-from .board import FORMAT, FORMAT_VERSION, normalise_board, validate_board
-from .coverage import coverage, scenario_coverage
-from .decision import Decision
-from .describe import describe_event
-from .errors import BoardError, EngineError, IllegalDecision
-from .events import Event
-from .outcome import Outcome
-from .refusals import Refusal
-from .session import Session, SessionSpec, apply, legal_decisions, push, refused_decisions, replay, start
-from .structures import structures
+from . import _native
+
+# first: whether the compiled modules may run (built, and built from these very sources), else
+# every one is imported from its source (engine._native; NRRULES_PURE=1 asks for pure Python)
+NATIVE, NATIVE_STATUS = _native.activate(__name__)
+
+from .board import FORMAT, FORMAT_VERSION, normalise_board, validate_board  # noqa: E402
+from .coverage import coverage, scenario_coverage  # noqa: E402
+from .decision import Decision  # noqa: E402
+from .describe import describe_event  # noqa: E402
+from .errors import BoardError, EngineError, IllegalDecision  # noqa: E402
+from .events import Event  # noqa: E402
+from .outcome import Outcome  # noqa: E402
+from .refusals import Refusal  # noqa: E402
+from .session import Session, SessionSpec, apply, legal_decisions, push, refused_decisions, replay, start  # noqa: E402
+from .structures import structures  # noqa: E402
 
 __all__ = [
     "FORMAT",

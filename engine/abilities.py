@@ -296,10 +296,11 @@ def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: Decision | None) -> A
         if ab.get("up_to") and targets:
             opts.append(dec("done", f"Break only the {len(targets)} chosen subroutine(s)", "runner"))
         return wait(opts)
+    chosen = sorted(targets)
     ctx.ev(
-        f"{v['label']}: targets subroutine(s) {', '.join(str(i + 1) for i in sorted(targets))} of {ice['name']}.",
+        f"{v['label']}: targets subroutine(s) {', '.join([str(i + 1) for i in chosen])} of {ice['name']}.",
         ("rule_unbroken_subroutines_target_for_break_abilities", "rule_break_subroutine"),
-        objects={"server": v["server"], "ice": v["pos"], "subroutines": sorted(targets)},
+        objects={"server": v["server"], "ice": v["pos"], "subroutines": chosen},
     )
     return None
 
@@ -430,7 +431,7 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
         old = rig.strength(prog)
         lasts = ab.get("lasts", "encounter")
         rig.add_boost(prog, ab["amount"], lasts)
-        rules = (
+        rules: tuple[str, ...] = (
             "rule_icebreaker_strength_increase_implicit",
             "rule_icebreaker_strength_increase_implicit_link",
         )
@@ -444,20 +445,19 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
             objects=objs if lasts == "encounter" else {**objs, "lasts": lasts},
         )
         return None
-    ice, ch, fully = break_subroutines(ctx, v, v.get("targets", ()))
-    rules = ["rule_encounter_break_paw", "rule_break_subroutine", "rule_icebreaker_interface_strength"]
+    chosen = sorted(v.get("targets", ()))
+    ice, ch, fully = break_subroutines(ctx, v, chosen)
+    broke = ["rule_encounter_break_paw", "rule_break_subroutine", "rule_icebreaker_interface_strength"]
     if ab.get("ice_subtype"):
-        rules.append("rule_icebreaker_interface_subtype")
+        broke.append("rule_icebreaker_interface_subtype")
     if fully:
-        rules.append("rule_fully_break")
-    subs = ", ".join(str(i + 1) for i in sorted(v.get("targets", ())))
+        broke.append("rule_fully_break")
+    subs = ", ".join([str(i + 1) for i in chosen])
     text = f"{prog['name']} (strength {rig.strength(prog)}) breaks subroutine(s) {subs} of {ice['name']} (strength {ice.get('strength', 0)})."
-    ctx.ev(
-        text + fully,
-        rules,
-        ch,
-        objects={**objs, "server": v["server"], "ice": v["pos"], "subroutines": sorted(v.get("targets", ()))},
-    )
+    objs["server"] = v["server"]
+    objs["ice"] = v["pos"]
+    objs["subroutines"] = chosen
+    ctx.ev(text + fully, broke, ch, objects=objs)
     return None
 
 

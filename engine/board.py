@@ -504,7 +504,7 @@ class _Checker:
                     self.int_field(ab, k, f"{path}.access_bonus")
         if "trace_bonus" in c:
             self.trace_bonus(c, path)
-            if ctype not in ("agenda", *CORP_ABILITY_TYPES):
+            if ctype != "agenda" and ctype not in CORP_ABILITY_TYPES:
                 self.add(f"{path}.trace_bonus", "only installed Corp cards and agendas raise traces")
         if "memory_cost" in c and ctype != "program":
             self.add(f"{path}.memory_cost", "only programs have a memory cost (3.9.3)")

@@ -8,6 +8,7 @@ from typing import Any
 from .decision import Decision
 from .effects import win
 from .machine import (
+    INPUTS,
     Ctx,
     Frame,
     call,
@@ -66,8 +67,8 @@ def _cp_remote(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return None
 
 
-_cp_points.inputs = _scores  # type: ignore[attr-defined]
-_cp_remote.inputs = _empty_remotes  # type: ignore[attr-defined]
+INPUTS[_cp_points] = _scores
+INPUTS[_cp_remote] = _empty_remotes
 
 
 @handles(

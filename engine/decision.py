@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 from memo import memo
 
@@ -94,7 +95,7 @@ class Decision:
     _text: str | None = field(default=None, init=False, repr=False, compare=False)  # `id`, once made
 
     @classmethod
-    def from_id(cls, text: str) -> Decision:
+    def from_id(cls, text: Any) -> Decision:
         """Parse a decision id; raises ValueError naming what is wrong."""
         d = _parse(text) if isinstance(text, str) else None
         if d is None:

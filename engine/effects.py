@@ -32,7 +32,7 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
     spec = EFFECTS.get(e.get("effect", ""), None)
     if spec is None:
         return str(e)
-    fields = {k: e.get(k, 0) for k in (*spec["params"], *spec.get("optional", ()))}
+    fields = {k: e.get(k, 0) for k in [*spec["params"], *spec.get("optional", ())]}
     fields.update({k: e.get(k, "") for k in spec.get("strings", ())})
     if spec.get("zones"):
         fields["zones"] = " or ".join(e.get("zones", ()))
@@ -510,9 +510,10 @@ def _lose_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
 
 @resolves("give_tags")
 def _give_tags(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
-    e = after_prevention(ctx, f, e, source, "tags")
-    if e is None:
+    kept = after_prevention(ctx, f, e, source, "tags")
+    if kept is None:
         return None
+    e = kept
     ch: dict = {}
     r = ctx.board["runner"]
     setv(r, "runner", "tags", r["tags"] + e["amount"], ch)
@@ -525,7 +526,7 @@ def _draw_cards(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | N
     """The controller draws N ("You may draw": 0 or N; "You may draw 1 or 2": up to N) through
     the drawing procedure (8.4)."""
     n = e["amount"]
-    counts = list(range(n + 1)) if e.get("up_to") else [0, n] if e.get("optional") else [n]
+    counts: list[int] = list(range(n + 1)) if e.get("up_to") else [0, n] if e.get("optional") else [n]
     if d is None and len(counts) > 1:
         return wait(
             [
@@ -576,7 +577,7 @@ def _choose_installed(
     cands = _installed(ctx.board, e)
     n = e["amount"]
     v = f.v if f is not None else {}
-    picks = v.get("picks")
+    picks: Any = v.get("picks")
     if picks is None or picks[0] != v.get("i"):
         picks = v["picks"] = [v.get("i"), []]
     chosen = picks[1]
@@ -626,9 +627,10 @@ def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict, str]], dest: s
 def _trash_installed(
     ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
-    e = after_prevention(ctx, f, e, source, "trash")
-    if e is None:
+    kept = after_prevention(ctx, f, e, source, "trash")
+    if kept is None:
         return None
+    e = kept
     chooser = e.get("chooser", "corp")
     got = _choose_installed(ctx, e, f, d, "trash", chooser, "Trash")
     if isinstance(got, tuple):
@@ -676,8 +678,8 @@ def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
 def _trash_program_effect(
     ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
 ) -> Any:
-    e = after_prevention(ctx, f, e, source, "trash")
-    return None if e is None else _trash_program(ctx, e, source, d, f)
+    kept = after_prevention(ctx, f, e, source, "trash")
+    return None if kept is None else _trash_program(ctx, kept, source, d, f)
 
 
 @resolves("may_trash_from_hand")
@@ -689,7 +691,7 @@ def _may_trash_from_hand(
     n = e["amount"]
     inner = " ".join(describe_effect(x) for x in e["effects"])
     v = f.v
-    picks = v.get("picks")
+    picks: Any = v.get("picks")
     if picks is None or picks[0] != v.get("i"):
         picks = v["picks"] = [v.get("i"), []]
     chosen: list[str] = picks[1]  # card references: HQ does not change while the Corp chooses
@@ -723,8 +725,8 @@ def _may_trash_from_hand(
     del v["picks"]
     corp = ctx.board["corp"]
     names = []
-    chosen_at = sorted(find_card(hq, ref) for ref in chosen)
-    for i in reversed(chosen_at):
+    chosen_at: list[Any] = sorted(find_card(hq, ref) for ref in chosen)
+    for i in chosen_at[::-1]:
         card = hq.pop(i)
         card["faceup"] = False  # not visible to the Runner when trashed (4.4.6b)
         corp["discard"].append(card)
@@ -924,7 +926,7 @@ def _pick_corp_card(
     types = tuple(e.get("card_types") or ("ice", "asset", "upgrade", "agenda"))
     cands = _corp_installed(ctx.board, rezzed, types)
     v = f.v if f is not None else {}
-    picks = v.get("picks")
+    picks: Any = v.get("picks")
     if picks is None or picks[0] != v.get("i"):
         picks = v["picks"] = [v.get("i"), []]
     chosen = picks[1]
@@ -976,9 +978,10 @@ def _derez(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, 
 @resolves("expose")
 def _expose(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     """1.21.4: the Runner reveals installed unrezzed Corp cards (nothing else changes)."""
-    e = after_prevention(ctx, f, e, source, "expose")
-    if e is None:
+    kept = after_prevention(ctx, f, e, source, "expose")
+    if kept is None:
         return None
+    e = kept
     got = _pick_corp_card(ctx, e, f, d, "expose", False, "Expose", "runner")
     if got[0] == "wait":
         return got
@@ -1055,7 +1058,7 @@ def _may_jack_out(
 
 # "... unless the Runner pays N" resolves the inner instructions when the cost is not paid; "the
 # Corp may pay N. If they do, ..." resolves them when it is. Texts per (mode, what happened).
-_COST_TEXTS = {
+_COST_TEXTS: dict[tuple[str, str], Any] = {
     ("unless", "ask"): ("Pay {cost} (prevents: {inner})", "Do not pay: {inner}"),
     (
         "unless",

@@ -81,7 +81,7 @@ def candidate_key(board: dict, server: str, key: str) -> str:
     return f"{d.zone}.{card_ref(cards, d.pos)}"
 
 
-def access_key(d: Decision) -> str:
+def access_key(d: Decision) -> str | None:
     """The candidate key an `access:` decision names."""
     return d.zone if d.card is None else f"{d.zone}.{d.card}"
 

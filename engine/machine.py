@@ -35,9 +35,22 @@ if TYPE_CHECKING:
     from .decision import Decision
     from .session import Session
 
-STAY = ("stay",)
-END = ("end",)
-UNWOUND = ("unwound",)
+
+class Signal:
+    """A handler result that is not a tuple: compared by identity (`res is END`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name.upper()
+
+
+STAY = Signal("stay")
+END = Signal("end")
+UNWOUND = Signal("unwound")
 # The Run Ends Phase steps a run moves to when it ends early (the first present in the document).
 RUN_ENDS = (
     "step_open_priority_windows_closed",
@@ -49,6 +62,10 @@ MAX_ITERATIONS = 100_000  # safety net against a malformed table; never reached 
 
 Handler = Callable[["Ctx", "Frame", "Decision | None"], Any]
 HANDLERS: dict[str, Handler] = {}
+# a narrating handler's (text, rules) (`narrate`; read by `narrated` and engine.structures.Tables)
+NARRATED: dict[Handler, tuple[str, tuple[str, ...]]] = {}
+# a checkpoint handler's `inputs(board)`: everything it reads (engine.checkpoints, `checkpoint`)
+INPUTS: dict[Handler, Callable[[dict], Any]] = {}
 
 
 def handles(*ids: str) -> Callable[[Handler], Handler]:
@@ -74,7 +91,8 @@ def modeled(step_id: str) -> bool:
 def narrated(step_id: str) -> bool:
     """A step the engine walks but only narrates: no board in the vocabulary makes it change
     anything (its handler is `narrate`)."""
-    return getattr(handler_for(step_id), "narrated", None) is not None
+    h = handler_for(step_id)
+    return h is not None and h in NARRATED
 
 
 # ----- frames and context ------------------------------------------------------------------------
@@ -290,13 +308,19 @@ def advance(s: Session, decision: Decision | None) -> None:
                 frames[-1].v["ret"] = f.v.get("ret")
             continue
         steps = plan[f.s]
-        entry = steps.get(at)
-        if entry is None:  # a step of another structure (never for the document's own tables)
-            entry = (step_handler(at, None), None)
-        h, nxt = entry
-        ctx.step = at
-        res = h(ctx, f, decision)
-        decision = None
+        # walk this frame's steps while each handler returns None (NEXT) and leaves the stack
+        # and the game as they were: the common case, without the outer loop's checks
+        while True:
+            entry = steps.get(at)
+            if entry is None:  # a step of another structure (never for the document's own tables)
+                entry = (step_handler(at, None), None)
+            h, nxt = entry
+            ctx.step = at
+            res = h(ctx, f, decision)
+            decision = None
+            if res is not None or nxt is None or s.finished or frames[-1] is not f:
+                break
+            f.at = at = nxt
         if res is None:
             f.at = nxt
         elif res is STAY or res is UNWOUND:
@@ -398,7 +422,7 @@ def narrate(text: str, *rules: str) -> Handler:
         ctx.ev(text, rules, applied=False)
         return None
 
-    h.narrated = (text, rules)  # type: ignore[attr-defined]  # read by narrated() and Tables
+    NARRATED[h] = (text, rules)
     return h
 
 

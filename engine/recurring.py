@@ -38,7 +38,7 @@ def hosted_credits(b: dict, side: str) -> int:
         return n
     n = 0
     for srv in b["servers"].values():
-        for c in (*srv["ice"], *srv["root"], srv.get("content") or {}):
+        for c in [*srv["ice"], *srv["root"], srv.get("content") or {}]:
             if c.get("recurring") and c.get("rezzed"):
                 n += c.get("counters", {}).get("credits", 0)
     return n

@@ -3,6 +3,8 @@ cannot be used (CR 3.9.5, 6.5.4, 9.8.5-9.8.6). Pure functions over the normalise
 
 from __future__ import annotations
 
+from memo import memo
+
 # how long a pump lasts (3.9.5b-c). `boost` is the strength every pump still lasting adds (so
 # `strength` reads two fields); the part of it that outlasts the encounter is also counted in
 # `boost_run` / `boost_turn`
@@ -47,7 +49,7 @@ def clear_boosts(board: dict, lasts: str = "encounter") -> dict:
 
 def forget_boosts(card: dict) -> None:
     """An installed card's temporary strength changes end when it moves (8.1.7 / 3.9.5)."""
-    for key in ("boost", *LONGER.values()):
+    for key in ["boost", *LONGER.values()]:
         card.pop(key, None)
 
 
@@ -175,6 +177,21 @@ def unusable(
 
 
 def describe_ability(ability: dict) -> str:
+    """An ability's words, as its labels and events show them ("1[credit]: break 1 barrier
+    subroutine"); made once per distinct ability (an ability is a small dict of scalars: its
+    items are the memo's key; one holding a list is described without the memo)."""
+    try:
+        return _ability_text(tuple(ability.items()))
+    except TypeError:  # an unhashable field (a list): not memoised
+        return _describe(ability)
+
+
+@memo("engine.ability_texts")
+def _ability_text(items: tuple) -> str:
+    return _describe(dict(items))
+
+
+def _describe(ability: dict) -> str:
     kind = ability["kind"]
     if kind == "text":
         return ability["text"]

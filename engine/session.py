@@ -155,7 +155,7 @@ class Session:
     @property
     def initial(self) -> dict:
         """The board as given to `start` (a copy: the caller's board may change later)."""
-        b = self._initial
+        b: Any = self._initial
         if type(b) is bytes:  # decoded when first read: stepping never needs it
             b = self._initial = marshal.loads(b)
         return b

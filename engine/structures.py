@@ -165,7 +165,7 @@ class Tables:
         # every session on this document (engine.machine.Ctx.ev); bounded
         self.events: LRU = LRU(*MEMO_BOUNDS["events"])
         from .events import Event
-        from .machine import step_handler
+        from .machine import INPUTS, NARRATED, step_handler
         from .steps import handler_for  # steps imports this module
 
         # every step's handler (None when the engine does not model it), looked up once
@@ -174,7 +174,7 @@ class Tables:
         # value built once that the step machine appends without calling the handler
         self.narrated: dict[str, Event] = {}
         for i, h in self.handlers.items():
-            told = getattr(h, "narrated", None)
+            told = None if h is None else NARRATED.get(h)
             if told is not None:
                 text, rules = told
                 rules = tuple(r for r in rules if doc.node(r) is not None)
@@ -190,21 +190,21 @@ class Tables:
         # for a run of narrated steps (their events, appended at once)
         plan: list[tuple] = []
         for i in self.steps.get("checkpoint", ()):
-            told = self.narrated.get(i)
-            if told is None:
+            event = self.narrated.get(i)
+            if event is None:
                 plan.append((i, handler_for(i), ()))
             elif plan and plan[-1][2]:
-                plan[-1] = ("", None, (*plan[-1][2], told))
+                plan[-1] = ("", None, (*plan[-1][2], event))
             else:
-                plan.append(("", None, (told,)))
+                plan.append(("", None, (event,)))
         self.checkpoint_plan = tuple(plan)
         # what the checkpoint handlers read (`inputs(board)` of each), None when one does not say
         # (then every checkpoint is walked); the last handler step (`Ctx.step` after a walk); and
         # the events of quiet checkpoints by those inputs (engine.machine.checkpoint; bounded)
         handlers = [h for _, h, told in plan if not told and h is not None]
-        fns = [getattr(h, "inputs", None) for h in handlers]
+        fns = [INPUTS.get(h) for h in handlers]
         self.checkpoint_inputs = None if None in fns else tuple(fns)
-        self.checkpoint_last = next((i for i, _, told in reversed(plan) if not told), "")
+        self.checkpoint_last = next((i for i, _, told in plan[::-1] if not told), "")
         self.checkpoints: LRU = LRU(*MEMO_BOUNDS["checkpoints"])
         # boards validated and normalised for sessions on this document (engine.session._prepare):
         # marshalled board -> (problems, marshalled normalised board, its kinds); bounded

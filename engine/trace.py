@@ -51,7 +51,7 @@ def bonuses(ctx: Ctx) -> list[tuple[str, int]]:
     run = None
     for name, srv in b["servers"].items():
         content = srv.get("content")
-        for c in (*srv["ice"], *srv["root"], *((content,) if content else ())):
+        for c in [*srv["ice"], *srv["root"], *([content] if content else [])]:
             tb = c.get("trace_bonus")
             if tb is None or not c.get("rezzed"):
                 continue

@@ -43,6 +43,7 @@ condition is not met: the ability never becomes pending
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .decision import Decision, card_ref
@@ -199,8 +200,8 @@ def mark(
     f: Frame,
     when: str,
     subject: dict | None = None,
-    extra: list[dict] = (),
-    extra_unmet: list[str] = (),
+    extra: Sequence[dict] = (),
+    extra_unmet: Sequence[str] = (),
 ) -> bool:
     """The abilities meeting `when` now (with `extra`: the subject's own, such as an accessed
     card's `on_access`) become pending in frame `f` (an event lists them), and those whose filter
@@ -228,7 +229,7 @@ def mark(
 
 
 def fire(
-    ctx: Ctx, f: Frame, d: Decision | None, when: str, subject: dict | None = None, extra: list[dict] = ()
+    ctx: Ctx, f: Frame, d: Decision | None, when: str, subject: dict | None = None, extra: Sequence[dict] = ()
 ) -> Any:
     """At the step where `when` is met: on the handler's first entry the abilities meeting it
     become pending (`mark`); then the reaction window resolves them (`reaction_window`).

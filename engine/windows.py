@@ -278,9 +278,11 @@ def program_abilities(
                 label = _ability_label(prog, ab, strength)
             else:
                 lkey = f"{use_id}@{strength}"
-                label = labels.get(lkey)
-                if label is None:
+                known = labels.get(lkey)
+                if known is None:
                     label = labels[lkey] = _ability_label(prog, ab, strength)
+                else:
+                    label = known
             out.append({"id": use_id, "label": label, "player": "runner"})
         if memo is not None and not any("once_per" in ab for ab in abilities):
             memo[key] = out[first:]

@@ -249,6 +249,13 @@ MEMOS = (
         "option of every step",
     ),
     MemoSpec(
+        "engine.ability_texts",
+        1024,
+        1 * MB,
+        "engine/rig.py `_ability_text`: the words of an installed card's ability (its label in "
+        "every paid ability window and its announcement), by the ability's fields",
+    ),
+    MemoSpec(
         "unified.ruling_words",
         4096,
         4 * MB,

@@ -1066,15 +1066,23 @@ def find_keywords(text: str, pattern: re.Pattern | None, table: dict[str, Keywor
 
 
 def _snippet(text: str, query: str, width: int = 160) -> str:
+    """Plain text of at most about ``width`` characters around the first query word found, cut
+    at word boundaries, with "…" where text was left out on either side."""
     text = " ".join((text or "").split())
     if len(text) <= width:
         return text
-    words = [w for w in re.findall(r"\w{3,}", query.lower())]
     low = text.lower()
-    at = min((low.find(w) for w in words if low.find(w) >= 0), default=0)
+    found = [i for i in (low.find(w) for w in re.findall(r"\w{3,}", query.lower())) if i >= 0]
+    at = min(found, default=0)
     start = max(0, at - width // 3)
-    chunk = text[start : start + width]
-    return ("..." if start else "") + chunk + ("..." if start + width < len(text) else "")
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < at else start
+    end = min(len(text), start + width)
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start else end
+    return ("… " if start else "") + text[start:end].rstrip(",;:") + (" …" if end < len(text) else "")
 
 
 def open_cards(build_dir: Path | str) -> CardStore:

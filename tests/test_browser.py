@@ -98,6 +98,10 @@ def test_search_as_you_type_and_open_rule(page, server):
     assert items.count() >= 3
     assert page.locator(".suggest mark").count() > 0
     shot(page, "search-suggestions")
+    # on a phone the list uses the screen's width, under the header, not the narrow box's
+    box = page.locator(".suggest").bounding_box()
+    header = page.locator("header.top").bounding_box()
+    assert box["width"] >= 390 - 2 * 16 and box["y"] >= header["y"] + header["height"] - 1
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     assert page.locator('.suggest li[aria-selected="true"]').count() == 1

@@ -481,3 +481,26 @@ def test_store_computes_legality_for_the_date_asked(store, nrdb_dir):
     assert today["as_of"] == today_utc() == store.legality("hedge_fund").as_of
     expected, _ = standard_legality(data, today_utc())
     assert all(store.legality(cid) == expected[cid] for cid in ("snare", "hedge_fund", newly))
+
+
+def test_long_snippets_are_cut_at_whole_words(store):
+    """A card or ruling shown in search results is cut around the query's first word, at word
+    boundaries: never half a word at either end."""
+    seen = 0
+    for query in ("end the run net damage", "trash a resource", "choosing to take the tag", "rez"):
+        for hit in store.search(query, limit=20):
+            source = store.card(hit.card_id).stripped_text if hit.source == "cards" else None
+            if not hit.snippet.startswith("… ") and not hit.snippet.endswith(" …"):
+                continue
+            seen += 1
+            body = hit.snippet.removeprefix("… ").removesuffix(" …")
+            words = body.split()
+            assert words, hit
+            if source is not None:
+                flat = " ".join(source.split())
+                at = flat.find(body)
+                assert at >= 0, (hit.card_id, body)
+                assert at == 0 or flat[at - 1] == " ", (hit.card_id, body)
+                after = at + len(body)
+                assert after == len(flat) or flat[after] in " ,;:", (hit.card_id, body)
+    assert seen >= 3  # some snippets really were cut

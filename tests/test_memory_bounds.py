@@ -24,6 +24,7 @@ from whoosh.index import TOC, create_in
 from whoosh.lang.porter import stem as porter_stem
 
 from engine import decision as engine_decision
+from engine import rig as engine_rig
 from memo import ENTRY_BYTES, LRU, MEMOS, REGISTRY, Memo, approx_bytes
 from rules_index import history as history_mod
 from rules_index import jargon as jargon_mod
@@ -274,6 +275,10 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
         "engine.card_refs": (
             engine_decision._refs,
             lambda i: (tuple(f"Card {i}.{j} " + "x" * 200 for j in range(20)),),
+        ),
+        "engine.ability_texts": (
+            engine_rig._ability_text,
+            lambda i: ((("kind", "text"), ("text", f"{big} {i}")),),
         ),
         "unified.ruling_words": (unified_mod._ruling_words, lambda i: (_ruling(i, big),)),
         "question.reads": (question_mod.read, lambda i: (f"how many {big} {i}",)),

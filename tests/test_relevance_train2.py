@@ -28,7 +28,7 @@ def test_train2_answers_are_rules_of_cr_26_03(doc_latest):
     assert data["version"] == doc_latest.version == "26.03"
     kinds = {node.id: node.kind for node in doc_latest.nodes}
     queries = data["queries"]
-    assert len(queries) >= 200
+    assert len(queries) >= 250
     for item in queries:
         assert item["type"] in TYPES, item
         assert item["answers"], item

@@ -27,6 +27,7 @@ from rules_index.steplinks import link_steps
 from scraper import Document, Node
 
 from .library import rules
+from .payloads.context import clip
 
 _LEADING_TERM = re.compile(r'^(<span class="term">)([a-z])')
 _CONTEXT_KINDS = ("subrule", "step", "timing_step")
@@ -63,9 +64,7 @@ def ref_label(doc: Document, node_id: str, limit: int = 90) -> str:
     text = " ".join((node.text or "").split())
     if node.html and _LEADING_TERM.match(node.html):  # a sentence start, as cr_case shows it
         text = text[:1].upper() + text[1:]
-    if len(text) > limit:
-        text = text[: limit - 1].rsplit(" ", 1)[0] + "…"
-    return text
+    return clip(text, limit)
 
 
 def rule_aids(

@@ -34,7 +34,7 @@ from rules_index.store import LibraryError, public_source
 from scraper.nrdb import Card, Ruling, plain_text
 
 from ..errors import BadRequest, CardNotFound, NoCardData
-from .context import Rules
+from .context import Rules, clip
 
 MAX_QUERY = 200
 MAX_LIMIT = 50
@@ -104,15 +104,8 @@ def _rule_brief(doc: Any, node_id: str) -> dict[str, Any]:
         "id": node.id,
         "number": node.number,
         "title": node.title,
-        "text": _clip(text, 160),
+        "text": clip(text, 160),
     }
-
-
-def _clip(text: str, limit: int) -> str:
-    """`text` cut to at most `limit` characters at a word boundary, with "…" when cut."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 def _names(s: CardStore, card: Card) -> dict[str, Any]:
@@ -367,7 +360,7 @@ def card_link(rules: Rules, code: str | None, name: str) -> dict[str, Any]:
         href = f"https://netrunnerdb.com/en/card/{code}" if code else None
         return {"href": href, "preview": None, "local": False}
     text = " ".join(c.stripped_text.split())
-    return {"href": f"/c/{c.id}", "preview": _clip(text, 140), "local": True}
+    return {"href": f"/c/{c.id}", "preview": clip(text, 140), "local": True}
 
 
 def cards_info(rules: Rules) -> dict[str, Any] | None:

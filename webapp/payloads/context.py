@@ -20,6 +20,14 @@ from ..errors import BadRequest, RuleNotFound, UnknownVersion
 MAX_REF = 300
 
 
+def clip(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters at a word boundary, with "…" when cut: the one
+    way pages and answers shorten a rule's or card's text."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
 @dataclass
 class Found:
     """A rule found in one version."""

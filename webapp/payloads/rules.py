@@ -12,7 +12,7 @@ from scraper import Document, Node
 
 from ..errors import BadRequest, NotFound
 from .cards import public_cards_info
-from .context import Found, Rules
+from .context import Found, Rules, clip
 
 MAX_K = 3
 
@@ -35,10 +35,7 @@ def label(item: dict[str, Any]) -> str:
 
 
 def summary(node: Node, limit: int = 240) -> str:
-    text = " ".join((node.text or "").split())
-    if len(text) > limit:
-        text = text[: limit - 1].rsplit(" ", 1)[0] + "…"
-    return text
+    return clip(" ".join((node.text or "").split()), limit)
 
 
 def versions(rules: Rules) -> dict[str, Any]:

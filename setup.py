@@ -1,0 +1,64 @@
+"""The compiled engine (issue 10, speed): `make native` (part of `make install`) runs
+``NRRULES_NATIVE=1 python setup.py build_ext --inplace``, which compiles the modules listed in
+`engine._native.COMPILED` with mypyc into extension modules beside their sources and writes
+engine/native.stamp (the hash of the sources compiled; engine/_native.py runs the compiled modules
+only while it matches). Without NRRULES_NATIVE=1 (a plain `pip install`) nothing is compiled and
+the engine is pure Python. Project metadata lives in pyproject.toml."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+
+# mypy checks mypyc needs switched off: narrowing of Optional values the engine guarantees
+# at run time (an encounter's ice, the run frame); mypyc still checks every value it unboxes
+MYPY_FLAGS = [
+    "--ignore-missing-imports",
+    "--follow-imports=silent",
+    "--disable-error-code=union-attr",
+    "--disable-error-code=index",
+    "--disable-error-code=arg-type",
+    "--disable-error-code=misc",
+    "--disable-error-code=operator",
+]
+
+
+def _native():
+    """engine/_native.py, loaded by path (importing the package would import the engine)."""
+    spec = importlib.util.spec_from_file_location("_nrrules_native", ROOT / "engine" / "_native.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class BuildNative(build_ext):
+    def run(self) -> None:
+        if not self.extensions:  # a plain `pip install`: nothing to compile, the stamp stays
+            super().run()
+            return
+        native = _native()
+        stamp = ROOT / "engine" / native.STAMP
+        stamp.unlink(missing_ok=True)
+        super().run()
+        if self.inplace:
+            stamp.write_text(native.source_hash(ROOT / "engine") + "\n")
+
+
+ext_modules = []
+if os.environ.get("NRRULES_NATIVE") == "1":
+    from mypyc.build import mypycify
+
+    native = _native()
+    ext_modules = mypycify(
+        [*MYPY_FLAGS, *(f"engine/{name}.py" for name in native.COMPILED)],
+        opt_level="3",
+        group_name=f"engine.{native.GROUP}",
+    )
+
+setup(ext_modules=ext_modules, cmdclass={"build_ext": BuildNative})
