@@ -43,6 +43,7 @@ COMPILED = (
     "recurring",
     "rig",
     "run",
+    "session",
     "steps",
     "structures",
     "trace",

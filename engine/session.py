@@ -35,8 +35,10 @@ class SessionSpec:
 
     version: str
     structure: str
-    board: dict[str, Any]
-    params: dict[str, Any] = field(default_factory=dict)
+    # as the caller sent them (a JSON board, params), checked when the session starts: `Any`, so
+    # that the compiled class (engine._native) holds a bad one for `start` to refuse clearly
+    board: Any
+    params: Any = field(default_factory=dict)
     seed: int = 0
     decisions: list[str] = field(default_factory=list)
 
@@ -85,7 +87,7 @@ class SessionSpec:
         return cls(version, data["s"], data["b"], params, seed, list(data["d"]))
 
     @classmethod
-    def from_json(cls, text: str | bytes, version: str | None = None) -> SessionSpec:
+    def from_json(cls, text: Any, version: str | None = None) -> SessionSpec:
         try:
             data = json.loads(text)
         except (ValueError, TypeError) as e:
@@ -181,7 +183,7 @@ class Session:
         return self.spec().to_json()
 
     @classmethod
-    def from_json(cls, text: str | bytes, doc: Document) -> Session:
+    def from_json(cls, text: Any, doc: Document) -> Session:
         """Rebuild a session by replaying its decisions on `doc`. Raises BoardError / IllegalDecision."""
         spec = SessionSpec.from_json(text, doc.version)
         return replay(spec.board, spec.structure, doc, spec.params, spec.seed, spec.decisions)
@@ -225,7 +227,7 @@ def _check_effects(v: Any, path: str) -> list[str]:
     return ck.problems
 
 
-def _validate_params(structure: str, params: dict, board: dict, doc: Document) -> list[str]:
+def _validate_params(structure: Any, params: Any, board: dict, doc: Document) -> list[str]:
     problems: list[str] = []
     s = BY_ID.get(structure) if isinstance(structure, str) else None
     if s is None or not s.startable:
@@ -368,7 +370,10 @@ def _from_snapshot(doc: Document, t: Tables, snap: tuple, structure: str, seed: 
     return s
 
 
-def start(board: dict, structure: str, doc: Document, params: dict | None = None, seed: int = 0) -> Session:
+# The public functions take what callers send as `Any` (a board, structure, params, seed, decision
+# id): they check it and raise BoardError / IllegalDecision; compiled (engine._native), a narrower
+# hint would be checked first and raise a bare TypeError instead.
+def start(board: Any, structure: Any, doc: Document, params: Any = None, seed: Any = 0) -> Session:
     """Start walking `structure` on `board` under the CR version `doc`. Raises BoardError.
 
     The engine is deterministic, so the session up to its first decision is a value of (board,
@@ -387,7 +392,7 @@ def start(board: dict, structure: str, doc: Document, params: dict | None = None
     return s
 
 
-def _start(board: dict, structure: str, doc: Document, t: Tables, params: dict | None, seed: int) -> Session:
+def _start(board: Any, structure: Any, doc: Document, t: Tables, params: Any, seed: Any) -> Session:
     problems, norm, kinds, as_given = _prepare(board, t)
     if problems or norm is None:
         raise BoardError(problems)
@@ -441,7 +446,7 @@ def refused_decisions(session: Session) -> list[Refusal]:
     return _refusals.refused(session)
 
 
-def _check_legal(session: Session, decision_id: str) -> Decision:
+def _check_legal(session: Session, decision_id: Any) -> Decision:
     """Parse `decision_id` once (the edge: handlers get the typed `Decision`) and check it is
     legal now. The positional ids of older sessions ("use:2.0") are accepted and mapped to the
     card-named id of the card at that position now ("use:corroder.0"). Raises IllegalDecision."""
@@ -486,7 +491,7 @@ def _zone_cards(session: Session, d: Decision, player: str) -> list[dict] | None
     return None
 
 
-def apply(session: Session, decision_id: str) -> tuple[Session, list[Event]]:
+def apply(session: Session, decision_id: Any) -> tuple[Session, list[Event]]:
     """Take a decision; returns (new session, events fired). Never mutates `session`."""
     d = _check_legal(session, decision_id)
     new = session._clone()
@@ -497,12 +502,12 @@ def apply(session: Session, decision_id: str) -> tuple[Session, list[Event]]:
 
 
 def replay(
-    board: dict,
-    structure: str,
+    board: Any,
+    structure: Any,
     doc: Document,
-    params: dict | None = None,
-    seed: int = 0,
-    decisions: list[str] | tuple[str, ...] = (),
+    params: Any = None,
+    seed: Any = 0,
+    decisions: Any = (),
 ) -> Session:
     """`start` then take `decisions` in order; the same result as repeated `apply`, without
     copying the intermediate sessions (how a session is rebuilt from its JSON or a URL token).
@@ -513,7 +518,7 @@ def replay(
     return s
 
 
-def push(session: Session, decision_id: str) -> list[Event]:
+def push(session: Session, decision_id: Any) -> list[Event]:
     """Take a decision *in place* (like python-chess's `Board.push`): `session` itself moves on
     and the events fired are returned. The same result as `apply` without copying the state, for
     callers that step many sessions and keep no references to earlier states.
