@@ -11,18 +11,24 @@ $(BIN)/nrrules: pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
-	$(MAKE) --no-print-directory native
 	touch $(BIN)/nrrules
 
-install: $(BIN)/nrrules
+# The compiled engine is rebuilt whenever an engine source is newer than the last build attempt
+# (a git pull, an edit), so `make test` and `make run` never run a stale build's fallback.
+install: $(BIN)/nrrules $(VENV)/native-built
+
+$(VENV)/native-built: $(BIN)/nrrules setup.py $(wildcard engine/*.py)
+	$(MAKE) --no-print-directory native
 
 # The compiled engine (setup.py, engine/_native.py): its hot modules compiled with mypyc beside
 # their sources. Without a C compiler the build fails and the pure-Python engine runs; after an
-# engine source changes, the pure-Python engine runs (with a warning) until this is run again.
+# engine source changes, the pure-Python engine runs (with a warning) until this is run again
+# (`make install`, `make test` and `make run` do it).
 native:
 	NRRULES_NATIVE=1 $(BIN)/python setup.py -q build_ext --inplace >build-native.log 2>&1 \
 		|| echo "note: the compiled engine was not built (see build-native.log); the pure-Python engine runs"
 	$(BIN)/python -c "import engine; print('engine:', engine.NATIVE_STATUS)"
+	touch $(VENV)/native-built
 
 build: install
 	$(BIN)/nrrules build $(if $(SOURCE),--source $(SOURCE))
