@@ -50,6 +50,7 @@ from scraper.nrdb import (
 )
 
 from .integrity import build_lock
+from .search import word_window
 from .store import OK, STALE, LibraryError, publish
 from .whoosh_open import open_index
 
@@ -1073,15 +1074,7 @@ def _snippet(text: str, query: str, width: int = 160) -> str:
         return text
     low = text.lower()
     found = [i for i in (low.find(w) for w in re.findall(r"\w{3,}", query.lower())) if i >= 0]
-    at = min(found, default=0)
-    start = max(0, at - width // 3)
-    if start:
-        space = text.find(" ", start)
-        start = space + 1 if 0 <= space < at else start
-    end = min(len(text), start + width)
-    if end < len(text):
-        space = text.rfind(" ", start, end)
-        end = space if space > start else end
+    start, end = word_window(text, min(found, default=0), width, width // 3)
     return ("… " if start else "") + text[start:end].rstrip(",;:") + (" …" if end < len(text) else "")
 
 

@@ -1251,19 +1251,26 @@ def _stems(text: str) -> tuple[tuple[str | None, ...], array]:
     return tuple(stems), offsets
 
 
+def word_window(text: str, at: int, width: int, before: int) -> tuple[int, int]:
+    """The start and end of a window of at most `width` characters of `text` that begins about
+    `before` characters ahead of offset `at`, both cut at word boundaries (the whole text if it
+    fits): how every snippet is cut."""
+    if len(text) <= width:
+        return 0, len(text)
+    start = max(0, at - before)
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < at else start
+    end = min(len(text), start + width)
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start else end
+    return start, end
+
+
 def _mark(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` HTML-escaped, cut to SNIPPET_CHARS around the first span, spans in <mark>."""
-    start, end = 0, len(text)
-    if len(text) > SNIPPET_CHARS:
-        first = spans[0][0] if spans else 0
-        start = max(0, first - 70)
-        if start:
-            space = text.find(" ", start)
-            start = space + 1 if 0 <= space < first else start
-        end = min(len(text), start + SNIPPET_CHARS)
-        if end < len(text):
-            space = text.rfind(" ", start, end)
-            end = space if space > start else end
+    start, end = word_window(text, spans[0][0] if spans else 0, SNIPPET_CHARS, 70)
     out = ["… " if start else ""]
     pos = start
     for a, b in spans:

@@ -54,3 +54,17 @@ def decision_ids(session: object) -> list[str]:
     import engine
 
     return [d["id"] for d in engine.legal_decisions(session)]  # type: ignore[arg-type]
+
+
+# a fracter as the rig tests put it on a board (subtypes written as the cards print them)
+CORRODER = {
+    "name": "Corroder",
+    "type": "program",
+    "memory_cost": 1,
+    "strength": 2,
+    "subtypes": ["Icebreaker", "Fracter"],
+    "abilities": [
+        {"kind": "break", "cost": 1, "count": 1, "ice_subtype": "barrier"},
+        {"kind": "strength", "cost": 1, "amount": 1},
+    ],
+}

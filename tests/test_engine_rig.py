@@ -5,21 +5,10 @@ trash a program, text resolved by hand). Each scenario is set up from the CR tex
 from __future__ import annotations
 
 import pytest
-from helpers import load_doc
+from helpers import CORRODER, load_doc
 
 import engine
 
-CORRODER = {
-    "name": "Corroder",
-    "type": "program",
-    "memory_cost": 1,
-    "strength": 2,
-    "subtypes": ["Icebreaker", "Fracter"],
-    "abilities": [
-        {"kind": "break", "cost": 1, "count": 1, "ice_subtype": "barrier"},
-        {"kind": "strength", "cost": 1, "amount": 1},
-    ],
-}
 GORDIAN = {
     "name": "Gordian Blade",
     "type": "program",

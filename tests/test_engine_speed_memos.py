@@ -8,22 +8,10 @@ from __future__ import annotations
 import copy
 
 import pytest
-from helpers import LATEST, load_doc
+from helpers import CORRODER, LATEST, load_doc
 
 import engine
 from engine.structures import tables
-
-CORRODER = {
-    "name": "Corroder",
-    "type": "program",
-    "memory_cost": 1,
-    "strength": 2,
-    "subtypes": ["icebreaker", "fracter"],
-    "abilities": [
-        {"kind": "break", "cost": 1, "count": 1, "ice_subtype": "barrier"},
-        {"kind": "strength", "cost": 1, "amount": 1},
-    ],
-}
 
 
 def _wall(subs: int) -> dict:
