@@ -50,3 +50,26 @@ def test_train2_has_no_near_duplicates():
         for other in old_words + seen:
             assert _jaccard(words, other) < 0.6, q
         seen.append(words)
+
+
+def test_no_tuning_or_training_question_repeats_a_held_out_query():
+    """The sets the ranking is tuned and trained on leak nothing of the held-out sets: no
+    question of theirs repeats or nearly repeats (token-set Jaccard >= 0.6) a held-out query.
+    (25 such questions were found and removed on 2026-11-24, five of them word for word.)"""
+    held = [
+        _words(q["q"]) for f in ("relevance_questions.json", "relevance_holdout.json") for q in _queries(f)
+    ]
+    assert len(held) >= 70
+    trained = [
+        q["q"]
+        for f in ("relevance_tuning.json", "relevance_train.json", "relevance_train2.json")
+        for q in _queries(f)
+    ]
+    assert len(trained) >= 800
+    # a training question written with a held-out query's words would fail here
+    assert max(_jaccard(_words(q), h) for q in trained[:50] for h in held) > 0.3
+    for q in trained:
+        words = _words(q)
+        assert max(_jaccard(words, h) for h in held) < 0.6, q
+    for f in ("relevance_train.json", "relevance_train2.json", "relevance_tuning.json"):
+        assert json.loads((BENCH / f).read_text(encoding="utf-8"))["version"] == "26.03"
