@@ -11,6 +11,12 @@ type, for:
 
 Both run on a real on-disk index built in a temporary directory from the real CR file.
 
+With ``--sources``, the search box's default instead: one list over every source
+(`rules_index.unified.search_sources`: rules, cards and rulings from ../shared/nrdb/v2, judge
+items from ../shared/judge, built into a temporary library as ``nrrules build --cards --judge``
+builds them), scored by where the first right rule stands in that merged list (a card, ruling
+or judge hit is never counted as an answer: the sets name rules).
+
 The sets and what they may be used for:
 
 * ``relevance_set.json``: the main set (numbers, jargon, typos, cards, questions), tuned on;
@@ -179,6 +185,50 @@ def _score_set(
     return results
 
 
+def run_sources(version: str, cr_dir: Path, set_paths: tuple[Path, ...] | list[Path]) -> dict[str, dict]:
+    """Score every set on the merged list of every source (``--sources``)."""
+    from rules_index.cards import build_cards
+    from rules_index.judge import build_judge
+    from rules_index.store import Library, build, refresh_questions
+    from rules_index.unified import available_sources, search_sources
+
+    out: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        build_dir = Path(tmp) / "build"
+        build(str(cr_dir / f"cr-{version}.html"), build_dir)
+        build_cards(str(DEFAULT_NRDB), build_dir)
+        names = {c.name for n in Library.open(build_dir).document(version).nodes for c in n.cards}
+        build_judge(str(DEFAULT_JUDGE), build_dir, names)
+        refresh_questions(build_dir)
+        library = Library.open(build_dir)
+        sources = available_sources(library)
+        doc = library.document(version)
+        for set_path in set_paths:
+            queries = [
+                {**q, "answers": [a for a in q["answers"] if a in doc]}
+                for q in load_set(Path(set_path))
+                if any(a in doc for a in q["answers"])
+            ]
+            merged = {
+                q["q"]: [
+                    h.id if h.source == "rules" else f"{h.source}:{h.id}"
+                    for h in search_sources(library, q["q"], version, sources).hits
+                ]
+                for q in queries
+            }
+            r = evaluate(merged, queries)
+            out[Path(set_path).name] = {"merged": r}
+            types = "  ".join(
+                f"{t} {r['recall5_by_type'][t]:.2f}/{v:.2f} ({r['n_by_type'][t]})"
+                for t, v in r["mrr_by_type"].items()
+            )
+            print(
+                f"\n{Path(set_path).name}, all sources ({', '.join(sources)}), CR {version}: {len(queries)} queries"
+            )
+            print(f"{'merged':10} {r['recall@5']:9.3f} {r['mrr@10']:8.3f}   {types}")
+    return out
+
+
 def run(
     version: str,
     cr_dir: Path,
@@ -219,12 +269,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     ap.add_argument(
+        "--sources",
+        action="store_true",
+        help="score the merged list of every source (rules, cards, rulings, judge) instead",
+    )
+    ap.add_argument(
         "--no-questions",
         action="store_true",
         help="index without the rulings' and judges' questions citing rules (a build without cards)",
     )
     args = ap.parse_args(argv)
-    results = run(args.version, args.cr_dir, args.verbose, tuple(args.set or ALL_SETS), not args.no_questions)
+    if args.sources:
+        results = run_sources(args.version, args.cr_dir, tuple(args.set or ALL_SETS))
+    else:
+        results = run(
+            args.version, args.cr_dir, args.verbose, tuple(args.set or ALL_SETS), not args.no_questions
+        )
     if args.json:
         print(
             json.dumps(

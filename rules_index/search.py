@@ -394,11 +394,14 @@ class SearchResult:
     looser: list[SearchHit] = field(default_factory=list)
     # The stems a snippet marks for this query (for `Searcher.with_snippets`).
     terms: frozenset[str] = field(default=frozenset(), repr=False)
+    # A plain-English question (the learned stage ordered it): `unified.merge` lets rules lead.
+    question: bool = field(default=False, repr=False)
 
     def to_dict(self) -> dict:
-        """The answer as JSON-ready data (``terms`` is for the searcher, not the reader)."""
+        """The answer as JSON-ready data (``terms`` and ``question`` are for the searcher and the
+        merged list, not the reader)."""
         out = asdict(self)
-        del out["terms"]
+        del out["terms"], out["question"]
         return out
 
 
@@ -750,12 +753,16 @@ class Searcher:
         """Hits for a query, best first. Never raises for any query string."""
         return self._safe_search(query, limit, True)[0]
 
-    def _safe_search(self, query: str, limit: int, snippets: bool) -> tuple[list[SearchHit], frozenset[str]]:
+    def _safe_search(
+        self, query: str, limit: int, snippets: bool
+    ) -> tuple[list[SearchHit], frozenset[str], bool]:
+        """(hits, stems to mark, whether the query is a plain-English question: one the learned
+        stage orders, `ranker.applies`)."""
         try:
             return self._search(query, limit, snippets)
         except Exception:  # a search box must not fail; log it and answer with nothing
             log.exception("search failed for %r", query[:MAX_QUERY] if isinstance(query, str) else query)
-            return [], frozenset()
+            return [], frozenset(), False
 
     def search_result(self, query: str, limit: int = 10, snippets: bool = True) -> SearchResult:
         """`search`, and when it finds nothing, what it can offer: the nearest rule numbers for a
@@ -764,8 +771,8 @@ class Searcher:
         their words come without a snippet (``""``): a caller keeping only some of them (the
         merged list of every source) makes theirs with `with_snippets`."""
         text = clean_query(query)
-        hits, terms = self._safe_search(query, limit, snippets)
-        result = SearchResult(query=text, hits=hits, terms=terms)
+        hits, terms, question = self._safe_search(query, limit, snippets)
+        result = SearchResult(query=text, hits=hits, terms=terms, question=question)
         if result.hits or not text:
             return result
         try:
@@ -827,26 +834,26 @@ class Searcher:
 
     def _search(
         self, query: str, limit: int, snippets: bool = True
-    ) -> tuple[list[SearchHit], frozenset[str]]:
+    ) -> tuple[list[SearchHit], frozenset[str], bool]:
         text = clean_query(query)
         try:
             limit = max(1, min(int(limit), MAX_LIMIT))
         except (TypeError, ValueError):
             limit = 10
         if not text:
-            return [], frozenset()
+            return [], frozenset(), False
         ref = parse_query(text)
         if ref is not None:
             found = lookup(self.doc, text)
             if found.node is not None:
-                return self._exact_hits(found.node, text, limit), frozenset()
+                return self._exact_hits(found.node, text, limit), frozenset(), False
             if ref.kind == "number":
                 # "6.9.9" names no rule; its digits would only match noise. `lookup` gives the
                 # error and the nearest numbers.
-                return [], frozenset()
+                return [], frozenset(), False
         q, highlight_terms, info = self._plan(text)
         if q is None:
-            return [], frozenset()
+            return [], frozenset(), False
         marked = highlight_terms if snippets else None
         hits: list[SearchHit] = []
         if info["only_jargon"]:
@@ -874,7 +881,7 @@ class Searcher:
             if node is None or any(h.id == node.id for h in hits):
                 continue
             hits.append(self._hit(node, round(score, 4), marked, "text", norm=norm_of(score, ideal)))
-        return hits[:limit], highlight_terms
+        return hits[:limit], highlight_terms, learned
 
     def rank_inputs(self, query: str) -> tuple[list[str], list[list[float]]] | None:
         """The learned stage's inputs for a query (`rules_index.ranker`): the ids of the

@@ -75,6 +75,69 @@ def test_a_rules_question_finds_its_rule_on_the_first_screen_beside_rulings(clie
 
 
 @pytest.mark.parametrize(
+    "query",
+    [
+        "runner has no cards in hand and takes net damage",
+        "do I have to spend all my clicks",
+        "when can the runner jack out",
+    ],
+)
+def test_a_plain_english_question_puts_rules_first(client, query):
+    """A rules question (the learned stage orders it) is answered by rules first: the rules take
+    the first two turns; a hit of another source comes before them only if it carries at least
+    `STRONG_NORM` of the query's evidence, and a card found only by its text comes later still."""
+    from rules_index.unified import QUESTION_LEAD, STRONG_NORM
+
+    results = search(client, query, limit=20)["results"]
+    assert {h["source"] for h in results} >= {"rules", "rulings"}
+    rules_at = [i for i, h in enumerate(results) if h["source"] == "rules"]
+    first_rules = rules_at[QUESTION_LEAD - 1]
+    for h in results[:first_rules]:
+        assert h["source"] == "rules" or h["norm"] >= STRONG_NORM, (query, h)
+    cards = [i for i, h in enumerate(results) if h["source"] == "cards"]
+    others = [i for i, h in enumerate(results) if h["source"] in ("rulings", "judge")]
+    if cards and others:
+        assert min(cards) > min(others), query
+
+
+def test_the_issue_example_question_finds_the_flatline_rule_in_the_first_three(client):
+    results = search(client, "runner has no cards in hand and takes net damage")["results"]
+    assert {"10.4.4", "1.7.2b"} & {h.get("number") for h in results[:3]}, results[:3]
+
+
+def test_merge_lets_rules_lead_a_question_only():
+    """`merge` on hand-made lists: sources take turns by rank, then norm; for a question the
+    rules take two turns first, card hits two more, and a strong hit keeps its turn."""
+    from types import SimpleNamespace as Hit
+
+    from rules_index.unified import merge
+
+    def hits(source, *norms):
+        return [Hit(source=source, id=f"{source}{k}", norm=n, match="text") for k, n in enumerate(norms)]
+
+    lists = {
+        "rules": hits("rules", 0.2, 0.15, 0.1),
+        "cards": hits("cards", 0.6),
+        "rulings": hits("rulings", 0.5),
+        "judge": hits("judge", 0.9, 0.3),
+    }
+    ids = lambda out: [h.id for h in out]  # noqa: E731
+    assert ids(merge(lists, 10)) == ["judge0", "cards0", "rulings0", "rules0", "judge1", "rules1", "rules2"]
+    assert ids(merge(lists, 10, question=True)) == [
+        "judge0",
+        "rules0",
+        "rules1",
+        "rulings0",
+        "rules2",
+        "judge1",
+        "cards0",
+    ]
+    # an exact card name is never delayed
+    lists["cards"] = [Hit(source="cards", id="named", norm=1.0, match="exact")]
+    assert ids(merge(lists, 10, question=True))[0] == "named"
+
+
+@pytest.mark.parametrize(
     ("query", "item"),
     [
         ("player drew too many cards", "if-a-player-draws-too-many"),
