@@ -73,3 +73,47 @@ def test_no_tuning_or_training_question_repeats_a_held_out_query():
         assert max(_jaccard(words, h) for h in held) < 0.6, q
     for f in ("relevance_train.json", "relevance_train2.json", "relevance_tuning.json"):
         assert json.loads((BENCH / f).read_text(encoding="utf-8"))["version"] == "26.03"
+
+
+TRAIN3 = Path(__file__).resolve().parent.parent / "rules_index" / "bank" / "train3.json"
+
+
+def test_train3_answers_are_rules_of_cr_26_03(doc_latest):
+    """rules_index/bank/train3.json, the third training set (bank3 helper): every answer is a real
+    CR 26.03 rule, not an example."""
+    data = json.loads(TRAIN3.read_text(encoding="utf-8"))
+    assert data["version"] == doc_latest.version == "26.03"
+    kinds = {node.id: node.kind for node in doc_latest.nodes}
+    queries = data["queries"]
+    assert len(queries) >= 300
+    assert {item["type"] for item in queries} == TYPES
+    for item in queries:
+        assert item["answers"] and len(set(item["answers"])) == len(item["answers"]), item
+        for rid in item["answers"]:
+            assert kinds.get(rid) not in (None, "example"), (item["q"], rid)
+
+
+def test_train3_repeats_no_other_question_nor_a_held_out_query():
+    """No train3 question nearly repeats (token-set Jaccard >= 0.6) a question of the main set, of
+    the earlier tuning and training sets, of train3 itself, or of the held-out sets."""
+    new = [q["q"] for q in json.loads(TRAIN3.read_text(encoding="utf-8"))["queries"]]
+    old = [
+        _words(q["q"])
+        for f in (
+            "relevance_set.json",
+            "relevance_tuning.json",
+            "relevance_train.json",
+            "relevance_train2.json",
+        )
+        for q in _queries(f)
+    ]
+    held = [
+        _words(q["q"]) for f in ("relevance_questions.json", "relevance_holdout.json") for q in _queries(f)
+    ]
+    assert len(old) >= 800 and len(held) >= 70
+    seen: list[frozenset[str]] = []
+    for q in new:
+        words = _words(q)
+        for other in old + held + seen:
+            assert _jaccard(words, other) < 0.6, q
+        seen.append(words)
