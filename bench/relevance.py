@@ -27,6 +27,8 @@ The sets and what they may be used for:
   set: its figures are training figures (the trainer prints cross-validated ones);
 * ``relevance_train2.json``: more such training questions (issue 15, traindata helper), mostly on
   rules the earlier sets do not ask about; its figures are training figures too;
+* ``relevance_train3.json``: 633 more (issue 15, bank3 helper): rules no earlier set asks about,
+  and the topics judges are asked most in new phrasings and situations; training figures too;
 * ``relevance_holdout.json``: queries written after earlier tuning, held out;
 * ``relevance_questions.json``: 54 plain-English questions written before any issue 15 ranking
   change, held out: never tune on it (its scores are reported, its misses are not studied).
@@ -60,7 +62,8 @@ QUESTIONS_PATH = Path(__file__).with_name("relevance_questions.json")
 TUNING_PATH = Path(__file__).with_name("relevance_tuning.json")
 TRAIN_PATH = Path(__file__).with_name("relevance_train.json")
 TRAIN2_PATH = Path(__file__).with_name("relevance_train2.json")
-ALL_SETS = (SET_PATH, TUNING_PATH, TRAIN_PATH, TRAIN2_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
+TRAIN3_PATH = Path(__file__).with_name("relevance_train3.json")
+ALL_SETS = (SET_PATH, TUNING_PATH, TRAIN_PATH, TRAIN2_PATH, TRAIN3_PATH, HOLDOUT_PATH, QUESTIONS_PATH)
 HELD_OUT = {HOLDOUT_PATH.name, QUESTIONS_PATH.name}
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 DEFAULT_NRDB = ROOT.parent / "shared" / "nrdb" / "v2"
@@ -165,7 +168,7 @@ def _score_set(
         "held out, never tuned on"
         if set_path.name in HELD_OUT
         else "ranker training"
-        if set_path.name in (TRAIN_PATH.name, TRAIN2_PATH.name)
+        if set_path.name in (TRAIN_PATH.name, TRAIN2_PATH.name, TRAIN3_PATH.name)
         else "tuning"
     )
     print(

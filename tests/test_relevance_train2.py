@@ -75,11 +75,11 @@ def test_no_tuning_or_training_question_repeats_a_held_out_query():
         assert json.loads((BENCH / f).read_text(encoding="utf-8"))["version"] == "26.03"
 
 
-TRAIN3 = Path(__file__).resolve().parent.parent / "rules_index" / "bank" / "train3.json"
+TRAIN3 = BENCH / "relevance_train3.json"
 
 
 def test_train3_answers_are_rules_of_cr_26_03(doc_latest):
-    """rules_index/bank/train3.json, the third training set (bank3 helper): every answer is a real
+    """bench/relevance_train3.json, the third training set (bank3 helper): every answer is a real
     CR 26.03 rule, not an example."""
     data = json.loads(TRAIN3.read_text(encoding="utf-8"))
     assert data["version"] == doc_latest.version == "26.03"
