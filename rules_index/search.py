@@ -1275,9 +1275,17 @@ def word_window(text: str, at: int, width: int, before: int) -> tuple[int, int]:
     return start, end
 
 
-def _mark(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` HTML-escaped, cut to SNIPPET_CHARS around the first span, spans in <mark>."""
-    start, end = word_window(text, spans[0][0] if spans else 0, SNIPPET_CHARS, 70)
+def mark_words(text: str, stems: frozenset[str], width: int = SNIPPET_CHARS) -> str:
+    """A snippet of any text (a card's, a ruling's) as rule snippets are made: HTML-escaped, its
+    white space collapsed, cut at whole words around the first word whose indexed form is one of
+    ``stems`` (`index_words` of the query), those words in <mark>."""
+    text = " ".join(text.split())
+    return _mark(text, [m.span() for m in _WORD.finditer(text) if _stem_of(m.group(0)) in stems], width)
+
+
+def _mark(text: str, spans: list[tuple[int, int]], width: int = SNIPPET_CHARS) -> str:
+    """``text`` HTML-escaped, cut to ``width`` characters around the first span, spans in <mark>."""
+    start, end = word_window(text, spans[0][0] if spans else 0, width, min(70, width // 3))
     out = ["… " if start else ""]
     pos = start
     for a, b in spans:

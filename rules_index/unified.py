@@ -44,10 +44,9 @@ from typing import TYPE_CHECKING, Any
 
 from memo import memo
 
-from .cards import _snippet as card_snippet
 from .cards import name_key, ruling_text
 from .lookup import parse_query
-from .search import SearchResult, norm_of
+from .search import SearchResult, index_words, mark_words, norm_of
 
 if TYPE_CHECKING:
     from scraper.nrdb import Ruling
@@ -177,13 +176,19 @@ def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> dict[s
     return out
 
 
+CARD_SNIPPET_CHARS = 160  # cards and rulings are short; their snippets are shorter than a rule's
+
+
 def card_snippets(store, hits: list, query: str) -> None:
-    """The snippet of each card and ruling hit of ``hits`` (made for the hits kept only)."""
+    """The snippet of each card and ruling hit of ``hits`` (made for the hits kept only): HTML,
+    the query's words in <mark>, as the rules' and judge items' snippets."""
+    stems = frozenset(index_words(query))
     for hit in hits:
         if getattr(hit, "source", None) == "cards" and not hit.snippet:
-            hit.snippet = card_snippet(store.card(hit.id).stripped_text, query)
+            hit.snippet = mark_words(store.card(hit.id).stripped_text, stems, CARD_SNIPPET_CHARS)
         elif getattr(hit, "source", None) == "rulings" and not hit.snippet:
-            hit.snippet = card_snippet(_ruling_words(store.rulings(hit.id)[hit.ruling]), query)
+            text = _ruling_words(store.rulings(hit.id)[hit.ruling])
+            hit.snippet = mark_words(text, stems, CARD_SNIPPET_CHARS)
 
 
 @memo("unified.ruling_words")  # rulings are few (about 2,000) and read-only; bounded all the same

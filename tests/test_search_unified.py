@@ -100,6 +100,28 @@ def test_a_plain_english_question_puts_rules_first(client, query):
         assert min(cards) > min(others), query
 
 
+def test_card_and_ruling_snippets_mark_the_query_words_as_rule_snippets_do(client):
+    from rules_index.search import index_words
+
+    results = search(client, "install cost of a program", limit=40)["results"]
+    found = [h for h in results if h["source"] in ("cards", "rulings")]
+    assert {h["source"] for h in found} == {"cards", "rulings"}, results
+    wanted = set(index_words("install cost of a program"))
+    marked = 0
+    for h in found:
+        words = re.findall(r"<mark>(.*?)</mark>", h["snippet"])
+        marked += bool(words)
+        assert all(set(index_words(w)) <= wanted and index_words(w) for w in words), h
+        rest = re.sub(r"</?mark>", "", h["snippet"])
+        assert "<" not in rest and ">" not in rest, h  # the text itself is escaped
+        assert len(rest) <= 160 + 4, h
+    assert marked == len(found)
+    # the page shows them highlighted
+    page = client.get("/search", query_string={"q": "install cost of a program"}).get_data(as_text=True)
+    items = [li for li in page.split("<li>") if "src-cards" in li or "src-rulings" in li]
+    assert items and all("<mark>" in li.split('<div class="snip">')[1] for li in items)
+
+
 def test_the_issue_example_question_finds_the_flatline_rule_in_the_first_three(client):
     results = search(client, "runner has no cards in hand and takes net damage")["results"]
     assert {"10.4.4", "1.7.2b"} & {h.get("number") for h in results[:3]}, results[:3]

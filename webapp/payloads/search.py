@@ -12,7 +12,6 @@ jargon first. Naming a source that is not built is a 404 that says how to build 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from typing import Any
 
@@ -90,13 +89,13 @@ def _hit(rules: Rules, hit, v: str) -> dict[str, Any]:
             "url": f"/j/{hit.id}",
             **common,
         }
-    # cards and rulings: the card store's snippets are plain text
+    # cards and rulings (`unified.card_snippets`: escaped, words in <mark>)
     ruling = hit.source == "rulings"
     return {
         "id": hit.id,
         "title": f"{hit.title}: ruling" if ruling else hit.title,
         "kind": "ruling" if ruling else "card",
-        "snippet": html.escape(hit.snippet, quote=False),
+        "snippet": hit.snippet,
         "breadcrumb": [],
         "url": f"/c/{hit.id}" + (f"#ruling-{hit.ruling}" if ruling else ""),
         **common,
