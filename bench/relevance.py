@@ -188,22 +188,30 @@ def _score_set(
     return results
 
 
-def run_sources(version: str, cr_dir: Path, set_paths: tuple[Path, ...] | list[Path]) -> dict[str, dict]:
-    """Score every set on the merged list of every source (``--sources``)."""
+def build_all_sources(version: str, cr_dir: Path, build_dir: Path):
+    """A library in ``build_dir`` with one CR version, the NetrunnerDB cards and rulings and the
+    judges' document, as ``nrrules build --cards --judge`` leaves it (the rules index re-built
+    with the rulings' and judges' questions citing rules). For the benchmarks of the search
+    box's default list over every source."""
     from rules_index.cards import build_cards
     from rules_index.judge import build_judge
     from rules_index.store import Library, build, refresh_questions
+
+    build(str(cr_dir / f"cr-{version}.html"), build_dir)
+    build_cards(str(DEFAULT_NRDB), build_dir)
+    names = {c.name for n in Library.open(build_dir).document(version).nodes for c in n.cards}
+    build_judge(str(DEFAULT_JUDGE), build_dir, names)
+    refresh_questions(build_dir)
+    return Library.open(build_dir)
+
+
+def run_sources(version: str, cr_dir: Path, set_paths: tuple[Path, ...] | list[Path]) -> dict[str, dict]:
+    """Score every set on the merged list of every source (``--sources``)."""
     from rules_index.unified import available_sources, search_sources
 
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        build_dir = Path(tmp) / "build"
-        build(str(cr_dir / f"cr-{version}.html"), build_dir)
-        build_cards(str(DEFAULT_NRDB), build_dir)
-        names = {c.name for n in Library.open(build_dir).document(version).nodes for c in n.cards}
-        build_judge(str(DEFAULT_JUDGE), build_dir, names)
-        refresh_questions(build_dir)
-        library = Library.open(build_dir)
+        library = build_all_sources(version, cr_dir, Path(tmp) / "build")
         sources = available_sources(library)
         doc = library.document(version)
         for set_path in set_paths:

@@ -37,7 +37,6 @@ from scraper import parse_html  # noqa: E402
 VERSIONS = ["22.12", "23.08", "24.03", "25.04", "25.08", "26.03"]
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))
 SET_PATHS = [Path(__file__).with_name(f"relevance_{n}.json") for n in ("set", "holdout", "questions")]
-SHARED = ROOT.parent / "shared"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -96,18 +95,12 @@ def bench_version(version: str, cr_dir: Path, queries: list[str], repeat: int, b
 
 def bench_sources(version: str, cr_dir: Path, queries: list[str], repeat: int) -> dict:
     """Per-query latency of the unified search over every built source."""
-    from rules_index.cards import build_cards
-    from rules_index.judge import build_judge
-    from rules_index.store import Library, build
+    from relevance import build_all_sources
+
     from rules_index.unified import available_sources, search_sources
 
     with tempfile.TemporaryDirectory() as tmp:
-        build_dir = Path(tmp) / "build"
-        build(str(cr_dir / f"cr-{version}.html"), build_dir)
-        build_cards(str(SHARED / "nrdb" / "v2"), build_dir)
-        names = {c.name for n in Library.open(build_dir).document(version).nodes for c in n.cards}
-        build_judge(str(SHARED / "judge" / "judge-reference-excerpt.html"), build_dir, names)
-        library = Library.open(build_dir)
+        library = build_all_sources(version, cr_dir, Path(tmp) / "build")
         sources = available_sources(library)
         for q in queries:  # warm-up: word lists, caches
             search_sources(library, q, version, sources)
