@@ -236,6 +236,13 @@ MEMOS = (
         "rules_index/question.py `_compiled`: the framing patterns, compiled once",
     ),
     MemoSpec(
+        "bank.questions",
+        4,
+        4 * MB,
+        "rules_index/bank.py `load`: the question bank (package data, about 5,000 questions), read once "
+        "per directory",
+    ),
+    MemoSpec(
         "ranker.model",
         4,
         256 * KB,

@@ -21,7 +21,8 @@ index derived from the version's real Whoosh index, so the browser ranks like th
   of each intent) and, per intent, the rules answering it;
 * ``explain``: timing step -> the rules citing it (`Searcher._explain_steps`);
 * ``ranker``: the learned stage's weights and constants (`rules_index.ranker`) and the rules
-  that only name something; null when no model is in use;
+  that only name something; null when no model is in use; ``asked_of`` (beside the index): each
+  rule's questions from the question bank (`rules_index.bank`), which its features read;
 * ``params``: the server's ranking constants (re-rank depth, priors, phrase bonus...).
 
 The client-side ranking lives in ``webapp/static/offline-search.js``; `tests/test_offline.py`
@@ -138,7 +139,7 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     seen: set[str] = set()
     for n in searchable:
         examples = [doc.node(e) for e in n.examples]
-        parts = [n.title or "", n.text, *n.terms, *(e.text for e in examples if e)]
+        parts = [n.title or "", n.text, *n.terms, *(e.text for e in examples if e), *searcher.asked(n.id)]
         for part in parts:
             for raw in tokenize(part):
                 low = raw.lower()
@@ -227,6 +228,8 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
         "kinds": kinds,
         "rules": rules,
         "terms_of": {position[n.id]: [t.lower() for t in n.terms] for n in searchable if n.terms},
+        # The question bank's questions of each rule (`rules_index.bank`), for the ranker.
+        "asked_of": {position[n.id]: list(searcher.asked(n.id)) for n in searchable if searcher.asked(n.id)},
         "index": {
             "docs": docpos,
             "stop": sorted(_STOP),

@@ -55,7 +55,7 @@ MIN_GROUPS = 3  # a question-like query has at least this many distinct word gro
 FLOOR = -8.0  # log-ratio features are clamped here (a zero score)
 HEADER_KINDS = frozenset({"chapter", "section", "subsection"})
 STEP_KINDS = frozenset({"step", "timing_step", "timing_phase"})
-FIELDS = ("text", "title", "terms", "section", "examples", "id")
+FIELDS = ("text", "title", "terms", "section", "examples", "id", "asked")
 FEATURES: tuple[str, ...] = (
     "base",
     "raw",
@@ -82,6 +82,9 @@ FEATURES: tuple[str, ...] = (
     "parent_of_top",
     "child_of_top",
     "indegree",
+    "w_asked",
+    "q_best",
+    "q_jac",
 )
 
 
@@ -95,12 +98,12 @@ class NodeInfo:
     depth: int  # parts of its number ("1.7.2b" -> 4), 0 without a number
     seq: tuple[str, ...]  # its text's analysed words, in order
     bigrams: frozenset[tuple[str, str]]  # its text's adjacent word pairs
-    # stems of text, title, terms, section titles, examples, id words
+    # stems of text, title, terms, section titles, examples, id words, the bank's questions
     fields: tuple[frozenset[str], ...]
     cites: frozenset[str]  # ids it (or its examples) cites
     indegree: int  # rules citing it
     naming: bool
-
+    asked: tuple[frozenset[str], ...] = ()  # stems of each of its questions in the bank
 
 @dataclass(frozen=True)
 class Model:
@@ -207,9 +210,29 @@ def features(
                 1.0 if info.id in top_parents else 0.0,
                 1.0 if info.parent in top_ids else 0.0,
                 log(1 + info.indegree),
+                share(matched[6]),
+                *_nearest_question(info.asked, member, share, n),
             ]
         )
     return out
+
+
+def _nearest_question(
+    asked: Sequence[frozenset[str]], member: dict[str, list[int]], share, n: int
+) -> tuple[float, float]:
+    """How well the query matches the rule's closest question in the bank (`rules_index.bank`):
+    the largest idf-weighted share of the query's word groups one question has (``q_best``), and
+    the largest overlap of groups and question words over their union (``q_jac``)."""
+    best = jac = 0.0
+    for q in asked:
+        ks: set[int] = set()
+        for stem in q:
+            ks.update(member.get(stem, ()))
+        if not ks:
+            continue
+        best = max(best, share(ks))
+        jac = max(jac, len(ks) / (n + len(q) - len(ks)))
+    return best, jac
 
 
 def _span(seq: Sequence[str], member: dict[str, list[int]], found: set[int]) -> float:

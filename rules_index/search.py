@@ -60,7 +60,7 @@ from whoosh.support.charset import accent_map
 from memo import memo
 from scraper import Document, Node
 
-from . import ranker
+from . import bank, ranker
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
@@ -86,7 +86,7 @@ log = logging.getLogger(__name__)
 MAX_QUERY = 200  # characters of a query that are looked at
 MAX_LIMIT = 100
 INDEX_META = "nrrules-index.json"
-INDEX_FORMAT = 4
+INDEX_FORMAT = 5  # 5: the question bank's ``asked`` field
 
 # Words: letters/digits, keeping "R&D" whole. Accents folded so "Melies" finds "Méliès".
 _TOKEN = r"(?:[Nn][Oo][Nn]-)?[^\W_]+(?:&[^\W_]+)?"
@@ -153,7 +153,8 @@ NAME_ANALYZER = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accen
 
 CONTEXT_BOOST = 0.3
 CONTEXT_CITES = 4  # citing rules taken into a rule's context field (reading order)
-CONTEXT_CHARS = 300  # of each part of the context: the rule's own neighbourhood, not whole essays
+CONTEXT_CHARS = 300
+ASKED_BOOST = 1.0  # of each part of the context: the rule's own neighbourhood, not whole essays
 
 # Declared once. Boosts: a title or a defined term is strong evidence, the section path and the
 # examples are weak evidence; card names are exact.
@@ -174,8 +175,11 @@ SCHEMA = Schema(
     # damage than ... cards in their grip, they are flatlined. See rule 1.7.2b." speaks for
     # 1.7.2b). Weak evidence, and only its distinctive words select.
     context=TEXT(analyzer=ANALYZER, field_boost=CONTEXT_BOOST, phrase=False),
+    # Document expansion in a judge's words: the questions the question bank says the rule
+    # answers (`rules_index.bank`); stored, so the ranker reads the questions the index holds.
+    asked=TEXT(analyzer=ANALYZER, field_boost=ASKED_BOOST, phrase=False, stored=True),
 )
-TEXT_FIELDS = ("title", "text", "examples", "terms", "section", "context")
+TEXT_FIELDS = ("title", "text", "examples", "terms", "section", "context", "asked")
 # Stronger length normalisation and later saturation than Whoosh's defaults (0.75, 1.2): long
 # rules that mention a word in passing rank below the short rule about it (measured on
 # bench/relevance_set.json and relevance_tuning.json).
@@ -256,15 +260,24 @@ def _context(doc: Document, expansion: Mapping[str, str] | None = None) -> dict[
     return out
 
 
-def build_index(doc: Document, path: Path, expansion: Mapping[str, str] | None = None) -> None:
+def build_index(
+    doc: Document,
+    path: Path,
+    expansion: Mapping[str, str] | None = None,
+    asked: Mapping[str, tuple[str, ...]] | None = None,
+) -> None:
     """Write the Whoosh index for ``doc`` into ``path`` (an existing, empty directory).
 
     ``expansion`` (rule id -> text) is indexed in the rule's ``context`` field with what the CR
     says about it. The product's builds pass the questions of official rulings and judges' FAQ
     items that cite the rule by number (`rules_index.expansion.question_log`, from
-    `store._write_version`); `bench/expansion.py` measures other kinds through the same hook."""
+    `store._write_version`); `bench/expansion.py` measures other kinds through the same hook.
+    ``asked`` (rule id -> questions) goes in the ``asked`` field: by default the question bank's
+    (`rules_index.bank`); ``{}`` builds without it."""
     path = Path(path)
     context = _context(doc, expansion)
+    if asked is None:
+        asked = bank.for_doc(doc)
     path.mkdir(parents=True, exist_ok=True)
     storage = FileStorage(str(path))
     ix = storage.create_index(SCHEMA)
@@ -285,6 +298,7 @@ def build_index(doc: Document, path: Path, expansion: Mapping[str, str] | None =
                 "cards": "\n".join(sorted(cards)),
                 "section": " ".join(a.title for a in doc.ancestors(node.id) if a.title),
                 "context": context.get(node.id, ""),
+                "asked": "\n".join(asked.get(node.id, ())),
             }
             # Empty fields are left out: each field of each document has a fixed cost.
             writer.add_document(**{k: v for k, v in fields.items() if v or k in ("number", "kind")})
@@ -552,6 +566,7 @@ class Searcher:
         self._step_rules: dict[str, tuple[str, ...]] | None = None
         self._naming: frozenset[str] | None = None
         self._infos: dict[str, ranker.NodeInfo] = {}
+        self._asked: dict[str, tuple[str, ...]] | None = None
         self._terms: frozenset[str] | None = None
         self._cites: dict[str, frozenset[str]] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
@@ -1034,6 +1049,8 @@ class Searcher:
                 frozenset(self._stems("\n".join(e.text for e in examples))),
                 frozenset(self._stems(ranker.id_words(node_id))),
             )
+            asked = tuple(frozenset(self._stems(q)) for q in self.asked(node_id))
+            fields = (*fields, frozenset().union(*asked))
             info = ranker.NodeInfo(
                 id=node_id,
                 kind=node.kind,
@@ -1045,9 +1062,22 @@ class Searcher:
                 cites=self._cited_by_rule().get(node_id, frozenset()),
                 indegree=len(self._backlinks().get(node_id, ())),
                 naming=node_id in self._naming_rules(),
+                asked=tuple(q for q in asked if q),
             )
             self._infos[node_id] = info
         return info
+
+    def asked(self, node_id: str) -> tuple[str, ...]:
+        """The question bank's questions for a rule, as this index holds them (`build_index`)."""
+        if self._asked is None:
+            reader = self._searcher().reader()
+            table: dict[str, tuple[str, ...]] = {}
+            for _, stored in reader.iter_docs():
+                text = stored.get("asked")
+                if text:
+                    table[stored["id"]] = tuple(text.split("\n"))
+            self._asked = table
+        return self._asked.get(node_id, ())
 
     def _cited_by_rule(self) -> dict[str, frozenset[str]]:
         """Rule id -> the ids it (or one of its examples) cites: the back links turned around."""

@@ -54,6 +54,8 @@ _FINGERPRINT_FILES = (
     "rules_index/store.py",
     "rules_index/offline.py",
     "rules_index/steplinks.py",
+    "rules_index/bank.py",
+    "rules_index/asked",  # the question bank's data (`rules_index.bank`)
 )
 
 
@@ -66,7 +68,7 @@ def code_fingerprint() -> str:
     h = hashlib.sha256()
     for rel in _FINGERPRINT_FILES:
         p = root / rel
-        files = sorted(p.rglob("*.py")) if p.is_dir() else [p]
+        files = sorted([*p.rglob("*.py"), *p.rglob("*.json")]) if p.is_dir() else [p]
         for f in files:
             if f.exists() and f.name not in _NOT_CR_CODE:
                 h.update(f.name.encode())

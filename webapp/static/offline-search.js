@@ -627,13 +627,22 @@
     return cands.map(function (c, position) {
       var info = c[0], f = info.fields, seq = info.seq;
       var perField = f.map(function (set) { var m = 0; groups.forEach(function (g) { if (meets(g, set)) m++; }); return m / n; });
-      var anywhere = 0, wAny = 0, wText = 0, wTitle = 0, wId = 0, found = [];
+      var anywhere = 0, wAny = 0, wText = 0, wTitle = 0, wId = 0, wAsked = 0, found = [];
       groups.forEach(function (g, k) {
         var any = f.some(function (set) { return meets(g, set); });
         if (any) { anywhere++; wAny += idfs[k]; }
         if (meets(g, f[0])) { wText += idfs[k]; found.push(k); }
         if (meets(g, f[1])) wTitle += idfs[k];
         if (meets(g, f[5])) wId += idfs[k];
+        if (meets(g, f[6])) wAsked += idfs[k];
+      });
+      var qBest = 0, qJac = 0; /* ranker._nearest_question */
+      info.asked.forEach(function (q) {
+        var ks = [], w = 0;
+        groups.forEach(function (g, k) { if (meets(g, q)) { ks.push(k); w += idfs[k]; } });
+        if (!ks.length) return;
+        qBest = Math.max(qBest, w / mass);
+        qJac = Math.max(qJac, ks.length / (n + q.size - ks.length));
       });
       var first = -1;
       for (var i = 0; i < seq.length && first < 0; i++) if (groups.some(function (g) { return g.indexOf(seq[i]) >= 0; })) first = i;
@@ -659,7 +668,8 @@
         info.depth / 4, Math.log(1 + seq.length),
         Math.min(3, citedBy) / 3, citesTop ? 1 : 0,
         topParents.has(info.id) ? 1 : 0, topIds.has(info.parent) ? 1 : 0,
-        Math.log(1 + info.indegree)
+        Math.log(1 + info.indegree),
+        wAsked / mass, qBest, qJac
       ]);
     });
   }
@@ -669,13 +679,18 @@
     var self = this, r = this.rules[pos], seq = this.textStems(pos);
     var section = this.ancestors(pos).map(function (a) { return self.rules[a][3]; }).filter(Boolean).join(" ");
     var examples = this.examples(pos).map(function (e) { return self.text(e); }).join("\n");
+    var asked = ((this.pack.asked_of || {})[pos] || []).map(function (q) { return new Set(self.stems(q)); })
+      .filter(function (q) { return q.size > 0; });
+    var askedAll = new Set();
+    asked.forEach(function (q) { q.forEach(function (x) { askedAll.add(x); }); });
     info = {
       id: r[0], kind: this.kinds[r[2]], parent: r[4] >= 0 ? this.rules[r[4]][0] : null,
       depth: numberDepth(r[1]), seq: seq,
       fields: [
         new Set(seq), new Set(this.stems(r[3] || "")), new Set(this.stems((this.pack.terms_of[pos] || []).join("\n"))),
-        new Set(this.stems(section)), new Set(this.stems(examples)), new Set(this.stems(idWords(r[0])))
+        new Set(this.stems(section)), new Set(this.stems(examples)), new Set(this.stems(idWords(r[0]))), askedAll
       ],
+      asked: asked,
       cites: new Set(this.cites(pos).map(function (t) { return self.rules[t][0]; })),
       indegree: (this.backlinks().get(r[0]) || []).length,
       naming: this.naming.has(pos)

@@ -1,0 +1,62 @@
+"""The question bank: for each rule of the CR, the questions a judge or player would ask that it
+answers, in their words, as document expansion for search (doc2query, written by hand).
+
+The CR says what a rule says in the CR's words ("the Runner is flatlined"); a judge at a table
+asks in theirs ("runner has no cards in hand and takes net damage"). The bank bridges the two:
+``rules_index/asked/*.json`` maps a rule's stable id to a few questions that rule answers,
+written rule by rule from the text of CR 26.03 (never from the evaluation sets under ``bench/``,
+and never by reading search output). Stable ids survive renumbering, so the questions of a rule
+apply to every version that has the rule.
+
+`rules_index.search.build_index` indexes a rule's questions in its ``asked`` field, and the
+learned stage (`rules_index.ranker`) reads how well the query matches the rule's best single
+question (``q_best``), as a nearest-question feature. The bank is package data: part of the
+code fingerprint of a build (`rules_index.store.code_fingerprint`), so editing it rebuilds the
+indexes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memo import memo
+
+__all__ = ["BANK_DIR", "load", "for_doc"]
+
+BANK_DIR = Path(__file__).with_name("asked")
+MAX_QUESTIONS = 6  # per rule
+MAX_CHARS = 200  # per question
+
+
+def load(directory: Path = BANK_DIR) -> dict[str, tuple[str, ...]]:
+    """Stable id -> its questions, from every ``*.json`` in ``directory`` (file order, then
+    name order). A file that is not a JSON object of lists of strings is skipped whole, an
+    entry that is not a string is skipped: the bank is expansion, never a reason to fail."""
+    return _load(str(directory))
+
+
+@memo("bank.questions")
+def _load(directory: str) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for path in sorted(Path(directory).glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        for rule_id, questions in data.items():
+            if not isinstance(rule_id, str) or not isinstance(questions, list):
+                continue
+            kept = out.setdefault(rule_id, [])
+            for q in questions:
+                if isinstance(q, str) and q.strip() and q.strip() not in kept and len(kept) < MAX_QUESTIONS:
+                    kept.append(" ".join(q.split())[:MAX_CHARS])
+    return {k: tuple(v) for k, v in out.items() if v}
+
+
+def for_doc(doc, directory: Path = BANK_DIR) -> dict[str, tuple[str, ...]]:
+    """The bank's questions for the rules this Document has (examples never have any)."""
+    bank = load(directory)
+    return {n.id: bank[n.id] for n in doc.nodes if n.kind != "example" and n.id in bank}
