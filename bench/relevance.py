@@ -1,12 +1,14 @@
 """Relevance of rules_index search on the evaluation set, against a plain BM25 baseline.
 
     .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
+                                        [--sources] [--no-questions] [--no-bank] [--json]
 
 Prints, for each evaluation set (by default all six), recall@5 (share of queries with a correct rule in the top 5) and
 MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
 type, for:
 
-* ``nrrules``: `rules_index.search.Searcher` (lookup first, jargon, typos, card names, boosts);
+* ``nrrules``: `rules_index.search.Searcher` (lookup first, jargon, typos, card names, boosts,
+  the question bank's ``asked`` field, the learned stage);
 * ``bm25``: plain Whoosh BM25 over each rule's text, standard analyzer, OR of the query words.
 
 Both run on a real on-disk index built in a temporary directory from the real CR file.
@@ -246,17 +248,20 @@ def run(
     verbose: bool = False,
     set_paths: tuple[Path, ...] | list[Path] = ALL_SETS,
     questions: bool = True,
+    asked: bool = True,
 ) -> dict[str, dict]:
     """Score every set on one index build; {set file name: {"nrrules": ..., "bm25": ...}}.
     With ``questions``, the index is expanded with the rulings' and judges' questions citing
-    rules, as the product's is when its card and judges' builds are present."""
+    rules, as the product's is when its card and judges' builds are present; without ``asked``,
+    it is built without the question bank (`rules_index.bank`), an ablation: the ranker's
+    weights are the product's, trained with it."""
     doc = load_doc(version, cr_dir)
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         ours_dir = Path(tmp) / "search"
         ours_dir.mkdir()
         expansion = question_log(doc, source_questions(), index_words) if questions else None
-        build_index(doc, ours_dir, expansion)
+        build_index(doc, ours_dir, expansion, None if asked else {})
         searcher = Searcher(ours_dir, doc)
         base_dir = Path(tmp) / "bm25"
         base_dir.mkdir()
@@ -289,12 +294,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="index without the rulings' and judges' questions citing rules (a build without cards)",
     )
+    ap.add_argument(
+        "--no-bank",
+        action="store_true",
+        help="index without the question bank (rules_index/asked): an ablation with the same ranker weights",
+    )
     args = ap.parse_args(argv)
     if args.sources:
         results = run_sources(args.version, args.cr_dir, tuple(args.set or ALL_SETS))
     else:
         results = run(
-            args.version, args.cr_dir, args.verbose, tuple(args.set or ALL_SETS), not args.no_questions
+            args.version,
+            args.cr_dir,
+            args.verbose,
+            tuple(args.set or ALL_SETS),
+            not args.no_questions,
+            not args.no_bank,
         )
     if args.json:
         print(

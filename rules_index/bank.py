@@ -25,7 +25,7 @@ from memo import memo
 __all__ = ["BANK_DIR", "load", "for_doc"]
 
 BANK_DIR = Path(__file__).with_name("asked")
-MAX_QUESTIONS = 6  # per rule
+MAX_QUESTIONS = 9  # per rule
 MAX_CHARS = 200  # per question
 
 

@@ -77,9 +77,10 @@ def test_short_queries_jargon_cards_and_numbers_are_not_reordered(searcher, quer
 
 
 def test_features_read_the_rule_text_and_graph():
-    def info(node_id, text, cites=(), parent=None, kind="rule"):
+    def info(node_id, text, cites=(), parent=None, kind="rule", asked=()):
         words = tuple(text.split())
         empty = frozenset()
+        asked = tuple(frozenset(q.split()) for q in asked)
         return ranker.NodeInfo(
             id=node_id,
             kind=kind,
@@ -87,17 +88,31 @@ def test_features_read_the_rule_text_and_graph():
             depth=ranker.number_depth("1.7.2b"),
             seq=words,
             bigrams=frozenset(zip(words, words[1:], strict=False)),
-            fields=(frozenset(words), empty, empty, empty, empty, frozenset(node_id.split("_")[1:])),
+            fields=(
+                frozenset(words),
+                empty,
+                empty,
+                empty,
+                empty,
+                frozenset(node_id.split("_")[1:]),
+                frozenset().union(*asked),
+            ),
             cites=frozenset(cites),
             indegree=len(cites),
             naming=False,
+            asked=asked,
         )
 
     groups = [frozenset({"flatlin"}), frozenset({"damag"}), frozenset({"grip"})]
     pairs = [("flatlin", "damag"), ("damag", "grip")]
     a = info("rule_flatlin_damag", "runner flatlin damag grip card")
     b = info(
-        "rule_other", "grip card other word here", cites=("rule_flatlin_damag",), parent="rule_flatlin_damag"
+        "rule_other",
+        "grip card other word here",
+        cites=("rule_flatlin_damag",),
+        parent="rule_flatlin_damag",
+        # the question bank's questions: the second nearly asks the query
+        asked=("what is a grip", "runner flatlin from damag with empty grip"),
     )
     vectors = ranker.features(groups, pairs, [(a, 10.0, 5.0, True), (b, 5.0, 5.0, False)], [3.0, 1.0, 1.0])
     f = dict(zip(ranker.FEATURES, vectors[0], strict=True))
@@ -117,6 +132,10 @@ def test_features_read_the_rule_text_and_graph():
     assert f["cited_by_top"] == pytest.approx(1 / 3) and g["cites_top"] == 1.0 and f["cites_top"] == 0.0
     assert f["parent_of_top"] == 1.0 and g["child_of_top"] == 1.0
     assert f["depth"] == 1.0
+    # the nearest question in the bank: all three groups, in a question of seven words
+    assert f["q_best"] == f["q_jac"] == f["w_asked"] == 0.0 and f["f_asked"] == 0.0
+    assert g["q_best"] == 1.0 and g["w_asked"] == 1.0 and g["f_asked"] == 1.0
+    assert g["q_jac"] == pytest.approx(3 / (3 + 7 - 3))
 
 
 def test_number_depth():
