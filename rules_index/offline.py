@@ -21,8 +21,11 @@ index derived from the version's real Whoosh index, so the browser ranks like th
   of each intent) and, per intent, the rules answering it;
 * ``explain``: timing step -> the rules citing it (`Searcher._explain_steps`);
 * ``ranker``: the learned stage's weights and constants (`rules_index.ranker`) and the rules
-  that only name something; null when no model is in use; ``asked_of`` (beside the index): each
-  rule's questions from the question bank (`rules_index.bank`), which its features read;
+  that only name something; null when no model is in use;
+* ``asked_card_post``: for the words of card names, what the question bank's field adds to
+  ``post`` (a query naming the card does not count it: `Searcher._plan`);
+* ``asked``: each rule's questions from the question bank (`rules_index.bank`) as stems, which
+  the ranker's features read (coded small: `_asked`);
 * ``params``: the server's ranking constants (re-rank depth, priors, phrase bonus...).
 
 The client-side ranking lives in ``webapp/static/offline-search.js``; `tests/test_offline.py`
@@ -84,6 +87,39 @@ def _encode(pairs: list[tuple[int, float]]) -> list[int]:
     return out
 
 
+def _asked(searcher: Searcher, searchable: list, position: dict[str, int]) -> dict:
+    """Each rule's questions from the question bank (`rules_index.bank`) as the ranker reads
+    them: the stems of each question (`ranker.NodeInfo.asked`). Coded to fit the pack's size
+    budget: ``vocab`` lists the stems, and ``of`` maps a rule's position to its questions, each
+    a space-separated list of base-36 indexes into ``vocab``, joined by "|"."""
+    questions = {
+        position[n.id]: [
+            q for q in (sorted(set(searcher._stems(text))) for text in searcher.asked(n.id)) if q
+        ]
+        for n in searchable
+    }
+    vocab = sorted({stem for qs in questions.values() for q in qs for stem in q})
+    code = {stem: _base36(i) for i, stem in enumerate(vocab)}
+    return {
+        "vocab": vocab,
+        "of": {
+            pos: "|".join(" ".join(code[stem] for stem in q) for q in qs)
+            for pos, qs in questions.items()
+            if qs
+        },
+    }
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
 def build_pack(doc: Document, searcher: Searcher) -> dict:
     """The offline pack of one version, from its Document and its built Whoosh index."""
     nodes = doc.nodes
@@ -116,6 +152,8 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     title_post: dict[str, list[int]] = {}
     terms_post: dict[str, list[int]] = {}
     common_stems: list[str] = []
+    asked_card_post: dict[str, list[int]] = {}
+    card_stems = {stem for n in doc.nodes for c in n.cards for stem in (t.text for t in ANALYZER(c.name))}
     for stem in sorted(stems):
         total: dict[int, float] = {}
         for fname in TEXT_FIELDS:
@@ -130,6 +168,10 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
             elif fname == "terms":
                 terms_post[stem] = _encode(list(scores.items()))
         post[stem] = _encode(list(total.items()))
+        if stem in card_stems and ("asked", stem) in reader and (not common(stem, "asked")):
+            # what the question bank adds to a card name's word, which a query naming the card
+            # does not count (`Searcher._plan`)
+            asked_card_post[stem] = _encode(list(field_scores("asked", stem).items()))
         if common(stem):
             common_stems.append(stem)
 
@@ -228,8 +270,6 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
         "kinds": kinds,
         "rules": rules,
         "terms_of": {position[n.id]: [t.lower() for t in n.terms] for n in searchable if n.terms},
-        # The question bank's questions of each rule (`rules_index.bank`), for the ranker.
-        "asked_of": {position[n.id]: list(searcher.asked(n.id)) for n in searchable if searcher.asked(n.id)},
         "index": {
             "docs": docpos,
             "stop": sorted(_STOP),
@@ -243,6 +283,8 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
             "question": question,
             "explain": explain,
             "ranker": learned,
+            "asked": _asked(searcher, searchable, position),
+            "asked_card_post": asked_card_post,
             "params": {
                 "scale": SCALE,
                 "rerank": RERANK_DEPTH,

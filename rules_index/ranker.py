@@ -15,7 +15,7 @@ graph, never from the index's statistics beyond the two scores, so that the offl
 * ``base``, ``raw``: log of the hand-ranked and of the plain BM25F score over the best candidate's;
   ``rank``: 1 / (1 + position in the hand-ranked list);
 * ``coord``: share of the query's word groups found in the rule's text, title, defined terms,
-  section titles or examples; ``f_<field>``: the same share in each of those alone; ``all_text``:
+  section titles, examples or questions; ``f_<field>``: the same share in each of those alone; ``all_text``:
   every group in the text; ``pairs``: share of the query's adjacent word pairs adjacent in the
   text (proximity);
 * ``intent``: the rule answers the question's intent (`rules_index.question`); ``naming``: the
@@ -24,6 +24,12 @@ graph, never from the index's statistics beyond the two scores, so that the offl
   its text's word count;
 * graph: ``cited_by_top`` (share of the other top-`TOP` candidates citing it, capped at 3),
   ``cites_top``, ``parent_of_top``, ``child_of_top`` and ``indegree`` (log of its citing rules).
+* question bank (`rules_index.bank`): ``f_asked`` and ``w_asked``, the share of the query's word
+  groups in the rule's questions; ``q_best``, the idf-weighted share one question of the rule
+  has at best (its nearest question), and ``q_jac``, the best overlap of groups and a question's
+  words over their union. Measured on the training questions (5-fold cross-validated MRR@10 /
+  recall@5): 0.632 / 0.785 without the bank, 0.766 / 0.902 with its first round, 0.811 / 0.929
+  with all three rounds; the three question features add about 0.008 MRR over the field alone.
 
 The model only reorders; the scores of the reordered hits are the same values, handed out again
 in the new order, so `SearchHit.norm` keeps its scale and a merged list keeps this order.
@@ -104,6 +110,7 @@ class NodeInfo:
     indegree: int  # rules citing it
     naming: bool
     asked: tuple[frozenset[str], ...] = ()  # stems of each of its questions in the bank
+
 
 @dataclass(frozen=True)
 class Model:

@@ -26,6 +26,7 @@ from whoosh.lang.porter import stem as porter_stem
 from engine import decision as engine_decision
 from engine import rig as engine_rig
 from memo import ENTRY_BYTES, LRU, MEMOS, REGISTRY, Memo, approx_bytes
+from rules_index import bank as bank_mod
 from rules_index import history as history_mod
 from rules_index import jargon as jargon_mod
 from rules_index import judge as judge_mod
@@ -284,6 +285,7 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
         "question.reads": (question_mod.read, lambda i: (f"how many {big} {i}",)),
         "question.framing": (question_mod._compiled, lambda i: ()),
         "ranker.model": (ranker_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
+        "bank.questions": (bank_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}",)),
     }
 
 

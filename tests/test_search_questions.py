@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rules_index.question import marks, read
-from rules_index.search import ANALYZER, Searcher, build_index
+from rules_index.search import ANALYZER, INTENT_BONUS, Searcher, build_index
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -154,7 +154,16 @@ def test_player_words_count_as_the_crs_word_for_coordination(searcher):
 def test_a_can_question_prefers_the_rule_saying_what_a_player_can_do(searcher):
     # 3.5.1a "A condition operation cannot be installed ..." over the rules about installing
     assert top(searcher, "can an operation be installed", 1) == ["rule_operation_condition"]
-    assert top(searcher, "an operation be installed", 1) != ["rule_operation_condition"]
+    # "can" is what lifts it: the same words without it score it lower by the intent's bonus,
+    # and a rule saying nothing a player can or must do keeps its score
+    asked = {h.id: h.score for h in searcher.search("can an operation be installed", 10)}
+    plain = {h.id: h.score for h in searcher.search("an operation be installed", 10)}
+    bonus = 1 + INTENT_BONUS["permission"]
+    assert asked["rule_operation_condition"] == pytest.approx(
+        plain["rule_operation_condition"] * bonus, rel=1e-3
+    )
+    assert "rule_corp_become_active" not in searcher.answering("permission")
+    assert asked["rule_corp_become_active"] == pytest.approx(plain["rule_corp_become_active"], rel=1e-3)
 
 
 def test_a_step_makes_way_for_the_rule_citing_it(searcher):
@@ -181,7 +190,11 @@ def test_a_rule_that_only_names_a_zone_gives_way_to_the_rule_a_question_is_about
     assert "rule_heap_name" in searcher._naming_rules()
     assert "rule_heap_open_info" not in searcher._naming_rules()
     assert top(searcher, "can the corp look at the cards in the runner's heap", 1) == ["rule_heap_open_info"]
-    assert top(searcher, "are cards in the heap active", 1) == ["rule_discard_pile_inactive"]
+    # 1.8.4a "Cards are inactive in ... the heap ..." and 4.4.4 "Cards in a discard pile are inactive."
+    assert set(top(searcher, "are cards in the heap active", 2)) == {
+        "rule_default_inactive_card_locations",
+        "rule_discard_pile_inactive",
+    }
     # asking for the zone itself still finds the rule naming it
     assert top(searcher, "what is the heap", 1) == ["rule_heap_name"]
     assert top(searcher, "heap", 1) == ["rule_heap_name"]

@@ -163,7 +163,6 @@ def test_merge_lets_rules_lead_a_question_only():
     ("query", "item"),
     [
         ("player drew too many cards", "if-a-player-draws-too-many"),
-        ("revealed top of R&D", "if-a-player-reveals-a-card"),
         ("three warnings", "penalties.warning"),
         ("take back", "take-backs."),
     ],
@@ -171,6 +170,18 @@ def test_merge_lets_rules_lead_a_question_only():
 def test_judge_questions_put_the_judge_item_first(client, query, item):
     first = search(client, query)["results"][0]
     assert first["source"] == "judge" and item in first["id"], first
+
+
+def test_a_judge_item_and_the_rule_it_applies_share_the_top(client):
+    """ "revealed top of R&D": the judges' procedure for a card revealed by mistake, beside the
+    rule that revealing is not looking or accessing (found through its questions in the question
+    bank, `rules_index.bank`), before anything else."""
+    results = search(client, "revealed top of R&D")["results"]
+    top = {(h["source"], h["id"].rsplit(".", 1)[-1]) for h in results[:2]}
+    assert top == {
+        ("judge", "if-a-player-reveals-a-card"),
+        ("rules", "rule_look_reveal_expose_access_distinct"),
+    }
 
 
 def test_rule_questions_still_put_the_rule_first(client):

@@ -481,9 +481,14 @@
         if (tp) extra.push([tp, 6.0 - (weights.get(exp[0]) || 0)]);
       }
     });
+    var cardStems = new Set(), askedCard = this.ix.asked_card_post || {};
     info.cards.forEach(function (c) {
-      self.stems(c[0]).forEach(function (s) { highlight.add(s); });
+      self.stems(c[0]).forEach(function (s) { highlight.add(s); cardStems.add(s); });
       extra.push([decode(c[1]), 6.0]);
+    });
+    /* the question bank's field does not count for a card name's words (search.py _plan) */
+    cardStems.forEach(function (s) {
+      if (weights.has(s) && Object.prototype.hasOwnProperty.call(askedCard, s)) extra.push([decode(askedCard[s]), -weights.get(s)]);
     });
     var scores = new Map();
     function accumulate(map, w) { if (map) map.forEach(function (s, d) { scores.set(d, (scores.get(d) || 0) + s * w); }); }
@@ -679,8 +684,10 @@
     var self = this, r = this.rules[pos], seq = this.textStems(pos);
     var section = this.ancestors(pos).map(function (a) { return self.rules[a][3]; }).filter(Boolean).join(" ");
     var examples = this.examples(pos).map(function (e) { return self.text(e); }).join("\n");
-    var asked = ((this.pack.asked_of || {})[pos] || []).map(function (q) { return new Set(self.stems(q)); })
-      .filter(function (q) { return q.size > 0; });
+    var coded = this.ix.asked || { vocab: [], of: {} }, vocab = coded.vocab; /* offline._asked */
+    var asked = (coded.of[pos] ? coded.of[pos].split("|") : []).map(function (q) {
+      return new Set(q.split(" ").map(function (c) { return vocab[parseInt(c, 36)]; }));
+    });
     var askedAll = new Set();
     asked.forEach(function (q) { q.forEach(function (x) { askedAll.add(x); }); });
     info = {
