@@ -54,6 +54,8 @@ from whoosh.analysis import StandardAnalyzer  # noqa: E402
 from whoosh.fields import ID, TEXT, Schema  # noqa: E402
 from whoosh.qparser import OrGroup, QueryParser  # noqa: E402
 
+from rules_index import bank  # noqa: E402
+from rules_index.bank import BANK_DIR  # noqa: E402
 from rules_index.expansion import Asked, judge_questions, question_log, ruling_questions  # noqa: E402
 from rules_index.search import Searcher, build_index, clean_query, index_words  # noqa: E402
 from scraper import Document, parse_html  # noqa: E402
@@ -261,7 +263,7 @@ def run(
         ours_dir = Path(tmp) / "search"
         ours_dir.mkdir()
         expansion = question_log(doc, source_questions(), index_words) if questions else None
-        build_index(doc, ours_dir, expansion, None if asked else {})
+        build_index(doc, ours_dir, asked=bank.for_doc(doc, expansion, BANK_DIR if asked else None))
         searcher = Searcher(ours_dir, doc)
         base_dir = Path(tmp) / "bm25"
         base_dir.mkdir()

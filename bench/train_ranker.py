@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from relevance import DEFAULT_CR_DIR, load_doc, load_set, source_questions  # noqa: E402
 
-from rules_index import ranker  # noqa: E402
+from rules_index import bank, ranker  # noqa: E402
 from rules_index.expansion import question_log  # noqa: E402
 from rules_index.search import Searcher, build_index, index_words  # noqa: E402
 
@@ -296,7 +296,7 @@ def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
     doc = load_doc("26.03", cr_dir)
     with tempfile.TemporaryDirectory() as tmp:
         # the index as bench/relevance.py (and the product with its card and judges' builds) has it
-        build_index(doc, Path(tmp), question_log(doc, source_questions(), index_words))
+        build_index(doc, Path(tmp), asked=bank.for_doc(doc, question_log(doc, source_questions(), index_words)))
         searcher = Searcher(Path(tmp), doc)
         queries, total = training_queries(searcher, doc)
         searcher.close()

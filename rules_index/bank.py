@@ -18,6 +18,7 @@ indexes.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 from memo import memo
@@ -56,7 +57,23 @@ def _load(directory: str) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items() if v}
 
 
-def for_doc(doc, directory: Path = BANK_DIR) -> dict[str, tuple[str, ...]]:
-    """The bank's questions for the rules this Document has (examples never have any)."""
-    bank = load(directory)
-    return {n.id: bank[n.id] for n in doc.nodes if n.kind != "example" and n.id in bank}
+def for_doc(
+    doc, asked: Mapping[str, str] | None = None, directory: Path | None = BANK_DIR
+) -> dict[str, tuple[str, ...]]:
+    """The questions of the rules this Document has (examples never have any): the bank's (none
+    with ``directory`` None), then those people asked, ``asked`` (rule id -> questions, one a
+    line: `rules_index.expansion.question_log`, the official rulings and judges' FAQ questions
+    citing the rule)."""
+    bank = load(directory) if directory is not None else {}
+    out: dict[str, tuple[str, ...]] = {}
+    for n in doc.nodes:
+        if n.kind == "example":
+            continue
+        questions = list(bank.get(n.id, ()))
+        for q in (asked or {}).get(n.id, "").split("\n"):
+            q = " ".join(q.split())[:MAX_CHARS]
+            if q and q not in questions:
+                questions.append(q)
+        if questions:
+            out[n.id] = tuple(questions)
+    return out

@@ -2,9 +2,11 @@
 
 The product's own "query log": NetrunnerDB official rulings and the judges' FAQ are questions
 in a player's words, and some name the CR rule that answers them ("... see rule 1.15.1a").
-The text of such a question is indexed with the rule it cites (`rules_index.search.build_index`
-puts it in the rule's weak ``context`` field), so a judge typing a question phrased like it
-finds the rule.
+The text of such a question is indexed with the rule it cites, beside the question bank's
+questions for it in the rule's ``asked`` field (`rules_index.bank.for_doc`), so a judge typing a
+question phrased like it finds the rule. (Until the question bank, it went in the weak
+``context`` field; with the bank's 13,000 questions there, a question citing 9.1.6 no longer
+lifted it into the first five.)
 
 Build order: the card build (`nrrules build --cards`) and the judges' build (`--judge`) are
 each built on their own; a CR version's index reads the questions of whichever of them is

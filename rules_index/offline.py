@@ -90,8 +90,9 @@ def _encode(pairs: list[tuple[int, float]]) -> list[int]:
 def _asked(searcher: Searcher, searchable: list, position: dict[str, int]) -> dict:
     """Each rule's questions from the question bank (`rules_index.bank`) as the ranker reads
     them: the stems of each question (`ranker.NodeInfo.asked`). Coded to fit the pack's size
-    budget: ``vocab`` lists the stems, and ``of`` maps a rule's position to its questions, each
-    a space-separated list of base-36 indexes into ``vocab``, joined by "|"."""
+    budget: ``vocab`` lists the stems, and ``of`` maps a rule's position to its questions joined
+    by "|", each the indexes of its stems into ``vocab`` written in base 62 with ``width`` digits
+    apiece (no separator)."""
     questions = {
         position[n.id]: [
             q for q in (sorted(set(searcher._stems(text))) for text in searcher.asked(n.id)) if q
@@ -99,25 +100,30 @@ def _asked(searcher: Searcher, searchable: list, position: dict[str, int]) -> di
         for n in searchable
     }
     vocab = sorted({stem for qs in questions.values() for q in qs for stem in q})
-    code = {stem: _base36(i) for i, stem in enumerate(vocab)}
+    width = 1
+    while len(DIGITS62) ** width < len(vocab):
+        width += 1
+    code = {stem: _base62(i, width) for i, stem in enumerate(vocab)}
     return {
         "vocab": vocab,
+        "width": width,
         "of": {
-            pos: "|".join(" ".join(code[stem] for stem in q) for q in qs)
+            pos: "|".join("".join(code[stem] for stem in q) for q in qs)
             for pos, qs in questions.items()
             if qs
         },
     }
 
 
-def _base36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+DIGITS62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _base62(n: int, width: int) -> str:
     out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
+    for _ in range(width):
+        n, r = divmod(n, 62)
+        out = DIGITS62[r] + out
+    return out
 
 
 def build_pack(doc: Document, searcher: Searcher) -> dict:

@@ -32,7 +32,7 @@ from scraper import Document, ScrapeError, parse_html, verify
 from scraper.model import CardMention
 from scraper.source import Source, atomic_write, is_url, resolve
 
-from . import integrity
+from . import bank, integrity
 from .expansion import Asked, built_questions, question_log, questions_key
 
 if TYPE_CHECKING:
@@ -276,7 +276,7 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
         (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
         search_dir = tmp / "search"
         search_dir.mkdir()
-        build_index(doc, search_dir, question_log(doc, asked, index_words))
+        build_index(doc, search_dir, asked=bank.for_doc(doc, question_log(doc, asked, index_words)))
         _write_offline_pack(doc, tmp)
         meta = {
             "format": BUILD_FORMAT,

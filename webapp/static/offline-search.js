@@ -25,6 +25,7 @@
     if (typeof q !== "string") return "";
     return q.slice(0, MAX_QUERY * 4).replace(CONTROL, " ").split(/\s+/).filter(Boolean).join(" ").slice(0, MAX_QUERY);
   }
+  var DIGITS62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"; /* offline._base62 */
   function decode(list) { /* [doc delta, score, ...] -> Map doc -> score */
     var m = new Map(), d = 0;
     for (var i = 0; i < list.length; i += 2) { d += list[i]; m.set(d, list[i + 1]); }
@@ -684,9 +685,15 @@
     var self = this, r = this.rules[pos], seq = this.textStems(pos);
     var section = this.ancestors(pos).map(function (a) { return self.rules[a][3]; }).filter(Boolean).join(" ");
     var examples = this.examples(pos).map(function (e) { return self.text(e); }).join("\n");
-    var coded = this.ix.asked || { vocab: [], of: {} }, vocab = coded.vocab; /* offline._asked */
+    var coded = this.ix.asked || { vocab: [], of: {}, width: 1 }, vocab = coded.vocab, width = coded.width; /* offline._asked */
     var asked = (coded.of[pos] ? coded.of[pos].split("|") : []).map(function (q) {
-      return new Set(q.split(" ").map(function (c) { return vocab[parseInt(c, 36)]; }));
+      var set = new Set();
+      for (var i = 0; i < q.length; i += width) {
+        var n = 0;
+        for (var j = i; j < i + width; j++) n = n * 62 + DIGITS62.indexOf(q.charAt(j));
+        set.add(vocab[n]);
+      }
+      return set;
     });
     var askedAll = new Set();
     asked.forEach(function (q) { q.forEach(function (x) { askedAll.add(x); }); });
