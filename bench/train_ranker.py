@@ -296,7 +296,9 @@ def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
     doc = load_doc("26.03", cr_dir)
     with tempfile.TemporaryDirectory() as tmp:
         # the index as bench/relevance.py (and the product with its card and judges' builds) has it
-        build_index(doc, Path(tmp), asked=bank.for_doc(doc, question_log(doc, source_questions(), index_words)))
+        build_index(
+            doc, Path(tmp), asked=bank.for_doc(doc, question_log(doc, source_questions(), index_words))
+        )
         searcher = Searcher(Path(tmp), doc)
         queries, total = training_queries(searcher, doc)
         searcher.close()
