@@ -200,3 +200,34 @@ def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, libra
     # exact lookups are exact
     assert got[queries.index("6.9.4c")][0] == "step_jack_out_choice"
     assert got[queries.index("rule 1.2.1")][0] == library.lookup("1.2.1", LATEST).node.id
+
+
+def test_the_saved_copy_reads_each_rules_bank_questions_as_the_server_does(browser, library):  # noqa: F811
+    """The pack codes the question bank's stems (`rules_index.offline._asked`); the browser's
+    decoding gives, rule by rule, the same stem sets the server's ranker reads."""
+    pack_text = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
+    pack = json.loads(pack_text)
+    ids = [r[0] for r in pack["rules"]]
+    searcher = library.searcher(LATEST)
+    wanted = [i for i in ("rule_flatline", "rule_not_required_to_score", "step_jack_out_choice") if i in ids]
+    wanted += ids[100:1900:150]
+    script = (ROOT / "webapp" / "static" / "offline-search.js").read_text(encoding="utf-8")
+    pg = browser.new_page()
+    try:
+        pg.set_content("<!doctype html><title>x</title>")
+        pg.add_script_tag(content=script)
+        got = pg.evaluate(
+            "([pack, positions]) => { const ix = new NROfflineIndex(JSON.parse(pack));"
+            " return positions.map(p => ix.rankerInfo(p).asked.map(s => Array.from(s).sort())); }",
+            [pack_text, [ids.index(i) for i in wanted]],
+        )
+    finally:
+        pg.close()
+    checked = 0
+    for node_id, sets in zip(wanted, got, strict=True):
+        if library.document(LATEST).node(node_id).kind == "example":
+            continue
+        server = [sorted(q) for q in searcher._info(node_id).asked]
+        assert sets == server, node_id
+        checked += bool(server)
+    assert checked >= 8  # most rules have questions, so this compares real data
