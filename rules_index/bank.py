@@ -5,8 +5,9 @@ The CR says what a rule says in the CR's words ("the Runner is flatlined"); a ju
 asks in theirs ("runner has no cards in hand and takes net damage"). The bank bridges the two:
 ``rules_index/asked/*.json`` maps a rule's stable id to a few questions that rule answers,
 written rule by rule from the text of CR 26.03 (never from the evaluation sets under ``bench/``,
-and never by reading search output). Stable ids survive renumbering, so the questions of a rule
-apply to every version that has the rule.
+and never by reading search output; a question that nearly repeats any benchmark query, or that
+is asked of two rules, is removed: ``tests/test_bank.py``). Stable ids survive renumbering, so the
+questions of a rule apply to every version that has the rule.
 
 `rules_index.search.build_index` indexes a rule's questions in its ``asked`` field, and the
 learned stage (`rules_index.ranker`) reads how well the query matches the rule's best single
@@ -52,8 +53,9 @@ def _load(directory: str) -> dict[str, tuple[str, ...]]:
                 continue
             kept = out.setdefault(rule_id, [])
             for q in questions:
-                if isinstance(q, str) and q.strip() and q.strip() not in kept and len(kept) < MAX_QUESTIONS:
-                    kept.append(" ".join(q.split())[:MAX_CHARS])
+                text = " ".join(q.split())[:MAX_CHARS] if isinstance(q, str) else ""
+                if text and text not in kept and len(kept) < MAX_QUESTIONS:
+                    kept.append(text)
     return {k: tuple(v) for k, v in out.items() if v}
 
 

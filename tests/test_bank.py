@@ -66,7 +66,7 @@ def test_no_bank_question_repeats_a_benchmark_query():
 
 
 def test_a_damaged_bank_file_is_skipped_not_fatal(tmp_path):
-    (tmp_path / "a.json").write_text('{"rule_one": ["is this a question", 7, "", "is this a question"]}')
+    (tmp_path / "a.json").write_text('{"rule_one": ["is this a question", 7, "", "  is this  a question "]}')
     (tmp_path / "b.json").write_text("{not json")
     (tmp_path / "c.json").write_text('["a list, not an object"]')
     (tmp_path / "d.json").write_text('{"rule_two": "not a list", "rule_three": ["' + "x " * 300 + '"]}')
