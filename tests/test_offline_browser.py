@@ -158,6 +158,22 @@ def test_save_then_read_and_search_without_a_connection(browser, own_server, lib
     assert not errors, errors
 
 
+def _with_saved_index(browser, pack: str, expression: str, qs: list):  # noqa: F811
+    """``expression`` evaluated in a page holding offline-search.js, with ``ix`` the saved copy's
+    index built from ``pack`` and ``qs`` the list given."""
+    script = (ROOT / "webapp" / "static" / "offline-search.js").read_text(encoding="utf-8")
+    pg = browser.new_page()
+    try:
+        pg.set_content("<!doctype html><title>x</title>")
+        pg.add_script_tag(content=script)
+        return pg.evaluate(
+            f"([pack, qs]) => {{ const ix = new NROfflineIndex(JSON.parse(pack)); return {expression}; }}",
+            [pack, qs],
+        )
+    finally:
+        pg.close()
+
+
 def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, library):  # noqa: F811
     """Top hit and top five of the browser's search equal the server's for the relevance
     queries (judge questions, jargon, card names), numbers, ids and deep links."""
@@ -175,18 +191,7 @@ def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, libra
     ]
     queries += ["jak out", "PAW", "brain damage", "Hedge Fund", "R&D", "face up"]
     pack = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
-    script = (ROOT / "webapp" / "static" / "offline-search.js").read_text(encoding="utf-8")
-    pg = browser.new_page()
-    try:
-        pg.set_content("<!doctype html><title>x</title>")
-        pg.add_script_tag(content=script)
-        got = pg.evaluate(
-            "([pack, qs]) => { const ix = new NROfflineIndex(JSON.parse(pack));"
-            " return qs.map(q => ix.search(q, 10).map(h => h.id)); }",
-            [pack, queries],
-        )
-    finally:
-        pg.close()
+    got = _with_saved_index(browser, pack, "qs.map(q => ix.search(q, 10).map(h => h.id))", queries)
     searcher = library.searcher(LATEST)
     same_top, overlap = 0, 0.0
     for q, ids in zip(queries, got, strict=True):
@@ -211,18 +216,12 @@ def test_the_saved_copy_reads_each_rules_bank_questions_as_the_server_does(brows
     searcher = library.searcher(LATEST)
     wanted = [i for i in ("rule_flatline", "rule_not_required_to_score", "step_jack_out_choice") if i in ids]
     wanted += ids[100:1900:150]
-    script = (ROOT / "webapp" / "static" / "offline-search.js").read_text(encoding="utf-8")
-    pg = browser.new_page()
-    try:
-        pg.set_content("<!doctype html><title>x</title>")
-        pg.add_script_tag(content=script)
-        got = pg.evaluate(
-            "([pack, positions]) => { const ix = new NROfflineIndex(JSON.parse(pack));"
-            " return positions.map(p => ix.rankerInfo(p).asked.map(s => Array.from(s).sort())); }",
-            [pack_text, [ids.index(i) for i in wanted]],
-        )
-    finally:
-        pg.close()
+    got = _with_saved_index(
+        browser,
+        pack_text,
+        "qs.map(p => ix.rankerInfo(p).asked.map(s => Array.from(s).sort()))",
+        [ids.index(i) for i in wanted],
+    )
     checked = 0
     for node_id, sets in zip(wanted, got, strict=True):
         if library.document(LATEST).node(node_id).kind == "example":
