@@ -1,14 +1,14 @@
 """Relevance of rules_index search on the evaluation set, against a plain BM25 baseline.
 
     .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
-                                        [--sources] [--no-questions] [--no-bank] [--json]
+                                        [--sources] [--no-questions] [--no-bank] [--no-vectors] [--json]
 
 Prints, for each evaluation set (by default all six), recall@5 (share of queries with a correct rule in the top 5) and
 MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
 type, for:
 
 * ``nrrules``: `rules_index.search.Searcher` (lookup first, jargon, typos, card names, boosts,
-  the question bank's ``asked`` field, the learned stage);
+  the question bank's ``asked`` field, the learned stage with its word vectors);
 * ``bm25``: plain Whoosh BM25 over each rule's text, standard analyzer, OR of the query words.
 
 Both run on a real on-disk index built in a temporary directory from the real CR file.
@@ -251,12 +251,15 @@ def run(
     set_paths: tuple[Path, ...] | list[Path] = ALL_SETS,
     questions: bool = True,
     asked: bool = True,
+    word_vectors: bool = True,
 ) -> dict[str, dict]:
     """Score every set on one index build; {set file name: {"nrrules": ..., "bm25": ...}}.
     With ``questions``, the index is expanded with the rulings' and judges' questions citing
     rules, as the product's is when its card and judges' builds are present; without ``asked``,
     it is built without the question bank (`rules_index.bank`), an ablation: the ranker's
-    weights are the product's, trained with it."""
+    weights are the product's, trained with it; without ``word_vectors``, questions are ranked
+    without the word vectors (`rules_index.vectors`) by the lite model, as the offline copy
+    ranks them."""
     doc = load_doc(version, cr_dir)
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -264,7 +267,7 @@ def run(
         ours_dir.mkdir()
         expansion = question_log(doc, source_questions(), index_words) if questions else None
         build_index(doc, ours_dir, asked=bank.for_doc(doc, expansion, BANK_DIR if asked else None))
-        searcher = Searcher(ours_dir, doc)
+        searcher = Searcher(ours_dir, doc, word_vectors=word_vectors)
         base_dir = Path(tmp) / "bm25"
         base_dir.mkdir()
         baseline = BM25Baseline(doc, base_dir)
@@ -301,6 +304,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="index without the question bank (rules_index/asked): an ablation with the same ranker weights",
     )
+    ap.add_argument(
+        "--no-vectors",
+        action="store_true",
+        help="rank without the word vectors (rules_index.vectors), by the lite model the offline copy uses",
+    )
     args = ap.parse_args(argv)
     if args.sources:
         results = run_sources(args.version, args.cr_dir, tuple(args.set or ALL_SETS))
@@ -312,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
             tuple(args.set or ALL_SETS),
             not args.no_questions,
             not args.no_bank,
+            not args.no_vectors,
         )
     if args.json:
         print(

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import tempfile
 from bisect import bisect_right
@@ -48,6 +49,7 @@ from relevance import DEFAULT_CR_DIR, load_doc, load_set, source_questions  # no
 from rules_index import bank, ranker  # noqa: E402
 from rules_index.expansion import question_log  # noqa: E402
 from rules_index.search import Searcher, build_index, index_words  # noqa: E402
+from rules_index.vectors import VECTORS_PATH  # noqa: E402
 
 BENCH = ROOT / "bench"
 TRAINING = (
@@ -92,8 +94,8 @@ def _scores(w: list[float], vectors: list[list[float]]) -> list[float]:
 
 def fit(queries: list[Query], lam: float) -> list[float]:
     """Raw-feature weights minimising the mean listwise loss + lam * |w|^2 (standardised)."""
-    dim = len(ranker.FEATURES)
     rows = [v for _, vectors, _ in queries for v in vectors]
+    dim = len(rows[0])
     mean = [sum(r[j] for r in rows) / len(rows) for j in range(dim)]
     std = [sqrt(sum((r[j] - mean[j]) ** 2 for r in rows) / len(rows)) or 1.0 for j in range(dim)]
     data = []
@@ -292,36 +294,27 @@ def cross_validate_trees(queries: list[Query], folds: int, lam: float | None) ->
     return rr / len(queries), hit5 / len(queries)
 
 
-def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
-    doc = load_doc("26.03", cr_dir)
-    with tempfile.TemporaryDirectory() as tmp:
-        # the index as bench/relevance.py (and the product with its card and judges' builds) has it
-        build_index(
-            doc, Path(tmp), asked=bank.for_doc(doc, question_log(doc, source_questions(), index_words))
-        )
-        searcher = Searcher(Path(tmp), doc)
-        queries, total = training_queries(searcher, doc)
-        searcher.close()
+def _cv_job(job: tuple[str, float, int]) -> tuple[str, float, tuple[float, float]]:
+    which, lam, folds = job
+    return which, lam, cross_validate(_JOBS[which], lam, folds)
+
+
+_JOBS: dict[str, list[Query]] = {}  # the training queries of each model, for the worker processes
+
+
+def _choose(label: str, queries: list[Query], results: dict[float, tuple[float, float]], folds: int) -> dict:
+    """The best regularisation by cross-validation, and the weights fitted with it on all
+    ``queries``."""
     base_mrr, base_r5 = metrics(queries, None)
-    print(f"{len(queries)} of {total} training queries are question-like (the ranker applies)")
-    print(f"hand-written order: MRR@10 {base_mrr:.3f}  recall@5 {base_r5:.3f}")
-    results = {}
+    print(f"{label}: hand-written order MRR@10 {base_mrr:.3f}  recall@5 {base_r5:.3f}")
     for lam in LAMBDAS:
-        results[lam] = cross_validate(queries, lam, folds)
-        print(
-            f"lambda {lam:<6}: {folds}-fold cross-validated MRR@10 {results[lam][0]:.3f}  recall@5 {results[lam][1]:.3f}"
-        )
+        mrr, r5 = results[lam]
+        print(f"{label}: lambda {lam:<6}: {folds}-fold cross-validated MRR@10 {mrr:.3f}  recall@5 {r5:.3f}")
     best = max(LAMBDAS, key=lambda lam: (results[lam][0], -lam))
-    if trees:
-        for label, lam in (("LambdaMART trees", None), (f"linear (lambda {best}) + LambdaMART trees", best)):
-            mrr, r5 = cross_validate_trees(queries, folds, lam)
-            print(f"{label}: {folds}-fold cross-validated MRR@10 {mrr:.3f}  recall@5 {r5:.3f}")
     weights = fit(queries, best)
     train_mrr, _ = metrics(queries, weights)
-    print(f"chosen lambda {best}; training MRR@10 (not a measure of quality) {train_mrr:.3f}")
+    print(f"{label}: chosen lambda {best}; training MRR@10 (not a measure of quality) {train_mrr:.3f}")
     return {
-        "about": "Weights of rules_index.ranker, written by bench/train_ranker.py (do not edit by hand).",
-        "features": list(ranker.FEATURES),
         "weights": weights,
         "use": results[best][0] > base_mrr,
         "lambda": best,
@@ -330,6 +323,48 @@ def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
         "hand_mrr10": round(base_mrr, 4),
         "cv_mrr10": round(results[best][0], 4),
         "cv_recall5": round(results[best][1], 4),
+    }
+
+
+def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
+    """Both models: the full one (every feature, word vectors included) and the lite one (no
+    word-vector features: `ranker.LITE_FEATURES`, the offline copy's), each with its own
+    regularisation chosen by cross-validation on the same folds (two processes)."""
+    doc = load_doc("26.03", cr_dir)
+    with tempfile.TemporaryDirectory() as tmp:
+        # the index as bench/relevance.py (and the product with its card and judges' builds) has it
+        build_index(
+            doc, Path(tmp), asked=bank.for_doc(doc, question_log(doc, source_questions(), index_words))
+        )
+        searcher = Searcher(Path(tmp), doc)
+        if searcher.vectors is None:
+            raise SystemExit(f"error: no word vectors at {VECTORS_PATH} (bench/word_vectors.py)")
+        queries, total = training_queries(searcher, doc)
+        searcher.close()
+    width = len(ranker.LITE_FEATURES)
+    lite = [(q, [v[:width] for v in vecs], labels) for q, vecs, labels in queries]
+    print(f"{len(queries)} of {total} training queries are question-like (the ranker applies)")
+    _JOBS.update(full=queries, lite=lite)
+    jobs = [(which, lam, folds) for which in ("full", "lite") for lam in LAMBDAS]
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        done = pool.map(_cv_job, jobs, chunksize=1)
+    results: dict[str, dict[float, tuple[float, float]]] = {"full": {}, "lite": {}}
+    for which, lam, result in done:
+        results[which][lam] = result
+    full = _choose("with word vectors", queries, results["full"], folds)
+    light = _choose("without (lite)", lite, results["lite"], folds)
+    if trees:
+        for label, lam in (
+            ("LambdaMART trees", None),
+            (f"linear (lambda {full['lambda']}) + LambdaMART trees", full["lambda"]),
+        ):
+            mrr, r5 = cross_validate_trees(queries, folds, lam)
+            print(f"{label}: {folds}-fold cross-validated MRR@10 {mrr:.3f}  recall@5 {r5:.3f}")
+    return {
+        "about": "Weights of rules_index.ranker, written by bench/train_ranker.py (do not edit by hand).",
+        "features": list(ranker.FEATURES),
+        **full,
+        "lite": {"features": list(ranker.LITE_FEATURES), **light},
     }
 
 

@@ -21,7 +21,9 @@ index derived from the version's real Whoosh index, so the browser ranks like th
   of each intent) and, per intent, the rules answering it;
 * ``explain``: timing step -> the rules citing it (`Searcher._explain_steps`);
 * ``ranker``: the learned stage's weights and constants (`rules_index.ranker`) and the rules
-  that only name something; null when no model is in use;
+  that only name something; null when no model is in use. The lite model's: the pack has no
+  word vectors (`rules_index.vectors`: 280 KB more than its budget allows), so the saved copy
+  ranks questions as the server does with ``Searcher(word_vectors=False)``;
 * ``asked_card_post``: for the words of card names, what the question bank's field adds to
   ``post`` (a query naming the card does not count it: `Searcher._plan`);
 * ``asked``: each rule's questions from the question bank (`rules_index.bank`) as stems, which
@@ -241,7 +243,7 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     }
     # The learned stage (`rules_index.ranker`): its weights and constants, and the rules that only
     # name something (the rest of its features are read from the pack's own rules and words).
-    model = ranker.load()
+    model = ranker.load(lite=True)  # the pack carries no word vectors (rules_index.vectors)
     learned = (
         {
             "features": list(model.names),

@@ -46,7 +46,19 @@ from pathlib import Path
 
 from memo import memo
 
-__all__ = ["FEATURES", "DEPTH", "TOP", "NodeInfo", "Model", "features", "load", "applies", "WEIGHTS_PATH"]
+__all__ = [
+    "FEATURES",
+    "LITE_FEATURES",
+    "VECTOR_FEATURES",
+    "DEPTH",
+    "TOP",
+    "NodeInfo",
+    "Model",
+    "features",
+    "load",
+    "applies",
+    "WEIGHTS_PATH",
+]
 
 WEIGHTS_PATH = Path(__file__).with_name("ranker_weights.json")
 # Candidates the model orders (the rest keep their place after them): the first stage's whole
@@ -92,6 +104,13 @@ FEATURES: tuple[str, ...] = (
     "q_best",
     "q_jac",
 )
+# Word vectors (`rules_index.vectors`): the cosine of the query's vector with the rule's text, with
+# its nearest question in the bank and with the mean of its questions, each also less the best
+# of the candidates'. Last, so that the model without them (`load(lite=True)`, the offline
+# copy's, whose pack carries no vectors) scores the same vectors' first features.
+VECTOR_FEATURES: tuple[str, ...] = ("v_text", "v_text_rel", "v_asked", "v_asked_rel", "v_mean", "v_mean_rel")
+LITE_FEATURES = FEATURES
+FEATURES = FEATURES + VECTOR_FEATURES
 
 
 @dataclass(frozen=True)
@@ -151,12 +170,19 @@ def features(
     pairs: Sequence[tuple[str, str]],
     candidates: Sequence[tuple[NodeInfo, float, float, bool]],
     idfs: Sequence[float] = (),
+    sims: Sequence[tuple[float, float, float]] | None = None,
 ) -> list[list[float]]:
     """One vector (in `FEATURES` order) per candidate ``(info, hand score, BM25F score, answers
     the intent)``, given best first; ``groups`` are the query's word groups (a word and the CR's
-    words for it), ``pairs`` its adjacent distinct stems, ``idfs`` each group's idf."""
+    words for it), ``pairs`` its adjacent distinct stems, ``idfs`` each group's idf, ``sims``
+    each candidate's cosines with the query by word vectors (text, nearest question, mean of its
+    questions; zeros without them). ``lite`` vectors (the `LITE_FEATURES`) are the first
+    features of each."""
     if not candidates:
         return []
+    if sims is None or len(sims) != len(candidates):
+        sims = [(0.0, 0.0, 0.0)] * len(candidates)
+    best_sims = [max(s[k] for s in sims) for k in range(3)]
     best = max(c[1] for c in candidates)
     best_raw = max(c[2] for c in candidates)
     top = candidates[:TOP]
@@ -219,6 +245,7 @@ def features(
                 log(1 + info.indegree),
                 share(matched[6]),
                 *_nearest_question(info.asked, member, share, n),
+                *(x for k in range(3) for x in (sims[position][k], sims[position][k] - best_sims[k])),
             ]
         )
     return out
@@ -277,24 +304,27 @@ def applies(
     return len(groups) >= MIN_GROUPS and not cards and not only_jargon and not names_term
 
 
-def load(path: Path = WEIGHTS_PATH) -> Model | None:
+def load(path: Path = WEIGHTS_PATH, lite: bool = False) -> Model | None:
     """The committed model, or None when there is none, when cross-validation did not show a
     gain, or when it names a feature not computed here (a stale weights file must not silently
-    misrank). Read once per file."""
-    return _load(str(path))
+    misrank). ``lite``: the model without the word-vector features (the file's ``lite`` part),
+    for the offline copy and for a searcher without vectors. Read once per file."""
+    return _load(str(path), lite)
 
 
 @memo("ranker.model")
-def _load(path: str) -> Model | None:
+def _load(path: str, lite: bool) -> Model | None:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        if lite:
+            data = data.get("lite") or {}
+        names = tuple(data.get("features", ()))
+        weights = tuple(float(w) for w in data.get("weights", ()))
+    except (OSError, ValueError, TypeError, AttributeError):
         return None
     if not data.get("use"):
         return None  # cross-validation did not show a gain
-    names = tuple(data.get("features", ()))
-    weights = tuple(float(w) for w in data.get("weights", ()))
-    if not names or names != FEATURES or len(weights) != len(names):
+    if not names or names != (LITE_FEATURES if lite else FEATURES) or len(weights) != len(names):
         return None
     return Model(names, weights)
 

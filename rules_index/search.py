@@ -51,6 +51,7 @@ from dataclasses import asdict, dataclass, field
 from math import log as ln
 from pathlib import Path
 
+import numpy as np
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import STORED, TEXT, Schema
@@ -63,7 +64,7 @@ from whoosh.support.charset import accent_map
 from memo import memo
 from scraper import Document, Node
 
-from . import bank, ranker
+from . import bank, ranker, vectors
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
@@ -153,6 +154,15 @@ ANALYZER = (
     | StemFilter(stemfn=_porter, cachesize=None)
 )
 NAME_ANALYZER = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
+# The words of a text as the word vectors read them (`rules_index.vectors`): stems as indexed, but
+# no word is dropped ("not", "can", "when" and "before" say what a question asks).
+VECTOR_ANALYZER = (
+    RegexTokenizer(_TOKEN)
+    | LowercaseFilter()
+    | CharsetFilter(accent_map)
+    | _WordFormsFilter()
+    | StemFilter(stemfn=_porter, cachesize=None)
+)
 
 CONTEXT_BOOST = 0.3
 CONTEXT_CITES = 4  # citing rules taken into a rule's context field (reading order)
@@ -549,9 +559,13 @@ class StaleIndexError(ValueError):
 class Searcher:
     """Searches one built index. Opens it read-only; safe to share between threads."""
 
-    def __init__(self, index_path: Path, doc: Document) -> None:
+    def __init__(self, index_path: Path, doc: Document, word_vectors: bool = True) -> None:
+        """``word_vectors`` False: rank questions without the word vectors (`rules_index.vectors`),
+        with the learned model the offline copy uses (`ranker.load(lite=True)`)."""
         self.index_path = Path(index_path)
         self.doc = doc
+        self.vectors = vectors.load() if word_vectors else None
+        self._vecs: dict[str, tuple] = {}
         meta_path = self.index_path / INDEX_META
         if meta_path.exists() and not index_is_current(doc, self.index_path):
             raise StaleIndexError(
@@ -900,6 +914,7 @@ class Searcher:
             info["text_phrases"],
             info["intent"],
             self._pairs(info) if learned else None,
+            text=text,
         )
         ideal = ideal_score(self._impacts, terms)
         for node_id, score in ranked:
@@ -933,6 +948,7 @@ class Searcher:
             info["intent"],
             self._pairs(info),
             inputs,
+            text=text,
         )
         return inputs[0] if inputs else None
 
@@ -974,6 +990,7 @@ class Searcher:
         intent: str | None = None,
         pairs: list[tuple[str, str]] | None = None,
         inputs: list | None = None,
+        text: str = "",
     ) -> list[tuple[str, float]]:
         """BM25F hits, re-ranked: among the top candidates, a rule matching more of the distinct
         query words beats one matching a single word many times (coordination), a rule whose
@@ -981,7 +998,8 @@ class Searcher:
         answering the question's intent (`answering`) gets its bonus; then a timing step near
         the top makes way for the rule explaining it (`_explain_steps`). With ``pairs`` (a
         question-like query), the learned stage then orders the top candidates (`_learned`);
-        with ``inputs`` too, its inputs are appended there instead (training)."""
+        with ``inputs`` too, its inputs are appended there instead (training); ``text``, the
+        query as typed, gives its word vector (`rules_index.vectors`)."""
         coord = len(query_stems) >= 2 and COORD > 0
         having = (
             [frozenset().union(*(self._docs_with(s) for s in group)) for group in query_stems]
@@ -1017,7 +1035,9 @@ class Searcher:
         out.sort(key=lambda pair: -pair[1])
         out = self._explain_steps(out)
         if pairs is not None and len(out) > 1:
-            out = self._learned(out, raw, query_stems, pairs, answering if intent else frozenset(), inputs)
+            out = self._learned(
+                out, raw, query_stems, pairs, answering if intent else frozenset(), inputs, text
+            )
         return out[:limit]
 
     def _learned(
@@ -1028,22 +1048,57 @@ class Searcher:
         pairs: list[tuple[str, str]],
         answering: frozenset[str],
         inputs: list | None,
+        text: str = "",
     ) -> list[tuple[str, float]]:
         """The top `ranker.DEPTH` candidates in the learned model's order (`rules_index.ranker`),
         carrying the same score values in that order; the rest after them, unchanged."""
-        model = ranker.load()
+        model = ranker.load(lite=self.vectors is None)
         if model is None and inputs is None:
             return out
         head = out[: ranker.DEPTH]
         candidates = [(self._info(i), s, raw.get(i, 0.0), i in answering) for i, s in head]
         n = max(1, self._doc_count)
         idfs = [max(ln(n / (1 + len(self._docs_with(s)))) for s in g) for g in groups]
-        vectors = ranker.features(groups, pairs, candidates, idfs)
+        sims = self._similarities(text, [i for i, _ in head])
+        vectors = ranker.features(groups, pairs, candidates, idfs, sims)
         if inputs is not None:
             inputs.append(([i for i, _ in head], vectors))
             return out
         order = sorted(range(len(head)), key=lambda k: (-model.score(vectors[k]), k))
         return ranker.reorder([head[k] for k in order], [s for _, s in head]) + out[ranker.DEPTH :]
+
+    def _similarities(
+        self, groups: list[frozenset[str]], ids: list[str]
+    ) -> list[tuple[float, float, float]] | None:
+        """Each rule's cosines with the query by word vectors (`rules_index.vectors`): with its
+        text, its nearest question in the bank and the mean of its questions; None without
+        vectors."""
+        table = self.vectors
+        if table is None:
+            return None
+        query = table.embed(dict.fromkeys(s for g in groups for s in sorted(g)))
+        if query is None:
+            return [(0.0, 0.0, 0.0)] * len(ids)
+        out = []
+        for node_id in ids:
+            text, asked, mean = self._rule_vectors(node_id)
+            best = float((asked @ query).max()) if len(asked) else 0.0
+            out.append((float(text @ query), best, float(mean @ query)))
+        return out
+
+    def _rule_vectors(self, node_id: str) -> tuple:
+        """A rule's text vector, its questions' vectors and their normalised mean, made once."""
+        got = self._vecs.get(node_id)
+        if got is None:
+            table = self.vectors
+            node = self.doc.node(node_id)
+            text = table.embed_all([vectors.stems(vectors.rule_text(node))])[0]
+            asked = table.embed_all(vectors.stems(q) for q in self.asked(node_id))
+            mean = asked.sum(0) if len(asked) else np.zeros(table.dim, dtype=np.float32)
+            norm = float(np.linalg.norm(mean))
+            got = (text, asked, mean / norm if norm > 0 else mean)
+            self._vecs[node_id] = got
+        return got
 
     def _info(self, node_id: str) -> ranker.NodeInfo:
         """What the ranker's features read about a rule, built once per rule."""

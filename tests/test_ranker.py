@@ -38,6 +38,14 @@ def test_weights_file_names_exactly_the_features_the_code_computes():
     assert data["use"] is (data["cv_mrr10"] > data["hand_mrr10"])
     model = ranker.load()
     assert model is not None and model.names == ranker.FEATURES
+    # the lite model (no word-vector features: the offline copy's), trained on the same queries
+    lite = data["lite"]
+    assert lite["features"] == list(ranker.LITE_FEATURES) == list(ranker.FEATURES[: len(lite["features"])])
+    assert len(lite["weights"]) == len(ranker.LITE_FEATURES) and lite["queries"] == data["queries"]
+    assert lite["use"] is (lite["cv_mrr10"] > lite["hand_mrr10"])
+    assert ranker.load(lite=True).names == ranker.LITE_FEATURES
+    # the word vectors earned their place: cross-validated MRR above the lite model's
+    assert data["cv_mrr10"] > lite["cv_mrr10"]
 
 
 def test_a_weights_file_naming_an_unknown_feature_is_not_used(tmp_path):
@@ -55,6 +63,13 @@ def test_a_weights_file_naming_an_unknown_feature_is_not_used(tmp_path):
     used = tmp_path / "used.json"
     used.write_text(json.dumps(data), encoding="utf-8")
     assert ranker.load(Path(used)) is not None
+    # a lite part naming the full features (or missing) is not used as the lite model
+    data["lite"] = {**data["lite"], "features": list(ranker.FEATURES)}
+    used.write_text(json.dumps(data), encoding="utf-8")
+    assert ranker.load(Path(used), lite=True) is None and ranker.load(Path(used)) is not None
+    del data["lite"]
+    used.write_text(json.dumps(data), encoding="utf-8")
+    assert ranker.load(Path(used), lite=True) is None
 
 
 @pytest.mark.parametrize("query", QUESTIONS)
@@ -136,6 +151,18 @@ def test_features_read_the_rule_text_and_graph():
     assert f["q_best"] == f["q_jac"] == f["w_asked"] == 0.0 and f["f_asked"] == 0.0
     assert g["q_best"] == 1.0 and g["w_asked"] == 1.0 and g["f_asked"] == 1.0
     assert g["q_jac"] == pytest.approx(3 / (3 + 7 - 3))
+    # no word vectors: their features are zero
+    assert all(f[name] == 0.0 == g[name] for name in ranker.VECTOR_FEATURES)
+    # with them: each cosine, and less the best candidate's
+    sims = [(0.5, 0.25, 0.75), (0.25, 0.5, 0.5)]
+    vectors = ranker.features(
+        groups, pairs, [(a, 10.0, 5.0, True), (b, 5.0, 5.0, False)], [3.0, 1.0, 1.0], sims
+    )
+    f = dict(zip(ranker.FEATURES, vectors[0], strict=True))
+    g = dict(zip(ranker.FEATURES, vectors[1], strict=True))
+    assert (f["v_text"], f["v_text_rel"], g["v_text"], g["v_text_rel"]) == (0.5, 0.0, 0.25, -0.25)
+    assert (f["v_asked"], f["v_asked_rel"], g["v_asked"], g["v_asked_rel"]) == (0.25, -0.25, 0.5, 0.0)
+    assert (f["v_mean"], f["v_mean_rel"], g["v_mean_rel"]) == (0.75, 0.0, -0.25)
 
 
 def test_number_depth():

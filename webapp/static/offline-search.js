@@ -622,7 +622,7 @@
     }
     return best <= seq.length ? need / best : 0;
   }
-  function rankerFeatures(groups, pairs, cands, idfs, R) { /* ranker.features, in FEATURES order */
+  function rankerFeatures(groups, pairs, cands, idfs, R) { /* ranker.features, in LITE_FEATURES order (no word vectors) */
     var best = -Infinity, bestRaw = -Infinity;
     cands.forEach(function (c) { if (c[1] > best) best = c[1]; if (c[2] > bestRaw) bestRaw = c[2]; });
     var top = cands.slice(0, R.top), topIds = new Set(), topParents = new Set();

@@ -1,0 +1,96 @@
+"""Word vectors: compare a question with a rule by meaning, not only by the words they share.
+
+``word_vectors.json`` (next to this module, written by ``bench/word_vectors.py``) holds one small
+vector per stem of the CR's and the question bank's words: the sentence encoder
+all-MiniLM-L6-v2 distilled word by word, then fitted so that each question of the bank
+(`rules_index.bank`) lies nearest its own rule. A text's vector is the mean of its stems'
+vectors, each weighted by how rare the stem is, normalised; stems the table does not know are
+left out. The learned stage of search (`rules_index.ranker`) reads the cosine of the query's
+vector with each candidate's text and with its questions (``v_*`` features).
+
+Building a text's vector is a few table lookups and one small sum (microseconds), so it stays
+within search's latency budget where running the encoder itself (7 to 12 ms a query) would not.
+The table is package data, like the bank: part of a build's code fingerprint. A missing or
+damaged table is not an error: `load` gives None and search ranks with the model that has no
+``v_*`` features (`ranker.load(lite=True)`), as the offline copy does.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from memo import memo
+
+__all__ = ["VECTORS_PATH", "Table", "load", "stems", "rule_text"]
+
+VECTORS_PATH = Path(__file__).with_name("word_vectors.json")
+
+
+@dataclass(frozen=True)
+class Table:
+    row: dict[str, int]  # stem -> row
+    weights: np.ndarray  # per row: a / (a + p(stem))
+    vectors: np.ndarray  # rows x dim, float32
+
+    @property
+    def dim(self) -> int:
+        return int(self.vectors.shape[1])
+
+    def embed(self, stems: Iterable[str]) -> np.ndarray | None:
+        """The normalised, rarity-weighted mean of the stems' vectors; None when the table
+        knows none of them (or they cancel out)."""
+        rows = [r for r in (self.row.get(s) for s in stems) if r is not None]
+        if not rows:
+            return None
+        v = self.weights[rows] @ self.vectors[rows]
+        norm = float(np.linalg.norm(v))
+        return v / norm if norm > 0 else None
+
+    def embed_all(self, texts: Iterable[Iterable[str]]) -> np.ndarray:
+        """One row per text (zeros for a text with no known stem)."""
+        out = [self.embed(t) for t in texts]
+        zero = np.zeros(self.dim, dtype=np.float32)
+        return np.array([v if v is not None else zero for v in out], dtype=np.float32).reshape(
+            len(out), self.dim
+        )
+
+
+def stems(text: str) -> list[str]:
+    """The stems of ``text`` as the vectors read them (`rules_index.search.VECTOR_ANALYZER`:
+    search's stems, stop words kept)."""
+    from .search import VECTOR_ANALYZER
+
+    return [t.text for t in VECTOR_ANALYZER(text)]
+
+
+def rule_text(node) -> str:
+    """What a rule's vector is made from: its title and its text."""
+    return f"{node.title}. {node.text}" if node.title else node.text or ""
+
+
+def load(path: Path = VECTORS_PATH) -> Table | None:
+    """The committed table, or None when it is missing or damaged. Read once per file."""
+    return _load(str(path))
+
+
+@memo("vectors.table")
+def _load(path: str) -> Table | None:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        names = [str(s) for s in data["stems"]]
+        dim = int(data["dim"])
+        weights = np.array(data["weights"], dtype=np.float32)
+        scale = np.array(data["scale"], dtype=np.float32)
+        coded = np.frombuffer(base64.b64decode(data["vectors"], validate=True), dtype=np.int8)
+        vectors = coded.reshape(len(names), dim).astype(np.float32) * scale
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if len(weights) != len(names) or len(scale) != dim or not np.isfinite(vectors).all():
+        return None
+    return Table({s: i for i, s in enumerate(names)}, weights, vectors)
