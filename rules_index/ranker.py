@@ -30,6 +30,12 @@ graph, never from the index's statistics beyond the two scores, so that the offl
   words over their union. Measured on the training questions (5-fold cross-validated MRR@10 /
   recall@5): 0.632 / 0.785 without the bank, 0.766 / 0.902 with its first round, 0.811 / 0.929
   with all three rounds; the three question features add about 0.008 MRR over the field alone.
+* word vectors (`rules_index.vectors`, the searcher computes them): ``v_text``, ``v_asked`` and
+  ``v_mean``, the cosine of the query's vector with the rule's text, its nearest question and
+  the mean of its questions, each with a ``_rel`` twin (less the best candidate's). These read
+  meaning where the words differ ("hand" for "grip"). The weights file holds two models: the
+  full one, and a ``lite`` one without these features, trained the same way, which the offline
+  copy (whose pack has no vectors) and a searcher without vectors use.
 
 The model only reorders; the scores of the reordered hits are the same values, handed out again
 in the new order, so `SearchHit.norm` keeps its scale and a merged list keeps this order.

@@ -1067,23 +1067,21 @@ class Searcher:
         order = sorted(range(len(head)), key=lambda k: (-model.score(vectors[k]), k))
         return ranker.reorder([head[k] for k in order], [s for _, s in head]) + out[ranker.DEPTH :]
 
-    def _similarities(
-        self, groups: list[frozenset[str]], ids: list[str]
-    ) -> list[tuple[float, float, float]] | None:
-        """Each rule's cosines with the query by word vectors (`rules_index.vectors`): with its
-        text, its nearest question in the bank and the mean of its questions; None without
-        vectors."""
+    def _similarities(self, text: str, ids: list[str]) -> list[tuple[float, float, float]] | None:
+        """Each rule's cosines with the query ``text`` by word vectors (`rules_index.vectors`):
+        with its text, its nearest question in the bank and the mean of its questions; None
+        without vectors."""
         table = self.vectors
         if table is None:
             return None
-        query = table.embed(dict.fromkeys(s for g in groups for s in sorted(g)))
+        query = table.embed(vectors.stems(text))
         if query is None:
             return [(0.0, 0.0, 0.0)] * len(ids)
         out = []
         for node_id in ids:
-            text, asked, mean = self._rule_vectors(node_id)
+            own, asked, mean = self._rule_vectors(node_id)
             best = float((asked @ query).max()) if len(asked) else 0.0
-            out.append((float(text @ query), best, float(mean @ query)))
+            out.append((float(own @ query), best, float(mean @ query)))
         return out
 
     def _rule_vectors(self, node_id: str) -> tuple:

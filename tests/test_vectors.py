@@ -106,3 +106,12 @@ def test_search_without_vectors_ranks_by_the_lite_model(index_path, doc_latest):
     cosines = [row[ranker.FEATURES.index("v_text")] for row in rows_full]
     assert max(cosines) > 0.3 and len(set(cosines)) > 10
     assert max(row[ranker.FEATURES.index("v_text_rel")] for row in rows_full) == 0.0
+    # each is the cosine of the query's vector with the rule's title and text
+    table = full.vectors
+    query_vector = table.embed(vectors.stems(query))
+    for node_id, cosine in list(zip(ids_full, cosines, strict=True))[:10]:
+        rule_vector = table.embed(vectors.stems(vectors.rule_text(doc_latest.node(node_id))))
+        assert cosine == pytest.approx(float(rule_vector @ query_vector), abs=1e-5)
+    # and the flatline rule, which shares few words with the question, is near it in meaning
+    flatline = ids_full.index("rule_flatline") if "rule_flatline" in ids_full else None
+    assert flatline is not None and cosines[flatline] > sorted(cosines)[len(cosines) // 2]
