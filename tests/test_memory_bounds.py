@@ -34,6 +34,7 @@ from rules_index import question as question_mod
 from rules_index import ranker as ranker_mod
 from rules_index import search as search_mod
 from rules_index import unified as unified_mod
+from rules_index import vectors as vectors_mod
 from rules_index.cards import CardStore
 from rules_index.judge import JUDGE_LINK, JudgeStore
 from rules_index.search import Searcher, _porter
@@ -284,7 +285,8 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
         "unified.ruling_words": (unified_mod._ruling_words, lambda i: (_ruling(i, big),)),
         "question.reads": (question_mod.read, lambda i: (f"how many {big} {i}",)),
         "question.framing": (question_mod._compiled, lambda i: ()),
-        "ranker.model": (ranker_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
+        "ranker.model": (ranker_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json", i % 2 == 0)),
+        "vectors.table": (vectors_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
         "bank.questions": (bank_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}",)),
     }
 
