@@ -22,7 +22,9 @@
 * A timing step near the top that only narrates makes way for a candidate rule citing it.
 * For a question-like query (3+ word groups, no card name, not just a term the CR defines), a
   learned linear model then orders the top candidates (`rules_index.ranker`, weights from ``bench/train_ranker.py``, chosen by
-  cross-validation over judge questions that are never the held-out sets).
+  cross-validation over judge questions that are never the held-out sets). It reads the
+  query's word vector too (`rules_index.vectors`): its cosine with each candidate's text and
+  questions, so meaning counts where the words differ.
 * Every hit carries ``norm``, its score over the best score the query could reach in this
   index (`ideal_score`), so that `rules_index.unified` can rank rules beside judge items,
   cards and rulings.
