@@ -22,7 +22,7 @@ index derived from the version's real Whoosh index, so the browser ranks like th
 * ``explain``: timing step -> the rules citing it (`Searcher._explain_steps`);
 * ``ranker``: the learned stage's weights and constants (`rules_index.ranker`) and the rules
   that only name something; null when no model is in use. The lite model's: the pack has no
-  word vectors (`rules_index.vectors`: 280 KB more than its budget allows), so the saved copy
+  word vectors (`rules_index.vectors`: 288 KB, where its budget has about 50 KB left), so the saved copy
   ranks questions as the server does with ``Searcher(word_vectors=False)``;
 * ``asked_card_post``: for the words of card names, what the question bank's field adds to
   ``post`` (a query naming the card does not count it: `Searcher._plan`);

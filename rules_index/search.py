@@ -1062,11 +1062,11 @@ class Searcher:
         n = max(1, self._doc_count)
         idfs = [max(ln(n / (1 + len(self._docs_with(s)))) for s in g) for g in groups]
         sims = self._similarities(text, [i for i, _ in head])
-        vectors = ranker.features(groups, pairs, candidates, idfs, sims)
+        rows = ranker.features(groups, pairs, candidates, idfs, sims)
         if inputs is not None:
-            inputs.append(([i for i, _ in head], vectors))
+            inputs.append(([i for i, _ in head], rows))
             return out
-        order = sorted(range(len(head)), key=lambda k: (-model.score(vectors[k]), k))
+        order = sorted(range(len(head)), key=lambda k: (-model.score(rows[k]), k))
         return ranker.reorder([head[k] for k in order], [s for _, s in head]) + out[ranker.DEPTH :]
 
     def _similarities(self, text: str, ids: list[str]) -> list[tuple[float, float, float]] | None:
