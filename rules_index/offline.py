@@ -10,7 +10,8 @@ index derived from the version's real Whoosh index, so the browser ranks like th
   (a word that is itself a stem is looked up directly), and the analyzer's stop words;
 * ``post``: per stem, the rules containing it in any searched field with the summed BM25F score
   of the fields the server would search it in (the server's own scorer, `_FastBM25F`), as a
-  flat delta-coded list ``[doc, score*100, doc, score*100, ...]``; ``common`` lists the stems
+  delta-coded ``[doc, score*100, doc, score*100, ...]`` written as one string (`_encode`,
+  `decode_post`); ``common`` lists the stems
   the server only ranks with, never selects by (`Searcher._is_common`);
 * ``title`` and ``terms``: the same for the title and defined-term fields alone, for the
   server's title phrase and jargon term boosts;
@@ -66,9 +67,9 @@ from .search import (
 )
 from .steplinks import link_steps
 
-__all__ = ["OFFLINE_FORMAT", "OFFLINE_FILE", "build_pack", "write_pack"]
+__all__ = ["OFFLINE_FORMAT", "OFFLINE_FILE", "build_pack", "write_pack", "decode_post"]
 
-OFFLINE_FORMAT = 1
+OFFLINE_FORMAT = 2
 OFFLINE_FILE = "offline.json"
 SCALE = 100  # scores are stored as integers: score * SCALE
 
@@ -78,14 +79,48 @@ def _stem(word: str) -> str | None:
     return tokens[0] if len(tokens) == 1 else None
 
 
-def _encode(pairs: list[tuple[int, float]]) -> list[int]:
-    """[(doc, score)] sorted by doc -> [doc delta, scaled score, ...]."""
-    out: list[int] = []
+# A posting list is one string: each number (doc delta, then scaled score) in base 32, most
+# significant digit first, its last digit from `FINAL` and any before it from `MORE`, so no
+# separator is needed (half the size of a JSON list of the same numbers).
+FINAL = "0123456789abcdefghijklmnopqrstuv"
+MORE = "wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
+
+
+def _varint(n: int) -> str:
+    out = FINAL[n % 32]
+    n //= 32
+    while n:
+        out = MORE[n % 32] + out
+        n //= 32
+    return out
+
+
+def _encode(pairs: list[tuple[int, float]]) -> str:
+    """[(doc, score)] -> the coded string of [doc delta, scaled score, ...], sorted by doc."""
+    out: list[str] = []
     last = 0
     for doc, score in sorted(pairs):
-        out.append(doc - last)
-        out.append(max(0, round(score * SCALE)))
+        out.append(_varint(doc - last))
+        out.append(_varint(max(0, round(score * SCALE))))
         last = doc
+    return "".join(out)
+
+
+def decode_post(coded: str) -> dict[int, int]:
+    """A coded posting list -> {rule position: scaled score} (as offline-search.js reads it)."""
+    numbers: list[int] = []
+    n = 0
+    for ch in coded:
+        if ch in MORE:
+            n = n * 32 + MORE.index(ch)
+        else:
+            numbers.append(n * 32 + FINAL.index(ch))
+            n = 0
+    out: dict[int, int] = {}
+    doc = 0
+    for delta, score in zip(numbers[::2], numbers[1::2], strict=True):
+        doc += delta
+        out[doc] = score
     return out
 
 
@@ -156,11 +191,11 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     stems: set[str] = set()
     for fname in TEXT_FIELDS:
         stems.update(t.decode("utf-8") if isinstance(t, bytes) else t for t in reader.lexicon(fname))
-    post: dict[str, list[int]] = {}
-    title_post: dict[str, list[int]] = {}
-    terms_post: dict[str, list[int]] = {}
+    post: dict[str, str] = {}
+    title_post: dict[str, str] = {}
+    terms_post: dict[str, str] = {}
     common_stems: list[str] = []
-    asked_card_post: dict[str, list[int]] = {}
+    asked_card_post: dict[str, str] = {}
     card_stems = {stem for n in doc.nodes for c in n.cards for stem in (t.text for t in ANALYZER(c.name))}
     for stem in sorted(stems):
         total: dict[int, float] = {}

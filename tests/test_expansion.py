@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import LATEST, cr_path
 
+from rules_index.offline import decode_post
 from rules_index.expansion import judge_questions, question_log, questions_key, ruling_questions
 from rules_index.search import index_words
 from rules_index.store import Library, build, refresh_questions
@@ -91,11 +92,7 @@ def test_a_build_takes_in_the_questions_of_the_card_build_and_notices_their_chan
     position = [r[0] for r in offline_before["rules"]].index("rule_using")
 
     def offline_docs(pack: dict) -> set[int]:
-        flat, docs, doc = pack["index"]["post"][index_words("hardware")[0]], set(), 0
-        for delta in flat[::2]:
-            doc += delta
-            docs.add(doc)
-        return docs
+        return set(decode_post(pack["index"]["post"][index_words("hardware")[0]]))
 
     offline = json.loads((tmp_path / LATEST / "offline.json").read_text())
     assert position not in offline_docs(offline_before)

@@ -26,9 +26,20 @@
     return q.slice(0, MAX_QUERY * 4).replace(CONTROL, " ").split(/\s+/).filter(Boolean).join(" ").slice(0, MAX_QUERY);
   }
   var DIGITS62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"; /* offline._base62 */
-  function decode(list) { /* [doc delta, score, ...] -> Map doc -> score */
-    var m = new Map(), d = 0;
-    for (var i = 0; i < list.length; i += 2) { d += list[i]; m.set(d, list[i + 1]); }
+  var MORE = "wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"; /* offline.py MORE / FINAL */
+  function decode(coded) { /* "doc delta, score, ..." base-32 coded (offline.decode_post) -> Map doc -> score */
+    var m = new Map(), d = 0, n = 0, delta = -1;
+    if (Array.isArray(coded)) { /* a copy saved before the coding (format 1): the plain list */
+      for (var j = 0; j < coded.length; j += 2) { d += coded[j]; m.set(d, coded[j + 1]); }
+      return m;
+    }
+    for (var i = 0; i < coded.length; i++) {
+      var c = coded.charCodeAt(i), k = MORE.indexOf(coded[i]);
+      if (k >= 0) { n = n * 32 + k; continue; }
+      n = n * 32 + (c <= 57 ? c - 48 : c - 87);
+      if (delta < 0) delta = n; else { d += delta; m.set(d, n); delta = -1; }
+      n = 0;
+    }
     return m;
   }
   function stripTags(html) {
