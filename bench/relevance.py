@@ -1,7 +1,7 @@
 """Relevance of rules_index search on the evaluation set, against a plain BM25 baseline.
 
     .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
-                                        [--sources] [--no-questions] [--no-bank] [--no-vectors] [--json]
+                                        [--sources] [--no-questions] [--no-bank] [--no-vectors | --offline] [--json]
 
 Prints, for each evaluation set (by default all six), recall@5 (share of queries with a correct rule in the top 5) and
 MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
@@ -251,15 +251,15 @@ def run(
     set_paths: tuple[Path, ...] | list[Path] = ALL_SETS,
     questions: bool = True,
     asked: bool = True,
-    word_vectors: bool = True,
+    word_vectors: bool | str = True,
 ) -> dict[str, dict]:
     """Score every set on one index build; {set file name: {"nrrules": ..., "bm25": ...}}.
     With ``questions``, the index is expanded with the rulings' and judges' questions citing
     rules, as the product's is when its card and judges' builds are present; without ``asked``,
     it is built without the question bank (`rules_index.bank`), an ablation: the ranker's
     weights are the product's, trained with it; without ``word_vectors``, questions are ranked
-    without the word vectors (`rules_index.vectors`) by the lite model, as the offline copy
-    ranks them."""
+    without the word vectors (`rules_index.vectors`) by the lite model; with ``word_vectors``
+    ``"pack"``, as the offline copy ranks them (its small table and model)."""
     doc = load_doc(version, cr_dir)
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -307,7 +307,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-vectors",
         action="store_true",
-        help="rank without the word vectors (rules_index.vectors), by the lite model the offline copy uses",
+        help="rank without the word vectors (rules_index.vectors), by the lite model",
+    )
+    ap.add_argument(
+        "--offline",
+        action="store_true",
+        help="rank as the saved offline copy does: the pack's small word-vector table and model",
     )
     args = ap.parse_args(argv)
     if args.sources:
@@ -320,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             tuple(args.set or ALL_SETS),
             not args.no_questions,
             not args.no_bank,
-            not args.no_vectors,
+            "pack" if args.offline else not args.no_vectors,
         )
     if args.json:
         print(

@@ -250,6 +250,13 @@ MEMOS = (
         "numbers, 1.3 MB held), read once per file",
     ),
     MemoSpec(
+        "vectors.pack",
+        2,
+        1 * MB,
+        "rules_index/vectors.py `load(pack=True)`: the offline copy's small table (16 numbers a "
+        "stem, made from the table above), once per file",
+    ),
+    MemoSpec(
         "ranker.model",
         4,
         256 * KB,

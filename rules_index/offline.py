@@ -22,9 +22,12 @@ index derived from the version's real Whoosh index, so the browser ranks like th
   of each intent) and, per intent, the rules answering it;
 * ``explain``: timing step -> the rules citing it (`Searcher._explain_steps`);
 * ``ranker``: the learned stage's weights and constants (`rules_index.ranker`) and the rules
-  that only name something; null when no model is in use. The lite model's: the pack has no
-  word vectors (`rules_index.vectors`: 288 KB, where its budget has about 50 KB left), so the saved copy
-  ranks questions as the server does with ``Searcher(word_vectors=False)``;
+  that only name something; null when no model is in use. The offline copy's model
+  (`ranker.load(pack=True)`): its lite features' weights, and ``vectors`` (`_pack_vectors`), the
+  small word-vector table (`rules_index.vectors.load(pack=True)`: 16 numbers a stem where the
+  server's has 96) and one vector per rule with the model's two vector weights folded in, so
+  the saved copy ranks questions as the server does with ``Searcher(word_vectors="pack")``
+  (the lite model, and no ``vectors``, when there is no table);
 * ``asked_card_post``: for the words of card names, what the question bank's field adds to
   ``post`` (a query naming the card does not count it: `Searcher._plan`);
 * ``asked``: each rule's questions from the question bank (`rules_index.bank`) as stems, which
@@ -37,13 +40,14 @@ compares its answers with the server's.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from pathlib import Path
 
 from scraper import Document
 
-from . import ranker
+from . import ranker, vectors
 from .jargon import JARGON
 from .question import FRAMING, INTENTS
 from .search import (
@@ -62,6 +66,7 @@ from .search import (
     STEP_TOP,
     TEXT_FIELDS,
     TEXT_PHRASE_BONUS,
+    VECTOR_ANALYZER,
     Searcher,
     _searchable,
 )
@@ -149,6 +154,32 @@ def _asked(searcher: Searcher, searchable: list, position: dict[str, int]) -> di
             for pos, qs in questions.items()
             if qs
         },
+    }
+
+
+def _pack_vectors(table, made: tuple) -> dict:
+    """The word vectors of the offline copy's model (`Searcher.pack_vectors`): the small table
+    (``stems`` joined by "|", ``scale`` and int8 ``codes`` per stem, base64) for the query's
+    vector, the analyzer's form of the stop words it keeps (``stop``: the search drops them, the
+    vectors read them), and one vector per searchable rule in ``docs`` order (``rule_scale`` and
+    ``rules``), the model's two vector weights folded in: the browser adds the dot product of
+    the query's vector with the rule's to the lite features' sum."""
+    ids, rule_scale, rule_codes = made
+    stems = sorted(table.row, key=table.row.get)
+    scale, codes = vectors.quantize(table.vectors)
+    stop = {}
+    for word in sorted(_STOP):
+        forms = [t.text for t in VECTOR_ANALYZER(word)]
+        if len(forms) == 1 and forms[0] != word and forms[0] in table.row:
+            stop[word] = forms[0]
+    return {
+        "dim": table.dim,
+        "stems": "|".join(stems),
+        "scale": [float(x) for x in scale],
+        "codes": base64.b64encode(codes.tobytes()).decode("ascii"),
+        "stop": stop,
+        "rule_scale": [float(x) for x in rule_scale],
+        "rules": base64.b64encode(rule_codes.tobytes()).decode("ascii"),
     }
 
 
@@ -278,16 +309,24 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     }
     # The learned stage (`rules_index.ranker`): its weights and constants, and the rules that only
     # name something (the rest of its features are read from the pack's own rules and words).
-    model = ranker.load(lite=True)  # the pack carries no word vectors (rules_index.vectors)
+    # The offline copy's model (`ranker.load(pack=True)`) with the small word-vector table and
+    # the rules' vectors (`_pack_vectors`); the lite model when there is no table or no such model.
+    small = Searcher(searcher.index_path, doc, word_vectors="pack")
+    model = ranker.load(pack=True)
+    made = small.pack_vectors(model) if model is not None else None
+    small.close()
+    if made is None:
+        model = ranker.load(lite=True)
     learned = (
         {
-            "features": list(model.names),
-            "weights": list(model.weights),
+            "features": list(model.names[: len(ranker.LITE_FEATURES)]),
+            "weights": list(model.weights[: len(ranker.LITE_FEATURES)]),
             "depth": ranker.DEPTH,
             "top": ranker.TOP,
             "min_groups": ranker.MIN_GROUPS,
             "floor": ranker.FLOOR,
             "naming": sorted(position[i] for i in searcher._naming_rules()),
+            "vectors": _pack_vectors(small.vectors, made) if made is not None else None,
         }
         if model is not None
         else None

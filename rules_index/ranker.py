@@ -33,9 +33,10 @@ graph, never from the index's statistics beyond the two scores, so that the offl
 * word vectors (`rules_index.vectors`, the searcher computes them): ``v_text``, ``v_asked`` and
   ``v_mean``, the cosine of the query's vector with the rule's text, its nearest question and
   the mean of its questions, each with a ``_rel`` twin (less the best candidate's). These read
-  meaning where the words differ ("hand" for "grip"). The weights file holds two models: the
-  full one, and a ``lite`` one without these features, trained the same way, which the offline
-  copy (whose pack has no vectors) and a searcher without vectors use.
+  meaning where the words differ ("hand" for "grip"). The weights file holds three models: the
+  full one; a ``lite`` one without these features, trained the same way, which a searcher
+  without vectors uses; and the offline copy's ``pack`` one (`PACK_FEATURES`: ``v_text`` and
+  ``v_mean`` by the pack's small table).
 
 The model only reorders; the scores of the reordered hits are the same values, handed out again
 in the new order, so `SearchHit.norm` keeps its scale and a merged list keeps this order.
@@ -56,6 +57,8 @@ __all__ = [
     "FEATURES",
     "LITE_FEATURES",
     "VECTOR_FEATURES",
+    "PACK_FEATURES",
+    "PACK_COLUMNS",
     "DEPTH",
     "TOP",
     "NodeInfo",
@@ -112,11 +115,23 @@ FEATURES: tuple[str, ...] = (
 )
 # Word vectors (`rules_index.vectors`): the cosine of the query's vector with the rule's text, with
 # its nearest question in the bank and with the mean of its questions, each also less the best
-# of the candidates'. Last, so that the model without them (`load(lite=True)`, the offline
-# copy's, whose pack carries no vectors) scores the same vectors' first features.
+# of the candidates'. Last, so that the model without them (`load(lite=True)`) scores the same
+# vectors' first features.
 VECTOR_FEATURES: tuple[str, ...] = ("v_text", "v_text_rel", "v_asked", "v_asked_rel", "v_mean", "v_mean_rel")
 LITE_FEATURES = FEATURES
 FEATURES = FEATURES + VECTOR_FEATURES
+# The offline copy's model (`load(pack=True)`): the lite features and two cosines by the pack's
+# small table (`rules_index.vectors.load(pack=True)`), with the rule's text and with the mean of
+# its questions. Linear in the query's vector, so the pack carries one vector per rule, those
+# two weights folded in (`Searcher.pack_vectors`), and the browser adds its dot product with
+# the query's vector to the lite features' sum. (The ``_rel`` twins would change no order: a
+# linear model adds the same amount to every candidate of a query for them.)
+PACK_VECTOR_FEATURES: tuple[str, ...] = ("v_text", "v_mean")
+PACK_FEATURES = LITE_FEATURES + PACK_VECTOR_FEATURES
+PACK_COLUMNS: tuple[int, ...] = (
+    *range(len(LITE_FEATURES)),
+    *(FEATURES.index(name) for name in PACK_VECTOR_FEATURES),
+)
 
 
 @dataclass(frozen=True)
@@ -310,27 +325,31 @@ def applies(
     return len(groups) >= MIN_GROUPS and not cards and not only_jargon and not names_term
 
 
-def load(path: Path = WEIGHTS_PATH, lite: bool = False) -> Model | None:
+def load(path: Path = WEIGHTS_PATH, lite: bool = False, pack: bool = False) -> Model | None:
     """The committed model, or None when there is none, when cross-validation did not show a
     gain, or when it names a feature not computed here (a stale weights file must not silently
     misrank). ``lite``: the model without the word-vector features (the file's ``lite`` part),
-    for the offline copy and for a searcher without vectors. Read once per file."""
-    return _load(str(path), lite)
+    for a searcher without vectors; ``pack``: the offline copy's (`PACK_FEATURES`, the file's
+    ``pack`` part). Read once per file."""
+    return _load(str(path), "lite" if lite else "pack" if pack else "")
+
+
+_PARTS = {"": FEATURES, "lite": LITE_FEATURES, "pack": PACK_FEATURES}
 
 
 @memo("ranker.model")
-def _load(path: str, lite: bool) -> Model | None:
+def _load(path: str, part: str) -> Model | None:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if lite:
-            data = data.get("lite") or {}
+        if part:
+            data = data.get(part) or {}
         names = tuple(data.get("features", ()))
         weights = tuple(float(w) for w in data.get("weights", ()))
     except (OSError, ValueError, TypeError, AttributeError):
         return None
     if not data.get("use"):
         return None  # cross-validation did not show a gain
-    if not names or names != (LITE_FEATURES if lite else FEATURES) or len(weights) != len(names):
+    if not names or names != _PARTS.get(part) or len(weights) != len(names):
         return None
     return Model(names, weights)
 

@@ -51,6 +51,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from math import log as ln
+from operator import mul
 from pathlib import Path
 
 import numpy as np
@@ -561,13 +562,17 @@ class StaleIndexError(ValueError):
 class Searcher:
     """Searches one built index. Opens it read-only; safe to share between threads."""
 
-    def __init__(self, index_path: Path, doc: Document, word_vectors: bool = True) -> None:
+    def __init__(self, index_path: Path, doc: Document, word_vectors: bool | str = True) -> None:
         """``word_vectors`` False: rank questions without the word vectors (`rules_index.vectors`),
-        with the learned model the offline copy uses (`ranker.load(lite=True)`)."""
+        with the lite model (`ranker.load(lite=True)`); ``"pack"``: rank them as the offline copy
+        does, with the pack's small table and model (`vectors.load(pack=True)`,
+        `ranker.load(pack=True)`, `pack_vectors`)."""
         self.index_path = Path(index_path)
         self.doc = doc
-        self.vectors = vectors.load() if word_vectors else None
+        self.pack = word_vectors == "pack"
+        self.vectors = vectors.load(pack=self.pack) if word_vectors else None
         self._vecs: dict[str, tuple] = {}
+        self._pack_rules: dict[str, np.ndarray] | None = None
         meta_path = self.index_path / INDEX_META
         if meta_path.exists() and not index_is_current(doc, self.index_path):
             raise StaleIndexError(
@@ -1054,20 +1059,68 @@ class Searcher:
     ) -> list[tuple[str, float]]:
         """The top `ranker.DEPTH` candidates in the learned model's order (`rules_index.ranker`),
         carrying the same score values in that order; the rest after them, unchanged."""
-        model = ranker.load(lite=self.vectors is None)
+        model = ranker.load(lite=self.vectors is None, pack=self.pack)
         if model is None and inputs is None:
             return out
         head = out[: ranker.DEPTH]
+        ids = [i for i, _ in head]
         candidates = [(self._info(i), s, raw.get(i, 0.0), i in answering) for i, s in head]
         n = max(1, self._doc_count)
         idfs = [max(ln(n / (1 + len(self._docs_with(s)))) for s in g) for g in groups]
-        sims = self._similarities(text, [i for i, _ in head])
+        sims = self._similarities(text, ids) if inputs is not None or not self.pack else None
         rows = ranker.features(groups, pairs, candidates, idfs, sims)
         if inputs is not None:
-            inputs.append(([i for i, _ in head], rows))
+            inputs.append((ids, rows))
             return out
-        order = sorted(range(len(head)), key=lambda k: (-model.score(rows[k]), k))
+        if self.pack and self.vectors is not None:
+            scores = self._pack_scores(model, rows, ids, text)
+        else:
+            scores = [model.score(r) for r in rows]
+        order = sorted(range(len(head)), key=lambda k: (-scores[k], k))
         return ranker.reorder([head[k] for k in order], [s for _, s in head]) + out[ranker.DEPTH :]
+
+    def _pack_scores(
+        self, model: ranker.Model, rows: list[list[float]], ids: list[str], text: str
+    ) -> list[float]:
+        """The offline copy's scores (offline-search.js sums them the same way): the lite
+        features' weighted sum, plus the query's vector by the pack's table dotted with the
+        rule's pack vector (`pack_vectors`: the two vector features' weights folded in)."""
+        width = len(ranker.LITE_FEATURES)
+        lite = model.weights[:width]
+        if self._pack_rules is None:
+            made = self.pack_vectors(model)
+            self._pack_rules = (
+                {}
+                if made is None
+                else {i: c.astype(np.float32) * made[1] for i, c in zip(made[0], made[2], strict=True)}
+            )
+        query = self.vectors.embed(vectors.stems(text))
+        zero = np.zeros(self.vectors.dim, dtype=np.float32)
+        out = []
+        for row, node_id in zip(rows, ids, strict=True):
+            extra = float(self._pack_rules.get(node_id, zero) @ query) if query is not None else 0.0
+            out.append(sum(map(mul, lite, row[:width])) + extra)
+        return out
+
+    def pack_vectors(
+        self, model: ranker.Model | None = None
+    ) -> tuple[list[str], np.ndarray, np.ndarray] | None:
+        """The offline pack's rule vectors: for every searchable rule (in `_searchable` order),
+        the pack model's two vector weights times the rule's text vector and its questions' mean
+        vector by the small table, summed, coded int8 (`vectors.quantize`): (ids, scale, codes).
+        None without the small table or the pack model."""
+        model = model or ranker.load(pack=True)
+        if not self.pack or self.vectors is None or model is None:
+            return None
+        width = len(ranker.LITE_FEATURES)
+        w_text, w_mean = model.weights[width], model.weights[width + 1]
+        ids = [n.id for n in _searchable(self.doc)]
+        matrix = np.array(
+            [w_text * own + w_mean * mean for own, _, mean in (self._rule_vectors(i) for i in ids)],
+            dtype=np.float32,
+        ).reshape(len(ids), self.vectors.dim)
+        scale, codes = vectors.quantize(matrix)
+        return ids, scale, codes
 
     def _similarities(self, text: str, ids: list[str]) -> list[tuple[float, float, float]] | None:
         """Each rule's cosines with the query ``text`` by word vectors (`rules_index.vectors`):

@@ -12,7 +12,8 @@ Building a text's vector is a few table lookups and one small sum (microseconds)
 within search's latency budget where running the encoder itself (7 to 12 ms a query) would not.
 The table is package data, like the bank: part of a build's code fingerprint. A missing or
 damaged table is not an error: `load` gives None and search ranks with the model that has no
-``v_*`` features (`ranker.load(lite=True)`), as the offline copy does.
+``v_*`` features (`ranker.load(lite=True)`). The offline copy carries a small table made from
+this one (`load(pack=True)`, `PACK_DIM`).
 """
 
 from __future__ import annotations
@@ -27,9 +28,15 @@ import numpy as np
 
 from memo import memo
 
-__all__ = ["VECTORS_PATH", "Table", "load", "stems", "rule_text"]
+__all__ = ["VECTORS_PATH", "PACK_DIM", "Table", "load", "stems", "rule_text", "quantize"]
 
 VECTORS_PATH = Path(__file__).with_name("word_vectors.json")
+# The offline copy's table (`load(pack=True)`): the table's first PACK_DIM directions (its
+# columns are principal directions, largest first), each stem's rarity weight folded in, coded
+# int8. Small enough for the offline pack's size budget; measured on the ranker's training
+# questions (5-fold cross-validated MRR@10 / recall@5): 16 dimensions 0.842 / 0.956, 24
+# dimensions 0.844 / 0.959, all 96 0.853 / 0.962, none (the lite model) 0.810 / 0.929.
+PACK_DIM = 16
 
 
 @dataclass(frozen=True)
@@ -74,9 +81,30 @@ def rule_text(node) -> str:
     return f"{node.title}. {node.text}" if node.title else node.text or ""
 
 
-def load(path: Path = VECTORS_PATH) -> Table | None:
-    """The committed table, or None when it is missing or damaged. Read once per file."""
-    return _load(str(path))
+def quantize(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(scale per column, int8 codes): ``codes * scale`` approximates ``matrix``."""
+    scale = np.abs(matrix).max(0) / 127
+    scale[scale == 0] = 1.0
+    return scale.astype(np.float32), np.round(matrix / scale).astype(np.int8)
+
+
+def load(path: Path = VECTORS_PATH, pack: bool = False) -> Table | None:
+    """The committed table, or None when it is missing or damaged. Read once per file.
+    ``pack``: the offline copy's small table (`PACK_DIM`), whose weights are folded into its
+    vectors (all 1)."""
+    if not pack:
+        return _load(str(path))
+    return _pack(str(path))
+
+
+@memo("vectors.pack")
+def _pack(path: str) -> Table | None:
+    table = _load(path)
+    if table is None:
+        return None
+    scale, codes = quantize(table.vectors[:, :PACK_DIM] * table.weights[:, None])
+    ones = np.ones(len(table.weights), dtype=np.float32)
+    return Table(table.row, ones, codes.astype(np.float32) * scale)
 
 
 @memo("vectors.table")

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from helpers import LATEST, cr_path
 
-from rules_index.offline import decode_post
 from rules_index.expansion import judge_questions, question_log, questions_key, ruling_questions
+from rules_index.offline import decode_post
 from rules_index.search import index_words
 from rules_index.store import Library, build, refresh_questions
 from scraper.judge import parse_judge

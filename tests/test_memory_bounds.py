@@ -285,8 +285,12 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
         "unified.ruling_words": (unified_mod._ruling_words, lambda i: (_ruling(i, big),)),
         "question.reads": (question_mod.read, lambda i: (f"how many {big} {i}",)),
         "question.framing": (question_mod._compiled, lambda i: ()),
-        "ranker.model": (ranker_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json", i % 2 == 0)),
+        "ranker.model": (
+            ranker_mod._load,
+            lambda i: (f"/nonexistent/{i}/{big[:200]}.json", ("", "lite", "pack")[i % 3]),
+        ),
         "vectors.table": (vectors_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
+        "vectors.pack": (vectors_mod._pack, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
         "bank.questions": (bank_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}",)),
     }
 

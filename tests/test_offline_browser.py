@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 import os
 
+import numpy as np
 import pytest
 from helpers import LATEST
 from test_browser import ARTIFACTS, ROOT, browser, page  # noqa: F401 - fixtures
 
+from rules_index import vectors
 from rules_index.offline import OFFLINE_FILE
 from rules_index.search import Searcher
 from webapp.liveserver import live_server
@@ -176,9 +178,10 @@ def _with_saved_index(browser, pack: str, expression: str, qs: list):  # noqa: F
 
 
 def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, library):  # noqa: F811
-    """Top hit and top five of the browser's search equal the server's (ranking without word
-    vectors, as the pack has none) for the relevance queries (judge questions, jargon, card
-    names), numbers, ids and deep links."""
+    """Top hit and top five of the browser's search equal the server's (ranking as the offline
+    copy does: the pack's small word-vector table and model, `Searcher(word_vectors="pack")`)
+    for the relevance queries (judge questions, jargon, card names), numbers, ids and deep
+    links."""
     bench = ROOT / "bench"
     queries = [
         q["q"]
@@ -194,8 +197,8 @@ def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, libra
     queries += ["jak out", "PAW", "brain damage", "Hedge Fund", "R&D", "face up"]
     pack = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
     got = _with_saved_index(browser, pack, "qs.map(q => ix.search(q, 10).map(h => h.id))", queries)
-    # the saved copy has no word vectors (rules_index.vectors): it ranks as a server without them
-    searcher = Searcher(library.searcher(LATEST).index_path, library.document(LATEST), word_vectors=False)
+    # the saved copy has the small word-vector table (rules_index.vectors.load(pack=True))
+    searcher = Searcher(library.searcher(LATEST).index_path, library.document(LATEST), word_vectors="pack")
     same_top, overlap = 0, 0.0
     for q, ids in zip(queries, got, strict=True):
         server = [h.id for h in searcher.search(q, limit=10)]
@@ -233,3 +236,44 @@ def test_the_saved_copy_reads_each_rules_bank_questions_as_the_server_does(brows
         assert sets == server, node_id
         checked += bool(server)
     assert checked >= 8  # most rules have questions, so this compares real data
+
+
+def test_the_saved_copy_reads_the_word_vectors_as_the_server_does(browser, library):  # noqa: F811
+    """The browser's query vector (the pack's small table) and each rule's vector score equal
+    the server's (`Searcher._pack_scores`) to float precision, stop words and unknown words
+    included."""
+    pack_text = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
+    pack = json.loads(pack_text)
+    assert pack["index"]["ranker"]["vectors"]["dim"] == vectors.PACK_DIM
+    doc = library.document(LATEST)
+    small = Searcher(library.searcher(LATEST).index_path, doc, word_vectors="pack")
+    queries = [
+        "runner has no cards in hand and takes net damage",
+        "can the Runner trash an agenda when accessing it?",
+        "what happens when the corp cannot draw",
+        "does brain damage lower my hand size",
+        "zzzz qqqq",  # no known word: no vector
+    ]
+    ids = [r[0] for r in pack["rules"]]
+    probe = ["rule_flatline", "step_jack_out_choice", *ids[200:1800:200]]
+    probe = [i for i in probe if doc.node(i).kind != "example"]
+    got = _with_saved_index(
+        browser,
+        pack_text,
+        "qs[0].map(q => { const v = ix.queryVector(q); return v && [Array.from(v), qs[1].map(p => ix.vectorScore(v, p))]; })",
+        [queries, [ids.index(i) for i in probe]],
+    )
+    small.search(queries[0])  # makes the rules' pack vectors
+    compared = 0
+    for q, answer in zip(queries, got, strict=True):
+        server = small.vectors.embed(vectors.stems(q))
+        if server is None:
+            assert answer is None, q
+            continue
+        vec, scores = answer
+        assert np.allclose(vec, server, atol=1e-5), q
+        want = [float(small._pack_rules[i] @ server) for i in probe]
+        assert np.allclose(scores, want, atol=1e-5), q
+        compared += 1
+    assert compared == 4 and any(abs(x) > 1e-3 for x in want)
+    small.close()

@@ -46,6 +46,15 @@ def test_weights_file_names_exactly_the_features_the_code_computes():
     assert ranker.load(lite=True).names == ranker.LITE_FEATURES
     # the word vectors earned their place: cross-validated MRR above the lite model's
     assert data["cv_mrr10"] > lite["cv_mrr10"]
+    # the offline copy's model: the lite features and two cosines by the pack's small table,
+    # trained on the same queries; it too beats the lite model, and the full one beats it
+    pack = data["pack"]
+    assert pack["features"] == list(ranker.PACK_FEATURES) and pack["queries"] == data["queries"]
+    assert pack["features"][: len(ranker.LITE_FEATURES)] == list(ranker.LITE_FEATURES)
+    assert [ranker.FEATURES[k] for k in ranker.PACK_COLUMNS] == list(ranker.PACK_FEATURES)
+    assert pack["use"] is (pack["cv_mrr10"] > pack["hand_mrr10"])
+    assert ranker.load(pack=True).names == ranker.PACK_FEATURES
+    assert data["cv_mrr10"] > pack["cv_mrr10"] > lite["cv_mrr10"]
 
 
 def test_a_weights_file_naming_an_unknown_feature_is_not_used(tmp_path):

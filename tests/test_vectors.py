@@ -115,3 +115,45 @@ def test_search_without_vectors_ranks_by_the_lite_model(index_path, doc_latest):
     # and the flatline rule, which shares few words with the question, is near it in meaning
     flatline = ids_full.index("rule_flatline") if "rule_flatline" in ids_full else None
     assert flatline is not None and cosines[flatline] > sorted(cosines)[len(cosines) // 2]
+
+
+def test_the_offline_copys_searcher_ranks_by_the_pack_model(index_path, doc_latest):
+    """``Searcher(word_vectors="pack")``: the small table (`vectors.PACK_DIM` numbers a stem,
+    the rarity weights folded in) and the pack model; its order is the lite features' sum plus
+    the query's vector dotted with the rule's pack vector, the two cosines' weights folded in."""
+    full = vectors.load()
+    small = vectors.load(pack=True)
+    assert small is not None and small.dim == vectors.PACK_DIM and small.row == full.row
+    assert set(np.unique(small.weights)) == {1.0}
+    # the small table is the full one's first directions, weighted, to within half a step of
+    # its int8 coding (one step per direction: the largest value over 127)
+    weighted = full.vectors[:, : vectors.PACK_DIM] * full.weights[:, None]
+    step = np.abs(weighted).max(0) / 127
+    assert np.all(np.abs(small.vectors - weighted) <= step / 2 + 1e-6)
+    assert np.abs(small.vectors[full.row["grip"]]).max() > 10 * step.max()  # a real vector, not noise
+    query = "runner has no cards in hand and takes net damage"
+    pack = Searcher(index_path, doc_latest, word_vectors="pack")
+    model = ranker.load(pack=True)
+    assert model is not None and model.names == ranker.PACK_FEATURES
+    ids, rows = pack.rank_inputs(query)
+    # the training rows carry the two cosines by the small table
+    q = small.embed(vectors.stems(query))
+    node = doc_latest.node(ids[0])
+    own = small.embed(vectors.stems(vectors.rule_text(node)))
+    assert rows[0][ranker.FEATURES.index("v_text")] == pytest.approx(float(own @ q), abs=1e-5)
+    made = pack.pack_vectors(model)
+    assert made is not None and len(made[0]) == len(made[2]) > 1500 and made[2].dtype == np.int8
+    rule = dict(zip(made[0], (c.astype(np.float32) * made[1] for c in made[2]), strict=True))
+    width = len(ranker.LITE_FEATURES)
+    w_text, w_mean = model.weights[width], model.weights[width + 1]
+    # a rule's pack vector is the two weighted vectors, summed (to the int8 coding)
+    text_vec, _, mean_vec = pack._rule_vectors(ids[0])
+    assert np.allclose(rule[ids[0]], w_text * text_vec + w_mean * mean_vec, atol=np.abs(made[1]).max())
+    scores = [
+        sum(w * x for w, x in zip(model.weights[:width], row[:width], strict=True)) + float(rule[i] @ q)
+        for i, row in zip(ids, rows, strict=True)
+    ]
+    expected = [ids[k] for k in sorted(range(len(ids)), key=lambda k: (-scores[k], k))]
+    assert [h.id for h in pack.search(query, limit=ranker.DEPTH)] == expected
+    lite = Searcher(index_path, doc_latest, word_vectors=False)
+    assert [h.id for h in lite.search(query, limit=10)] != expected[:10]  # the vectors change the order

@@ -578,7 +578,7 @@
         !this.termKeys().has(this.stems(info.words.join(" ")).join(" "))) {
       var distinct = Array.from(new Set(this.stems(info.words.join(" ")))), qpairs = [];
       for (var pi = 0; pi + 1 < distinct.length; pi++) if (distinct[pi] !== distinct[pi + 1]) qpairs.push([distinct[pi], distinct[pi + 1]]);
-      out = this.learned(out, raw, qstems, qpairs, info.intent ? answering : new Set());
+      out = this.learned(out, raw, qstems, qpairs, info.intent ? answering : new Set(), text);
     }
     out.forEach(function (pair) {
       var id = self.rules[pair[0]][0];
@@ -733,7 +733,38 @@
     }
     return this._termKeys;
   };
-  P.learned = function (out, raw, qstems, pairs, answering) { /* Searcher._learned */
+  function int8(b64) { var bin = atob(b64), a = new Int8Array(bin.length); for (var i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i) << 24 >> 24; return a; }
+  P.queryVector = function (text) { /* vectors.Table.embed by the pack's small table (offline._pack_vectors); null without one */
+    var V = this.ix.ranker && this.ix.ranker.vectors, self = this;
+    if (!V) return null;
+    if (!this._vectors) {
+      var row = new Map();
+      V.stems.split("|").forEach(function (s, i) { row.set(s, i); });
+      this._vectors = { row: row, codes: int8(V.codes), rules: int8(V.rules) };
+    }
+    var T = this._vectors, dim = V.dim, v = new Float64Array(dim), any = false;
+    tokens(text).forEach(function (t) { /* search.VECTOR_ANALYZER: the stems, stop words kept */
+      var low = t.toLowerCase();
+      var stem = self.stop.has(low) ? (Object.prototype.hasOwnProperty.call(V.stop, low) ? V.stop[low] : low) : self.stemOf(low);
+      var r = T.row.get(stem);
+      if (r === undefined) return;
+      any = true;
+      for (var j = 0; j < dim; j++) v[j] += T.codes[r * dim + j] * V.scale[j];
+    });
+    var norm = 0;
+    for (var j = 0; j < dim; j++) norm += v[j] * v[j];
+    if (!any || norm <= 0) return null;
+    norm = Math.sqrt(norm);
+    for (var k = 0; k < dim; k++) v[k] /= norm;
+    return v;
+  };
+  P.vectorScore = function (q, pos) { /* the rule's pack vector (model weights folded in) . the query's */
+    var V = this.ix.ranker.vectors, d = this.docOf.get(pos), s = 0;
+    if (d === undefined) return 0;
+    for (var j = 0; j < V.dim; j++) s += q[j] * this._vectors.rules[d * V.dim + j] * V.rule_scale[j];
+    return s;
+  };
+  P.learned = function (out, raw, qstems, pairs, answering, text) { /* Searcher._learned (_pack_scores) */
     var R = this.ix.ranker, self = this, head = out.slice(0, R.depth);
     var n = Math.max(1, this.ix.docs.length);
     var idfs = qstems.map(function (g) {
@@ -741,7 +772,12 @@
     });
     var cands = head.map(function (pair) { return [self.rankerInfo(pair[0]), pair[1], raw.get(pair[0]) || 0, answering.has(pair[0])]; });
     var vecs = rankerFeatures(qstems, pairs, cands, idfs, R);
-    var scores = vecs.map(function (v) { var s = 0; for (var j = 0; j < v.length; j++) s += R.weights[j] * v[j]; return s; });
+    var q = this.queryVector(text || "");
+    var scores = vecs.map(function (v, k) {
+      var s = 0;
+      for (var j = 0; j < v.length; j++) s += R.weights[j] * v[j];
+      return q ? s + self.vectorScore(q, head[k][0]) : s;
+    });
     var order = head.map(function (_, k) { return k; });
     order.sort(function (a, b) { return scores[b] - scores[a] || a - b; });
     var values = head.map(function (p) { return p[1]; }).sort(function (a, b) { return b - a; });
