@@ -13,8 +13,8 @@ import pytest
 from helpers import LATEST
 from test_browser import ARTIFACTS, ROOT, browser, page  # noqa: F401 - fixtures
 
-from rules_index import vectors
-from rules_index.offline import OFFLINE_FILE
+from rules_index import ranker, vectors
+from rules_index.offline import OFFLINE_FILE, decode_post
 from rules_index.search import Searcher
 from webapp.liveserver import live_server
 
@@ -277,3 +277,43 @@ def test_the_saved_copy_reads_the_word_vectors_as_the_server_does(browser, libra
         compared += 1
     assert compared == 4 and any(abs(x) > 1e-3 for x in want)
     small.close()
+
+
+def test_a_copy_saved_in_the_old_format_still_searches(browser, library):  # noqa: F811
+    """A copy saved before the posting lists were coded (format 1: JSON number lists, no word
+    vectors, the lite model's weights) still searches with the new offline-search.js, ranking
+    as a server without vectors does."""
+    pack = json.loads((library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8"))
+    ix = pack["index"]
+
+    def plain(coded: str) -> list[int]:
+        out, last = [], 0
+        for doc, score in sorted(decode_post(coded).items()):
+            out += [doc - last, score]
+            last = doc
+        return out
+
+    for field in ("post", "title", "terms", "asked_card_post"):
+        ix[field] = {stem: plain(coded) for stem, coded in ix[field].items()}
+    for entry in ix["cards"].values():
+        entry[1] = plain(entry[1]) if isinstance(entry[1], str) else entry[1]
+    lite = ranker.load(lite=True)
+    ix["ranker"].pop("vectors")
+    ix["ranker"]["weights"] = list(lite.weights)
+    pack["format"] = 1
+    queries = [
+        "runner has no cards in hand and takes net damage",
+        "can the runner trash an agenda",
+        "what happens when the corp cannot draw a card",
+        "jack out",
+        "Hedge Fund",
+        "brain damage",
+        "6.9.4c",
+    ]
+    got = _with_saved_index(browser, json.dumps(pack), "qs.map(q => ix.search(q, 5).map(h => h.id))", queries)
+    searcher = Searcher(library.searcher(LATEST).index_path, library.document(LATEST), word_vectors=False)
+    same = sum(
+        ids[:1] == [h.id for h in searcher.search(q, limit=5)][:1]
+        for q, ids in zip(queries, got, strict=True)
+    )
+    assert all(got) and same >= len(queries) - 1, (got, same)
