@@ -1060,6 +1060,8 @@ class Searcher:
         """The top `ranker.DEPTH` candidates in the learned model's order (`rules_index.ranker`),
         carrying the same score values in that order; the rest after them, unchanged."""
         model = ranker.load(lite=self.vectors is None, pack=self.pack)
+        if model is None and self.pack:
+            model = ranker.load(lite=True)  # as the pack falls back (`offline.build_pack`)
         if model is None and inputs is None:
             return out
         head = out[: ranker.DEPTH]
@@ -1072,7 +1074,7 @@ class Searcher:
         if inputs is not None:
             inputs.append((ids, rows))
             return out
-        if self.pack and self.vectors is not None:
+        if self.pack and self.vectors is not None and model.names == ranker.PACK_FEATURES:
             scores = self._pack_scores(model, rows, ids, text)
         else:
             scores = [model.score(r) for r in rows]

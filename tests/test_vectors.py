@@ -157,3 +157,22 @@ def test_the_offline_copys_searcher_ranks_by_the_pack_model(index_path, doc_late
     assert [h.id for h in pack.search(query, limit=ranker.DEPTH)] == expected
     lite = Searcher(index_path, doc_latest, word_vectors=False)
     assert [h.id for h in lite.search(query, limit=10)] != expected[:10]  # the vectors change the order
+
+
+def test_the_offline_copys_searcher_without_its_model_falls_back_to_the_lite_one(
+    index_path, doc_latest, tmp_path, monkeypatch
+):
+    """A weights file without a usable ``pack`` part: `Searcher(word_vectors="pack")` orders
+    questions by the lite model, as the pack then does (`offline.build_pack`)."""
+    data = json.loads(ranker.WEIGHTS_PATH.read_text(encoding="utf-8"))
+    data["pack"]["use"] = False
+    path = tmp_path / "weights.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(ranker, "WEIGHTS_PATH", path)
+    monkeypatch.setattr(ranker.load, "__defaults__", (path, False, False))
+    query = "runner has no cards in hand and takes net damage"
+    pack = Searcher(index_path, doc_latest, word_vectors="pack")
+    lite = Searcher(index_path, doc_latest, word_vectors=False)
+    assert ranker.load(pack=True) is None
+    assert pack.pack_vectors() is None
+    assert [h.id for h in pack.search(query, limit=20)] == [h.id for h in lite.search(query, limit=20)]
