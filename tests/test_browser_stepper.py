@@ -237,7 +237,8 @@ def test_rig_edited_on_the_picture(screen, server):  # noqa: F811
     programs.locator(".add-card").click()
     # the new program's name field has the focus: typed from the keyboard
     path = "runner.rig.programs[0]"
-    assert page.evaluate("document.activeElement.dataset.path") == f"{path}.name"
+    # (waited for: on a loaded machine the click's re-render may land after the click returns)
+    page.wait_for_function(f"document.activeElement && document.activeElement.dataset.path === '{path}.name'")
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.type("Corroder")
     page.keyboard.press("Tab")  # to install cost
