@@ -317,3 +317,30 @@ def test_a_copy_saved_in_the_old_format_still_searches(browser, library):  # noq
         for q, ids in zip(queries, got, strict=True)
     )
     assert all(got) and same >= len(queries) - 1, (got, same)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"codes": "not base64 at all!"},
+        {"rules": "AAAA"},  # too few numbers for the rules
+        {"dim": 0},
+        {"scale": [1.0]},
+    ],
+)
+def test_a_damaged_vector_block_turns_the_vectors_off_without_breaking_search(browser, library, damage):  # noqa: F811
+    """A saved copy whose word-vector block is damaged searches as one without the block:
+    the lite features' sum alone, no error."""
+    pack = json.loads((library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8"))
+    queries = [
+        "runner has no cards in hand and takes net damage",
+        "can the runner trash an agenda",
+        "jack out",
+    ]
+    damaged = json.loads(json.dumps(pack))
+    damaged["index"]["ranker"]["vectors"].update(damage)
+    pack["index"]["ranker"]["vectors"] = None
+    expression = "qs.map(q => ix.search(q, 10).map(h => h.id))"
+    got = _with_saved_index(browser, json.dumps(damaged), expression, queries)
+    assert got == _with_saved_index(browser, json.dumps(pack), expression, queries)
+    assert all(got)

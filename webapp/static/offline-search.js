@@ -737,11 +737,20 @@
   P.queryVector = function (text) { /* vectors.Table.embed by the pack's small table (offline._pack_vectors); null without one */
     var V = this.ix.ranker && this.ix.ranker.vectors, self = this;
     if (!V) return null;
-    if (!this._vectors) {
-      var row = new Map();
-      V.stems.split("|").forEach(function (s, i) { row.set(s, i); });
-      this._vectors = { row: row, codes: int8(V.codes), rules: int8(V.rules) };
+    if (this._vectors === undefined) {
+      /* a damaged block (bad base64, sizes that do not match) turns the vectors off: questions
+         are then ordered by the lite features' sum alone; it never breaks the search */
+      try {
+        var row = new Map(), stems = V.stems.split("|"), codes = int8(V.codes), rules = int8(V.rules);
+        stems.forEach(function (s, i) { row.set(s, i); });
+        var ok = V.dim > 0 && codes.length === stems.length * V.dim && rules.length === this.ix.docs.length * V.dim &&
+          V.scale.length === V.dim && V.rule_scale.length === V.dim;
+        this._vectors = ok ? { row: row, codes: codes, rules: rules } : null;
+      } catch (e) {
+        this._vectors = null;
+      }
     }
+    if (!this._vectors) return null;
     var T = this._vectors, dim = V.dim, v = new Float64Array(dim), any = false;
     tokens(text).forEach(function (t) { /* search.VECTOR_ANALYZER: the stems, stop words kept */
       var low = t.toLowerCase();
