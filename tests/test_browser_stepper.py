@@ -237,14 +237,17 @@ def test_rig_edited_on_the_picture(screen, server):  # noqa: F811
     programs.locator(".add-card").click()
     # the new program's name field has the focus: typed from the keyboard
     path = "runner.rig.programs[0]"
-    # (waited for: on a loaded machine the click's re-render may land after the click returns)
+    # (focus is waited for, here and below: on a loaded machine a re-render may land after the
+    # click or key press that caused it returns; a wrong focus still fails, by timeout)
     page.wait_for_function(f"document.activeElement && document.activeElement.dataset.path === '{path}.name'")
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.type("Corroder")
     page.keyboard.press("Tab")  # to install cost
     page.keyboard.press("Tab")  # to memory
     page.keyboard.press("Tab")  # to strength
-    assert page.evaluate("document.activeElement.dataset.path") == f"{path}.strength"
+    page.wait_for_function(
+        f"document.activeElement && document.activeElement.dataset.path === '{path}.strength'"
+    )
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.type("2")
     card = programs.locator(f"[data-card='{path}']")
@@ -261,7 +264,7 @@ def test_rig_edited_on_the_picture(screen, server):  # noqa: F811
     expect(hardware.locator(".rc")).to_have_count(1)
     hardware.locator(".rc .del").click()
     expect(hardware.locator(".rc")).to_have_count(0)
-    assert page.evaluate("document.activeElement.classList.contains('add-card')")
+    page.wait_for_function("document.activeElement && document.activeElement.classList.contains('add-card')")
     board = page.evaluate("JSON.parse(document.getElementById('boardjson').value)")
     assert [p["name"] for p in board["runner"]["rig"]["programs"]] == ["Corroder"]
     assert board["runner"]["rig"]["programs"][0]["abilities"][0]["ice_subtype"] == "barrier"
