@@ -344,3 +344,43 @@ def test_a_damaged_vector_block_turns_the_vectors_off_without_breaking_search(br
     got = _with_saved_index(browser, json.dumps(damaged), expression, queries)
     assert got == _with_saved_index(browser, json.dumps(pack), expression, queries)
     assert all(got)
+
+
+def test_the_saved_copy_answers_hostile_queries_without_failing(browser, library):  # noqa: F811
+    """Odd and hostile queries (empty, control characters, markup, huge, stop words only, other
+    scripts, long questions that reach the learned stage and its word vectors) give a list of
+    real rules or nothing: no exception, no markup echoed into a hit."""
+    pack = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
+    long_question = "can the runner trash an agenda when accessing it from R&D during a run " * 40
+    queries = [
+        "",
+        "   ",
+        "\u0000\u0007\u202e",
+        "<script>alert(1)</script>",
+        "the the the and of what when can does",
+        "x" * 20_000,
+        long_question,
+        "¿puede el runner destruir un acuerdo? 🃏 דמי",
+        "6.9.4z",
+        "rule_does_not_exist+",
+        "flatlining runner takes brain damage with an empty grip and no hand",
+    ]
+    got = _with_saved_index(
+        browser,
+        pack,
+        "qs.map(q => { try { return ix.search(q, 10).map(h => [h.id, h.snippet || '']); } catch (e) { return 'error: ' + e; } })",
+        queries,
+    )
+    ids = {n.id for n in library.document(LATEST).nodes}
+    for q, hits in zip(queries, got, strict=True):
+        assert isinstance(hits, list), (q[:40], hits)
+        assert all(h[0] in ids for h in hits), q[:40]
+        assert not any("<script" in h[1] for h in hits), q[:40]
+    # the questions found something; the long one has a word vector (the learned stage reads it)
+    assert got[queries.index(long_question)] and got[-1]
+    assert got[0] == [] and got[1] == []
+    vec = _with_saved_index(
+        browser, pack, "qs.map(q => ix.queryVector(q) && ix.queryVector(q).length)", queries
+    )
+    assert vec[queries.index(long_question)] == vectors.PACK_DIM
+    assert vec[queries.index("x" * 20_000)] is None  # no known word: no vector
