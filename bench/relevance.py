@@ -304,12 +304,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="index without the question bank (rules_index/asked): an ablation with the same ranker weights",
     )
-    ap.add_argument(
+    ranking = ap.add_mutually_exclusive_group()
+    ranking.add_argument(
         "--no-vectors",
         action="store_true",
         help="rank without the word vectors (rules_index.vectors), by the lite model",
     )
-    ap.add_argument(
+    ranking.add_argument(
         "--offline",
         action="store_true",
         help="rank as the saved offline copy does: the pack's small word-vector table and model",

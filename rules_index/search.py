@@ -51,7 +51,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from math import log as ln
-from operator import mul
 from pathlib import Path
 
 import numpy as np
@@ -1088,7 +1087,7 @@ class Searcher:
         features' weighted sum, plus the query's vector by the pack's table dotted with the
         rule's pack vector (`pack_vectors`: the two vector features' weights folded in)."""
         width = len(ranker.LITE_FEATURES)
-        lite = model.weights[:width]
+        lite = ranker.Model(model.names[:width], model.weights[:width])  # sums only the lite features
         if self._pack_rules is None:
             made = self.pack_vectors(model)
             self._pack_rules = (
@@ -1101,7 +1100,7 @@ class Searcher:
         out = []
         for row, node_id in zip(rows, ids, strict=True):
             extra = float(self._pack_rules.get(node_id, zero) @ query) if query is not None else 0.0
-            out.append(sum(map(mul, lite, row[:width])) + extra)
+            out.append(lite.score(row) + extra)
         return out
 
     def pack_vectors(
