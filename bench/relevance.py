@@ -101,6 +101,22 @@ def load_doc(version: str, cr_dir: Path = DEFAULT_CR_DIR) -> Document:
     return parse_html(path.read_bytes(), str(path))
 
 
+def write_or_check(path: Path, text: str, check: bool, what: str) -> int:
+    """For the scripts that remake package data (``bench/train_ranker.py``,
+    ``bench/translation.py``): write ``text`` to ``path``, or with ``check`` write nothing and
+    say whether the committed file is exactly ``text`` (exit status 1 when not)."""
+    if check:
+        try:
+            same = path.read_text(encoding="utf-8") == text
+        except OSError:
+            same = False
+        print(f"{what} reproduced exactly" if same else f"error: {path} differs from a fresh run")
+        return 0 if same else 1
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path}")
+    return 0
+
+
 class BM25Baseline:
     """Plain BM25 over each non-example node's text (no boosts, jargon, typos or lookup)."""
 

@@ -257,6 +257,13 @@ MEMOS = (
         "stem, made from the table above), once per file",
     ),
     MemoSpec(
+        "translation.table",
+        2,
+        2 * MB,
+        "rules_index/translation.py `load`: the word-translation table (package data: about 1,600 "
+        "question stems, 1,400 rule stems and 40,000 probabilities), read once per file",
+    ),
+    MemoSpec(
         "ranker.model",
         4,
         256 * KB,

@@ -37,6 +37,9 @@ graph, never from the index's statistics beyond the two scores, so that the offl
   full one; a ``lite`` one without these features, trained the same way, which a searcher
   without vectors uses; and the offline copy's ``pack`` one (`PACK_FEATURES`: ``v_text`` and
   ``v_mean`` by the pack's small table).
+* translation (`rules_index.translation`, full model only): ``t_text``, ``t_titles``, ``t_all``,
+  how well the rule's words explain the query's by the table of which table word goes with which
+  CR word, learned from the bank: against its title and text, its section titles, and both.
 
 The model only reorders; the scores of the reordered hits are the same values, handed out again
 in the new order, so `SearchHit.norm` keeps its scale and a merged list keeps this order.
@@ -57,6 +60,7 @@ __all__ = [
     "FEATURES",
     "LITE_FEATURES",
     "VECTOR_FEATURES",
+    "TRANSLATION_FEATURES",
     "PACK_FEATURES",
     "PACK_COLUMNS",
     "DEPTH",
@@ -118,8 +122,12 @@ FEATURES: tuple[str, ...] = (
 # of the candidates'. Last, so that the model without them (`load(lite=True)`) scores the same
 # vectors' first features.
 VECTOR_FEATURES: tuple[str, ...] = ("v_text", "v_text_rel", "v_asked", "v_asked_rel", "v_mean", "v_mean_rel")
+# The translation table (`rules_index.translation`): how well the rule's words explain the
+# query's, read against the rule's title and text, the titles of it and the sections above it,
+# and both. In the full model only (the offline copy carries no table).
+TRANSLATION_FEATURES: tuple[str, ...] = ("t_text", "t_titles", "t_all")
 LITE_FEATURES = FEATURES
-FEATURES = FEATURES + VECTOR_FEATURES
+FEATURES = FEATURES + VECTOR_FEATURES + TRANSLATION_FEATURES
 # The offline copy's model (`load(pack=True)`): the lite features and two cosines by the pack's
 # small table (`rules_index.vectors.load(pack=True)`), with the rule's text and with the mean of
 # its questions. Linear in the query's vector, so the pack carries one vector per rule, those
@@ -192,17 +200,21 @@ def features(
     candidates: Sequence[tuple[NodeInfo, float, float, bool]],
     idfs: Sequence[float] = (),
     sims: Sequence[tuple[float, float, float]] | None = None,
+    translated: Sequence[tuple[float, float, float]] | None = None,
 ) -> list[list[float]]:
     """One vector (in `FEATURES` order) per candidate ``(info, hand score, BM25F score, answers
     the intent)``, given best first; ``groups`` are the query's word groups (a word and the CR's
     words for it), ``pairs`` its adjacent distinct stems, ``idfs`` each group's idf, ``sims``
     each candidate's cosines with the query by word vectors (text, nearest question, mean of its
-    questions; zeros without them). ``lite`` vectors (the `LITE_FEATURES`) are the first
-    features of each."""
+    questions; zeros without them), ``translated`` each candidate's scores by the translation
+    table (`rules_index.translation`; zeros without it). ``lite`` vectors (the `LITE_FEATURES`)
+    are the first features of each."""
     if not candidates:
         return []
     if sims is None or len(sims) != len(candidates):
         sims = [(0.0, 0.0, 0.0)] * len(candidates)
+    if translated is None or len(translated) != len(candidates):
+        translated = [(0.0, 0.0, 0.0)] * len(candidates)
     best_sims = [max(s[k] for s in sims) for k in range(3)]
     best = max(c[1] for c in candidates)
     best_raw = max(c[2] for c in candidates)
@@ -267,6 +279,7 @@ def features(
                 share(matched[6]),
                 *_nearest_question(info.asked, member, share, n),
                 *(x for k in range(3) for x in (sims[position][k], sims[position][k] - best_sims[k])),
+                *translated[position],
             ]
         )
     return out

@@ -66,7 +66,7 @@ from whoosh.support.charset import accent_map
 from memo import memo
 from scraper import Document, Node
 
-from . import bank, ranker, vectors
+from . import bank, ranker, translation, vectors
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
@@ -253,6 +253,25 @@ def index_words(text: str) -> list[str]:
 
 def _searchable(doc: Document) -> list[Node]:
     return [n for n in doc.nodes if n.kind != "example"]
+
+
+def translation_words(doc: Document, node: Node) -> tuple[list[str], list[str]]:
+    """A rule's words as the translation table reads them (`rules_index.translation`): those of
+    its title and text, and those of the titles of it and of the sections above it."""
+    titles = " ".join(a.title for a in (node, *doc.ancestors(node.id)) if a.title)
+    return index_words(vectors.rule_text(node)), index_words(titles)
+
+
+def fit_translation(doc: Document, asked: Mapping[str, tuple[str, ...]]) -> translation.Table | None:
+    """The translation table of ``doc``: each rule's questions (``asked``) paired with its title,
+    text and section titles."""
+    pairs = []
+    for node in _searchable(doc):
+        questions = asked.get(node.id, ())
+        if questions:
+            text, titles = translation_words(doc, node)
+            pairs.extend((index_words(q), text + titles) for q in questions)
+    return translation.fit(pairs)
 
 
 def _context(doc: Document, expansion: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -561,17 +580,26 @@ class StaleIndexError(ValueError):
 class Searcher:
     """Searches one built index. Opens it read-only; safe to share between threads."""
 
-    def __init__(self, index_path: Path, doc: Document, word_vectors: bool | str = True) -> None:
+    def __init__(
+        self,
+        index_path: Path,
+        doc: Document,
+        word_vectors: bool | str = True,
+        translation_path: Path = translation.TABLE_PATH,
+    ) -> None:
         """``word_vectors`` False: rank questions without the word vectors (`rules_index.vectors`),
         with the lite model (`ranker.load(lite=True)`); ``"pack"``: rank them as the offline copy
         does, with the pack's small table and model (`vectors.load(pack=True)`,
-        `ranker.load(pack=True)`, `pack_vectors`)."""
+        `ranker.load(pack=True)`, `pack_vectors`). ``translation_path``: the word-translation
+        table the full model reads (`rules_index.translation`)."""
         self.index_path = Path(index_path)
         self.doc = doc
         self.pack = word_vectors == "pack"
         self.vectors = vectors.load(pack=self.pack) if word_vectors else None
         self._vecs: dict[str, tuple] = {}
         self._pack_rules: dict[str, np.ndarray] | None = None
+        self.translation = translation.load(translation_path)
+        self._bags: dict[str, tuple] = {}
         meta_path = self.index_path / INDEX_META
         if meta_path.exists() and not index_is_current(doc, self.index_path):
             raise StaleIndexError(
@@ -1069,7 +1097,10 @@ class Searcher:
         n = max(1, self._doc_count)
         idfs = [max(ln(n / (1 + len(self._docs_with(s)))) for s in g) for g in groups]
         sims = self._similarities(text, ids) if inputs is not None or not self.pack else None
-        rows = ranker.features(groups, pairs, candidates, idfs, sims)
+        full = inputs is not None or (model is not None and model.names == ranker.FEATURES)
+        rows = ranker.features(
+            groups, pairs, candidates, idfs, sims, self._translations(text, ids) if full else None
+        )
         if inputs is not None:
             inputs.append((ids, rows))
             return out
@@ -1139,6 +1170,27 @@ class Searcher:
             best = float((asked @ query).max()) if len(asked) else 0.0
             out.append((float(own @ query), best, float(mean @ query)))
         return out
+
+    def _translations(self, text: str, ids: list[str]) -> list[tuple[float, float, float]] | None:
+        """Each rule's scores by the translation table (`rules_index.translation`) for the query
+        ``text``: against its title and text, its section titles, and both; None without a
+        table (a missing or damaged file: search goes on without it)."""
+        table = self.translation
+        if table is None:
+            return None
+        bags = [self._translation_bags(table, i) for i in ids]
+        flat = table.scores(self._stems(text), [b[k] for k in range(3) for b in bags])
+        n = len(ids)
+        return list(zip(flat[:n], flat[n : 2 * n], flat[2 * n :], strict=True))
+
+    def _translation_bags(self, table: translation.Table, node_id: str) -> tuple:
+        """A rule's three word bags for the table (`Table.bag`), made once."""
+        got = self._bags.get(node_id)
+        if got is None:
+            text, titles = translation_words(self.doc, self.doc.node(node_id))
+            got = (table.bag(text), table.bag(titles), table.bag(text + titles))
+            self._bags[node_id] = got
+        return got
 
     def _rule_vectors(self, node_id: str) -> tuple:
         """A rule's text vector, its questions' vectors and their normalised mean, made once."""

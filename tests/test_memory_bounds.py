@@ -33,6 +33,7 @@ from rules_index import judge as judge_mod
 from rules_index import question as question_mod
 from rules_index import ranker as ranker_mod
 from rules_index import search as search_mod
+from rules_index import translation as translation_mod
 from rules_index import unified as unified_mod
 from rules_index import vectors as vectors_mod
 from rules_index.cards import CardStore
@@ -292,6 +293,7 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
         "vectors.table": (vectors_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
         "vectors.pack": (vectors_mod._pack, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
         "bank.questions": (bank_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}",)),
+        "translation.table": (translation_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
     }
 
 

@@ -94,7 +94,11 @@ def test_search_without_vectors_ranks_by_the_lite_model(index_path, doc_latest):
     lite = Searcher(index_path, doc_latest, word_vectors=False)
     assert full.vectors is not None and lite.vectors is None
     ids, rows = lite.rank_inputs(query)
-    assert all(row[len(ranker.LITE_FEATURES) :] == [0.0] * len(ranker.VECTOR_FEATURES) for row in rows)
+    width = len(ranker.LITE_FEATURES)
+    assert all(
+        row[width : width + len(ranker.VECTOR_FEATURES)] == [0.0] * len(ranker.VECTOR_FEATURES)
+        for row in rows
+    )
     model = ranker.load(lite=True)
     assert model is not None and model.names == ranker.LITE_FEATURES
     scores = [model.score(row) for row in rows]
