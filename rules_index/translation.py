@@ -156,19 +156,22 @@ def fit(
         t = (counts / np.maximum(counts.sum(0, keepdims=True), 1e-9)).ravel()
     t = t.reshape(len(asked), len(said))
     t[t < floor] = 0.0
-    nz_rows, nz_cols = np.nonzero(t)
-    indptr = np.zeros(len(asked) + 1, dtype=np.int64)
-    np.add.at(indptr, nz_rows + 1, 1)
+    nz_rows, nz_cols = np.nonzero(t)  # row by row
     counts = np.bincount(q_ids, minlength=len(asked))
     return Table(
         asked=asked,
         said=said,
-        indptr=np.cumsum(indptr),
+        indptr=_indptr(np.bincount(nz_rows, minlength=len(asked))),
         cols=nz_cols.astype(np.int32),
         probs=t[nz_rows, nz_cols].astype(np.float32),
         counts=counts,
         background=_background(counts),
     )
+
+
+def _indptr(sizes: np.ndarray) -> np.ndarray:
+    """Each row's start in cols / probs, from how many entries each row has, and the end."""
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
 def _background(counts: np.ndarray) -> np.ndarray:
@@ -213,7 +216,7 @@ def _load(path: str) -> Table | None:
     return Table(
         asked={s: k for k, s in enumerate(asked)},
         said={s: k for k, s in enumerate(said)},
-        indptr=np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        indptr=_indptr(sizes),
         cols=cols,
         probs=probs,
         counts=counts,

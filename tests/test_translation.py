@@ -160,8 +160,8 @@ def test_the_learned_stage_reads_the_tables_scores(index_path, doc_latest):
 def test_a_missing_or_damaged_table_is_no_error(index_path, doc_latest, tmp_path):
     query = "my breaker is too weak for this ice, how do I pump it up"
     whole = Searcher(index_path, doc_latest)
-    expected = [h.id for h in whole.search(query, limit=5)]
-    assert expected
+    model = ranker.load()
+    assert model is not None and model.names == ranker.FEATURES
     start = ranker.FEATURES.index("t_text")
     junk = tmp_path / "junk.json"
     junk.write_bytes(b"\x00garbage" * 50)
@@ -174,3 +174,7 @@ def test_a_missing_or_damaged_table_is_no_error(index_path, doc_latest, tmp_path
         assert len(hits) == 5 and all(doc_latest.node(h.id) is not None for h in hits)
         # the same candidates as with the table; only their order may differ
         assert sorted(ids) == sorted(whole.rank_inputs(query)[0])
+        # ordered by the full model with every t_* value zero
+        scores = [model.score(row) for row in rows]
+        expected = [ids[k] for k in sorted(range(len(ids)), key=lambda k: (-scores[k], k))]
+        assert [h.id for h in s.search(query, limit=ranker.DEPTH)] == expected
