@@ -264,6 +264,13 @@ MEMOS = (
         "question stems, 1,400 rule stems and 40,000 probabilities), read once per file",
     ),
     MemoSpec(
+        "translation.pack",
+        2,
+        1 * MB,
+        "rules_index/translation.py `load(pack=True)`: the offline copy's table (16,000 "
+        "probabilities, made from the table above), once per file",
+    ),
+    MemoSpec(
         "ranker.model",
         4,
         256 * KB,

@@ -27,7 +27,10 @@ index derived from the version's real Whoosh index, so the browser ranks like th
   small word-vector table (`rules_index.vectors.load(pack=True)`: 16 numbers a stem where the
   server's has 96) and one vector per rule with the model's two vector weights folded in, so
   the saved copy ranks questions as the server does with ``Searcher(word_vectors="pack")``
-  (the lite model, and no ``vectors``, when there is no table);
+  (the lite model, and no ``vectors``, when there is no table); and ``translation``
+  (`_pack_translation`), the cut-down word-translation table
+  (`rules_index.translation.Table.for_pack`: t(q | w) >= 0.02 in one byte each, about 90 KB)
+  with the model's three weights for it;
 * ``asked_card_post``: for the words of card names, what the question bank's field adds to
   ``post`` (a query naming the card does not count it: `Searcher._plan`);
 * ``asked``: each rule's questions from the question bank (`rules_index.bank`) as stems, which
@@ -186,6 +189,17 @@ def _pack_vectors(table, made: tuple) -> dict:
 DIGITS62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def _pack_translation(table, model: ranker.Model) -> dict | None:
+    """The offline copy's translation table (`rules_index.translation.Table.for_pack`, coded by
+    ``to_pack``) and the pack model's three weights for its features; None without the table or
+    with a model that does not read it (the browser then adds nothing for them, as the server's
+    pack searcher does)."""
+    if table is None or model.names != ranker.PACK_FEATURES:
+        return None
+    width = len(ranker.LITE_FEATURES) + len(ranker.PACK_VECTOR_FEATURES)
+    return {"weights": list(model.weights[width:]), **table.to_pack()}
+
+
 def _base62(n: int, width: int) -> str:
     out = ""
     for _ in range(width):
@@ -327,6 +341,7 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
             "floor": ranker.FLOOR,
             "naming": sorted(position[i] for i in searcher._naming_rules()),
             "vectors": _pack_vectors(small.vectors, made) if made is not None else None,
+            "translation": _pack_translation(small.translation, model),
         }
         if model is not None
         else None

@@ -37,9 +37,11 @@ graph, never from the index's statistics beyond the two scores, so that the offl
   full one; a ``lite`` one without these features, trained the same way, which a searcher
   without vectors uses; and the offline copy's ``pack`` one (`PACK_FEATURES`: ``v_text`` and
   ``v_mean`` by the pack's small table).
-* translation (`rules_index.translation`, full model only): ``t_text``, ``t_titles``, ``t_all``,
-  how well the rule's words explain the query's by the table of which table word goes with which
-  CR word, learned from the bank: against its title and text, its section titles, and both.
+* translation (`rules_index.translation`): ``t_text``, ``t_titles``, ``t_all``, how well the
+  rule's words explain the query's by the table of which table word goes with which CR word,
+  learned from the bank: against its title and text, its section titles, and both. The full
+  model reads the whole table, the ``pack`` one the offline copy's cut-down table
+  (`rules_index.translation.Table.for_pack`); the lite model neither.
 
 The model only reorders; the scores of the reordered hits are the same values, handed out again
 in the new order, so `SearchHit.norm` keeps its scale and a merged list keeps this order.
@@ -124,7 +126,7 @@ FEATURES: tuple[str, ...] = (
 VECTOR_FEATURES: tuple[str, ...] = ("v_text", "v_text_rel", "v_asked", "v_asked_rel", "v_mean", "v_mean_rel")
 # The translation table (`rules_index.translation`): how well the rule's words explain the
 # query's, read against the rule's title and text, the titles of it and the sections above it,
-# and both. In the full model only (the offline copy carries no table).
+# and both. The offline copy reads them by a cut-down table (`PACK_FEATURES`).
 TRANSLATION_FEATURES: tuple[str, ...] = ("t_text", "t_titles", "t_all")
 LITE_FEATURES = FEATURES
 FEATURES = FEATURES + VECTOR_FEATURES + TRANSLATION_FEATURES
@@ -133,12 +135,13 @@ FEATURES = FEATURES + VECTOR_FEATURES + TRANSLATION_FEATURES
 # its questions. Linear in the query's vector, so the pack carries one vector per rule, those
 # two weights folded in (`Searcher.pack_vectors`), and the browser adds its dot product with
 # the query's vector to the lite features' sum. (The ``_rel`` twins would change no order: a
-# linear model adds the same amount to every candidate of a query for them.)
+# linear model adds the same amount to every candidate of a query for them.) Then the three
+# translation features, read by the pack's cut-down table (`rules_index.translation.load(pack=True)`).
 PACK_VECTOR_FEATURES: tuple[str, ...] = ("v_text", "v_mean")
-PACK_FEATURES = LITE_FEATURES + PACK_VECTOR_FEATURES
+PACK_FEATURES = LITE_FEATURES + PACK_VECTOR_FEATURES + TRANSLATION_FEATURES
 PACK_COLUMNS: tuple[int, ...] = (
     *range(len(LITE_FEATURES)),
-    *(FEATURES.index(name) for name in PACK_VECTOR_FEATURES),
+    *(FEATURES.index(name) for name in PACK_VECTOR_FEATURES + TRANSLATION_FEATURES),
 )
 
 

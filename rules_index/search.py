@@ -590,15 +590,16 @@ class Searcher:
         """``word_vectors`` False: rank questions without the word vectors (`rules_index.vectors`),
         with the lite model (`ranker.load(lite=True)`); ``"pack"``: rank them as the offline copy
         does, with the pack's small table and model (`vectors.load(pack=True)`,
-        `ranker.load(pack=True)`, `pack_vectors`). ``translation_path``: the word-translation
-        table the full model reads (`rules_index.translation`)."""
+        `ranker.load(pack=True)`, `pack_vectors`, and the pack's cut-down translation table).
+        ``translation_path``: the word-translation table the full and pack models read
+        (`rules_index.translation`)."""
         self.index_path = Path(index_path)
         self.doc = doc
         self.pack = word_vectors == "pack"
         self.vectors = vectors.load(pack=self.pack) if word_vectors else None
         self._vecs: dict[str, tuple] = {}
         self._pack_rules: dict[str, np.ndarray] | None = None
-        self.translation = translation.load(translation_path)
+        self.translation = translation.load(translation_path, pack=self.pack)
         self._bags: dict[str, tuple] = {}
         meta_path = self.index_path / INDEX_META
         if meta_path.exists() and not index_is_current(doc, self.index_path):
@@ -1097,7 +1098,9 @@ class Searcher:
         n = max(1, self._doc_count)
         idfs = [max(ln(n / (1 + len(self._docs_with(s)))) for s in g) for g in groups]
         sims = self._similarities(text, ids) if inputs is not None or not self.pack else None
-        full = inputs is not None or (model is not None and model.names == ranker.FEATURES)
+        full = inputs is not None or (
+            model is not None and model.names in (ranker.FEATURES, ranker.PACK_FEATURES)
+        )
         rows = ranker.features(
             groups, pairs, candidates, idfs, sims, self._translations(text, ids) if full else None
         )
@@ -1116,9 +1119,15 @@ class Searcher:
     ) -> list[float]:
         """The offline copy's scores (offline-search.js sums them the same way): the lite
         features' weighted sum, plus the query's vector by the pack's table dotted with the
-        rule's pack vector (`pack_vectors`: the two vector features' weights folded in)."""
+        rule's pack vector (`pack_vectors`: the two vector features' weights folded in), plus
+        the translation features' weighted sum."""
         width = len(ranker.LITE_FEATURES)
         lite = ranker.Model(model.names[:width], model.weights[:width])  # sums only the lite features
+        translated = ranker.Model(
+            ranker.TRANSLATION_FEATURES,
+            model.weights[width + len(ranker.PACK_VECTOR_FEATURES) :],
+        )
+        columns = [ranker.FEATURES.index(name) for name in ranker.TRANSLATION_FEATURES]
         if self._pack_rules is None:
             made = self.pack_vectors(model)
             self._pack_rules = (
@@ -1131,7 +1140,7 @@ class Searcher:
         out = []
         for row, node_id in zip(rows, ids, strict=True):
             extra = float(self._pack_rules.get(node_id, zero) @ query) if query is not None else 0.0
-            out.append(lite.score(row) + extra)
+            out.append(lite.score(row) + extra + translated.score([row[k] for k in columns]))
         return out
 
     def pack_vectors(

@@ -13,7 +13,7 @@ import pytest
 from helpers import LATEST
 from test_browser import ARTIFACTS, ROOT, browser, page  # noqa: F401 - fixtures
 
-from rules_index import ranker, vectors
+from rules_index import ranker, translation, vectors
 from rules_index.offline import OFFLINE_FILE, decode_post
 from rules_index.search import Searcher
 from webapp.liveserver import live_server
@@ -281,7 +281,7 @@ def test_the_saved_copy_reads_the_word_vectors_as_the_server_does(browser, libra
 
 def test_a_copy_saved_in_the_old_format_still_searches(browser, library):  # noqa: F811
     """A copy saved before the posting lists were coded (format 1: JSON number lists, no word
-    vectors, the lite model's weights) still searches with the new offline-search.js, ranking
+    vectors nor translation table, the lite model's weights) still searches with the new offline-search.js, ranking
     as a server without vectors does."""
     pack = json.loads((library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8"))
     ix = pack["index"]
@@ -299,6 +299,7 @@ def test_a_copy_saved_in_the_old_format_still_searches(browser, library):  # noq
         entry[1] = plain(entry[1]) if isinstance(entry[1], str) else entry[1]
     lite = ranker.load(lite=True)
     ix["ranker"].pop("vectors")
+    ix["ranker"].pop("translation")
     ix["ranker"]["weights"] = list(lite.weights)
     pack["format"] = 1
     queries = [
@@ -317,6 +318,72 @@ def test_a_copy_saved_in_the_old_format_still_searches(browser, library):  # noq
         for q, ids in zip(queries, got, strict=True)
     )
     assert all(got) and same >= len(queries) - 1, (got, same)
+
+
+def test_the_saved_copy_reads_the_translation_table_as_the_server_does(browser, library):  # noqa: F811
+    """The pack's cut-down translation table (`translation.Table.for_pack`) and the pack
+    model's weights for it; the browser's three ``t_*`` scores of each rule equal the server's
+    pack searcher's (`Searcher._translations`) to float precision, unknown words included."""
+    pack_text = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
+    pack = json.loads(pack_text)
+    block = pack["index"]["ranker"]["translation"]
+    model = ranker.load(pack=True)
+    assert model is not None and model.names == ranker.PACK_FEATURES
+    assert block["weights"] == list(model.weights[-len(ranker.TRANSLATION_FEATURES) :])
+    doc = library.document(LATEST)
+    small = Searcher(library.searcher(LATEST).index_path, doc, word_vectors="pack")
+    assert small.translation is translation.load(pack=True)
+    queries = [
+        "runner has no cards in hand and takes net damage",
+        "my breaker is too weak for this ice, how do I pump it up",
+        "does brain damage lower my hand size",
+        "can the Runner trash an agenda when accessing it?",
+        "zzzz qqqq",  # no word the table knows: every rule scores NONE
+    ]
+    ids = [r[0] for r in pack["rules"]]
+    probe = ["rule_flatline", "step_jack_out_choice", "sec_damage", *ids[150:1800:150]]
+    probe = [i for i in probe if doc.node(i).kind != "example"]
+    got = _with_saved_index(
+        browser,
+        pack_text,
+        "qs[0].map(q => ix.translationScores(q, qs[1]))",
+        [queries, [ids.index(i) for i in probe]],
+    )
+    values = set()
+    for q, answer in zip(queries, got, strict=True):
+        want = small._translations(q, probe)
+        assert np.allclose(answer, want, rtol=0, atol=1e-9), q
+        values.update(v for row in want for v in row)
+    assert got[-1] == [[translation.NONE] * 3] * len(probe)
+    assert len(values) > 30  # real, varied scores
+    small.close()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"codes": "not base64 at all!"},
+        {"cols": "AAAA"},  # too few columns for the probabilities
+        {"sizes": [1, 2]},
+        {"weights": [1.0]},
+        {"asked": None},
+    ],
+)
+def test_a_damaged_translation_block_turns_the_table_off_without_breaking_search(browser, library, damage):  # noqa: F811
+    """A saved copy whose translation block is damaged searches as one without the block."""
+    pack = json.loads((library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8"))
+    queries = [
+        "runner has no cards in hand and takes net damage",
+        "my breaker is too weak, how do I pump it",
+        "jack out",
+    ]
+    damaged = json.loads(json.dumps(pack))
+    damaged["index"]["ranker"]["translation"].update(damage)
+    pack["index"]["ranker"]["translation"] = None
+    expression = "qs.map(q => ix.search(q, 10).map(h => h.id))"
+    got = _with_saved_index(browser, json.dumps(damaged), expression, queries)
+    assert got == _with_saved_index(browser, json.dumps(pack), expression, queries)
+    assert all(got)
 
 
 @pytest.mark.parametrize(

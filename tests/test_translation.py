@@ -178,3 +178,40 @@ def test_a_missing_or_damaged_table_is_no_error(index_path, doc_latest, tmp_path
         scores = [model.score(row) for row in rows]
         expected = [ids[k] for k in sorted(range(len(ids)), key=lambda k: (-scores[k], k))]
         assert [h.id for h in s.search(query, limit=ranker.DEPTH)] == expected
+
+
+def test_the_offline_copys_table_is_the_whole_one_cut_and_coded_in_bytes(tmp_path):
+    """`Table.for_pack`: the same words and counts, only t(q | w) >= PACK_FLOOR, each within
+    half a byte step of its value; `to_pack` codes exactly that table, in under 120 KB."""
+    whole, small = translation.load(), translation.load(pack=True)
+    assert small is not None and small is translation.load(pack=True)  # read once
+    assert small.asked == whole.asked and small.said == whole.said
+    assert np.array_equal(small.counts, whole.counts) and np.array_equal(small.background, whole.background)
+    keep = whole.probs >= translation.PACK_FLOOR
+    assert 5_000 < keep.sum() < len(whole.probs)  # it cuts, and keeps thousands
+    rows = np.repeat(np.arange(len(whole.asked)), np.diff(whole.indptr))
+    small_rows = np.repeat(np.arange(len(small.asked)), np.diff(small.indptr))
+    assert np.array_equal(small_rows, rows[keep]) and np.array_equal(small.cols, whole.cols[keep])
+    step = -math.log(translation.PACK_FLOOR) / 255  # one byte's step on the log scale
+    error = np.abs(np.log(small.probs.astype(np.float64)) - np.log(whole.probs[keep].astype(np.float64)))
+    assert error.max() <= step / 2 + 1e-6 and error.max() > 0  # rounded, and no further
+    coded = small.to_pack()
+    assert len(json.dumps(coded)) < 120_000
+    assert coded["asked"].split("|") == sorted(whole.asked, key=whole.asked.__getitem__)
+    assert coded["said"].split("|") == sorted(whole.said, key=whole.said.__getitem__)
+    cols = np.frombuffer(base64.b64decode(coded["cols"]), dtype="<u2")
+    codes = np.frombuffer(base64.b64decode(coded["codes"]), dtype=np.uint8)
+    assert np.array_equal(cols, small.cols) and coded["sizes"] == np.diff(small.indptr).tolist()
+    assert np.array_equal(translation._decode(codes), small.probs)
+    # the cut table reads questions almost as the whole one does
+    query = index_words("my breaker is too weak for this ice, how do I pump it up")
+    bags = [(["strength", "ic", "breaker", "rais"]), ["grip", "card", "draw"], ["trash", "cost", "access"]]
+    assert (
+        np.corrcoef(
+            whole.scores(query, [whole.bag(b) for b in bags]),
+            small.scores(query, [small.bag(b) for b in bags]),
+        )[0, 1]
+        > 0.99
+    )
+    # no table, no pack table
+    assert translation.load(tmp_path / "missing.json", pack=True) is None

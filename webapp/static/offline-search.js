@@ -739,7 +739,7 @@
     if (!V) return null;
     if (this._vectors === undefined) {
       /* a damaged block (bad base64, sizes that do not match) turns the vectors off: questions
-         are then ordered by the lite features' sum alone; it never breaks the search */
+         are then ordered without them (the lite features' sum and the translation's); it never breaks the search */
       try {
         var row = new Map(), stems = V.stems.split("|"), codes = int8(V.codes), rules = int8(V.rules);
         stems.forEach(function (s, i) { row.set(s, i); });
@@ -773,6 +773,79 @@
     for (var j = 0; j < V.dim; j++) s += q[j] * this._vectors.rules[d * V.dim + j] * V.rule_scale[j];
     return s;
   };
+  function bytes(b64) { var bin = atob(b64), a = new Uint8Array(bin.length); for (var i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i); return a; }
+  P.translationTable = function () { /* translation.Table.for_pack as offline._pack_translation codes it; null without one */
+    if (this._translation !== undefined) return this._translation;
+    var T = this.ix.ranker && this.ix.ranker.translation;
+    this._translation = null;
+    if (!T) return null;
+    /* a damaged block (bad base64, sizes that do not match) turns the table off: its features
+       then add nothing, as on a server without the table; it never breaks the search */
+    try {
+      var asked = T.asked.split("|"), said = T.said.split("|"), counts = T.counts, sizes = T.sizes;
+      var raw = bytes(T.cols), codes = bytes(T.codes), n = codes.length;
+      var total = 0, start = new Int32Array(sizes.length + 1);
+      sizes.forEach(function (k, i) { total += k; start[i + 1] = total; });
+      var ok = asked.length === counts.length && asked.length === sizes.length && raw.length === 2 * n && total === n &&
+        T.weights.length === 3 && T.floor > 0 && T.floor < 1;
+      if (!ok) return null;
+      var cols = new Uint16Array(n), probs = new Float64Array(n), logFloor = Math.log(T.floor), sum = 0;
+      for (var i = 0; i < n; i++) {
+        cols[i] = raw[2 * i] | (raw[2 * i + 1] << 8);
+        if (cols[i] >= said.length) return null;
+        probs[i] = Math.fround(Math.exp(logFloor * (1 - codes[i] / 255))); /* translation._decode */
+      }
+      counts.forEach(function (c) { sum += c; });
+      var row = new Map(), col = new Map(), bg = new Float64Array(asked.length);
+      asked.forEach(function (w, k) { row.set(w, k); bg[k] = (counts[k] + 0.5) / (sum + 0.5 * asked.length); }); /* _background */
+      said.forEach(function (w, k) { col.set(w, k); });
+      this._translation = { T: T, row: row, col: col, start: start, cols: cols, probs: probs, bg: bg, said: said.length, bags: new Map() };
+    } catch (e) {
+      this._translation = null;
+    }
+    return this._translation;
+  };
+  function bag(X, words) { /* translation.Table.bag: the known words' columns, each one's share of all the words */
+    var count = new Map();
+    words.forEach(function (w) { var c = X.col.get(w); if (c !== undefined) count.set(c, (count.get(c) || 0) + 1); });
+    if (!count.size) return null;
+    var out = [];
+    count.forEach(function (k, c) { out.push([c, k / words.length]); });
+    return out;
+  }
+  P.translationBags = function (X, pos) { /* search.translation_words: title and text; titles of it and the sections above */
+    var got = X.bags.get(pos);
+    if (got) return got;
+    var self = this, r = this.rules[pos];
+    var text = this.stems(r[3] ? r[3] + ". " + this.text(pos) : this.text(pos));
+    var titles = this.stems([pos].concat(this.ancestors(pos).reverse()).map(function (a) { return self.rules[a][3]; }).filter(Boolean).join(" "));
+    got = [bag(X, text), bag(X, titles), bag(X, text.concat(titles))];
+    X.bags.set(pos, got);
+    return got;
+  };
+  P.translationScores = function (text, positions) { /* translation.Table.scores for the rules' three bags: [t_text, t_titles, t_all] each */
+    var X = this.translationTable(), self = this;
+    if (!X) return null;
+    var T = X.T, rows = [];
+    this.stems(text).forEach(function (s) { var r = X.row.get(s); if (r !== undefined) rows.push(r); });
+    var dense = rows.map(function (r) {
+      var d = new Float64Array(X.said);
+      for (var i = X.start[r]; i < X.start[r + 1]; i++) d[X.cols[i]] = X.probs[i];
+      return d;
+    });
+    return positions.map(function (pos) {
+      return self.translationBags(X, pos).map(function (b) {
+        if (!rows.length || !b) return T.none;
+        var total = 0;
+        dense.forEach(function (d, k) {
+          var p = 0;
+          b.forEach(function (cs) { p += d[cs[0]] * cs[1]; });
+          total += Math.log(T.mix * p + (1 - T.mix) * X.bg[rows[k]]) - Math.log(X.bg[rows[k]]);
+        });
+        return total / rows.length;
+      });
+    });
+  };
   P.learned = function (out, raw, qstems, pairs, answering, text) { /* Searcher._learned (_pack_scores) */
     var R = this.ix.ranker, self = this, head = out.slice(0, R.depth);
     var n = Math.max(1, this.ix.docs.length);
@@ -782,10 +855,13 @@
     var cands = head.map(function (pair) { return [self.rankerInfo(pair[0]), pair[1], raw.get(pair[0]) || 0, answering.has(pair[0])]; });
     var vecs = rankerFeatures(qstems, pairs, cands, idfs, R);
     var q = this.queryVector(text || "");
+    var t = this.translationScores(text || "", head.map(function (pair) { return pair[0]; }));
     var scores = vecs.map(function (v, k) {
-      var s = 0;
+      var s = 0, u = 0;
       for (var j = 0; j < v.length; j++) s += R.weights[j] * v[j];
-      return q ? s + self.vectorScore(q, head[k][0]) : s;
+      if (q) s += self.vectorScore(q, head[k][0]);
+      if (t) { for (var i = 0; i < 3; i++) u += R.translation.weights[i] * t[k][i]; s += u; }
+      return s;
     });
     var order = head.map(function (_, k) { return k; });
     order.sort(function (a, b) { return scores[b] - scores[a] || a - b; });
