@@ -14,12 +14,13 @@ top `ranker.DEPTH` candidates in the hand-written order and their features
 Three models are trained on the same queries and folds and written to the one file: the full
 one (every feature, the word vectors' included: `rules_index.vectors`), the ``lite`` one (the
 `ranker.LITE_FEATURES`), for a searcher without vectors, and the ``pack`` one
-(`ranker.PACK_FEATURES`: the lite features and two cosines by the small table the offline copy
-carries). The full model also reads the word-translation table (`rules_index.translation`,
-``t_*`` features). Measured 2026-11-27 (1,398 question-like training queries, answers audited;
-see the training sets' ``about``): full 0.883 / 0.969 cross-validated MRR@10 / recall@5 (0.875
-without the ``t_*`` features), lite 0.832 / 0.940, pack 0.861 / 0.962. Before the audit
-(2026-11-26): full 0.853 / 0.962, lite 0.813 / 0.931, pack 0.842 / 0.956.
+(`ranker.PACK_FEATURES`: the lite features, two cosines by the small table the offline copy
+carries, and the three ``t_*`` features by its cut-down translation table). The full model
+reads the whole word-translation table (`rules_index.translation`, ``t_*`` features).
+Measured 2026-11-27 (1,398 question-like training queries, answers audited; see the training
+sets' ``about``): full 0.883 / 0.969 cross-validated MRR@10 / recall@5 (0.875 without the
+``t_*`` features), lite 0.832 / 0.940, pack 0.870 / 0.968 (0.861 / 0.962 without them). Before
+the audit (2026-11-26): full 0.853 / 0.962, lite 0.813 / 0.931, pack 0.842 / 0.956.
 
 Model: linear, trained listwise (softmax cross-entropy of the relevant candidates, the loss of
 putting an answer first) with L2 regularisation, by full-batch Adam on standardised features,

@@ -153,8 +153,15 @@ def test_the_offline_copys_searcher_ranks_by_the_pack_model(index_path, doc_late
     # a rule's pack vector is the two weighted vectors, summed (to the int8 coding)
     text_vec, _, mean_vec = pack._rule_vectors(ids[0])
     assert np.allclose(rule[ids[0]], w_text * text_vec + w_mean * mean_vec, atol=np.abs(made[1]).max())
+    # and the three translation features, by the pack's cut-down table, with their own weights
+    t_weights = model.weights[width + 2 :]
+    t_columns = [ranker.FEATURES.index(name) for name in ranker.TRANSLATION_FEATURES]
+    assert len(t_weights) == 3 and pack.translation is not None and pack.translation.probs.min() >= 0.02
+    assert len({row[t_columns[0]] for row in rows}) > 10  # real, varied scores in the rows
     scores = [
-        sum(w * x for w, x in zip(model.weights[:width], row[:width], strict=True)) + float(rule[i] @ q)
+        sum(w * x for w, x in zip(model.weights[:width], row[:width], strict=True))
+        + float(rule[i] @ q)
+        + sum(w * row[k] for w, k in zip(t_weights, t_columns, strict=True))
         for i, row in zip(ids, rows, strict=True)
     ]
     expected = [ids[k] for k in sorted(range(len(ids)), key=lambda k: (-scores[k], k))]
