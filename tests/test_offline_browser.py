@@ -177,6 +177,15 @@ def _with_saved_index(browser, pack: str, expression: str, qs: list):  # noqa: F
         pg.close()
 
 
+def _per_rule(browser, pack_text: str, doc, expression: str, queries: list, named: list, every: int):  # noqa: F811
+    """``expression`` evaluated with ``qs[0]`` the queries and ``qs[1]`` the pack positions of
+    the rules probed: those ``named`` and every ``every``-th rule of the pack, examples left out.
+    Returns (the probed rules' ids, the answer)."""
+    ids = [r[0] for r in json.loads(pack_text)["rules"]]
+    probe = [i for i in [*named, *ids[every:1800:every]] if doc.node(i).kind != "example"]
+    return probe, _with_saved_index(browser, pack_text, expression, [queries, [ids.index(i) for i in probe]])
+
+
 def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, library):  # noqa: F811
     """Top hit and top five of the browser's search equal the server's (ranking as the offline
     copy does: the pack's small word-vector table and model, `Searcher(word_vectors="pack")`)
@@ -254,14 +263,14 @@ def test_the_saved_copy_reads_the_word_vectors_as_the_server_does(browser, libra
         "does brain damage lower my hand size",
         "zzzz qqqq",  # no known word: no vector
     ]
-    ids = [r[0] for r in pack["rules"]]
-    probe = ["rule_flatline", "step_jack_out_choice", *ids[200:1800:200]]
-    probe = [i for i in probe if doc.node(i).kind != "example"]
-    got = _with_saved_index(
+    probe, got = _per_rule(
         browser,
         pack_text,
+        doc,
         "qs[0].map(q => { const v = ix.queryVector(q); return v && [Array.from(v), qs[1].map(p => ix.vectorScore(v, p))]; })",
-        [queries, [ids.index(i) for i in probe]],
+        queries,
+        ["rule_flatline", "step_jack_out_choice"],
+        200,
     )
     small.search(queries[0])  # makes the rules' pack vectors
     compared = 0
@@ -340,14 +349,14 @@ def test_the_saved_copy_reads_the_translation_table_as_the_server_does(browser, 
         "can the Runner trash an agenda when accessing it?",
         "zzzz qqqq",  # no word the table knows: every rule scores NONE
     ]
-    ids = [r[0] for r in pack["rules"]]
-    probe = ["rule_flatline", "step_jack_out_choice", "sec_damage", *ids[150:1800:150]]
-    probe = [i for i in probe if doc.node(i).kind != "example"]
-    got = _with_saved_index(
+    probe, got = _per_rule(
         browser,
         pack_text,
+        doc,
         "qs[0].map(q => ix.translationScores(q, qs[1]))",
-        [queries, [ids.index(i) for i in probe]],
+        queries,
+        ["rule_flatline", "step_jack_out_choice", "sec_damage"],
+        150,
     )
     values = set()
     for q, answer in zip(queries, got, strict=True):
@@ -360,53 +369,32 @@ def test_the_saved_copy_reads_the_translation_table_as_the_server_does(browser, 
 
 
 @pytest.mark.parametrize(
-    "damage",
+    ("block", "damage"),
     [
-        {"codes": "not base64 at all!"},
-        {"cols": "AAAA"},  # too few columns for the probabilities
-        {"sizes": [1, 2]},
-        {"weights": [1.0]},
-        {"asked": None},
+        ("vectors", {"codes": "not base64 at all!"}),
+        ("vectors", {"rules": "AAAA"}),  # too few numbers for the rules
+        ("vectors", {"dim": 0}),
+        ("vectors", {"scale": [1.0]}),
+        ("translation", {"codes": "not base64 at all!"}),
+        ("translation", {"cols": "AAAA"}),  # too few columns for the probabilities
+        ("translation", {"sizes": [1, 2]}),
+        ("translation", {"weights": [1.0]}),
+        ("translation", {"asked": None}),
     ],
 )
-def test_a_damaged_translation_block_turns_the_table_off_without_breaking_search(browser, library, damage):  # noqa: F811
-    """A saved copy whose translation block is damaged searches as one without the block."""
+def test_a_damaged_ranker_block_is_turned_off_without_breaking_search(browser, library, block, damage):  # noqa: F811
+    """A saved copy whose word-vector or translation block is damaged searches as one without
+    that block (the other features' sums), no error."""
     pack = json.loads((library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8"))
     queries = [
         "runner has no cards in hand and takes net damage",
         "my breaker is too weak, how do I pump it",
-        "jack out",
-    ]
-    damaged = json.loads(json.dumps(pack))
-    damaged["index"]["ranker"]["translation"].update(damage)
-    pack["index"]["ranker"]["translation"] = None
-    expression = "qs.map(q => ix.search(q, 10).map(h => h.id))"
-    got = _with_saved_index(browser, json.dumps(damaged), expression, queries)
-    assert got == _with_saved_index(browser, json.dumps(pack), expression, queries)
-    assert all(got)
-
-
-@pytest.mark.parametrize(
-    "damage",
-    [
-        {"codes": "not base64 at all!"},
-        {"rules": "AAAA"},  # too few numbers for the rules
-        {"dim": 0},
-        {"scale": [1.0]},
-    ],
-)
-def test_a_damaged_vector_block_turns_the_vectors_off_without_breaking_search(browser, library, damage):  # noqa: F811
-    """A saved copy whose word-vector block is damaged searches as one without the block:
-    the lite features' sum alone, no error."""
-    pack = json.loads((library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8"))
-    queries = [
-        "runner has no cards in hand and takes net damage",
         "can the runner trash an agenda",
         "jack out",
     ]
     damaged = json.loads(json.dumps(pack))
-    damaged["index"]["ranker"]["vectors"].update(damage)
-    pack["index"]["ranker"]["vectors"] = None
+    damaged["index"]["ranker"][block].update(damage)
+    pack["index"]["ranker"][block] = None
     expression = "qs.map(q => ix.search(q, 10).map(h => h.id))"
     got = _with_saved_index(browser, json.dumps(damaged), expression, queries)
     assert got == _with_saved_index(browser, json.dumps(pack), expression, queries)
