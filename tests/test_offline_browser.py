@@ -380,6 +380,8 @@ def test_the_saved_copy_reads_the_translation_table_as_the_server_does(browser, 
         ("translation", {"sizes": [1, 2]}),
         ("translation", {"weights": [1.0]}),
         ("translation", {"asked": None}),
+        ("translation", {"mix": "not a number"}),
+        ("translation", {"counts": "not a list"}),
     ],
 )
 def test_a_damaged_ranker_block_is_turned_off_without_breaking_search(browser, library, block, damage):  # noqa: F811

@@ -787,7 +787,8 @@
       var total = 0, start = new Int32Array(sizes.length + 1);
       sizes.forEach(function (k, i) { total += k; start[i + 1] = total; });
       var ok = asked.length === counts.length && asked.length === sizes.length && raw.length === 2 * n && total === n &&
-        T.weights.length === 3 && T.floor > 0 && T.floor < 1;
+        T.weights.length === 3 && T.floor > 0 && T.floor < 1 && isFinite(T.mix) && isFinite(T.none) &&
+        T.weights.every(isFinite) && counts.every(function (c) { return c >= 0 && isFinite(c); });
       if (!ok) return null;
       var cols = new Uint16Array(n), probs = new Float64Array(n), logFloor = Math.log(T.floor), sum = 0;
       for (var i = 0; i < n; i++) {
