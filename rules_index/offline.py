@@ -29,7 +29,7 @@ index derived from the version's real Whoosh index, so the browser ranks like th
   the saved copy ranks questions as the server does with ``Searcher(word_vectors="pack")``
   (the lite model, and no ``vectors``, when there is no table); and ``translation``
   (`_pack_translation`), the cut-down word-translation table
-  (`rules_index.translation.Table.for_pack`: t(q | w) >= 0.02 in one byte each, about 90 KB)
+  (`rules_index.translation.Table.for_pack`: t(q | w) >= 0.02 in one byte each, 94 KB for CR 26.03)
   with the model's three weights for it;
 * ``asked_card_post``: for the words of card names, what the question bank's field adds to
   ``post`` (a query naming the card does not count it: `Searcher._plan`);

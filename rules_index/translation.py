@@ -128,35 +128,42 @@ class Table:
         )
 
     def to_pack(self) -> dict:
-        """The table in the offline pack (JSON): words joined by "|", counts and row sizes as
-        numbers, columns as little-endian uint16 and probabilities as `_code` bytes, in base64.
-        Meant for a `for_pack` table (its probabilities are already on the byte scale)."""
-        if len(self.said) > 1 << 16:
-            raise ValueError("more rule words than the pack's 16-bit columns hold")
+        """The table in the offline pack (JSON): words joined by "|", the rows as `to_json`
+        writes them, and probabilities as `_code` bytes in base64. Meant for a `for_pack`
+        table (its probabilities are already on the byte scale)."""
         return {
             "floor": PACK_FLOOR,
             "mix": MIX,
             "none": NONE,
-            "asked": "|".join(sorted(self.asked, key=self.asked.__getitem__)),
-            "said": "|".join(sorted(self.said, key=self.said.__getitem__)),
-            "counts": [int(c) for c in self.counts],
-            "sizes": np.diff(self.indptr).tolist(),
-            "cols": base64.b64encode(self.cols.astype("<u2").tobytes()).decode("ascii"),
+            "asked": "|".join(_in_order(self.asked)),
+            "said": "|".join(_in_order(self.said)),
+            **self._rows("the pack"),
             "codes": base64.b64encode(_code(self.probs).tobytes()).decode("ascii"),
         }
 
     def to_json(self) -> dict:
         """The table as ``translation.json`` holds it (`load` reads it back exactly)."""
-        if len(self.said) > 1 << 16:
-            raise ValueError("more rule words than translation.json's 16-bit columns hold")
         return {
-            "asked": sorted(self.asked, key=self.asked.__getitem__),
-            "said": sorted(self.said, key=self.said.__getitem__),
+            "asked": _in_order(self.asked),
+            "said": _in_order(self.said),
+            **self._rows("translation.json"),
+            "probs": base64.b64encode(self.probs.astype("<f4").tobytes()).decode("ascii"),
+        }
+
+    def _rows(self, where: str) -> dict:
+        """Each word's count, each row's size and the columns (little-endian uint16, base64)."""
+        if len(self.said) > 1 << 16:
+            raise ValueError(f"more rule words than {where}'s 16-bit columns hold")
+        return {
             "counts": [int(c) for c in self.counts],
             "sizes": np.diff(self.indptr).tolist(),
             "cols": base64.b64encode(self.cols.astype("<u2").tobytes()).decode("ascii"),
-            "probs": base64.b64encode(self.probs.astype("<f4").tobytes()).decode("ascii"),
         }
+
+
+def _in_order(words: dict[str, int]) -> list[str]:
+    """A row's or column's words in their numbers' order."""
+    return sorted(words, key=words.__getitem__)
 
 
 def fit(

@@ -156,7 +156,11 @@ def test_the_offline_copys_searcher_ranks_by_the_pack_model(index_path, doc_late
     # and the three translation features, by the pack's cut-down table, with their own weights
     t_weights = model.weights[width + 2 :]
     t_columns = [ranker.FEATURES.index(name) for name in ranker.TRANSLATION_FEATURES]
-    assert len(t_weights) == 3 and pack.translation is not None and pack.translation.probs.min() >= 0.02
+    assert (
+        len(t_weights) == 3
+        and pack.translation is not None
+        and pack.translation.probs.min() >= np.float32(0.02)
+    )
     assert len({row[t_columns[0]] for row in rows}) > 10  # real, varied scores in the rows
     scores = [
         sum(w * x for w, x in zip(model.weights[:width], row[:width], strict=True))

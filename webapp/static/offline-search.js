@@ -733,7 +733,8 @@
     }
     return this._termKeys;
   };
-  function int8(b64) { var bin = atob(b64), a = new Int8Array(bin.length); for (var i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i) << 24 >> 24; return a; }
+  function bytes(b64) { var bin = atob(b64), a = new Uint8Array(bin.length); for (var i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i); return a; }
+  function int8(b64) { return new Int8Array(bytes(b64).buffer); }
   P.queryVector = function (text) { /* vectors.Table.embed by the pack's small table (offline._pack_vectors); null without one */
     var V = this.ix.ranker && this.ix.ranker.vectors, self = this;
     if (!V) return null;
@@ -773,7 +774,6 @@
     for (var j = 0; j < V.dim; j++) s += q[j] * this._vectors.rules[d * V.dim + j] * V.rule_scale[j];
     return s;
   };
-  function bytes(b64) { var bin = atob(b64), a = new Uint8Array(bin.length); for (var i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i); return a; }
   P.translationTable = function () { /* translation.Table.for_pack as offline._pack_translation codes it; null without one */
     if (this._translation !== undefined) return this._translation;
     var T = this.ix.ranker && this.ix.ranker.translation;
@@ -814,12 +814,12 @@
     count.forEach(function (k, c) { out.push([c, k / words.length]); });
     return out;
   }
-  P.translationBags = function (X, pos) { /* search.translation_words: title and text; titles of it and the sections above */
+  P.translationBags = function (X, pos) { /* search.translation_words: title and text; titles of it and the sections above (outermost first, as there) */
     var got = X.bags.get(pos);
     if (got) return got;
     var self = this, r = this.rules[pos];
     var text = this.stems(r[3] ? r[3] + ". " + this.text(pos) : this.text(pos));
-    var titles = this.stems([pos].concat(this.ancestors(pos).reverse()).map(function (a) { return self.rules[a][3]; }).filter(Boolean).join(" "));
+    var titles = this.stems([pos].concat(this.ancestors(pos)).map(function (a) { return self.rules[a][3]; }).filter(Boolean).join(" "));
     got = [bag(X, text), bag(X, titles), bag(X, text.concat(titles))];
     X.bags.set(pos, got);
     return got;
