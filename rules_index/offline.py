@@ -52,7 +52,7 @@ from scraper import Document
 
 from . import ranker, vectors
 from .jargon import JARGON
-from .question import FRAMING, INTENTS
+from .question import ASKS, FRAMING, INTENTS
 from .search import (
     _STOP,
     _TOKEN,
@@ -316,6 +316,7 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     question = {
         "framing": [[pattern, repl.replace("\\1", "$1")] for pattern, repl in FRAMING],
         "intents": [list(intent) for intent in INTENTS],
+        "asks": ASKS,
         "answering": {name: sorted(position[i] for i in searcher.answering(name)) for name in INTENT_BONUS},
     }
     explain = {

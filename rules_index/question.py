@@ -12,6 +12,9 @@ about the game are searched and weighed, and names what kind of answer the quest
 * ``None`` otherwise ("what happens when ..." was tried as an intent preferring rules that
   begin with "If"/"When": it lost on bench/relevance_tuning.json).
 
+It also says whether the query is phrased as a question at all (``asks``, `ASKS`): the learned
+stage of search orders such a query even when it is short.
+
 The searcher multiplies the score of a rule answering the intent (`rules_index.search`,
 ``INTENT_BONUS``). The patterns are plain regular expressions, exported unchanged to the
 offline pack so the browser reads a question as the server does (`rules_index.offline`).
@@ -24,13 +27,14 @@ from dataclasses import dataclass
 
 from memo import memo
 
-__all__ = ["Question", "read", "FRAMING", "INTENTS", "RULE_MARKS", "marks"]
+__all__ = ["Question", "read", "ASKS", "FRAMING", "INTENTS", "RULE_MARKS", "marks"]
 
 
 @dataclass(frozen=True)
 class Question:
     text: str  # the query with its framing taken out (what is searched)
     intent: str | None  # a key of INTENTS, or None
+    asks: bool = False  # phrased as a question (`ASKS`)
 
 
 # Framing: (pattern, replacement), applied in order, case-insensitively, whole words only.
@@ -58,6 +62,14 @@ INTENTS: tuple[tuple[str, str], ...] = (
         r"|do(?:es)? (?:i|you|the \w+|a player|they) (?:have|need) to)\b",
     ),
 )
+# A query phrased as a question: it begins with a question word or ends with "?". The learned
+# stage of search (`rules_index.ranker.applies`) orders such a query even when it has few content
+# words ("what is a nested cost", "who owns a card"), where a bare "oof influence" or "bypas ice"
+# keeps the hand-written order.
+ASKS = (
+    r"^(?:what(?:'s|s)?|how|who|whose|when|where|which|why|can|could|may|must|do|does|did|is|are|am"
+    r"|should|will|would|if)\b|\?\s*$"
+)
 # What a rule's text says that answers an intent: (intent, pattern). A number or a limit (a
 # digit outside a rule reference, a number word, the words of a limit); a permission or a duty.
 RULE_MARKS: tuple[tuple[str, str], ...] = (
@@ -81,7 +93,7 @@ def _compiled():
     framing = tuple((re.compile(p, re.I), r) for p, r in FRAMING)
     intents = tuple((name, re.compile(p, re.I)) for name, p in INTENTS)
     rule_marks = tuple((name, re.compile(p, re.I)) for name, p in RULE_MARKS)
-    return framing, intents, rule_marks, re.compile(REFERENCE, re.I)
+    return framing, intents, rule_marks, re.compile(REFERENCE, re.I), re.compile(ASKS, re.I)
 
 
 @memo("question.reads")
@@ -89,17 +101,17 @@ def read(query: str) -> Question:
     """The question's focus and the kind of answer it wants. What is not framing is kept as it
     was typed (case too: card names and "R&D" are matched on it); a query that is nothing but
     framing is kept whole."""
-    framing, intents, _, _ = _compiled()
+    framing, intents, _, _, asks = _compiled()
     intent = next((name for name, cue in intents if cue.search(query)), None)
     text = query
     for pattern, repl in framing:
         text = pattern.sub(repl, text)
     text = " ".join(text.split())
-    return Question(text=text or query, intent=intent)
+    return Question(text=text or query, intent=intent, asks=bool(asks.search(query.strip())))
 
 
 def marks(text: str) -> frozenset[str]:
     """The intents a rule's text answers (``{"count", "permission"}`` or fewer)."""
-    _, _, rule_marks, reference = _compiled()
+    _, _, rule_marks, reference, _ = _compiled()
     plain = reference.sub(" ", text)
     return frozenset(name for name, pattern in rule_marks if pattern.search(plain))

@@ -745,6 +745,7 @@ class Searcher:
             "jargon": [{"text": t, "expansion": j.expansion, "rule": j.rule} for t, j in jargon],
             "cards": cards,
             "intent": question.intent,
+            "asks": question.asks,
         }
 
     def build_query(self, query: str):
@@ -940,7 +941,9 @@ class Searcher:
         # optimize=False: on an index this small, block-quality skipping costs more than it saves.
         query_stems = self._word_groups(info)
         terms = [(f, t, b) for (f, t), b in info["weights"].items()]
-        learned = ranker.applies(query_stems, info["cards"], info["only_jargon"], self._names_term(info))
+        learned = ranker.applies(
+            query_stems, info["cards"], info["only_jargon"], self._names_term(info), info["asks"]
+        )
         ranked = self._rank(
             terms,
             info["phrase_clauses"],
@@ -970,7 +973,9 @@ class Searcher:
         if q is None:
             return None
         groups = self._word_groups(info)
-        if not ranker.applies(groups, info["cards"], info["only_jargon"], self._names_term(info)):
+        if not ranker.applies(
+            groups, info["cards"], info["only_jargon"], self._names_term(info), info["asks"]
+        ):
             return None
         terms = [(f, t, b) for (f, t), b in info["weights"].items()]
         inputs: list = []

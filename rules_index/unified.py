@@ -18,8 +18,9 @@ for judge items, `cards.CardStore` for cards and rulings) and labels each hit wi
    not, so the shares compare across indexes;
 3. ties keep each source's own order (rank within its source), then the order of `SOURCES`.
 
-A plain-English rules question (one the rules search's learned stage orders: several word
-groups, no card named, not only jargon, not just a defined term; `SearchResult.question`) is
+A plain-English rules question (one the rules search's learned stage orders, `ranker.applies`:
+no card named, not only jargon, and phrased as a question or of several word groups that are not
+just a defined term; `SearchResult.question`) is
 answered by rules first: the rules hits take `QUESTION_LEAD` turns before the other sources take
 theirs, and card hits (found by their text, not their name) `CARD_DELAY` turns later still, but
 a hit of another source carrying at least `STRONG_NORM` of the query's evidence keeps its turn

@@ -222,6 +222,25 @@ def test_browser_ranking_of_the_saved_copy_agrees_with_the_server(browser, libra
     assert got[queries.index("rule 1.2.1")][0] == library.lookup("1.2.1", LATEST).node.id
 
 
+def test_the_saved_copy_orders_short_questions_as_the_server_does(browser, library):  # noqa: F811
+    """A query phrased as a question is ordered by the learned stage however short it is
+    (`ranker.applies`); the browser reads the same questions as questions and ranks them as
+    the server's offline-mode ranking does."""
+    asked = ["what is a nested cost", "who owns a card", "how do I bid secretly", "what is a psi game?"]
+    bare = ["oof influence", "bypas ice", "paid ability window", "whatever happens"]
+    pack = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
+    got = _with_saved_index(
+        browser, pack, "qs.map(q => [ix.analyze(q).asks, ix.search(q, 5).map(h => h.id)])", asked + bare
+    )
+    searcher = Searcher(library.searcher(LATEST).index_path, library.document(LATEST), word_vectors="pack")
+    assert (
+        [a for a, _ in got] == [searcher.analyze(q)["asks"] for q in asked + bare] == [True] * 4 + [False] * 4
+    )
+    for q, (_, ids) in zip(asked, got, strict=False):
+        assert searcher.search_result(q).question
+        assert ids == [h.id for h in searcher.search(q, limit=5)], q
+
+
 def test_the_saved_copy_reads_each_rules_bank_questions_as_the_server_does(browser, library):  # noqa: F811
     """The pack codes the question bank's stems (`rules_index.offline._asked`); the browser's
     decoding gives, rule by rule, the same stem sets the server's ranker reads."""

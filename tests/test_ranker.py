@@ -194,6 +194,23 @@ def test_a_query_that_is_a_defined_term_is_answered_by_its_definition(searcher, 
     assert searcher.rank_inputs("what can the corp do in a paid ability window") is not None
 
 
+@pytest.mark.parametrize(
+    "query",
+    ["what is a nested cost", "who owns a card", "what is a paid ability window?", "how do I bid secretly"],
+)
+def test_a_short_question_is_ordered_by_the_learned_model(searcher, query):
+    # phrased as a question: ordered even with fewer than MIN_GROUPS word groups or naming a term
+    ids, vectors = searcher.rank_inputs(query)
+    assert 2 <= len(ids) == len(vectors) <= ranker.DEPTH
+    assert all(len(v) == len(ranker.FEATURES) for v in vectors)
+    assert searcher.search_result(query).question
+
+
+@pytest.mark.parametrize("query", ["what is Hedge Fund", "what is PAW", "what?"])
+def test_a_question_naming_a_card_or_only_jargon_keeps_its_own_answer(searcher, query):
+    assert searcher.rank_inputs(query) is None
+
+
 def _trainer():
     path = Path(__file__).resolve().parent.parent / "bench" / "train_ranker.py"
     spec = importlib.util.spec_from_file_location("bench_train_ranker", path)

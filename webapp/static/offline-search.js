@@ -126,6 +126,7 @@
     var q = ix.question || { framing: [], intents: [], answering: {} };
     this.framing = q.framing.map(function (f) { return [new RegExp(f[0], "gi"), f[1]]; });
     this.intents = q.intents.map(function (i) { return [i[0], new RegExp(i[1], "i")]; });
+    this.asks = q.asks ? new RegExp(q.asks, "i") : null; /* a copy saved before it: never */
     this.answering = {};
     Object.keys(q.answering).forEach(function (k) { self.answering[k] = new Set(q.answering[k]); });
     this.explain = ix.explain || {};
@@ -335,7 +336,7 @@
     this.framing.forEach(function (f) { text = text.replace(f[0], f[1]); });
     text = text.split(/\s+/).filter(Boolean).join(" ");
     var intent = this.intents.find(function (i) { return i[1].test(typed); });
-    return { text: text || typed, intent: intent ? intent[0] : null };
+    return { text: text || typed, intent: intent ? intent[0] : null, asks: !!this.asks && this.asks.test(typed.trim()) };
   };
   P.analyze = function (query) {
     var text = cleanQuery(query), self = this;
@@ -372,6 +373,7 @@
       jargon: jargon.map(function (j) { return j[1]; }),
       jargonText: jargon.map(function (j) { return j[0]; }),
       intent: question.intent,
+      asks: question.asks,
       onlyJargon: jargon.length > 0 && !cards.length && !this.stems(rest).length
     };
   };
@@ -574,8 +576,7 @@
     });
     out.sort(function (a, b) { return b[1] - a[1]; });
     out = this.explainSteps(out);
-    if (R && out.length > 1 && qstems.length >= R.min_groups && !info.cards.length && !info.onlyJargon &&
-        !this.termKeys().has(this.stems(info.words.join(" ")).join(" "))) {
+    if (R && out.length > 1 && this.applies(qstems, info)) {
       var distinct = Array.from(new Set(this.stems(info.words.join(" ")))), qpairs = [];
       for (var pi = 0; pi + 1 < distinct.length; pi++) if (distinct[pi] !== distinct[pi + 1]) qpairs.push([distinct[pi], distinct[pi + 1]]);
       out = this.learned(out, raw, qstems, qpairs, info.intent ? answering : new Set(), text);
@@ -586,6 +587,12 @@
       hits.push(self.hit(pair[0], Math.round(pair[1] * 1e4) / 1e4, highlight, "text"));
     });
     return hits.slice(0, limit);
+  };
+
+  P.applies = function (qstems, info) { /* ranker.applies: a question, or several groups and not a term */
+    if (info.cards.length || info.onlyJargon || !qstems.length) return false;
+    if (info.asks) return true;
+    return qstems.length >= this.ix.ranker.min_groups && !this.termKeys().has(this.stems(info.words.join(" ")).join(" "));
   };
 
   P.explainSteps = function (out) { /* search.py _explain_steps */
