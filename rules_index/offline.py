@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from pathlib import Path
 
 from scraper import Document
@@ -55,7 +54,6 @@ from .jargon import JARGON
 from .question import ASKS, FRAMING, INTENTS
 from .search import (
     _STOP,
-    _TOKEN,
     ANALYZER,
     BIGRAM_BONUS,
     COMMON_SHARE,
@@ -264,21 +262,11 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
             common_stems.append(stem)
 
     # Surface words -> stems, for every word the server could have indexed.
-    tokenize = re.compile(_TOKEN).findall
     words: dict[str, str] = {}
-    seen: set[str] = set()
-    for n in searchable:
-        examples = [doc.node(e) for e in n.examples]
-        parts = [n.title or "", n.text, *n.terms, *(e.text for e in examples if e), *searcher.asked(n.id)]
-        for part in parts:
-            for raw in tokenize(part):
-                low = raw.lower()
-                if low in seen:
-                    continue
-                seen.add(low)
-                stem = _stem(low)
-                if stem and stem != low:
-                    words[low] = stem
+    for low in searcher.surface_words():
+        stem = _stem(low)
+        if stem and stem != low:
+            words[low] = stem
 
     # Cards: the server's clause is Term("cards", token, 6) or Phrase("cards", tokens, 6).
     cards: dict[str, list] = {}

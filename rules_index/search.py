@@ -623,6 +623,7 @@ class Searcher:
         self._infos: dict[str, ranker.NodeInfo] = {}
         self._asked: dict[str, tuple[str, ...]] | None = None
         self._terms: frozenset[str] | None = None
+        self._surface: dict[str, None] | None = None
         self._cites: dict[str, frozenset[str]] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
         self._impacts = Impacts(lambda: self._searcher().reader(), B=BM25_B, K1=BM25_K1)
@@ -639,9 +640,10 @@ class Searcher:
 
     def warm(self) -> None:
         """Build now what the first searches would otherwise build (the spelling vocabulary,
-        the card-name matcher, the back links and the document-number table: ~120 ms), so a
-        server's first users wait no longer than the rest."""
+        the words that are no typos, the card-name matcher, the back links and the
+        document-number table), so a server's first users wait no longer than the rest."""
         self._words()
+        self.surface_words()
         self._card_matcher()
         self._backlinks()
         self.search("jack out", limit=1)
@@ -718,7 +720,8 @@ class Searcher:
         known |= {w.lower() for m in pattern.finditer(text_no_quotes) for w in re.findall(_TOKEN, m.group(0))}
         for raw in re.findall(_TOKEN, text_no_quotes):
             low = raw.lower()
-            fix = speller.correct(low) if low not in _STOP and low not in known else None
+            typo = low not in _STOP and low not in known and low not in self.surface_words()
+            fix = speller.correct(low) if typo else None
             if fix:
                 corrected[low] = fix
             words.append(fix or low)
@@ -1252,6 +1255,22 @@ class Searcher:
             )
             self._infos[node_id] = info
         return info
+
+    def surface_words(self) -> dict[str, None]:
+        """Every word (lowercased, in first-seen order) of what the index holds about the rules:
+        titles, text, defined terms, examples and the question bank's questions. Such a word is
+        never a typo ("worked" is not "forked", the card); the offline pack maps these words to
+        their stems (`rules_index.offline`)."""
+        if self._surface is None:
+            tokenize = re.compile(_TOKEN).findall
+            seen: dict[str, None] = {}
+            for n in _searchable(self.doc):
+                examples = [self.doc.node(e) for e in n.examples]
+                parts = [n.title or "", n.text, *n.terms, *(e.text for e in examples if e), *self.asked(n.id)]
+                for part in parts:
+                    seen.update(dict.fromkeys(raw.lower() for raw in tokenize(part)))
+            self._surface = seen
+        return self._surface
 
     def asked(self, node_id: str) -> tuple[str, ...]:
         """The question bank's questions for a rule, as this index holds them (`build_index`)."""

@@ -68,3 +68,14 @@ CORRODER = {
         {"kind": "strength", "cost": 1, "amount": 1},
     ],
 }
+
+
+# Everyday words a judge types that the rules or their bank questions use: no typos, never
+# "corrected" into another word or a card (`Searcher.surface_words`); and real typos.
+EVERYDAY = (
+    ("what gets worked out before anyone acts", "worked"),  # was "forked": the card Forked
+    ("where do I keep my spare identities", "spare"),  # was the card Snare!
+    ("can I save credits for later", "save"),  # was "have"
+    ("my breaker is too weak", "breaker"),  # was "break"
+)
+TYPOS = {"recuring credits": {"recuring": "recurring"}, "bypas ice": {"bypas": "bypass"}}

@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 import pytest
-from helpers import LATEST
+from helpers import EVERYDAY, LATEST, TYPOS
 from test_browser import ARTIFACTS, ROOT, browser, page  # noqa: F401 - fixtures
 
 from rules_index import ranker, translation, vectors
@@ -239,6 +239,19 @@ def test_the_saved_copy_orders_short_questions_as_the_server_does(browser, libra
     for q, (_, ids) in zip(asked, got, strict=False):
         assert searcher.search_result(q).question
         assert ids == [h.id for h in searcher.search(q, limit=5)], q
+
+
+def test_the_saved_copy_corrects_the_same_words_as_the_server(browser, library):  # noqa: F811
+    """An everyday word the rules or their questions use is no typo in the browser either
+    ("worked" is not the card Forked); a real typo is corrected as the server corrects it."""
+    queries = [q for q, _ in EVERYDAY] + list(TYPOS) + ["paied abilty window", "checkpoitn", "it worked?"]
+    pack = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
+    got = _with_saved_index(
+        browser, pack, "qs.map(q => [ix.analyze(q).corrections, ix.analyze(q).cards])", queries
+    )
+    searcher = library.searcher(LATEST)
+    assert got == [[searcher.analyze(q)["corrections"], searcher.analyze(q)["cards"]] for q in queries]
+    assert sum(bool(c) for c, _ in got) == 4 and not any(cards for _, cards in got)
 
 
 def test_the_saved_copy_reads_each_rules_bank_questions_as_the_server_does(browser, library):  # noqa: F811

@@ -9,6 +9,7 @@ from math import log
 from pathlib import Path
 
 import pytest
+from helpers import EVERYDAY, TYPOS
 
 from rules_index import ranker
 from rules_index.question import marks, read
@@ -131,6 +132,15 @@ def test_a_query_phrased_as_a_question_is_told_from_bare_keywords():
         "?rez",
     ):
         assert not read(bare).asks, bare
+
+
+def test_an_everyday_word_the_rules_or_their_questions_use_is_not_a_typo(searcher):
+    for query, word in EVERYDAY:
+        info = searcher.analyze(query)
+        assert word in info["words"] and not info["corrections"] and not info["cards"], query
+        assert word in searcher.surface_words()
+    for query, fixed in TYPOS.items():
+        assert searcher.analyze(query)["corrections"] == fixed
 
 
 def test_rules_answering_an_intent_are_told_apart(searcher):
