@@ -348,8 +348,9 @@ def applies(
     queries (5-fold cross-validated, `bench/train_ranker.py`'s folds), the 86 short or
     term-naming questions this now takes went from MRR@10 0.780 to 0.904; all queries together
     +0.0067 (SE 0.0024) paired. Held out (`bench/relevance.py`, totals only): the older 22
-    queries 0.936 -> 0.966, the 54 questions unchanged at 0.842. Bare keyword queries of two groups ("oof influence", "bypas
-    ice") stay with the hand-written order: the learned stage put their answer second."""
+    queries 0.936 -> 0.966, the 54 questions unchanged at 0.842. Bare keyword queries of two
+    groups ("oof influence", "bypas ice") stay with the hand-written order: the learned stage
+    put their answer second."""
     if cards or only_jargon or not groups:
         return False
     if asks:

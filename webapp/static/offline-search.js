@@ -126,7 +126,7 @@
     var q = ix.question || { framing: [], intents: [], answering: {} };
     this.framing = q.framing.map(function (f) { return [new RegExp(f[0], "gi"), f[1]]; });
     this.intents = q.intents.map(function (i) { return [i[0], new RegExp(i[1], "i")]; });
-    this.asks = q.asks ? new RegExp(q.asks, "i") : null; /* a copy saved before it: never */
+    this.asks = q.asks ? new RegExp(q.asks, "i") : null; /* a copy saved before the pack had it reads no query as a question */
     this.answering = {};
     Object.keys(q.answering).forEach(function (k) { self.answering[k] = new Set(q.answering[k]); });
     this.explain = ix.explain || {};
