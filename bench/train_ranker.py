@@ -18,10 +18,13 @@ one (every feature, the word vectors' included: `rules_index.vectors`), the ``li
 carries, and the three ``t_*`` features by its cut-down translation table). The full model
 reads the whole word-translation table (`rules_index.translation`, ``t_*`` features).
 Measured 2026-11-27 (1,485 training queries the ranker applies to, short questions included
-since `ranker.applies` takes any query phrased as a question, and everyday words no longer
-"corrected", `Searcher.surface_words`; answers audited, see the training sets' ``about``): full
-0.881 / 0.972 cross-validated MRR@10 / recall@5, lite 0.839 / 0.948, pack 0.874 / 0.970 (with the
-old spelling correction: 0.879 / 0.970, 0.832 / 0.939, 0.871 / 0.969). On the 1,398 longer ones before that: full 0.883 / 0.969 (0.875 without the
+since `ranker.applies` takes any query phrased as a question, everyday words no longer
+"corrected", `Searcher.surface_words`, and the candidates the word vectors add,
+`ranker.VECTOR_POOL`; answers audited, see the training sets' ``about``): full 0.885 / 0.982
+cross-validated MRR@10 / recall@5, lite 0.837 / 0.952 (its candidates include the vectors' here,
+never in search), pack 0.878 / 0.978. Without the vectors' candidates: 0.881 / 0.972, 0.839 /
+0.948, 0.874 / 0.970; with the old spelling correction too: 0.879 / 0.970, 0.832 / 0.939,
+0.871 / 0.969. On the 1,398 longer ones before that: full 0.883 / 0.969 (0.875 without the
 ``t_*`` features), lite 0.832 / 0.940, pack 0.870 / 0.968 (0.861 / 0.962 without them). Before
 the audit (2026-11-26): full 0.853 / 0.962, lite 0.813 / 0.931, pack 0.842 / 0.956.
 

@@ -325,6 +325,8 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
             "features": list(model.names[: len(ranker.LITE_FEATURES)]),
             "weights": list(model.weights[: len(ranker.LITE_FEATURES)]),
             "depth": ranker.DEPTH,
+            # the rules the word vectors add to the pool (`Searcher._vector_pool`); 0 without them
+            "vector_pool": ranker.VECTOR_POOL if made is not None else 0,
             "top": ranker.TOP,
             "min_groups": ranker.MIN_GROUPS,
             "floor": ranker.FLOOR,

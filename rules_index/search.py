@@ -599,6 +599,7 @@ class Searcher:
         self.vectors = vectors.load(pack=self.pack) if word_vectors else None
         self._vecs: dict[str, tuple] = {}
         self._pack_rules: dict[str, np.ndarray] | None = None
+        self._pool: tuple[list[str], np.ndarray] | None = None
         self.translation = translation.load(translation_path, pack=self.pack)
         self._bags: dict[str, tuple] = {}
         meta_path = self.index_path / INDEX_META
@@ -644,6 +645,8 @@ class Searcher:
         document-number table), so a server's first users wait no longer than the rest."""
         self._words()
         self.surface_words()
+        if self.vectors is not None and not self.pack:
+            self._pool_matrix()  # every rule's vectors, for the pool of a question (~0.35 s)
         self._card_matcher()
         self._backlinks()
         self.search("jack out", limit=1)
@@ -1101,6 +1104,11 @@ class Searcher:
         if model is None and inputs is None:
             return out
         head = out[: ranker.DEPTH]
+        if self.vectors is not None and (inputs is not None or model.names != ranker.LITE_FEATURES):
+            near = self._vector_pool(text, {i for i, _ in head}, model)
+            if near:
+                head = head + [(i, 0.0) for i in near]
+                out = head + [pair for pair in out[ranker.DEPTH :] if pair[0] not in near]
         ids = [i for i, _ in head]
         candidates = [(self._info(i), s, raw.get(i, 0.0), i in answering) for i, s in head]
         n = max(1, self._doc_count)
@@ -1120,7 +1128,62 @@ class Searcher:
         else:
             scores = [model.score(r) for r in rows]
         order = sorted(range(len(head)), key=lambda k: (-scores[k], k))
-        return ranker.reorder([head[k] for k in order], [s for _, s in head]) + out[ranker.DEPTH :]
+        return ranker.reorder([head[k] for k in order], [s for _, s in head]) + out[len(head) :]
+
+    def _vector_pool(self, text: str, have: set[str], model: ranker.Model | None) -> list[str]:
+        """The `ranker.VECTOR_POOL` rules nearest the query by word vectors that are not in
+        ``have`` (the first stage's pool), nearest first: by the text's vector and the mean of
+        the rule's questions (`ranker.POOL_MIX`), or, ranking as the offline copy does, by the
+        pack's rule vectors (`pack_vectors`, as offline-search.js ``vectorPool``)."""
+        query = self.vectors.embed(vectors.stems(text))
+        if query is None or ranker.VECTOR_POOL <= 0:
+            return []
+        if self.pack:
+            if model is None or model.names != ranker.PACK_FEATURES:
+                return []
+            ids, matrix = self._pack_matrix(model)
+        else:
+            ids, matrix = self._pool_matrix()
+        if not ids:
+            return []
+        # nearest first, ties by position (a stable sort), as the browser orders them
+        order = np.argsort(-(matrix @ query), kind="stable")
+        near: list[str] = []
+        for k in order:
+            if ids[k] not in have:
+                near.append(ids[k])
+                if len(near) == ranker.VECTOR_POOL:
+                    break
+        return near
+
+    def _pool_matrix(self) -> tuple[list[str], np.ndarray]:
+        """Every searchable rule's id and its pool vector (`_vector_pool`), made once (a
+        searcher ranking as the offline copy does keeps `_pack_matrix` there instead)."""
+        if self._pool is None:
+            ids = [n.id for n in _searchable(self.doc)]
+            mix = ranker.POOL_MIX
+            matrix = np.array(
+                [mix * own + (1 - mix) * mean for own, _, mean in (self._rule_vectors(i) for i in ids)],
+                dtype=np.float32,
+            ).reshape(len(ids), self.vectors.dim)
+            self._pool = (ids, matrix)
+        return self._pool
+
+    def _pack_matrix(self, model: ranker.Model) -> tuple[list[str], np.ndarray]:
+        """The pack's rule vectors (`pack_vectors`) decoded, as the offline copy reads them: each
+        id with its vector, the pack model's two vector weights folded in; made once."""
+        if self._pack_rules is None:
+            made = self.pack_vectors(model)
+            self._pack_rules = (
+                {}
+                if made is None
+                else {i: c.astype(np.float32) * made[1] for i, c in zip(made[0], made[2], strict=True)}
+            )
+        if self._pool is None:
+            ids = list(self._pack_rules)
+            matrix = np.array([self._pack_rules[i] for i in ids], dtype=np.float32)
+            self._pool = (ids, matrix.reshape(len(ids), self.vectors.dim))
+        return self._pool
 
     def _pack_scores(
         self, model: ranker.Model, rows: list[list[float]], ids: list[str], text: str
@@ -1136,13 +1199,7 @@ class Searcher:
             model.weights[width + len(ranker.PACK_VECTOR_FEATURES) :],
         )
         columns = [ranker.FEATURES.index(name) for name in ranker.TRANSLATION_FEATURES]
-        if self._pack_rules is None:
-            made = self.pack_vectors(model)
-            self._pack_rules = (
-                {}
-                if made is None
-                else {i: c.astype(np.float32) * made[1] for i, c in zip(made[0], made[2], strict=True)}
-            )
+        self._pack_matrix(model)
         query = self.vectors.embed(vectors.stems(text))
         zero = np.zeros(self.vectors.dim, dtype=np.float32)
         out = []

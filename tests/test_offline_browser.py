@@ -317,6 +317,19 @@ def test_the_saved_copy_reads_the_word_vectors_as_the_server_does(browser, libra
         assert np.allclose(scores, want, atol=1e-5), q
         compared += 1
     assert compared == 4 and any(abs(x) > 1e-3 for x in want)
+    # the rules the vectors add to a question's pool (`Searcher._vector_pool`): the same ones,
+    # in the same order, by the same pack vectors
+    ids = [r[0] for r in pack["rules"]]
+    pools = _with_saved_index(
+        browser,
+        pack_text,
+        "qs.map(q => { const v = ix.queryVector(q); return v ? ix.vectorPool(v, new Set()) : []; })",
+        queries,
+    )
+    model = ranker.load(pack=True)
+    for q, positions in zip(queries, pools, strict=True):
+        assert [ids[p] for p in positions] == small._vector_pool(q, set(), model), q
+    assert sum(len(p) == ranker.VECTOR_POOL for p in pools) == 4
     small.close()
 
 

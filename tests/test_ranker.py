@@ -84,13 +84,13 @@ def test_a_weights_file_naming_an_unknown_feature_is_not_used(tmp_path):
 @pytest.mark.parametrize("query", QUESTIONS)
 def test_search_orders_a_question_by_the_learned_model(searcher, query):
     ids, vectors = searcher.rank_inputs(query)
-    assert len(ids) == len(vectors) == ranker.DEPTH
+    assert len(ids) == len(vectors) == ranker.DEPTH + ranker.VECTOR_POOL
     assert all(len(v) == len(ranker.FEATURES) for v in vectors)
     model = ranker.load()
     scores = [model.score(v) for v in vectors]
     expected = [ids[k] for k in sorted(range(len(ids)), key=lambda k: (-scores[k], k))]
     hits = searcher.search(query, limit=ranker.DEPTH)
-    assert [h.id for h in hits] == expected
+    assert [h.id for h in hits] == expected[: ranker.DEPTH]
     # the same score values, handed out again: best first, so a merged list keeps this order
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
@@ -201,7 +201,7 @@ def test_a_query_that_is_a_defined_term_is_answered_by_its_definition(searcher, 
 def test_a_short_question_is_ordered_by_the_learned_model(searcher, query):
     # phrased as a question: ordered even with fewer than MIN_GROUPS word groups or naming a term
     ids, vectors = searcher.rank_inputs(query)
-    assert 2 <= len(ids) == len(vectors) <= ranker.DEPTH
+    assert 2 <= len(ids) == len(vectors) <= ranker.DEPTH + ranker.VECTOR_POOL
     assert all(len(v) == len(ranker.FEATURES) for v in vectors)
     assert searcher.search_result(query).question
 
@@ -209,6 +209,25 @@ def test_a_short_question_is_ordered_by_the_learned_model(searcher, query):
 @pytest.mark.parametrize("query", ["what is Hedge Fund", "what is PAW", "what?"])
 def test_a_question_naming_a_card_or_only_jargon_keeps_its_own_answer(searcher, query):
     assert searcher.rank_inputs(query) is None
+
+
+def test_the_word_vectors_add_the_nearest_rules_bm25_missed_to_the_pool(searcher):
+    """After BM25's top `ranker.DEPTH`, the `ranker.VECTOR_POOL` rules nearest the question by
+    meaning join the candidates, with no BM25 score; a searcher without vectors has none."""
+    query = "can I put a corp card in my runner deck"
+    ids, rows = searcher.rank_inputs(query)
+    bm25, near = ids[: ranker.DEPTH], ids[ranker.DEPTH :]
+    assert len(near) == ranker.VECTOR_POOL and not set(near) & set(bm25)
+    assert near == searcher._vector_pool(query, set(bm25), ranker.load())
+    base, raw = ranker.FEATURES.index("base"), ranker.FEATURES.index("raw")
+    assert all(r[base] == r[raw] == ranker.FLOOR for r in rows[ranker.DEPTH :])
+    # the rule that answers it (3.2.3: a deck cannot hold the other side's cards) is one BM25
+    # missed, and the learned stage puts it in the first five
+    assert "rule_disallowed_cards" in near
+    assert "rule_disallowed_cards" in [h.id for h in searcher.search(query, limit=5)]
+    plain = Searcher(searcher.index_path, searcher.doc, word_vectors=False)
+    assert len(plain.rank_inputs(query)[0]) == ranker.DEPTH
+    assert "rule_disallowed_cards" not in [h.id for h in plain.search(query, limit=ranker.DEPTH)]
 
 
 def _trainer():

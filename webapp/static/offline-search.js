@@ -855,14 +855,20 @@
     });
   };
   P.learned = function (out, raw, qstems, pairs, answering, text) { /* Searcher._learned (_pack_scores) */
-    var R = this.ix.ranker, self = this, head = out.slice(0, R.depth);
+    var R = this.ix.ranker, self = this, head = out.slice(0, R.depth), rest = out.slice(R.depth);
+    var q = this.queryVector(text || "");
+    var near = q ? this.vectorPool(q, new Set(head.map(function (pair) { return pair[0]; }))) : [];
+    if (near.length) {
+      var added = new Set(near);
+      head = head.concat(near.map(function (pos) { return [pos, 0]; }));
+      rest = rest.filter(function (pair) { return !added.has(pair[0]); });
+    }
     var n = Math.max(1, this.ix.docs.length);
     var idfs = qstems.map(function (g) {
       return Math.max.apply(null, g.map(function (s) { var p = self.post(s); return Math.log(n / (1 + (p ? p.size : 0))); }));
     });
     var cands = head.map(function (pair) { return [self.rankerInfo(pair[0]), pair[1], raw.get(pair[0]) || 0, answering.has(pair[0])]; });
     var vecs = rankerFeatures(qstems, pairs, cands, idfs, R);
-    var q = this.queryVector(text || "");
     var t = this.translationScores(text || "", head.map(function (pair) { return pair[0]; }));
     var scores = vecs.map(function (v, k) {
       var s = 0, u = 0;
@@ -874,7 +880,17 @@
     var order = head.map(function (_, k) { return k; });
     order.sort(function (a, b) { return scores[b] - scores[a] || a - b; });
     var values = head.map(function (p) { return p[1]; }).sort(function (a, b) { return b - a; });
-    return order.map(function (k, i) { return [head[k][0], values[i]]; }).concat(out.slice(R.depth));
+    return order.map(function (k, i) { return [head[k][0], values[i]]; }).concat(rest);
+  };
+  P.vectorPool = function (q, have) { /* Searcher._vector_pool: the rules nearest by pack vector, not in the pool */
+    var K = this.ix.ranker.vector_pool || 0, docs = this.ix.docs, best = [];
+    for (var d = 0; K > 0 && d < docs.length; d++) {
+      if (have.has(docs[d])) continue;
+      var s = this.vectorScore(q, docs[d]);
+      best.push([s, d]);
+    }
+    best.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
+    return best.slice(0, K).map(function (x) { return docs[x[1]]; });
   };
 
   root.NROfflineIndex = Index;
