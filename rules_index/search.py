@@ -646,7 +646,7 @@ class Searcher:
         self._words()
         self.surface_words()
         if self.vectors is not None and not self.pack:
-            self._pool_matrix()  # every rule's vectors, for the pool of a question (~0.35 s)
+            self._pool_matrix()  # every rule's vectors, for the pool of a question
         self._card_matcher()
         self._backlinks()
         self.search("jack out", limit=1)
@@ -1162,11 +1162,11 @@ class Searcher:
         if self._pool is None:
             ids = [n.id for n in _searchable(self.doc)]
             mix = ranker.POOL_MIX
-            matrix = np.array(
-                [mix * own + (1 - mix) * mean for own, _, mean in (self._rule_vectors(i) for i in ids)],
-                dtype=np.float32,
-            ).reshape(len(ids), self.vectors.dim)
-            self._pool = (ids, matrix)
+            # each rule's vectors made here and not kept (its questions' vectors would hold
+            # ~8 MB); a rule's own are kept when it is a candidate (`_rule_vectors`)
+            made = (self._vecs.get(i) or self._embed_rule(i) for i in ids)
+            matrix = np.array([mix * own + (1 - mix) * mean for own, _, mean in made], dtype=np.float32)
+            self._pool = (ids, matrix.reshape(len(ids), self.vectors.dim))
         return self._pool
 
     def _pack_matrix(self, model: ranker.Model) -> tuple[list[str], np.ndarray]:
@@ -1270,15 +1270,18 @@ class Searcher:
         """A rule's text vector, its questions' vectors and their normalised mean, made once."""
         got = self._vecs.get(node_id)
         if got is None:
-            table = self.vectors
-            node = self.doc.node(node_id)
-            text = table.embed_all([vectors.stems(vectors.rule_text(node))])[0]
-            asked = table.embed_all(vectors.stems(q) for q in self.asked(node_id))
-            mean = asked.sum(0) if len(asked) else np.zeros(table.dim, dtype=np.float32)
-            norm = float(np.linalg.norm(mean))
-            got = (text, asked, mean / norm if norm > 0 else mean)
-            self._vecs[node_id] = got
+            got = self._vecs[node_id] = self._embed_rule(node_id)
         return got
+
+    def _embed_rule(self, node_id: str) -> tuple:
+        """A rule's text vector, its questions' vectors and their normalised mean."""
+        table = self.vectors
+        node = self.doc.node(node_id)
+        text = table.embed_all([vectors.stems(vectors.rule_text(node))])[0]
+        asked = table.embed_all(vectors.stems(q) for q in self.asked(node_id))
+        mean = asked.sum(0) if len(asked) else np.zeros(table.dim, dtype=np.float32)
+        norm = float(np.linalg.norm(mean))
+        return text, asked, mean / norm if norm > 0 else mean
 
     def _info(self, node_id: str) -> ranker.NodeInfo:
         """What the ranker's features read about a rule, built once per rule."""
