@@ -48,7 +48,7 @@ import re
 import threading
 from array import array
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from math import log as ln
 from pathlib import Path
@@ -499,10 +499,14 @@ def _distance(a: str, b: str, limit: int) -> int:
 
 class _Speller:
     """Corrects a word that is not in the document to the most frequent word within edit
-    distance 1 (2 for words of 8+ letters), using a deletion index built once."""
+    distance 1 (2 for words of 8+ letters), using a deletion index built once. A word among
+    ``known`` (`Searcher.surface_words`: every word the index holds, the bank's questions
+    included) is no typo either: it is neither corrected nor offered spellings ("worked" is not
+    "forked", the card), though corrections never lead to it."""
 
-    def __init__(self, words: Counter) -> None:
+    def __init__(self, words: Counter, known: Iterable[str] = ()) -> None:
         self.freq = words
+        self.known = frozenset(known)
         self.by_delete: dict[str, list[str]] = {}
         for word in words:
             if len(word) >= 4:
@@ -527,7 +531,7 @@ class _Speller:
         return sorted(found)
 
     def correct(self, word: str) -> str | None:
-        if word in self.freq or len(word) < 4 or not word.isalpha():
+        if word in self.freq or word in self.known or len(word) < 4 or not word.isalpha():
             return None
         found = self._candidates(word, 2 if len(word) >= 8 else 1)
         if found:
@@ -540,7 +544,7 @@ class _Speller:
 
     def suggest(self, word: str, limit: int = 3) -> list[str]:
         """Up to ``limit`` known words a word not in the document may have meant (2 edits)."""
-        if word in self.freq or len(word) < 3 or not word.isalpha():
+        if word in self.freq or word in self.known or len(word) < 3 or not word.isalpha():
             return []
         found = [cand for _, _, cand in self._candidates(word, 2) if len(cand) >= 3 and cand.isalpha()]
         return found[:limit]
@@ -641,10 +645,9 @@ class Searcher:
 
     def warm(self) -> None:
         """Build now what the first searches would otherwise build (the spelling vocabulary,
-        the words that are no typos, the card-name matcher, the back links and the
+        the card-name matcher, the back links and the
         document-number table), so a server's first users wait no longer than the rest."""
         self._words()
-        self.surface_words()
         if self.vectors is not None and not self.pack:
             self._pool_matrix()  # every rule's vectors, for the pool of a question
         self._card_matcher()
@@ -667,7 +670,7 @@ class Searcher:
                         counts.update(w.lower() for w in tokenize(f"{node.title or ''} {node.text}"))
                         for card in node.cards:
                             counts.update(w.lower() for w in tokenize(card.name))
-                    self._speller = _Speller(counts)
+                    self._speller = _Speller(counts, self.surface_words())
         return self._speller
 
     def _card_matcher(self) -> tuple[re.Pattern, dict[str, str]]:
@@ -723,8 +726,7 @@ class Searcher:
         known |= {w.lower() for m in pattern.finditer(text_no_quotes) for w in re.findall(_TOKEN, m.group(0))}
         for raw in re.findall(_TOKEN, text_no_quotes):
             low = raw.lower()
-            typo = low not in _STOP and low not in known and low not in self.surface_words()
-            fix = speller.correct(low) if typo else None
+            fix = speller.correct(low) if low not in _STOP and low not in known else None
             if fix:
                 corrected[low] = fix
             words.append(fix or low)
@@ -1104,8 +1106,9 @@ class Searcher:
         if model is None and inputs is None:
             return out
         head = out[: ranker.DEPTH]
-        if self.vectors is not None and (inputs is not None or model.names != ranker.LITE_FEATURES):
-            near = self._vector_pool(text, {i for i, _ in head}, model)
+        query = self.query_vector(text)
+        if query is not None and (inputs is not None or model.names != ranker.LITE_FEATURES):
+            near = self._vector_pool(query, {i for i, _ in head}, model)
             if near:
                 head = head + [(i, 0.0) for i in near]
                 out = head + [pair for pair in out[ranker.DEPTH :] if pair[0] not in near]
@@ -1113,7 +1116,7 @@ class Searcher:
         candidates = [(self._info(i), s, raw.get(i, 0.0), i in answering) for i, s in head]
         n = max(1, self._doc_count)
         idfs = [max(ln(n / (1 + len(self._docs_with(s)))) for s in g) for g in groups]
-        sims = self._similarities(text, ids) if inputs is not None or not self.pack else None
+        sims = self._similarities(query, ids) if inputs is not None or not self.pack else None
         full = inputs is not None or (
             model is not None and model.names in (ranker.FEATURES, ranker.PACK_FEATURES)
         )
@@ -1124,18 +1127,22 @@ class Searcher:
             inputs.append((ids, rows))
             return out
         if self.pack and self.vectors is not None and model.names == ranker.PACK_FEATURES:
-            scores = self._pack_scores(model, rows, ids, text)
+            scores = self._pack_scores(model, rows, ids, query)
         else:
             scores = [model.score(r) for r in rows]
         order = sorted(range(len(head)), key=lambda k: (-scores[k], k))
         return ranker.reorder([head[k] for k in order], [s for _, s in head]) + out[len(head) :]
 
-    def _vector_pool(self, text: str, have: set[str], model: ranker.Model | None) -> list[str]:
-        """The `ranker.VECTOR_POOL` rules nearest the query by word vectors that are not in
+    def query_vector(self, text: str) -> np.ndarray | None:
+        """The query's vector by this searcher's word-vector table (`vectors.Table.embed`); None
+        without a table or when it knows none of the words."""
+        return self.vectors.embed(vectors.stems(text)) if self.vectors is not None else None
+
+    def _vector_pool(self, query: np.ndarray | None, have: set[str], model: ranker.Model | None) -> list[str]:
+        """The `ranker.VECTOR_POOL` rules nearest the ``query`` vector that are not in
         ``have`` (the first stage's pool), nearest first: by the text's vector and the mean of
         the rule's questions (`ranker.POOL_MIX`), or, ranking as the offline copy does, by the
         pack's rule vectors (`pack_vectors`, as offline-search.js ``vectorPool``)."""
-        query = self.vectors.embed(vectors.stems(text))
         if query is None or ranker.VECTOR_POOL <= 0:
             return []
         if self.pack:
@@ -1162,10 +1169,10 @@ class Searcher:
         if self._pool is None:
             ids = [n.id for n in _searchable(self.doc)]
             mix = ranker.POOL_MIX
-            # each rule's vectors made here and not kept (its questions' vectors would hold
-            # ~8 MB); a rule's own are kept when it is a candidate (`_rule_vectors`)
-            made = (self._vecs.get(i) or self._embed_rule(i) for i in ids)
-            matrix = np.array([mix * own + (1 - mix) * mean for own, _, mean in made], dtype=np.float32)
+            matrix = np.array(
+                [mix * own + (1 - mix) * mean for own, _, mean in self._each_rule_vectors(ids)],
+                dtype=np.float32,
+            )
             self._pool = (ids, matrix.reshape(len(ids), self.vectors.dim))
         return self._pool
 
@@ -1186,7 +1193,7 @@ class Searcher:
         return self._pool
 
     def _pack_scores(
-        self, model: ranker.Model, rows: list[list[float]], ids: list[str], text: str
+        self, model: ranker.Model, rows: list[list[float]], ids: list[str], query: np.ndarray | None
     ) -> list[float]:
         """The offline copy's scores (offline-search.js sums them the same way): the lite
         features' weighted sum, plus the query's vector by the pack's table dotted with the
@@ -1200,7 +1207,6 @@ class Searcher:
         )
         columns = [ranker.FEATURES.index(name) for name in ranker.TRANSLATION_FEATURES]
         self._pack_matrix(model)
-        query = self.vectors.embed(vectors.stems(text))
         zero = np.zeros(self.vectors.dim, dtype=np.float32)
         out = []
         for row, node_id in zip(rows, ids, strict=True):
@@ -1222,20 +1228,19 @@ class Searcher:
         w_text, w_mean = model.weights[width], model.weights[width + 1]
         ids = [n.id for n in _searchable(self.doc)]
         matrix = np.array(
-            [w_text * own + w_mean * mean for own, _, mean in (self._rule_vectors(i) for i in ids)],
+            [w_text * own + w_mean * mean for own, _, mean in self._each_rule_vectors(ids)],
             dtype=np.float32,
         ).reshape(len(ids), self.vectors.dim)
         scale, codes = vectors.quantize(matrix)
         return ids, scale, codes
 
-    def _similarities(self, text: str, ids: list[str]) -> list[tuple[float, float, float]] | None:
-        """Each rule's cosines with the query ``text`` by word vectors (`rules_index.vectors`):
-        with its text, its nearest question in the bank and the mean of its questions; None
-        without vectors."""
-        table = self.vectors
-        if table is None:
+    def _similarities(
+        self, query: np.ndarray | None, ids: list[str]
+    ) -> list[tuple[float, float, float]] | None:
+        """Each rule's cosines with the ``query`` vector (`query_vector`): with its text, its
+        nearest question in the bank and the mean of its questions; None without vectors."""
+        if self.vectors is None:
             return None
-        query = table.embed(vectors.stems(text))
         if query is None:
             return [(0.0, 0.0, 0.0)] * len(ids)
         out = []
@@ -1272,6 +1277,11 @@ class Searcher:
         if got is None:
             got = self._vecs[node_id] = self._embed_rule(node_id)
         return got
+
+    def _each_rule_vectors(self, ids: list[str]) -> Iterator[tuple]:
+        """`_rule_vectors` of each rule, those not made yet made and not kept (every rule's
+        questions' vectors would hold ~8 MB; a rule's are kept when it is a candidate)."""
+        return (self._vecs.get(i) or self._embed_rule(i) for i in ids)
 
     def _embed_rule(self, node_id: str) -> tuple:
         """A rule's text vector, its questions' vectors and their normalised mean."""

@@ -328,7 +328,7 @@ def test_the_saved_copy_reads_the_word_vectors_as_the_server_does(browser, libra
     )
     model = ranker.load(pack=True)
     for q, positions in zip(queries, pools, strict=True):
-        assert [ids[p] for p in positions] == small._vector_pool(q, set(), model), q
+        assert [ids[p] for p in positions] == small._vector_pool(small.query_vector(q), set(), model), q
     assert sum(len(p) == ranker.VECTOR_POOL for p in pools) == 4
     small.close()
 

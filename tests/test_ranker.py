@@ -218,7 +218,7 @@ def test_the_word_vectors_add_the_nearest_rules_bm25_missed_to_the_pool(searcher
     ids, rows = searcher.rank_inputs(query)
     bm25, near = ids[: ranker.DEPTH], ids[ranker.DEPTH :]
     assert len(near) == ranker.VECTOR_POOL and not set(near) & set(bm25)
-    assert near == searcher._vector_pool(query, set(bm25), ranker.load())
+    assert near == searcher._vector_pool(searcher.query_vector(query), set(bm25), ranker.load())
     base, raw = ranker.FEATURES.index("base"), ranker.FEATURES.index("raw")
     assert all(r[base] == r[raw] == ranker.FLOOR for r in rows[ranker.DEPTH :])
     # the rule that answers it (3.2.3: a deck cannot hold the other side's cards) is one BM25

@@ -139,6 +139,7 @@ def test_an_everyday_word_the_rules_or_their_questions_use_is_not_a_typo(searche
         info = searcher.analyze(query)
         assert word in info["words"] and not info["corrections"] and not info["cards"], query
         assert word in searcher.surface_words()
+        assert not searcher._words().suggest(word)  # nor offered spellings when nothing is found
     for query, fixed in TYPOS.items():
         assert searcher.analyze(query)["corrections"] == fixed
 
