@@ -48,7 +48,7 @@ import re
 import threading
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from math import log as ln
 from pathlib import Path
@@ -502,11 +502,12 @@ class _Speller:
     distance 1 (2 for words of 8+ letters), using a deletion index built once. A word among
     ``known`` (`Searcher.surface_words`: every word the index holds, the bank's questions
     included) is no typo either: it is neither corrected nor offered spellings ("worked" is not
-    "forked", the card), though corrections never lead to it."""
+    "forked", the card), though corrections never lead to it. ``known`` is called the first time
+    a word is not in the document (a query of the CR's own words never builds it)."""
 
-    def __init__(self, words: Counter, known: Iterable[str] = ()) -> None:
+    def __init__(self, words: Counter, known: Callable[[], Container[str]] = frozenset) -> None:
         self.freq = words
-        self.known = frozenset(known)
+        self.known = known
         self.by_delete: dict[str, list[str]] = {}
         for word in words:
             if len(word) >= 4:
@@ -531,7 +532,7 @@ class _Speller:
         return sorted(found)
 
     def correct(self, word: str) -> str | None:
-        if word in self.freq or word in self.known or len(word) < 4 or not word.isalpha():
+        if word in self.freq or len(word) < 4 or not word.isalpha() or word in self.known():
             return None
         found = self._candidates(word, 2 if len(word) >= 8 else 1)
         if found:
@@ -544,7 +545,7 @@ class _Speller:
 
     def suggest(self, word: str, limit: int = 3) -> list[str]:
         """Up to ``limit`` known words a word not in the document may have meant (2 edits)."""
-        if word in self.freq or word in self.known or len(word) < 3 or not word.isalpha():
+        if word in self.freq or len(word) < 3 or not word.isalpha() or word in self.known():
             return []
         found = [cand for _, _, cand in self._candidates(word, 2) if len(cand) >= 3 and cand.isalpha()]
         return found[:limit]
@@ -645,9 +646,10 @@ class Searcher:
 
     def warm(self) -> None:
         """Build now what the first searches would otherwise build (the spelling vocabulary,
-        the card-name matcher, the back links and the
+        the words that are no typos, the card-name matcher, the back links and the
         document-number table), so a server's first users wait no longer than the rest."""
         self._words()
+        self.surface_words()
         if self.vectors is not None and not self.pack:
             self._pool_matrix()  # every rule's vectors, for the pool of a question
         self._card_matcher()
@@ -670,7 +672,7 @@ class Searcher:
                         counts.update(w.lower() for w in tokenize(f"{node.title or ''} {node.text}"))
                         for card in node.cards:
                             counts.update(w.lower() for w in tokenize(card.name))
-                    self._speller = _Speller(counts, self.surface_words())
+                    self._speller = _Speller(counts, self.surface_words)
         return self._speller
 
     def _card_matcher(self) -> tuple[re.Pattern, dict[str, str]]:
