@@ -4,10 +4,15 @@
 
 Training queries (never the held-out sets): the main set's question and paraphrase queries
 (``bench/relevance_set.json``), ``bench/relevance_tuning.json`` and every
-``bench/relevance_train*.json`` present (``relevance_train.json``, ``relevance_train2.json``).
-The index is built as ``bench/relevance.py`` builds it (expanded with the rulings' and judges'
-questions citing rules from ../shared, as the product's is with its card and judges' builds).
-For each query the ranker applies to, the searcher gives its
+``bench/relevance_train*.json`` present (``relevance_train.json`` to ``relevance_train4.json``).
+It first writes them, under the rules answering them, to ``rules_index/labelled.json``
+(`rules_index.bank.labelled`, leaving out any sharing half its words with a held-out query): the
+product's index holds them in its ``asked`` field. The index is built as ``bench/relevance.py``
+builds it (expanded with the rulings' and judges' questions citing rules from ../shared, as the
+product's is with its card and judges' builds), once per cross-validation fold: a fold's queries
+are ranked on an index holding every training question but theirs, so that no query finds
+itself among a rule's questions (`training_queries`). For each query the ranker applies to, the
+searcher gives its
 top `ranker.DEPTH` candidates in the hand-written order and their features
 (`Searcher.rank_inputs`); a candidate is relevant if it is one of the query's answers.
 
@@ -51,6 +56,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import re
 import sys
 import tempfile
 from bisect import bisect_right
@@ -61,7 +67,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from relevance import DEFAULT_CR_DIR, load_doc, load_set, source_questions, write_or_check  # noqa: E402
+from relevance import (  # noqa: E402
+    DEFAULT_CR_DIR,
+    HOLDOUT_PATH,
+    QUESTIONS_PATH,
+    load_doc,
+    load_set,
+    source_questions,
+    write_or_check,
+)
 
 from rules_index import bank, ranker  # noqa: E402
 from rules_index.expansion import question_log  # noqa: E402
@@ -75,6 +89,8 @@ TRAINING = (
     # every training set present: relevance_train.json, relevance_train2.json, ...
     *((path, None) for path in sorted(BENCH.glob("relevance_train*.json"))),
 )
+HELD_OUT_PATHS = (HOLDOUT_PATH, QUESTIONS_PATH)
+NEAR_HELD_OUT = 0.5  # token-set Jaccard at which a training question is too near a held-out one
 LAMBDAS = (0.003, 0.01, 0.03, 0.1)
 ITERATIONS = 200
 LEARNING_RATE = 0.05
@@ -82,27 +98,90 @@ LEARNING_RATE = 0.05
 Query = tuple[str, list[list[float]], list[int]]  # (query, vectors, labels), hand order
 
 
-def training_queries(searcher: Searcher, doc) -> tuple[list[Query], int]:
-    """The queries the ranker applies to, with their candidates' features and labels; and the
-    number of training queries read."""
-    out: list[Query] = []
+def training_items(doc) -> list[tuple[str, set[str]]]:
+    """Every training query once (first set first), with its answers that ``doc`` has."""
+    out: list[tuple[str, set[str]]] = []
     seen: set[str] = set()
-    total = 0
     for path, types in TRAINING:
         for item in load_set(path):
-            if types is not None and item.get("type") not in types:
-                continue
-            if item["q"] in seen:
+            if (types is not None and item.get("type") not in types) or item["q"] in seen:
                 continue
             seen.add(item["q"])
-            total += 1
-            answers = {a for a in item["answers"] if a in doc}
-            inputs = searcher.rank_inputs(item["q"])
-            if inputs is None:
-                continue
-            ids, vectors = inputs
-            out.append((item["q"], vectors, [1 if i in answers else 0 for i in ids]))
-    return out, total
+            out.append((item["q"], {a for a in item["answers"] if a in doc}))
+    return out
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def labelled(items: list[tuple[str, set[str]]], leave_out: set[str] = frozenset()) -> dict[str, list[str]]:
+    """Rule id -> the training questions it answers (`rules_index.bank.labelled`), none of
+    ``leave_out`` and none sharing `NEAR_HELD_OUT` of its words (token-set Jaccard) with a
+    held-out query: the index must not hold a copy of what it is measured on."""
+    held = [_words(q["q"]) for path in HELD_OUT_PATHS for q in load_set(path)]
+    out: dict[str, list[str]] = {}
+    for q, answers in items:
+        words = _words(q)
+        if q in leave_out or any(len(words & h) >= NEAR_HELD_OUT * len(words | h) for h in held):
+            continue
+        for a in sorted(answers):
+            out.setdefault(a, []).append(q)
+    return out
+
+
+def labelled_file(items: list[tuple[str, set[str]]]) -> str:
+    questions = labelled(items)
+    data = {
+        "about": (
+            "The ranker's training questions (bench/relevance_set.json's questions and paraphrases, "
+            "relevance_tuning.json, relevance_train*.json) under the rules answering them, for the "
+            "index's asked field (rules_index.bank.labelled). Written by bench/train_ranker.py; "
+            f"questions sharing {NEAR_HELD_OUT} of their words with a held-out query are left out."
+        ),
+        "questions": dict(sorted(questions.items())),
+    }
+    return json.dumps(data, indent=0, ensure_ascii=False) + "\n"
+
+
+def training_queries(doc, folds: int, work: Path) -> tuple[list[Query], list[Query], int]:
+    """The queries the ranker applies to, with their candidates' features (full, and by the
+    offline copy's small table) and labels; and the number of training queries read.
+
+    The index holds the training questions (`labelled`), so a query's features must come from
+    an index without it, or ``q_best`` would find the query itself: the queries are split into
+    the cross-validation's folds (by position), and each fold is ranked on an index holding the
+    other folds' questions. The final weights are fitted on these out-of-fold features too."""
+    items = training_items(doc)
+    log = question_log(doc, source_questions(), index_words)
+
+    def searchers(leave_out: set[str], name: str) -> tuple[Searcher, Searcher]:
+        path = work / name
+        path.mkdir()
+        build_index(doc, path, asked=bank.for_doc(doc, log, labelled=labelled(items, leave_out)))
+        full = Searcher(path, doc)
+        if full.vectors is None:
+            raise SystemExit(f"error: no word vectors at {VECTORS_PATH} (bench/word_vectors.py)")
+        return full, Searcher(path, doc, word_vectors="pack")
+
+    # whether the ranker applies depends on the query only, not on the questions indexed
+    probe, small = searchers(set(), "all")
+    applied = [(q, answers) for q, answers in items if probe.rank_inputs(q) is not None]
+    probe.close()
+    small.close()
+    out: list[Query | None] = [None] * len(applied)
+    out_small: list[Query | None] = [None] * len(applied)
+    for f in range(folds):
+        held = {i for i in range(len(applied)) if i % folds == f}
+        full, small = searchers({applied[i][0] for i in held}, f"fold{f}")
+        for i in sorted(held):
+            q, answers = applied[i]
+            for searcher, into in ((full, out), (small, out_small)):
+                ids, vectors = searcher.rank_inputs(q)
+                into[i] = (q, vectors, [1 if x in answers else 0 for x in ids])
+        full.close()
+        small.close()
+    return out, out_small, len(items)
 
 
 def _scores(w: list[float], vectors: list[list[float]]) -> list[float]:
@@ -351,18 +430,7 @@ def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
     doc = load_doc("26.03", cr_dir)
     with tempfile.TemporaryDirectory() as tmp:
         # the index as bench/relevance.py (and the product with its card and judges' builds) has it
-        build_index(
-            doc, Path(tmp), asked=bank.for_doc(doc, question_log(doc, source_questions(), index_words))
-        )
-        searcher = Searcher(Path(tmp), doc)
-        if searcher.vectors is None:
-            raise SystemExit(f"error: no word vectors at {VECTORS_PATH} (bench/word_vectors.py)")
-        queries, total = training_queries(searcher, doc)
-        searcher.close()
-        # the offline copy's features: the same candidates, cosines by the pack's small table
-        searcher = Searcher(Path(tmp), doc, word_vectors="pack")
-        small, _ = training_queries(searcher, doc)
-        searcher.close()
+        queries, small, total = training_queries(doc, folds, Path(tmp))
     width = len(ranker.LITE_FEATURES)
     lite = [(q, [v[:width] for v in vecs], labels) for q, vecs, labels in queries]
     pack = [(q, [[v[k] for k in ranker.PACK_COLUMNS] for v in vecs], labels) for q, vecs, labels in small]
@@ -404,10 +472,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also cross-validate LambdaMART trees (alone and boosted from the linear model; minutes)",
     )
+    ap.add_argument("--labelled-out", type=Path, default=bank.LABELLED_PATH)
     args = ap.parse_args(argv)
+    items = training_items(load_doc("26.03", args.cr_dir))
+    status = write_or_check(args.labelled_out, labelled_file(items), args.check, "training questions file")
     data = train(args.cr_dir, args.folds, args.trees)
     text = json.dumps(data, indent=1) + "\n"
-    return write_or_check(args.out, text, args.check, "weights file")
+    return write_or_check(args.out, text, args.check, "weights file") or status
 
 
 if __name__ == "__main__":

@@ -243,6 +243,13 @@ MEMOS = (
         "held), read once per directory",
     ),
     MemoSpec(
+        "bank.labelled",
+        2,
+        2 * MB,
+        "rules_index/bank.py `labelled`: the training questions the index holds (package data: "
+        "about 2,400 questions, 0.3 MB held), read once per file",
+    ),
+    MemoSpec(
         "vectors.table",
         2,
         4 * MB,

@@ -16,6 +16,13 @@ code fingerprint of a build (`rules_index.store.code_fingerprint`), so editing i
 indexes. After an edit, remake the word vectors (``bench/word_vectors.py``) and the translation
 table (``bench/translation.py``), then retrain the ranker (``bench/train_ranker.py``).
 
+Beside the bank, the index holds the ranker's training questions under the rules answering them
+(`labelled`, ``labelled.json``): questions written to train and test the ranking, in the voice of
+a judge at a table rather than the bank's rule-by-rule one, with answers checked against the CR.
+They expand the index only (never the word vectors or the translation table, which are fitted on
+the bank alone), and ``bench/train_ranker.py`` reads each training query's features from an index
+without that query's fold, so that its cross-validation measures questions the index has not seen.
+
 More is not always better: a fourth round (2026-11-27) that filled every rule under the cap up
 to `MAX_QUESTIONS` (1,332 questions on 712 rules, written from the CR text, each naming what sets
 its rule apart from its siblings) lowered the ranker's cross-validated MRR@10 on the training
@@ -31,9 +38,10 @@ from pathlib import Path
 
 from memo import memo
 
-__all__ = ["BANK_DIR", "load", "for_doc"]
+__all__ = ["BANK_DIR", "LABELLED_PATH", "load", "labelled", "for_doc"]
 
 BANK_DIR = Path(__file__).with_name("asked")
+LABELLED_PATH = Path(__file__).with_name("labelled.json")
 MAX_QUESTIONS = 9  # per rule
 MAX_CHARS = 200  # per question
 
@@ -66,20 +74,52 @@ def _load(directory: str) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items() if v}
 
 
+def labelled(path: Path = LABELLED_PATH) -> dict[str, tuple[str, ...]]:
+    """Stable id -> the ranker's training questions this rule answers (``labelled.json``,
+    written by ``bench/train_ranker.py`` from the training sets under ``bench/``: questions
+    judges and players ask whose answers were checked against the CR text; none that nearly
+    repeats a held-out query). The product's index holds them beside the bank's
+    (`rules_index.store`); the bank files, the word vectors and the translation table never do.
+    A missing or damaged file gives none."""
+    return _labelled(str(path))
+
+
+@memo("bank.labelled")
+def _labelled(path: str) -> dict[str, tuple[str, ...]]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8")).get("questions")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for rule_id, questions in data.items():
+        if isinstance(rule_id, str) and isinstance(questions, list):
+            kept = [" ".join(q.split())[:MAX_CHARS] for q in questions if isinstance(q, str)]
+            kept = list(dict.fromkeys(q for q in kept if q))
+            if kept:
+                out[rule_id] = tuple(kept)
+    return out
+
+
 def for_doc(
-    doc, asked: Mapping[str, str] | None = None, directory: Path | None = BANK_DIR
+    doc,
+    asked: Mapping[str, str] | None = None,
+    directory: Path | None = BANK_DIR,
+    labelled: Mapping[str, tuple[str, ...]] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """The questions of the rules this Document has (examples never have any): the bank's (none
     with ``directory`` None), then those people asked, ``asked`` (rule id -> questions, one a
     line: `rules_index.expansion.question_log`, the official rulings and judges' FAQ questions
-    citing the rule)."""
+    citing the rule), then ``labelled`` ones (rule id -> questions: `labelled`)."""
     bank = load(directory) if directory is not None else {}
     out: dict[str, tuple[str, ...]] = {}
     for n in doc.nodes:
         if n.kind == "example":
             continue
         questions = list(bank.get(n.id, ()))
-        for q in (asked or {}).get(n.id, "").split("\n"):
+        more = [*(asked or {}).get(n.id, "").split("\n"), *(labelled or {}).get(n.id, ())]
+        for q in more:
             q = " ".join(q.split())[:MAX_CHARS]
             if q and q not in questions:
                 questions.append(q)

@@ -56,6 +56,7 @@ _FINGERPRINT_FILES = (
     "rules_index/steplinks.py",
     "rules_index/bank.py",
     "rules_index/asked",  # the question bank's data (`rules_index.bank`)
+    "rules_index/labelled.json",  # the training questions the index holds (`bank.labelled`)
 )
 
 
@@ -276,7 +277,8 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
         (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
         search_dir = tmp / "search"
         search_dir.mkdir()
-        build_index(doc, search_dir, asked=bank.for_doc(doc, question_log(doc, asked, index_words)))
+        questions = bank.for_doc(doc, question_log(doc, asked, index_words), labelled=bank.labelled())
+        build_index(doc, search_dir, asked=questions)
         _write_offline_pack(doc, tmp)
         meta = {
             "format": BUILD_FORMAT,

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import LATEST
 
 from rules_index import bank
 from rules_index.search import Searcher, build_index
@@ -108,3 +109,67 @@ def test_a_judges_words_find_the_rule_through_its_questions(two_indexes):
     first_without = next((i for i, x in enumerate(ids_without) if x in flatline), 99)
     assert first_with < 5
     assert first_with <= first_without
+
+
+HELD_OUT = ("relevance_holdout.json", "relevance_questions.json")
+
+
+def _queries(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["queries"]
+
+
+def test_the_labelled_questions_are_the_training_sets_and_none_is_near_a_held_out_query(doc_latest):
+    """`bank.labelled` (``labelled.json``, written by bench/train_ranker.py): each training set's
+    question under every rule its answers name, and no question sharing half its words with a
+    held-out query, so that the held-out figures never score a copy of themselves."""
+    labelled = bank.labelled()
+    held = [_words(q["q"]) for name in HELD_OUT for q in _queries(BENCH / name)]
+    training: dict[str, set[str]] = {}
+    for path in sorted(BENCH.glob("relevance_*.json")):
+        if path.name not in HELD_OUT:
+            for q in _queries(path):
+                training.setdefault(q["q"], set()).update(q["answers"])
+    pairs = [(rule_id, q) for rule_id, qs in labelled.items() for q in qs]
+    assert len(pairs) > 2000
+    for rule_id, q in pairs:
+        assert rule_id in training.get(q, ()), q
+        assert doc_latest.node(rule_id) is not None, rule_id
+        assert max(_jaccard(_words(q), h) for h in held) < 0.5, q
+    # every question of the training sets proper is there, unless it is near a held-out one
+    near = 0
+    for path in sorted(BENCH.glob("relevance_train*.json")):
+        for q in _queries(path):
+            if max(_jaccard(_words(q["q"]), h) for h in held) >= 0.5:
+                near += 1
+                assert all(q["q"] not in qs for qs in labelled.values()), q["q"]
+                continue
+            for a in q["answers"]:
+                if doc_latest.node(a) is not None:
+                    assert q["q"] in labelled.get(a, ()), (q["q"], a)
+    assert 0 < near < 100
+
+
+def test_a_missing_or_damaged_labelled_file_gives_no_questions(tmp_path):
+    assert bank.labelled(tmp_path / "none.json") == {}
+    for i, text in enumerate(("{not json", "[1, 2]", '{"questions": "no"}')):
+        (tmp_path / f"{i}.json").write_text(text)
+        assert bank.labelled(tmp_path / f"{i}.json") == {}
+    (tmp_path / "ok.json").write_text(
+        '{"questions": {"rule_a": ["why  is this", 3, "", "why is this"], "rule_b": 1}}'
+    )
+    assert bank.labelled(tmp_path / "ok.json") == {"rule_a": ("why is this",)}
+
+
+def test_the_products_index_holds_the_labelled_questions_after_the_banks(library):
+    """The product's build (`rules_index.store`) indexes them in the asked field, after the
+    bank's own questions, where the ranker's features read them."""
+    searcher = library.searcher(LATEST)
+    labelled = bank.labelled()
+    own = bank.load()
+    checked = 0
+    for rule_id in sorted(labelled)[::40]:
+        asked = searcher.asked(rule_id)
+        assert set(labelled[rule_id]) <= set(asked), rule_id
+        assert asked[: len(own.get(rule_id, ()))] == own.get(rule_id, ())
+        checked += 1
+    assert checked >= 20

@@ -293,6 +293,7 @@ def _drivers() -> dict[str, tuple[Callable[..., object], Callable[[int], tuple]]
         "vectors.table": (vectors_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
         "vectors.pack": (vectors_mod._pack, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
         "bank.questions": (bank_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}",)),
+        "bank.labelled": (bank_mod._labelled, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
         "translation.table": (translation_mod._load, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
         "translation.pack": (translation_mod._load_pack, lambda i: (f"/nonexistent/{i}/{big[:200]}.json",)),
     }

@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 TYPES = {"question", "situation", "slang"}
 
@@ -75,13 +77,20 @@ def test_no_tuning_or_training_question_repeats_a_held_out_query():
         assert json.loads((BENCH / f).read_text(encoding="utf-8"))["version"] == "26.03"
 
 
-TRAIN3 = BENCH / "relevance_train3.json"
+EARLIER = ("relevance_set.json", "relevance_tuning.json", "relevance_train.json", "relevance_train2.json")
+# the later training sets (bank3 helper; four chapter helpers on 2026-11-27), each with the sets
+# written before it, which none of its questions may nearly repeat
+LATER = {
+    "relevance_train3.json": EARLIER,
+    "relevance_train4.json": (*EARLIER, "relevance_train3.json"),
+}
 
 
-def test_train3_answers_are_rules_of_cr_26_03(doc_latest):
-    """bench/relevance_train3.json, the third training set (bank3 helper): every answer is a real
-    CR 26.03 rule, not an example."""
-    data = json.loads(TRAIN3.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("name", sorted(LATER))
+def test_later_training_sets_answers_are_rules_of_cr_26_03(doc_latest, name):
+    """Every answer of the third and fourth training sets is a real CR 26.03 rule, not an
+    example, and every query has a type."""
+    data = json.loads((BENCH / name).read_text(encoding="utf-8"))
     assert data["version"] == doc_latest.version == "26.03"
     kinds = {node.id: node.kind for node in doc_latest.nodes}
     queries = data["queries"]
@@ -93,20 +102,12 @@ def test_train3_answers_are_rules_of_cr_26_03(doc_latest):
             assert kinds.get(rid) not in (None, "example"), (item["q"], rid)
 
 
-def test_train3_repeats_no_other_question_nor_a_held_out_query():
-    """No train3 question nearly repeats (token-set Jaccard >= 0.6) a question of the main set, of
-    the earlier tuning and training sets, of train3 itself, or of the held-out sets."""
-    new = [q["q"] for q in json.loads(TRAIN3.read_text(encoding="utf-8"))["queries"]]
-    old = [
-        _words(q["q"])
-        for f in (
-            "relevance_set.json",
-            "relevance_tuning.json",
-            "relevance_train.json",
-            "relevance_train2.json",
-        )
-        for q in _queries(f)
-    ]
+@pytest.mark.parametrize("name", sorted(LATER))
+def test_later_training_sets_repeat_no_other_question_nor_a_held_out_query(name):
+    """No question of theirs nearly repeats (token-set Jaccard >= 0.6) a question of the sets
+    written before it, of itself, or of the held-out sets."""
+    new = [q["q"] for q in _queries(name)]
+    old = [_words(q["q"]) for f in LATER[name] for q in _queries(f)]
     held = [
         _words(q["q"]) for f in ("relevance_questions.json", "relevance_holdout.json") for q in _queries(f)
     ]
