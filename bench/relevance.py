@@ -3,7 +3,7 @@
     .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
                                         [--sources] [--no-questions] [--no-bank] [--no-vectors | --offline] [--json]
 
-Prints, for each evaluation set (by default all eight), recall@5 (share of queries with a correct rule in the top 5) and
+Prints, for each evaluation set (by default all nine), recall@5 (share of queries with a correct rule in the top 5) and
 MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
 type, for:
 
@@ -31,9 +31,12 @@ The sets and what they may be used for:
   rules the earlier sets do not ask about; its figures are training figures too;
 * ``relevance_train3.json``: 659 more (issue 15, bank3 helper): rules no earlier set asks about,
   and the topics judges are asked most in new phrasings and situations; training figures too;
-* ``relevance_train4.json``: 524 more (issue 15, 2026-11-27, four helpers, one per group of
+* ``relevance_train4.json``: 435 more (issue 15, 2026-11-27, four helpers, one per group of
   chapters), the topics judges ask most and rules with few questions, in table words; training
   figures too;
+* ``relevance_train5.json``: 405 more (the same day, four helpers, one per group of the topics
+  judges ask most), each rule from several angles, many as board situations or shorthand;
+  training figures too;
 * the training sets' questions are also in the index (`rules_index.bank.labelled`, under the
   rules answering them), as they are in the product's: the main set's questions and paraphrases,
   the tuning set and the three training sets score their own words there, so their figures are
@@ -75,7 +78,8 @@ TRAIN_PATH = Path(__file__).with_name("relevance_train.json")
 TRAIN2_PATH = Path(__file__).with_name("relevance_train2.json")
 TRAIN3_PATH = Path(__file__).with_name("relevance_train3.json")
 TRAIN4_PATH = Path(__file__).with_name("relevance_train4.json")
-TRAINING_SETS = (TRAIN_PATH, TRAIN2_PATH, TRAIN3_PATH, TRAIN4_PATH)
+TRAIN5_PATH = Path(__file__).with_name("relevance_train5.json")
+TRAINING_SETS = (TRAIN_PATH, TRAIN2_PATH, TRAIN3_PATH, TRAIN4_PATH, TRAIN5_PATH)
 ALL_SETS = (SET_PATH, TUNING_PATH, *TRAINING_SETS, HOLDOUT_PATH, QUESTIONS_PATH)
 HELD_OUT = {HOLDOUT_PATH.name, QUESTIONS_PATH.name}
 DEFAULT_CR_DIR = Path(os.environ.get("NRRULES_CR_DIR", ROOT.parent / "shared" / "cr"))

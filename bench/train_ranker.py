@@ -4,7 +4,7 @@
 
 Training queries (never the held-out sets): the main set's question and paraphrase queries
 (``bench/relevance_set.json``), ``bench/relevance_tuning.json`` and every
-``bench/relevance_train*.json`` present (``relevance_train.json`` to ``relevance_train4.json``).
+``bench/relevance_train*.json`` present (``relevance_train.json`` to ``relevance_train5.json``).
 It first writes them, under the rules answering them, to ``rules_index/labelled.json``
 (`rules_index.bank.labelled`, leaving out any sharing half its words with a held-out query): the
 product's index holds them in its ``asked`` field. The index is built as ``bench/relevance.py``

@@ -310,11 +310,12 @@ def build_index(
     items that cite the rule by number (`rules_index.expansion.question_log`, from
     `store._write_version`); `bench/expansion.py` measures other kinds through the same hook.
     ``asked`` (rule id -> questions) goes in the ``asked`` field: by default the question bank's
-    (`rules_index.bank`); ``{}`` builds without it."""
+    and the ranker's training questions (`rules_index.bank.labelled`), as the product's builds
+    hold them; ``{}`` builds without any."""
     path = Path(path)
     context = _context(doc, expansion)
     if asked is None:
-        asked = bank.for_doc(doc)
+        asked = bank.for_doc(doc, labelled=bank.labelled())
     path.mkdir(parents=True, exist_ok=True)
     storage = FileStorage(str(path))
     ix = storage.create_index(SCHEMA)

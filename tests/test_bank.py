@@ -91,7 +91,7 @@ def two_indexes(doc_latest, tmp_path_factory):
 
 
 def test_the_index_holds_each_rules_questions(two_indexes, doc_latest):
-    expected = bank.for_doc(doc_latest)
+    expected = bank.for_doc(doc_latest, labelled=bank.labelled())
     with_bank, without = two_indexes["with"], two_indexes["without"]
     assert with_bank.asked("rule_not_required_to_score") == expected["rule_not_required_to_score"]
     assert without.asked("rule_not_required_to_score") == ()
