@@ -246,8 +246,14 @@ def features(
         for stem in g:
             member.setdefault(stem, []).append(k)
 
+    shares: dict[frozenset[int], float] = {}  # the same sets of groups recur across candidates
+
     def share(ks: set[int]) -> float:  # idf-weighted, summed in group order
-        return sum(idfs[k] for k in sorted(ks)) / mass
+        key = frozenset(ks)
+        value = shares.get(key)
+        if value is None:
+            value = shares[key] = sum(idfs[k] for k in sorted(ks)) / mass
+        return value
 
     out = []
     for position, (info, score, raw, intent) in enumerate(candidates):
@@ -309,12 +315,14 @@ def _nearest_question(
     the largest idf-weighted share of the query's word groups one question has (``q_best``), and
     the largest overlap of groups and question words over their union (``q_jac``)."""
     best = jac = 0.0
+    stems = member.keys()
     for q in asked:
-        ks: set[int] = set()
-        for stem in q:
-            ks.update(member.get(stem, ()))
-        if not ks:
+        hits = stems & q  # most of a question's stems are not the query's: skip them in C
+        if not hits:
             continue
+        ks: set[int] = set()
+        for stem in hits:
+            ks.update(member[stem])
         best = max(best, share(ks))
         jac = max(jac, len(ks) / (n + len(q) - len(ks)))
     return best, jac
