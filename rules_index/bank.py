@@ -33,7 +33,7 @@ and chapters' overview questions; 0.875 with the bank alone changed), so it was 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from memo import memo
@@ -66,12 +66,17 @@ def _load(directory: str) -> dict[str, tuple[str, ...]]:
         for rule_id, questions in data.items():
             if not isinstance(rule_id, str) or not isinstance(questions, list):
                 continue
-            kept = out.setdefault(rule_id, [])
-            for q in questions:
-                text = " ".join(q.split())[:MAX_CHARS] if isinstance(q, str) else ""
-                if text and text not in kept and len(kept) < MAX_QUESTIONS:
-                    kept.append(text)
+            _add(out.setdefault(rule_id, []), questions, MAX_QUESTIONS)
     return {k: tuple(v) for k, v in out.items() if v}
+
+
+def _add(kept: list[str], questions: Iterable[object], limit: int | None = None) -> None:
+    """Append to ``kept`` each question (whitespace collapsed, cut at `MAX_CHARS`) not already
+    there, while it has fewer than ``limit``; entries that are not strings or are blank are skipped."""
+    for q in questions:
+        text = " ".join(q.split())[:MAX_CHARS] if isinstance(q, str) else ""
+        if text and text not in kept and (limit is None or len(kept) < limit):
+            kept.append(text)
 
 
 def labelled(path: Path = LABELLED_PATH) -> dict[str, tuple[str, ...]]:
@@ -95,8 +100,8 @@ def _labelled(path: str) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for rule_id, questions in data.items():
         if isinstance(rule_id, str) and isinstance(questions, list):
-            kept = [" ".join(q.split())[:MAX_CHARS] for q in questions if isinstance(q, str)]
-            kept = list(dict.fromkeys(q for q in kept if q))
+            kept: list[str] = []
+            _add(kept, questions)
             if kept:
                 out[rule_id] = tuple(kept)
     return out
@@ -118,11 +123,7 @@ def for_doc(
         if n.kind == "example":
             continue
         questions = list(bank.get(n.id, ()))
-        more = [*(asked or {}).get(n.id, "").split("\n"), *(labelled or {}).get(n.id, ())]
-        for q in more:
-            q = " ".join(q.split())[:MAX_CHARS]
-            if q and q not in questions:
-                questions.append(q)
+        _add(questions, [*(asked or {}).get(n.id, "").split("\n"), *(labelled or {}).get(n.id, ())])
         if questions:
             out[n.id] = tuple(questions)
     return out
