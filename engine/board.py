@@ -79,6 +79,12 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": True,
         "text": "Trash {amount} installed program(s).",
     },
+    "must_pay": {
+        "params": ("amount",),
+        "nested": ("effects",),
+        "corp_only": True,
+        "text": "The Runner must pay {amount}[credit], if able. If they do not:",
+    },
     "may_pay": {
         "params": ("amount",),
         "nested": ("effects",),
@@ -179,6 +185,12 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
     },
 }
+# ice `strength_mods`: a constant ability changing the ice's strength (engine.rig.ice_strength):
+# "per" counts something (each hosted advancement counter: Ice Wall), "while" a condition (the
+# only piece of ice protecting its server: Scatter Field; the Runner is tagged)
+STRENGTH_PER = ("advancement",)
+STRENGTH_WHILE = ("only_ice", "tagged")
+MAX_UNMODELED = 10  # printed paragraphs the engine does not apply, on one card
 _LIMITS = ("once_per", "only_if", "threat")  # optional limits on icebreaker abilities (break, strength)
 MAX_OPTIONS = 4  # options of one "choose" effect ("X or end the run")
 ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this ability only once per ..."
@@ -258,6 +270,8 @@ _CARD_FIELDS_CORP = {
     "recurring",  # N[recurring]: credits placed when active, refilled each turn (1.10.5)
     "triggers",  # conditional abilities: [{"when": "successful_run", "effects": [...]}] (engine.triggers)
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
+    "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
+    "unmodeled",  # printed abilities the engine does not apply, shown for the judge (engine.cardtext)
 }
 _CARD_FIELDS_RUNNER = {
     "name",
@@ -274,11 +288,13 @@ _CARD_FIELDS_RUNNER = {
     "counters",
     "recurring",
     "link",  # N[link] from an installed card (10.7.1)
+    "mu",  # +N[mu]: memory an installed card adds to the memory limit (1.20.2)
     "triggers",
     "boost",  # engine-managed: strength added by pump abilities still lasting (engine.rig)
     "boost_run",  # engine-managed: the part of `boost` that lasts the run (`lasts: "run"`, 3.9.5c)
     "boost_turn",  # engine-managed: the part of `boost` that lasts the turn (`lasts: "turn"`)
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
+    "unmodeled",
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
 
@@ -471,6 +487,7 @@ class _Checker:
             "boost_turn",
             "recurring",
             "link",
+            "mu",
         ):
             self.int_field(c, key, path)
         longer = sum(c[k] for k in ("boost_run", "boost_turn") if _is_int(c.get(k)))
@@ -506,6 +523,13 @@ class _Checker:
             self.trace_bonus(c, path)
             if ctype != "agenda" and ctype not in CORP_ABILITY_TYPES:
                 self.add(f"{path}.trace_bonus", "only installed Corp cards and agendas raise traces")
+        if "strength_mods" in c:
+            self.strength_mods(c, path, ctype)
+        if "unmodeled" in c:
+            texts = self.bounded_list(c["unmodeled"], f"{path}.unmodeled", MAX_UNMODELED, "paragraphs")
+            for i, t in enumerate(texts or ()):
+                if not isinstance(t, str) or not t or len(t) > MAX_TEXT:
+                    self.add(f"{path}.unmodeled[{i}]", f"must be a text of 1-{MAX_TEXT} characters")
         if "memory_cost" in c and ctype != "program":
             self.add(f"{path}.memory_cost", "only programs have a memory cost (3.9.3)")
         if "abilities" in c:
@@ -546,6 +570,30 @@ class _Checker:
             self.add(f"{path}.steal_cost", "only agendas have a cost to steal")
         if "agenda_points" in c and ctype != "agenda":
             self.add(f"{path}.agenda_points", "only agendas have agenda points")
+
+    def strength_mods(self, c: dict, path: str, ctype: str | None) -> None:
+        """Ice `strength_mods`: each {"amount": N (-99..99), and "per" or "while"}."""
+        mods = self.bounded_list(c["strength_mods"], f"{path}.strength_mods", MAX_ABILITIES, "modifiers")
+        if ctype not in (None, "ice"):
+            self.add(f"{path}.strength_mods", "only ice has strength modifiers here")
+        for i, m in enumerate(mods or ()):
+            mp = f"{path}.strength_mods[{i}]"
+            if not isinstance(m, dict):
+                self.add(mp, "must be an object {'amount': N, 'per' or 'while': ...}")
+                continue
+            self.unknown(m, {"amount", "per", "while"}, mp)
+            a = m.get("amount")
+            if not _is_int(a) or not -MAX_SMALL <= a <= MAX_SMALL:
+                self.add(f"{mp}.amount", f"is required: an integer from -{MAX_SMALL} to {MAX_SMALL}")
+            if ("per" in m) == ("while" in m):
+                self.add(
+                    mp,
+                    f"needs exactly one of 'per' ({', '.join(STRENGTH_PER)}) or 'while' ({', '.join(STRENGTH_WHILE)})",
+                )
+            elif "per" in m and m["per"] not in STRENGTH_PER:
+                self.add(f"{mp}.per", f"must be one of {', '.join(STRENGTH_PER)}")
+            elif "while" in m and m["while"] not in STRENGTH_WHILE:
+                self.add(f"{mp}.while", f"must be one of {', '.join(STRENGTH_WHILE)}")
 
     def abilities(self, c: dict, path: str, ctype: str | None) -> None:
         abl = self.bounded_list(c["abilities"], f"{path}.abilities", MAX_ABILITIES, "abilities")
@@ -732,6 +780,25 @@ def memory_used(rig: dict) -> int:
     return sum(c.get("memory_cost", 0) for c in rig["programs"])
 
 
+def memory_bonus(rig: Any) -> int:
+    """Memory units the installed cards add to the memory limit ("+1[mu]": LilyPAD, 1.20.2):
+    the `mu` of each installed (faceup) card."""
+    if not isinstance(rig, dict):
+        return 0
+    n = 0
+    for zone in ("programs", "hardware", "resources"):
+        cards = rig.get(zone)
+        if isinstance(cards, list):
+            n += sum(c["mu"] for c in cards if isinstance(c, dict) and _is_int(c.get("mu")))
+    return n
+
+
+def memory_limit(runner: dict) -> int:
+    """The Runner's memory limit now: the base (`memory_limit`: the identity's, else 4) plus the
+    memory installed cards add (`memory_bonus`)."""
+    return runner["memory_limit"] + memory_bonus(runner["rig"])
+
+
 def _check_identity(ck: _Checker, ident: Any) -> None:
     if ident is None:
         return
@@ -771,6 +838,8 @@ def _check_rig(ck: _Checker, p: dict) -> None:
     if isinstance(progs, list):
         used = sum(c["memory_cost"] for c in progs if isinstance(c, dict) and _is_int(c.get("memory_cost")))
         limit = _memory_limit(p)
+        if _is_int(limit):
+            limit += memory_bonus(rig)
         if _is_int(limit) and used > limit:
             ck.add(
                 "runner.rig.programs",

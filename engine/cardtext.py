@@ -30,10 +30,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "Unit",
     "board_card",
+    "card_units",
     "engine_accepts",
     "parse_ability",
     "parse_effects",
@@ -122,6 +125,10 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
         },
     ),
     (re.compile(r"trash this ice"), lambda m: "trash_this_ice"),
+    (
+        re.compile(rf"take {_N} bad publicity"),
+        lambda m: {"effect": "take_bad_publicity", "amount": int(m.group(1))},
+    ),
     (re.compile(r"the runner may jack out"), lambda m: "runner_may_jack_out"),
     (
         re.compile(rf"add {_N} installed runner cards? to the grip"),
@@ -362,12 +369,126 @@ def subroutine_lines(text: str) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------
-# Whole cards
+# Whole cards: every paragraph of the printed text is one unit, accounted for
 # ----------------------------------------------------------------------------------------------
 
 _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
 _RUNNER_EFFECTS = {"gain_credits", "lose_credits", "lose_clicks", "draw_cards", "text"}
+
+# How the engine treats one unit (a subroutine, or one printed paragraph) of a card's text:
+MODELED = "modeled"  # the engine applies it (an effect, ability, trigger, constant it runs)
+BY_HAND = "by_hand"  # surfaced where it applies as a decision the judge resolves by hand
+SHOWN = "shown"  # a constant or permission the engine does not apply: shown on the card
+NOT_APPLICABLE = "n/a"  # deck-building, uniqueness, reminder: nothing to do in play
+STATUSES = (MODELED, BY_HAND, SHOWN, NOT_APPLICABLE)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One ability unit of a card's printed text and what the engine does with it. `at`: where a
+    by-hand unit is surfaced (the trigger condition or window), None otherwise."""
+
+    text: str
+    kind: str  # "subroutine", "ability", "trigger", "constant", "play", "deckbuilding"
+    status: str
+    at: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "kind": self.kind, "status": self.status, "at": self.at}
+
+
+# Deck-building and other text with nothing to do on a board in play.
+_NOT_IN_PLAY = re.compile(
+    r"^(limit \d+ (?:per deck|[a-z ]+ per (?:player|server|deck))|"
+    r"(?:remote|central) server only|"
+    r"ignore this card's influence|"
+    r"you cannot (?:include|use) .* in your deck|"
+    r"(?:this|these) cards? (?:does|do) not count|"
+    r"install only on .+|"
+    r"dividends \d+|"
+    r"remove this (?:event|operation) from the game)\.?$",
+    re.IGNORECASE,
+)
+
+# A paragraph opening with a trigger condition the engine has (engine.triggers.WHEN): the card
+# types it may open, the condition and its filter. The rest of the sentence is its effects.
+_SERVER_WORDS = {
+    "hq": "hq",
+    "r&d": "rd",
+    "archives": "archives",
+    "a central server": "central",
+    "a remote server": "remote",
+}
+_TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
+    (
+        re.compile(r"when the runner encounters this ice, (?P<body>.+)"),
+        frozenset({"ice"}),
+        "encountered",
+        None,
+    ),
+    (re.compile(r"when the runner passes this ice, (?P<body>.+)"), frozenset({"ice"}), "passed", None),
+    (re.compile(r"when you score this agenda, (?P<body>.+)"), frozenset({"agenda"}), "scored", None),
+    (
+        re.compile(r"when (?:the runner steals|you steal) this agenda, (?P<body>.+)"),
+        frozenset({"agenda"}),
+        "stolen",
+        None,
+    ),
+    (
+        re.compile(r"when you install this (?:program|hardware|resource|card), (?P<body>.+)"),
+        frozenset({"program", "hardware", "resource"}),
+        "installed",
+        None,
+    ),
+    (
+        re.compile(
+            r"whenever you make a successful run(?: on (?P<server>hq|r&d|archives|a central server|a remote server))?, (?P<body>.+)"
+        ),
+        frozenset({"program", "hardware", "resource"}),
+        "successful_run",
+        "server",
+    ),
+    (
+        re.compile(
+            r"whenever you encounter an? (?P<subtype>sentry|barrier|code gate|piece of ice), (?P<body>.+)"
+        ),
+        frozenset({"program", "hardware", "resource"}),
+        "encountered",
+        "subtype",
+    ),
+    (
+        re.compile(r"whenever you access an? (?P<card_type>agenda|asset|upgrade|card), (?P<body>.+)"),
+        frozenset({"program", "hardware", "resource"}),
+        "accessed",
+        "card_type",
+    ),
+]
+# "When the Runner accesses this asset/upgrade/agenda[ anywhere except in Archives]": `on_access`
+_ON_ACCESS = re.compile(
+    r"when the runner accesses this (?:asset|upgrade|agenda|card)(?P<where> anywhere except in archives| while it is installed)?, (?P<body>.+)"
+)
+_ON_ACCESS_ZONES = {
+    " anywhere except in archives": ["hq", "rd", "installed"],
+    " while it is installed": ["installed"],
+}
+# Constant abilities the engine applies
+_ADVANCE_STRENGTH = re.compile(r"(?:it|this ice) gets \+(\d+) strength for each hosted advancement counter")
+_ONLY_ICE_STRENGTH = re.compile(
+    r"while this ice is the only piece of ice protecting this server, it gets \+(\d+) strength"
+)
+_TAGGED_STRENGTH = re.compile(r"while the runner is tagged, this ice gets \+(\d+) strength")
+# "they must pay 3[credit], if able. If they do not, end the run." (Tollbooth) and "you may pay
+# 4[credit]. If you do, ..." (Snare!): the inner instructions are the rest
+_MUST_PAY = re.compile(
+    r"(?:they|the runner) must pay (\d+)\[credit\], if able\. if they do not, (?P<rest>.+)"
+)
+_MAY_PAY = re.compile(r"you may pay (\d+)\[credit\]\. if you do, (?P<rest>.+)")
+_ACCESS_MORE = re.compile(r"whenever you breach (hq|r&d), access (\d+) additional cards?")
+_MU = re.compile(r"\+(\d+)\[mu\]")
+_LINK = re.compile(r"\+(\d+)\[link\]")
+_RECURRING = re.compile(r"(\d+)\[recurring-credit\]")
+_PUMP_LASTS = re.compile(r"\+(\d+) strength for the remainder of (?:this|the) (run|turn)")
 
 
 def _subtype_name(sid: str, names: Mapping[str, str] | None) -> str:
@@ -376,9 +497,171 @@ def _subtype_name(sid: str, names: Mapping[str, str] | None) -> str:
     return (name or sid.replace("_", " ")).lower()
 
 
+def _sentence_list(line: str) -> list[str]:
+    return [x.lower() for x in _sentences(line)]
+
+
+class _Card:
+    """Builds one board card and the account of its units together, so that what the card does
+    on the board and what the coverage says it does cannot disagree."""
+
+    def __init__(self, ctype: str, controller: str, out: dict):
+        self.ctype = ctype
+        self.controller = controller
+        self.out = out
+        self.units: list[Unit] = []
+
+    def unit(self, text: str, kind: str, status: str, at: str | None = None) -> None:
+        self.units.append(Unit(text[:MAX_TEXT], kind, status, at))
+
+    def shown(self, text: str, kind: str = "constant") -> None:
+        self.unit(text, kind, SHOWN)
+        self.out.setdefault("unmodeled", [])
+        if len(self.out["unmodeled"]) < 10:
+            self.out["unmodeled"].append(text[:MAX_TEXT])
+
+    # ----- paragraphs ----------------------------------------------------------------------
+    def trigger(self, line: str, low: str) -> bool:
+        for pattern, types, when, flt in _TRIGGERS:
+            if self.ctype not in types:
+                continue
+            m = pattern.fullmatch(low)
+            if not m:
+                continue
+            tr: dict[str, Any] = {"when": when}
+            if flt == "server" and m.group("server"):
+                tr["filter"] = {"server": _SERVER_WORDS[m.group("server")]}
+            elif flt == "subtype" and m.group("subtype") != "piece of ice":
+                tr["filter"] = {"subtype": m.group("subtype")}
+            elif flt == "card_type" and m.group("card_type") != "card":
+                tr["filter"] = {"card_type": m.group("card_type")}
+            body = line[m.start("body") :].strip()
+            self._add_trigger(tr, body, line, when)
+            return True
+        m = _ON_ACCESS.fullmatch(low) if self.controller == "corp" else None
+        if m:
+            body = line[m.start("body") :].strip()
+            effects = self._effects(body)
+            where = _ON_ACCESS_ZONES.get(m.group("where") or "")
+            if effects is None:
+                effects, status = [_text_effect(line)], BY_HAND
+            else:
+                status = MODELED
+            if where:
+                effects = [{"effect": "if_accessed_from", "zones": where, "effects": effects}]
+                if not engine_accepts(effects, "corp"):
+                    effects, status = [_text_effect(line)], BY_HAND
+            self.out["on_access"] = effects
+            self.unit(line, "trigger", status, "accessed")
+            return True
+        return False
+
+    def _effects(self, body: str) -> list | None:
+        """A paragraph's effects if every part is understood and the engine runs them."""
+        low = body.lower().rstrip(".")
+        for pattern, name in ((_MUST_PAY, "must_pay"), (_MAY_PAY, "may_pay")):
+            m = pattern.fullmatch(low)
+            if m:
+                inner = parse_effects(body[m.start("rest") :])
+                if inner is None:
+                    return None
+                effects = [{"effect": name, "amount": int(m.group(1)), "effects": inner}]
+                return effects if engine_accepts(effects, self.controller) else None
+        optional = body.lower().startswith("you may ")
+        effects = parse_effects(body[len("you may ") :] if optional else body)
+        if effects is None or not engine_accepts(effects[:10], self.controller):
+            return None
+        if self.controller == "runner" and not all(_name(e) in _RUNNER_EFFECTS | {"bypass"} for e in effects):
+            return None
+        return effects[:10]
+
+    def _add_trigger(self, tr: dict, body: str, line: str, when: str) -> None:
+        effects = self._effects(body)
+        if effects is not None:
+            if body.lower().startswith("you may "):
+                tr["optional"] = True
+            tr["effects"] = effects
+            status = MODELED
+        else:
+            tr["effects"] = [_text_effect(line)]
+            status = BY_HAND
+        self.out.setdefault("triggers", []).append(tr)
+        self.unit(line, "trigger", status, when)
+
+    def constant(self, line: str, low: str) -> bool:
+        """Constant abilities the engine applies; True when the whole paragraph is one."""
+        sentences = _sentence_list(line)
+        done = []
+        for sent in sentences:
+            if sent in ("you can advance this ice", "you can advance this asset"):
+                done.append("advance")
+                continue
+            m = _ADVANCE_STRENGTH.fullmatch(sent)
+            if m and self.ctype == "ice":
+                self.out.setdefault("strength_mods", []).append(
+                    {"amount": int(m.group(1)), "per": "advancement"}
+                )
+                done.append(True)
+                continue
+            m = _ONLY_ICE_STRENGTH.fullmatch(sent) or _TAGGED_STRENGTH.fullmatch(sent)
+            if m and self.ctype == "ice":
+                cond = "only_ice" if "only piece" in sent else "tagged"
+                self.out.setdefault("strength_mods", []).append({"amount": int(m.group(1)), "while": cond})
+                done.append(True)
+                continue
+            m = _MU.fullmatch(sent)
+            if m and self.controller == "runner" and self.ctype != "event":
+                self.out["mu"] = self.out.get("mu", 0) + int(m.group(1))
+                done.append(True)
+                continue
+            m = _LINK.fullmatch(sent)
+            if m and self.ctype in ("hardware", "resource", "program"):
+                self.out["link"] = self.out.get("link", 0) + int(m.group(1))
+                done.append(True)
+                continue
+            m = _ACCESS_MORE.fullmatch(sent)
+            if m and self.controller == "runner" and self.ctype != "event":
+                key = "hq" if m.group(1) == "hq" else "rd"
+                self.out.setdefault("access_bonus", {})[key] = int(m.group(2))
+                done.append(True)
+                continue
+            m = _RECURRING.fullmatch(sent)
+            if m and self.ctype != "event" and self.ctype != "operation":
+                self.out["recurring"] = int(m.group(1))
+                done.append(True)
+                continue
+            return False if not done else self._partial(line, sentences, done)
+        if "advance" in done:
+            # "You can advance this ice/asset" alone is a permission the engine does not offer
+            # (its advance action is for agendas): shown, with the rest modeled
+            if all(d == "advance" for d in done):
+                self.shown(line)
+            else:
+                self.unit(line, "constant", MODELED)
+                self.out.setdefault("unmodeled", []).append("You can advance this card.")
+            return True
+        self.unit(line, "constant", MODELED)
+        return True
+
+    def _partial(self, line: str, sentences: list[str], done: list) -> bool:
+        # some sentences modeled, one not: the paragraph is shown for the judge (what the
+        # engine applies stays applied; a judge reads the rest)
+        self.shown(line)
+        return True
+
+
+def card_units(card: Any, subtype_names: Mapping[str, str] | None = None) -> list[Unit]:
+    """Every unit of a card's printed text and what the engine does with it (`board_card`)."""
+    return _build(card, subtype_names)[1]
+
+
 def board_card(card: Any, subtype_names: Mapping[str, str] | None = None) -> dict:
     """A NetrunnerDB card record (``scraper.nrdb.Card`` or a dict of its fields) -> the board
     card object. `subtype_names` maps subtype ids to names ("code_gate" -> "Code Gate")."""
+    return _build(card, subtype_names)[0]
+
+
+def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, list[Unit]]:
     get = card.get if isinstance(card, Mapping) else lambda k, d=None: getattr(card, k, d)
     ctype = get("card_type_id") or ""
     text = get("text") or ""
@@ -387,7 +670,8 @@ def board_card(card: Any, subtype_names: Mapping[str, str] | None = None) -> dic
         out["text"] = plain(text)[:MAX_TEXT]
         if get("base_link") is not None:
             out["base_link"] = get("base_link")
-        return out
+        units = [Unit(p[:MAX_TEXT], "constant", SHOWN) for p in plain(text).split("\n") if p]
+        return out, units
     if ctype not in _CORP | _RUNNER:
         raise ValueError(f"a {ctype or 'typeless'} card has no place on the board")
     out["type"] = ctype
@@ -408,21 +692,101 @@ def board_card(card: Any, subtype_names: Mapping[str, str] | None = None) -> dic
         out["subtypes"] = subtypes[:10]
     if text:
         out["text"] = plain(text)[:MAX_TEXT]
+    controller = "corp" if ctype in _CORP else "runner"
+    b = _Card(ctype, controller, out)
+    if ctype in ("operation", "event"):
+        _play(b, text)
+        return out, b.units
     if ctype == "ice":
-        lines = subroutine_lines(text)[:20]
-        out["subroutines"] = _accepted([parse_subroutine(line) for line in lines], lines, "corp")
-    elif ctype == "program" and "icebreaker" in subtypes and out.get("strength") is not None:
-        lines = ability_lines(text)[:10]
-        out["abilities"] = _accepted([parse_ability(line) for line in lines], lines, "runner", ability=True)
-    elif ctype in ("operation", "event"):
-        effects = parse_effects(text)
-        allowed = effects is not None and (
-            ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects)
-        )
-        if allowed and not engine_accepts(effects[:10], "corp" if ctype == "operation" else "runner"):
-            allowed = False
-        out["effects"] = (effects if allowed else [_text_effect(text)])[:10]
-    return out
+        out["subroutines"] = []
+    icebreaker = ctype == "program" and "icebreaker" in subtypes and out.get("strength") is not None
+    for raw in text.split("\n"):
+        line = plain(raw)
+        if not line:
+            continue  # reminder text only
+        low = line.rstrip(".").lower()
+        if raw.lstrip().startswith("[subroutine]") and ctype == "ice":
+            if len(out["subroutines"]) >= 20:
+                continue
+            sub = _accepted([parse_subroutine(raw)], [raw], "corp")[0]
+            out["subroutines"].append(sub)
+            by_hand = not isinstance(sub, list) and _name(sub) == "text"
+            b.unit(line, "subroutine", BY_HAND if by_hand else MODELED, "subroutine" if by_hand else None)
+            continue
+        if _NOT_IN_PLAY.fullmatch(line):
+            b.unit(line, "deckbuilding", NOT_APPLICABLE)
+            continue
+        if icebreaker and _is_ability(raw):
+            _icebreaker_ability(b, raw, line)
+            continue
+        if b.trigger(line, low):
+            continue
+        if b.constant(line, low):
+            continue
+        if _is_ability(raw) and controller == "runner":
+            # a paid ability the engine does not model: offered by hand in paid ability windows
+            # ([click] ones are actions: shown on the card)
+            if line.lstrip().startswith("[click]"):
+                b.shown(line, "ability")
+                continue
+            abl = out.setdefault("abilities", [])
+            if len(abl) < 10:
+                abl.append({"kind": "text", "text": line[:MAX_TEXT]})
+            b.unit(line, "ability", BY_HAND, "paid ability window")
+            continue
+        b.shown(line, "ability" if _is_ability(raw) else "constant")
+    return out, b.units
+
+
+def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:
+    ab = parse_ability(raw)
+    if ab["kind"] == "text":
+        # "+N strength for the remainder of this run/turn" (3.9.5c)
+        m = _ABILITY.match(line)
+        cost = _CREDITS.fullmatch(m.group("cost").strip().lower()) if m else None
+        effect = m.group("effect").strip().rstrip(".").lower() if m else ""
+        lasts = _PUMP_LASTS.fullmatch(effect)
+        if cost and lasts:
+            ab = {
+                "kind": "strength",
+                "cost": int(cost.group(1)),
+                "amount": int(lasts.group(1)),
+                "lasts": lasts.group(2),
+            }
+    if ab["kind"] != "text" and not engine_accepts(ab, "runner", ability=True):
+        ab = {"kind": "text", "text": line[:MAX_TEXT]}
+    abl = b.out.setdefault("abilities", [])
+    if len(abl) < 10:
+        abl.append(ab)
+    if ab["kind"] == "text":
+        b.unit(line, "ability", BY_HAND, "paid ability window")
+    else:
+        b.unit(line, "ability", MODELED)
+
+
+def _play(b: _Card, text: str) -> None:
+    """An operation's or event's whole text is its play ability (9.7): modeled when every part
+    is understood, else one by-hand effect the judge resolves when it is played."""
+    ctype = b.ctype
+    lines = [plain(x) for x in text.split("\n") if plain(x)]
+    keep = [ln for ln in lines if not _NOT_IN_PLAY.fullmatch(ln)]
+    for ln in lines:
+        if ln not in keep:
+            b.unit(ln, "deckbuilding", NOT_APPLICABLE)
+    effects = parse_effects(text)
+    allowed = effects is not None and (
+        ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects)
+    )
+    if allowed and not engine_accepts(effects[:10], "corp" if ctype == "operation" else "runner"):
+        allowed = False
+    if allowed:
+        b.out["effects"] = effects[:10]
+        for ln in keep:
+            b.unit(ln, "play", MODELED)
+    else:
+        b.out["effects"] = [_text_effect("\n".join(keep) or text)]
+        for ln in keep:
+            b.unit(ln, "play", BY_HAND, "play")
 
 
 def engine_accepts(item: Any, controller: str = "corp", ability: bool = False) -> bool:
@@ -455,3 +819,50 @@ def _accepted(items: list, texts: list[str], controller: str, ability: bool = Fa
 
 def _name(effect: Any) -> str:
     return effect if isinstance(effect, str) else effect.get("effect", "")
+
+
+def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None) -> dict:
+    """What the engine does with the printed text of `cards` (NetrunnerDB records): per card type
+    and overall, cards whose every unit is modeled (or not applicable), and units modeled / by
+    hand (surfaced at a trigger point or window) / shown on the card / not applicable, with the
+    list of the units not modeled. The figure counts every unit of every card."""
+    from collections import Counter, defaultdict
+
+    by_type: dict[str, Counter] = defaultdict(Counter)
+    total: Counter = Counter()
+    open_units: list[dict] = []
+    for c in cards:
+        get = c.get if isinstance(c, Mapping) else lambda k, d=None, c=c: getattr(c, k, d)
+        ctype = get("card_type_id") or ""
+        try:
+            units = card_units(c, subtype_names)
+        except ValueError:
+            continue
+        counts = Counter(u.status for u in units)
+        full = all(u.status in (MODELED, NOT_APPLICABLE) for u in units)
+        for bucket in (by_type[ctype], total):
+            bucket["cards"] += 1
+            bucket["fully_modeled"] += full
+            bucket["units"] += len(units)
+            for st in STATUSES:
+                bucket[st] += counts[st]
+        for u in units:
+            if u.status in (BY_HAND, SHOWN):
+                open_units.append({"card_id": get("id"), "title": get("title"), **u.to_dict()})
+
+    def shape(b: Counter) -> dict:
+        in_play = b["units"] - b[NOT_APPLICABLE]
+        return {
+            "cards": b["cards"],
+            "fully_modeled": b["fully_modeled"],
+            "units": b["units"],
+            **{st: b[st] for st in STATUSES},
+            "modeled_share": round(b[MODELED] / in_play, 4) if in_play else 1.0,
+            "surfaced_share": round((b[MODELED] + b[BY_HAND]) / in_play, 4) if in_play else 1.0,
+        }
+
+    return {
+        "total": shape(total),
+        "by_type": {k: shape(v) for k, v in sorted(by_type.items())},
+        "not_modeled": open_units,
+    }

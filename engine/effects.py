@@ -291,6 +291,33 @@ def _unless_pays(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
     return _optional_cost(ctx, e, "unless", "runner", source, d, f)
 
 
+@resolves("must_pay")
+def _must_pay(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    """ "They must pay N[credit], if able. If they do not, ..." (Tollbooth): no choice (1.2.3,
+    "if able": carried out fully or not at all). A Runner who can pay the whole amount pays it;
+    one who cannot pays nothing and the inner instructions resolve next."""
+    amt = e["amount"]
+    inner = " ".join(describe_effect(x) for x in e["effects"])
+    if ctx.spendable("runner") >= amt:
+        ch: dict = {}
+        rules = ["rule_if_able", "rule_cost", *ctx.pay("runner", amt, ch)]
+        ctx.ev(
+            f"{source}: the Runner must pay {amt} credit(s) if able, and can: they pay {amt}.",
+            rules,
+            ch,
+            objects={"amount": amt, "paid": True},
+        )
+        return None
+    ctx.ev(
+        f"{source}: the Runner must pay {amt} credit(s) if able and cannot "
+        f"(they have {ctx.spendable('runner')}), so: {inner}",
+        ("rule_if_able",),
+        objects={"amount": amt, "paid": False},
+    )
+    _splice(f, e["effects"])
+    return None
+
+
 @resolves("may_pay")
 def _may_pay(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     return _optional_cost(ctx, e, "may", controller, source, d, f)

@@ -34,11 +34,21 @@ def _encounter(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if not triggers.again(ctx, f, "encountered"):
         n = len(ice["subroutines"])
         f.v["enc"] = {"broken": [False] * n, "next": 0, "fully": False}
-        ctx.ev(
-            f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
-            ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
-            objects={"server": f.v["server"], "ice": f.v["pos"]},
-        )
+        if ice.get("strength_mods"):
+            now = rig.ice_strength(ctx.board, f.v["server"], ice)
+            printed = ice.get("strength", 0)
+            ctx.ev(
+                f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken); its "
+                f"strength is {now} (printed {printed}, changed by its own constant abilities).",
+                ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status", "rule_ice_strength_value"),
+                objects={"server": f.v["server"], "ice": f.v["pos"], "strength": now, "printed": printed},
+            )
+        else:
+            ctx.ev(
+                f"The Runner encounters {ice['name']} ({n} subroutine(s), all unbroken).",
+                ("rule_encounter_ice_phase", "rule_encounter_unbroken_sub_status"),
+                objects={"server": f.v["server"], "ice": f.v["pos"]},
+            )
     return triggers.fire(ctx, f, d, "encountered", ice)
 
 
@@ -67,10 +77,11 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     threat = rig.threat_level(b)
     all_broken = all(broken)
     blocked = rig.blocked
+    ice_str = rig.ice_strength(b, run_v["server"], ice)
 
     def keep(prog: dict, ab: dict, use_id: str) -> bool:
         used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
-        return blocked(prog, ab, ice, all_broken, have, used, threat) is None
+        return blocked(prog, ab, ice, all_broken, have, used, threat, ice_str) is None
 
     progs = b["runner"]["rig"]["programs"]
     refs = list(card_refs(progs))
@@ -85,7 +96,7 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
         keep,
         enc.setdefault("labels", {}),
         memo["options"] if rich else None,
-        f"{all_broken:d}.{threat}",
+        f"{all_broken:d}.{threat}.{ice_str}",
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .board import memory_used
+from .board import memory_limit, memory_used
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,7 @@ class Outcome:
                 score=sum(c.get("agenda_points", 0) for c in runner["score_area"]),
                 hand=len(runner["hand"]),
                 bad_publicity_fund=runner["bad_publicity_fund"],
-                memory=Memory(memory_used(runner["rig"]), runner["memory_limit"]),
+                memory=Memory(memory_used(runner["rig"]), memory_limit(runner)),
                 programs=[c["name"] for c in runner["rig"]["programs"]],
             ),
             archives_faceup=[c["name"] for c in corp["discard"] if c.get("faceup")],

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import recurring, rig
+from .board import memory_limit
 from .decision import Decision, card_ref, find_card
 from .locations import corp_ability_cards, get_card
 
@@ -191,12 +192,12 @@ def _runner_actions(b: dict) -> list[Refusal]:
                         "rule_install_cost",
                     )
                 )
-            elif t == "program" and c.get("memory_cost", 0) > r["memory_limit"]:
+            elif t == "program" and c.get("memory_cost", 0) > memory_limit(r):
                 out.append(
                     Refusal(
                         f"install:{ref}",
                         "runner",
-                        f"{c['name']} needs {c.get('memory_cost', 0)} [mu], more than the memory limit of {r['memory_limit']}",
+                        f"{c['name']} needs {c.get('memory_cost', 0)} [mu], more than the memory limit of {memory_limit(r)}",
                         "rule_memory_limit",
                     )
                 )
@@ -226,7 +227,16 @@ def _encounter(s: Session) -> list[Refusal]:
         for a, ab in enumerate(prog.get("abilities", ())):
             use_id = f"use:{ref}.{a}"
             used = "once_per" in ab and rig.used_up(ab, use_id, run, s.frames[0].v)
-            why = rig.unusable(prog, ab, ice, run["enc"]["broken"], have, used, rig.threat_level(b))
+            why = rig.unusable(
+                prog,
+                ab,
+                ice,
+                run["enc"]["broken"],
+                have,
+                used,
+                rig.threat_level(b),
+                rig.ice_strength(b, run["server"], ice),
+            )
             if why:
                 rule = {
                     "3.9.5g": "rule_icebreaker_interface_strength",

@@ -16,6 +16,32 @@ def strength(card: dict) -> int:
     return card.get("strength", 0) + card.get("boost", 0)
 
 
+def ice_strength(board: dict, server: str, ice: dict) -> int:
+    """A piece of ice's current strength: printed, plus its constant `strength_mods` (never
+    below 0 for comparisons with an icebreaker's, 3.9.5g): +N for each hosted advancement
+    counter (Ice Wall), +N while it is the only piece of ice protecting its server (Scatter
+    Field), +N while the Runner is tagged."""
+    base = ice.get("strength", 0)
+    mods = ice.get("strength_mods")
+    if not mods:
+        return base
+    for m in mods:
+        per = m.get("per")
+        if per == "advancement":
+            base += m["amount"] * ice.get("counters", {}).get("advancement", 0)
+            continue
+        cond = m.get("while")
+        if cond == "only_ice":
+            holds = len(board["servers"][server]["ice"]) == 1
+        elif cond == "tagged":
+            holds = board["runner"]["tags"] > 0
+        else:  # pragma: no cover - the validator refuses others
+            holds = False
+        if holds:
+            base += m["amount"]
+    return max(0, base)
+
+
 def add_boost(card: dict, amount: int, lasts: str) -> None:
     """A pump: +`amount` strength for the remainder of the encounter, run or turn."""
     card["boost"] = card.get("boost", 0) + amount
@@ -98,9 +124,17 @@ def threat_level(board: dict) -> int:
 
 
 def blocked(
-    program: dict, ability: dict, ice: dict, all_broken: bool, spendable: int, used: bool, threat: int
+    program: dict,
+    ability: dict,
+    ice: dict,
+    all_broken: bool,
+    spendable: int,
+    used: bool,
+    threat: int,
+    ice_str: int | None = None,
 ) -> tuple | None:
-    """What stops `ability` on `program` against `ice` now, as (reason code, detail), or None."""
+    """What stops `ability` on `program` against `ice` now, as (reason code, detail), or None.
+    `ice_str`: the ice's current strength (`ice_strength`), its printed one if not given."""
     kind = ability["kind"]
     if kind == "text":
         return None
@@ -121,8 +155,9 @@ def blocked(
     if want and want not in ice.get("subtypes", ()):
         return ("subtype", want)
     have = program.get("strength", 0) + program.get("boost", 0)  # strength(program)
-    if have < ice.get("strength", 0):
-        return ("strength", have)
+    need = ice.get("strength", 0) if ice_str is None else ice_str
+    if have < need:
+        return ("strength", have, need)
     return None
 
 
@@ -134,11 +169,12 @@ def usable(
     spendable: int,
     used: bool = False,
     threat: int = 0,
+    ice_str: int | None = None,
 ) -> bool:
     """Can `ability` be used against `ice` now (the cheap test behind `unusable`)? `used`: a
     once-per ability already used in its turn / run / encounter (`used_up`); `threat`: the
     threat level (`threat_level`), for "Threat N →" abilities."""
-    return blocked(program, ability, ice, all(broken), spendable, used, threat) is None
+    return blocked(program, ability, ice, all(broken), spendable, used, threat, ice_str) is None
 
 
 def unusable(
@@ -149,9 +185,10 @@ def unusable(
     spendable: int,
     used: bool = False,
     threat: int = 0,
+    ice_str: int | None = None,
 ) -> str | None:
     """Why `ability` on `program` cannot be used against `ice` now (None when it can)."""
-    why = blocked(program, ability, ice, all(broken), spendable, used, threat)
+    why = blocked(program, ability, ice, all(broken), spendable, used, threat, ice_str)
     if why is None:
         return None
     code = why[0]
@@ -170,10 +207,7 @@ def unusable(
         return "every subroutine is already broken (9.8.6)"
     if code == "subtype":
         return f"{ice['name']} is not a {why[1]} (3.9.5h)"
-    return (
-        f"{program['name']} has strength {why[1]}, below {ice['name']}'s "
-        f"strength {ice.get('strength', 0)} (3.9.5g)"
-    )
+    return f"{program['name']} has strength {why[1]}, below {ice['name']}'s strength {why[2]} (3.9.5g)"
 
 
 def describe_ability(ability: dict) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import recurring, rig
-from .board import memory_used
+from .board import memory_limit, memory_used
 from .decision import Decision, card_ref, locate
 from .effects import win
 from .machine import (
@@ -136,7 +136,7 @@ def _install_options(b: dict, side: str) -> list[dict]:
             if t not in ("program", "hardware", "resource"):
                 continue
             cost = c.get("install_cost", 0)
-            if cost > credits or (t == "program" and c.get("memory_cost", 0) > r["memory_limit"]):
+            if cost > credits or (t == "program" and c.get("memory_cost", 0) > memory_limit(r)):
                 continue
             out.append(
                 dec(f"install:{card_ref(hand, i)}", f"[click]: Install {c['name']} ({cost} credits)", side)
@@ -193,7 +193,7 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
         r = p
         if t == "program":
             progs = r["rig"]["programs"]
-            over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
+            over = memory_used(r["rig"]) + card.get("memory_cost", 0) - memory_limit(r)
             if d is not None and d.kind == "trash":
                 gone = progs.pop(locate(progs, d))
                 rig.forget_boosts(gone)
@@ -206,7 +206,7 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
                     objects={"card": gone["name"]},
                 )
                 ch = {}
-                over = memory_used(r["rig"]) + card.get("memory_cost", 0) - r["memory_limit"]
+                over = memory_used(r["rig"]) + card.get("memory_cost", 0) - memory_limit(r)
             if over > 0:
                 return wait(
                     [
@@ -228,7 +228,7 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
         text = f"The Runner installs {card['name']}."
         if t == "program":
             rules += ["rule_program_memory_cost", "rule_memory_limit"]
-            text += f" Memory: {memory_used(r['rig'])} of {r['memory_limit']} [mu] used."
+            text += f" Memory: {memory_used(r['rig'])} of {memory_limit(r)} [mu] used."
         ctx.ev(text, rules, ch, objects={"card": card["name"], "zone": zone})
         v["placed"] = [zone, len(r["rig"][zone]) - 1]  # for its "when installed" abilities
         return None

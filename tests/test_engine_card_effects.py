@@ -124,7 +124,13 @@ def test_hammer_trashes_by_card_type_and_spares_icebreakers(doc, card):
 
 def test_anvil_the_runner_chooses_what_to_trash(doc, card):
     b = board([card("anvil")], [card("corroder"), card("gordian_blade")])
-    s = to(engine.start(b, "run", doc, {"server": "hq"}), "trash:")
+    # Anvil's "When the Runner encounters this ice, you may trash 1 of your other installed
+    # cards..." is not modeled: it surfaces at the encounter as a by-hand decision (never silent)
+    s = to(engine.start(b, "run", doc, {"server": "hq"}), "resolved")
+    by_hand = [d for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+    assert by_hand and "you may trash 1 of your other installed cards" in by_hand[0]["label"]
+    s, _ = engine.apply(s, "resolved")
+    s = to(s, "trash:")
     assert {d["player"] for d in engine.legal_decisions(s)} == {"runner"}
     assert ids(s) == ["trash:programs.corroder", "trash:programs.gordian-blade"]
     s, _ = engine.apply(s, "trash:programs.0")  # the positional id of older sessions still works
@@ -136,7 +142,10 @@ def test_congratulations_the_runner_gains_credits(doc, card):
     s = to(
         engine.start(board([card("congratulations")], credits=4), "run", doc, {"server": "hq"}), "continue"
     )
-    assert s.board["corp"]["credits"] == 7 and s.board["runner"]["credits"] == 5
+    # 5 + 2 (the subroutine) + 1 ("When the Runner passes this ice, gain 1[credit]", a `passed`
+    # trigger on the ice, 6.9.4a); the Runner 4 + 1
+    assert s.board["corp"]["credits"] == 8 and s.board["runner"]["credits"] == 5
+    assert any(e.step == "step_pass_ice" or "passed" in e.text for e in s.trace if e.applied)
 
 
 @pytest.mark.parametrize("tags,applied", [(0, False), (1, True)])

@@ -116,6 +116,39 @@ def register(group: click.Group) -> None:
             click.echo()
             click.echo(_ruling_text(r))
 
+    @group.command("card-coverage")
+    @click.option("--all", "every_card", is_flag=True, help="every card of the data set, not only Standard")
+    @click.option("--list", "show_list", is_flag=True, help="list every unit not modeled")
+    @json_option
+    @build_dir_option
+    @user_errors
+    def card_coverage_cmd(every_card, show_list, as_json, build_dir):
+        """How much of the card pool's printed text the engine models: per card type, cards fully
+        modeled and units (one subroutine or printed paragraph each) modeled, by hand (surfaced
+        where they apply), shown on the card, or not applicable (deck-building)."""
+        p = payloads.coverage(open_rules(build_dir), standard_only=not every_card)
+        if as_json:
+            emit(p)
+            return
+
+        def row(name: str, c: dict) -> str:
+            return (
+                f"{name:<16} {c['cards']:>5} {c['fully_modeled']:>6} {c['units']:>6} {c['modeled']:>8} "
+                f"{c['by_hand']:>8} {c['shown']:>6} {c['n/a']:>5}  {c['modeled_share']:>7.1%}"
+            )
+
+        click.echo(f"{p['pool']} pool: what the engine does with each unit of card text")
+        click.echo(
+            f"{'type':<16} {'cards':>5} {'full':>6} {'units':>6} {'modeled':>8} {'by hand':>8} {'shown':>6} {'n/a':>5}  {'modeled':>7}"
+        )
+        for name, c in p["by_type"].items():
+            click.echo(row(name, c))
+        click.echo(row("all", p["total"]))
+        if show_list:
+            for u in p["not_modeled"]:
+                where = f" (at: {u['at']})" if u["at"] else ""
+                click.echo(f"{u['status']:<8} {u['title']}: {u['text']}{where}")
+
     @group.command("card-search")
     @click.argument("query", nargs=-1, required=True)
     @click.option(

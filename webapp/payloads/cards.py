@@ -20,7 +20,8 @@ import html
 import re
 from typing import Any
 
-from engine.cardtext import board_card
+from engine.cardtext import board_card, card_units
+from engine.cardtext import coverage as text_coverage
 from rules_index.cards import (
     CITED_NUMBER,
     CardStore,
@@ -128,9 +129,33 @@ def board(rules: Rules, card: Card) -> dict[str, Any]:
     names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
     try:
         obj = board_card(card, names)
+        units = [u.to_dict() for u in card_units(card, names)]
     except ValueError:
-        return {"id": card.id, "title": card.title, "card": None}
-    return {"id": card.id, "title": card.title, "card": obj}
+        return {"id": card.id, "title": card.title, "card": None, "units": [], "by_hand": 0}
+    by_hand = sum(1 for u in units if u["status"] in ("by_hand", "shown"))
+    return {"id": card.id, "title": card.title, "card": obj, "units": units, "by_hand": by_hand}
+
+
+def engine_units(rules: Rules, card: Card) -> list[dict[str, Any]]:
+    """What the engine does with each unit of a card's printed text (engine.cardtext)."""
+    s = store(rules)
+    names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
+    try:
+        return [u.to_dict() for u in card_units(card, names)]
+    except ValueError:
+        return []
+
+
+def coverage(rules: Rules, standard_only: bool = True) -> dict[str, Any]:
+    """How much of the card pool's printed text the engine models (the Standard pool by default,
+    else every card of the data set): per card type and overall, every unit counted."""
+    s = store(rules)
+    names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
+    cards = s.cards()
+    if standard_only:
+        legality, _ = s.standard()
+        cards = [c for c in cards if c.id in legality and legality[c.id].legal]
+    return {"pool": "standard" if standard_only else "all", **text_coverage(cards, names)}
 
 
 # ----------------------------------------------------------------------------------------------

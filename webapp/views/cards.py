@@ -3,7 +3,9 @@
 /c/<card id | code | name>, /c?q=    the card page (a code or name redirects to /c/<id>)
 /api/cards/<card>                     the card: data, legality, rulings, rules mentioning it
 /api/cards/<card>/rulings             its official rulings, newest first
-/api/cards/<card>/board               the engine-ready board card object (board editor)
+/api/cards/<card>/board               the engine-ready board card object (board editor), and
+                                      what the engine does with each unit of its text
+/api/cards/coverage?pool=standard|all how much of the pool's printed text the engine models
 /api/cards?q=&source=&limit=          card and ruling search, each hit labelled by source
 """
 
@@ -70,6 +72,14 @@ def card_api(card: str):
 @bp.get("/api/cards/<path:card>/rulings")
 def card_rulings_api(card: str):
     return jsonify(payloads.rulings(rules(), payloads.find(rules(), card)))
+
+
+@bp.get("/api/cards/coverage")
+def card_coverage_api():
+    pool = request.args.get("pool", "standard")
+    if pool not in ("standard", "all"):
+        raise BadRequest(f"pool must be 'standard' or 'all', not {pool[:20]!r}")
+    return jsonify(payloads.coverage(rules(), standard_only=pool == "standard"))
 
 
 @bp.get("/api/cards/<path:card>/board")

@@ -99,6 +99,15 @@ def api_structures():
     return jsonify(engine_payloads.structures(rules(), request.args.get("v")))
 
 
+@bp.get("/api/engine/vocabulary")
+def vocabulary_api():
+    """Everything a board may say (engine.vocabulary): effects with their fields, trigger
+    conditions and filters, ability kinds, strength modifiers, zones, counters, limits."""
+    from engine.vocabulary import vocabulary
+
+    return jsonify(vocabulary())
+
+
 @bp.get("/api/engine/examples")
 def api_examples():
     return jsonify(examples=engine_payloads.examples())

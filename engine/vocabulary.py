@@ -1,0 +1,222 @@
+"""The board vocabulary as one declarative answer, and the parts of the board JSON Schema made
+from it.
+
+The declarations live where the validator reads them (`engine.board`: EFFECTS, TRIGGER_WHEN,
+TRIGGER_FILTERS, ability kinds, limits). This module turns them into:
+
+* `vocabulary()`: a JSON-ready description of every effect (its parameters with their types
+  and ranges, nested effect lists, who may use it, its words), trigger condition and filter,
+  ability kind, strength modifier, zone, counter and limit: what `GET /api/engine/vocabulary`
+  answers and what the editor and the board picture may read;
+* `sync_schema(schema)`: `engine/board.schema.json` with its generated parts made current (the
+  effect names, the trigger conditions, the strength modifiers). ``python -m engine.vocabulary
+  --write`` rewrites the file; a test fails when the file on disk is not current.
+
+Adding an effect is: its spec in `engine.board.EFFECTS`, its resolver in `engine.effects`
+(a test checks every spec has one), a scenario test; then ``python -m engine.vocabulary --write``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import board as B
+
+SCHEMA_PATH = Path(__file__).with_name("board.schema.json")
+
+
+def bare_effects() -> list[str]:
+    """Effects that may be written as a bare name ("end_the_run"): no required field."""
+    out = []
+    for name, spec in B.EFFECTS.items():
+        if spec["params"] or spec.get("nested") or spec.get("strings") or spec.get("choices"):
+            continue
+        if spec.get("zones"):
+            continue
+        out.append(name)
+    return out
+
+
+def _int_range(name: str) -> dict:
+    hi = B.MAX_CREDITS if name in ("cost",) else B.MAX_SMALL
+    return {"type": "integer", "minimum": 0, "maximum": hi}
+
+
+def effect_spec(name: str) -> dict:
+    """One effect's declaration as data."""
+    spec = B.EFFECTS[name]
+    fields: dict[str, Any] = {}
+    for p in spec["params"]:
+        fields[p] = {**_int_range(p), "required": True}
+    for p, default in spec.get("optional", {}).items():
+        fields[p] = {**_int_range(p), "default": default}
+    for p in spec.get("strings", ()):
+        fields[p] = {
+            "type": "string",
+            "required": True,
+            "max_length": B.MAX_TEXT if p == "text" else B.MAX_NAME,
+        }
+    for p in spec.get("nested", ()):
+        fields[p] = {"type": "effects", "required": True}
+    for p, known in spec.get("lists", {}).items():
+        fields[p] = {"type": "list", "items": list(known) if known else "name"}
+    for p, known in spec.get("enums", {}).items():
+        fields[p] = {"type": "enum", "values": list(known)}
+    for p in spec.get("flags", ()):
+        fields[p] = {"type": "boolean", "default": False}
+    if spec.get("choices"):
+        fields[spec["choices"]] = {"type": "options", "min": 2, "max": B.MAX_OPTIONS, "required": True}
+    if spec.get("zones"):
+        fields["zones"] = {"type": "list", "items": list(B.ACCESS_ZONES), "required": True}
+    if name == "trace":
+        fields["on_success"] = {"type": "effects"}
+        fields["on_failure"] = {"type": "effects"}
+    return {
+        "name": name,
+        "fields": fields,
+        "bare": name in bare_effects(),
+        "corp_only": spec["corp_only"],
+        "words": spec["text"],
+    }
+
+
+def vocabulary() -> dict:
+    """Everything a board may say, as data (the editor, the board picture and the API read it)."""
+    return {
+        "format": B.FORMAT,
+        "version": B.FORMAT_VERSION,
+        "effects": [effect_spec(n) for n in B.EFFECTS],
+        "triggers": {
+            "when": list(B.TRIGGER_WHEN),
+            "filters": {k: list(v) for k, v in B.TRIGGER_FILTERS.items()},
+        },
+        "abilities": {
+            "runner": list(B.ABILITY_KINDS),
+            "corp": list(B.CORP_ABILITY_KINDS),
+            "corp_card_types": list(B.CORP_ABILITY_TYPES),
+            "once_per": list(B.ONCE_PER),
+            "pump_lasts": list(B.PUMP_LASTS),
+            "runner_prevents": list(B.RUNNER_PREVENTS),
+            "corp_prevents": list(B.CORP_PREVENTS),
+            "damage_kinds": list(B.DAMAGE_KINDS),
+        },
+        "strength_mods": {"per": list(B.STRENGTH_PER), "while": list(B.STRENGTH_WHILE)},
+        "card_types": {"corp": list(B.CORP_TYPES), "runner": list(B.RUNNER_TYPES)},
+        "zones": {"rig": list(B.RIG_ZONES), "access": list(B.ACCESS_ZONES)},
+        "servers": {"central": list(B.CENTRAL), "remote": "remote1..remote99"},
+        "counters": list(B.COUNTERS),
+        "limits": {
+            "credits": B.MAX_CREDITS,
+            "small": B.MAX_SMALL,
+            "zone": B.MAX_ZONE,
+            "ice": B.MAX_ICE,
+            "root": B.MAX_ROOT,
+            "subroutines": B.MAX_SUBS,
+            "remotes": B.MAX_REMOTES,
+            "effects": B.MAX_EFFECTS,
+            "name": B.MAX_NAME,
+            "nesting": B.MAX_TRACE_DEPTH,
+            "rig": B.MAX_RIG,
+            "abilities": B.MAX_ABILITIES,
+            "subtypes": B.MAX_SUBTYPES,
+            "text": B.MAX_TEXT,
+            "unmodeled": B.MAX_UNMODELED,
+        },
+    }
+
+
+def _strength_mods_schema() -> dict:
+    return {
+        "type": "array",
+        "maxItems": B.MAX_ABILITIES,
+        "description": "ice: constant abilities changing its strength (engine.rig.ice_strength)",
+        "items": {
+            "type": "object",
+            "required": ["amount"],
+            "additionalProperties": False,
+            "properties": {
+                "amount": {"type": "integer", "minimum": -B.MAX_SMALL, "maximum": B.MAX_SMALL},
+                "per": {"enum": list(B.STRENGTH_PER)},
+                "while": {"enum": list(B.STRENGTH_WHILE)},
+            },
+            "oneOf": [{"required": ["per"]}, {"required": ["while"]}],
+        },
+    }
+
+
+def _unmodeled_schema() -> dict:
+    return {
+        "type": "array",
+        "maxItems": B.MAX_UNMODELED,
+        "description": "printed abilities the engine does not apply: shown on the card for the judge",
+        "items": {"type": "string", "minLength": 1, "maxLength": B.MAX_TEXT},
+    }
+
+
+def sync_schema(schema: dict) -> dict:
+    """`schema` (the board JSON Schema) with its generated parts made from the vocabulary."""
+    out = json.loads(json.dumps(schema))
+    defs = out["$defs"]
+    bare, obj = defs["effect"]["oneOf"]
+    bare["enum"] = bare_effects()
+    obj["properties"]["effect"]["enum"] = list(B.EFFECTS)
+    for side in ("corp_card", "runner_card"):
+        props = _card_props(defs[side])
+        triggers = props.get("triggers")
+        if triggers is not None:
+            triggers["items"]["properties"]["when"]["enum"] = list(B.TRIGGER_WHEN)
+        props["unmodeled"] = _unmodeled_schema()
+        if side == "corp_card":
+            props["strength_mods"] = _strength_mods_schema()
+        else:
+            props["mu"] = {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": B.MAX_SMALL,
+                "description": "+N[mu]: memory this installed card adds to the memory limit (1.20.2)",
+            }
+    return out
+
+
+def _card_props(d: dict) -> dict:
+    """The `properties` of a card definition (the object branch when it is a name-or-object)."""
+    if "properties" in d:
+        return d["properties"]
+    for branch in [*d.get("oneOf", ()), *d.get("anyOf", ())]:
+        if isinstance(branch, dict) and "properties" in branch:
+            return branch["properties"]
+    raise KeyError("card definition without properties")
+
+
+def render(schema: dict) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=True) + "\n"
+
+
+def current_schema_text() -> str:
+    return render(sync_schema(json.loads(SCHEMA_PATH.read_text())))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = current_schema_text()
+    if "--write" in args:
+        SCHEMA_PATH.write_text(text)
+        print(f"wrote {SCHEMA_PATH.name}")
+        return 0
+    if "--check" in args:
+        ok = SCHEMA_PATH.read_text() == text
+        print(
+            "board.schema.json is current"
+            if ok
+            else "board.schema.json is stale: run python -m engine.vocabulary --write"
+        )
+        return 0 if ok else 1
+    print(json.dumps(vocabulary(), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
