@@ -183,7 +183,63 @@ def card_view(card: Any, kind: str = "") -> dict[str, Any]:
         out["boosted"] = out["strength"] + boost
     if isinstance(card.get("abilities"), list):
         out["abilities"] = [_ability_label(a) for a in card["abilities"]]
+    notes, by_hand = _notes(card)
+    if notes:
+        out["notes"] = notes
+    if by_hand:
+        out["by_hand"] = by_hand
     return out
+
+
+def _is_text(e: Any) -> bool:
+    return isinstance(e, dict) and e.get("effect") == "text"
+
+
+def _notes(card: dict) -> tuple[list[dict[str, Any]], int]:
+    """What the picture says a card does beside its subroutines and abilities: its conditional
+    abilities ("when encountered: ...") and the printed paragraphs the engine does not apply
+    (`unmodeled`), each marked when a judge resolves it by hand; and how many are by hand
+    (text subroutines and abilities included)."""
+    notes: list[dict[str, Any]] = []
+    by_hand = 0
+    for t in card.get("triggers") or ():
+        if not isinstance(t, dict):
+            continue
+        effects = t.get("effects") if isinstance(t.get("effects"), list) else [t.get("effects")]
+        hand = any(_is_text(e) for e in effects)
+        by_hand += hand
+        words = " ".join(effect_label(e) for e in effects if e is not None)
+        when = str(t.get("when", "")).replace("_", " ")
+        notes.append({"text": words if hand else f"When {when}: {words}", "by_hand": hand})
+    for text in card.get("unmodeled") or ():
+        if isinstance(text, str):
+            notes.append({"text": text, "by_hand": True})
+            by_hand += 1
+    for sub in card.get("subroutines") or ():
+        by_hand += _is_text(sub)
+    for a in card.get("abilities") or ():
+        by_hand += isinstance(a, dict) and a.get("kind") == "text"
+    return notes, by_hand
+
+
+def _ice_strength(card: Any, n_ice: int, tags: int = 0) -> int | None:
+    """The ice's strength with its constant `strength_mods` (engine.rig.ice_strength), or None
+    when it has none (or the board is not well formed)."""
+    if not isinstance(card, dict) or not isinstance(card.get("strength_mods"), list):
+        return None
+    base = card.get("strength", 0)
+    if not isinstance(base, int):
+        return None
+    counters = card.get("counters") if isinstance(card.get("counters"), dict) else {}
+    for m in card["strength_mods"]:
+        if not isinstance(m, dict) or not isinstance(m.get("amount"), int):
+            return None
+        if m.get("per") == "advancement":
+            adv = counters.get("advancement", 0)
+            base += m["amount"] * (adv if isinstance(adv, int) else 0)
+        elif (m.get("while") == "only_ice" and n_ice == 1) or (m.get("while") == "tagged" and tags):
+            base += m["amount"]
+    return max(0, base)
 
 
 def ice_label(i: int, n: int) -> str:
@@ -197,13 +253,16 @@ def ice_label(i: int, n: int) -> str:
     return f"{i + 1} of {n}"
 
 
-def _server_view(key: str, srv: dict, corp: dict, run: RunPosition | None) -> dict[str, Any]:
+def _server_view(key: str, srv: dict, corp: dict, run: RunPosition | None, tags: int = 0) -> dict[str, Any]:
     ice_in = srv.get("ice") if isinstance(srv.get("ice"), list) else []
     n = len(ice_in)
     here = run is not None and run.server == key
     ice = []
     for i, card in enumerate(ice_in):
         view = card_view(card, "ice")
+        now = _ice_strength(card, n, tags)
+        if now is not None and isinstance(view.get("strength"), int) and now != view["strength"]:
+            view["boosted"] = now
         view["pos"] = i
         view["label"] = ice_label(i, n)
         subs = card.get("subroutines") if isinstance(card, dict) else None
@@ -292,7 +351,9 @@ def _memory(runner: dict) -> dict[str, int] | None:
         for c in programs
         if isinstance(c, dict) and isinstance(c.get("memory_cost"), int)
     )
-    return {"used": used, "limit": limit if isinstance(limit, int) else 4}
+    from engine.board import memory_bonus  # +N[mu] of installed cards (LilyPAD)
+
+    return {"used": used, "limit": (limit if isinstance(limit, int) else 4) + memory_bonus(rig)}
 
 
 def board_picture(board: Any, run: RunPosition | None = None) -> dict[str, Any] | None:
@@ -303,7 +364,8 @@ def board_picture(board: Any, run: RunPosition | None = None) -> dict[str, Any] 
     runner = board.get("runner") if isinstance(board.get("runner"), dict) else {}
     servers_in = board.get("servers") if isinstance(board.get("servers"), dict) else {}
     keys = server_order(set(servers_in) | set(CENTRAL))
-    servers = [_server_view(k, servers_in.get(k) or {}, corp, run) for k in keys]
+    tags = runner.get("tags") if isinstance(runner.get("tags"), int) else 0
+    servers = [_server_view(k, servers_in.get(k) or {}, corp, run, tags) for k in keys]
     ident = runner.get("identity")
     if isinstance(ident, str):
         ident = {"name": ident}
