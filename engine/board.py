@@ -220,6 +220,8 @@ TRIGGER_WHEN = (
     "trace_initiated",
     "accessed",
     "stolen",
+    "turn_begins",
+    "turn_ends",
 )  # engine.triggers.WHEN
 # trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
 TRIGGER_FILTERS = {
@@ -694,9 +696,11 @@ class _Checker:
             elif key == "subtype" and not (isinstance(val, str) and 0 < len(val) <= 40):
                 self.add(f"{fp}.{key}", "must be a subtype name of 1-40 characters")
             elif key == "server" and not (
-                val in ("hq", "rd", "archives", "central", "remote") or REMOTE_RE.match(str(val))
+                val in ("hq", "rd", "archives", "central", "remote", "this") or REMOTE_RE.match(str(val))
             ):
-                self.add(f"{fp}.{key}", "must be hq, rd, archives, remote1..remote99, central or remote")
+                self.add(
+                    f"{fp}.{key}", "must be hq, rd, archives, remote1..remote99, central, remote or this"
+                )
 
     def prevent_ability(self, a: dict, ap: str, events: tuple[str, ...]) -> None:
         """An interrupt that prevents part of an imminent instruction (engine.prevention): `event`

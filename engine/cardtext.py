@@ -458,6 +458,24 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         "subtype",
     ),
     (
+        re.compile(r"when your turn begins, (?P<body>.+)"),
+        frozenset({"asset", "upgrade", "ice", "agenda", "program", "hardware", "resource"}),
+        "turn_begins",
+        None,
+    ),
+    (
+        re.compile(r"when your turn ends, (?P<body>.+)"),
+        frozenset({"asset", "upgrade", "ice", "agenda", "program", "hardware", "resource"}),
+        "turn_ends",
+        None,
+    ),
+    (
+        re.compile(r"whenever (?:the runner makes|there is) a successful run on this server, (?P<body>.+)"),
+        frozenset({"upgrade"}),
+        "successful_run",
+        "this",
+    ),
+    (
         re.compile(r"whenever you access an? (?P<card_type>agenda|asset|upgrade|card), (?P<body>.+)"),
         frozenset({"program", "hardware", "resource"}),
         "accessed",
@@ -529,7 +547,9 @@ class _Card:
             if not m:
                 continue
             tr: dict[str, Any] = {"when": when}
-            if flt == "server" and m.group("server"):
+            if flt == "this":
+                tr["filter"] = {"server": "this"}
+            elif flt == "server" and m.group("server"):
                 tr["filter"] = {"server": _SERVER_WORDS[m.group("server")]}
             elif flt == "subtype" and m.group("subtype") != "piece of ice":
                 tr["filter"] = {"subtype": m.group("subtype")}

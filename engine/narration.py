@@ -28,11 +28,6 @@ NARRATED: dict[str, tuple[str, tuple[str, ...]]] = {
     "step_checkpoint_discard_pile_cards": ("No converted cards in a discard pile.", ()),
     "step_checkpoint_discard_pile_counters": ("No counters in a discard pile.", ()),
     # turns (5.6, 5.7)
-    "step_corp_turn_turn_formal_begin": ("The Corp's turn formally begins.", ("rule_begin_end_turn_step",)),
-    "step_runner_turn_recurring_formal_begin": (
-        "The Runner's turn formally begins.",
-        ("rule_begin_end_turn_step",),
-    ),
     "step_corp_turn_draw_phase_complete": ("The Corp's draw phase is complete.", ("rule_mandatory_draw",)),
     "step_corp_turn_action_phase_end": (
         "The Corp's action phase formally ends.",
@@ -50,8 +45,6 @@ NARRATED: dict[str, tuple[str, tuple[str, ...]]] = {
         "The Runner's action phase is complete.",
         ("rule_action_phase_duration",),
     ),
-    "step_corp_turn_formal_end": ("The Corp's turn formally ends.", ("rule_begin_end_turn_step",)),
-    "step_runner_turn_formal_end": ("The Runner's turn formally ends.", ("rule_begin_end_turn_step",)),
 }
 
 for _step, (_text, _rules) in NARRATED.items():

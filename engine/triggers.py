@@ -59,7 +59,11 @@ WHEN = {
     "trace_initiated": "when a trace is initiated",
     "accessed": "when a card is accessed",
     "stolen": "when an agenda is stolen",
+    "turn_begins": "when its controller's turn begins",
+    "turn_ends": "when its controller's turn ends",
 }
+# conditions met only by the active player's cards ("when your turn begins / ends")
+YOURS = ("turn_begins", "turn_ends")
 # conditions a Runner card meets for any ice (its text says "whenever you encounter / pass")
 ANY_ICE = ("encountered", "passed")
 # conditions every active card meets whatever the card they are about ("whenever the Runner
@@ -86,7 +90,9 @@ def facts(ctx: Ctx, f: Frame, when: str, subject: dict | None) -> dict:
     return out
 
 
-def _filter_met(flt: dict, known: dict | None) -> bool:
+def _filter_met(flt: dict, known: dict | None, here: str | None = None) -> bool:
+    """Does `known` match every field of `flt`? `here`: the server of the card whose trigger it
+    is (a `server` filter of "this": "a successful run on this server")."""
     if known is None:
         return False
     for key, want in flt.items():
@@ -95,7 +101,10 @@ def _filter_met(flt: dict, known: dict | None) -> bool:
                 return False
             continue
         have = known.get(key)
-        if key == "server" and want in ("central", "remote"):
+        if key == "server" and want == "this":
+            if have is None or have != here:
+                return False
+        elif key == "server" and want in ("central", "remote"):
             if have is None or (have in CENTRALS) != (want == "central"):
                 return False
         elif have != want:
@@ -126,6 +135,8 @@ MET = {
     "trace_initiated": ("rule_trace_attempt_and_base_trace_strength",),
     "accessed": ("rule_accessing",),
     "stolen": ("rule_after_mid_access_agenda", "rule_score_steal"),
+    "turn_begins": ("rule_begin_end_turn_step",),
+    "turn_ends": ("rule_begin_end_turn_step",),
 }
 
 
@@ -153,11 +164,15 @@ def pending(
     any_card = when in ANY_CARD
     any_ice = when in ANY_ICE or any_card
 
-    def take(side: str, c: dict, key: str, others: bool) -> None:
+    yours = b["turn"] if when in YOURS else None
+
+    def take(side: str, c: dict, key: str, others: bool, here: str | None = None) -> None:
+        if yours is not None and side != yours:
+            return
         for t, tr in enumerate(c["triggers"]):
             if tr["when"] != when or (not others and not watches(when, tr)):
                 continue
-            if "filter" not in tr or _filter_met(tr["filter"], known):
+            if "filter" not in tr or _filter_met(tr["filter"], known, here):
                 out.append(instance(side, c, tr, f"{key}.{t}"))
             elif unmet is not None:
                 unmet.append(f"{key}.{t}")
@@ -174,7 +189,7 @@ def pending(
                 if "triggers" not in c or not c.get("rezzed"):
                     continue
                 where = f"{name}.content" if zone == "content" else f"{name}.{zone}.{card_ref(cards, i)}"
-                take("corp", c, where, subject is None or c is subject or any_card)
+                take("corp", c, where, subject is None or c is subject or any_card, name)
     area = b["corp"]["score_area"]
     for i, c in enumerate(area):
         if "triggers" in c:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import recurring, rig
+from . import recurring, rig, triggers
 from .board import memory_limit, memory_used
 from .decision import Decision, card_ref, locate
 from .effects import win
@@ -434,3 +434,24 @@ def _refill(side: str) -> Handler:
 
 handles("step_corp_turn_recurring_credits_refill")(_refill("corp"))
 handles("step_runner_turn_recurring_credits_refill")(_refill("runner"))
+
+
+def _turn_edge(text: str, when: str):
+    """A turn formally beginning or ending (5.6.1d, 5.6.3d, 5.7.1d, 5.7.2d): its conditions are
+    met, so the active player's "when your turn begins / ends" abilities become pending and
+    resolve in a reaction window (9.6.14, engine.triggers)."""
+
+    def h(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
+        if not triggers.again(ctx, f, when):
+            ctx.ev(text, ("rule_begin_end_turn_step",), applied=False)
+        return triggers.fire(ctx, f, d, when)
+
+    return h
+
+
+handles("step_corp_turn_turn_formal_begin")(_turn_edge("The Corp's turn formally begins.", "turn_begins"))
+handles("step_runner_turn_recurring_formal_begin")(
+    _turn_edge("The Runner's turn formally begins.", "turn_begins")
+)
+handles("step_corp_turn_formal_end")(_turn_edge("The Corp's turn formally ends.", "turn_ends"))
+handles("step_runner_turn_formal_end")(_turn_edge("The Runner's turn formally ends.", "turn_ends"))

@@ -302,3 +302,74 @@ def test_vocabulary_answer(client):
     r = client.get("/api/engine/vocabulary")
     assert r.status_code == 200
     assert r.get_json() == vocabulary()
+
+
+def _walk_turn(s, limit=300):
+    for _ in range(limit):
+        if s.finished:
+            return s
+        legal = [d["id"] for d in engine.legal_decisions(s)]
+        pick = next((p for p in ("pass", "continue", "credit", "resolved") if p in legal), legal[0])
+        s, _ = engine.apply(s, pick)
+    raise AssertionError("turn did not finish")
+
+
+def test_pad_campaign_gains_when_the_corps_turn_begins_and_not_the_runners(doc, card):
+    """ "When your turn begins, gain 1[credit]": a `turn_begins` trigger, met at 5.6.1d for the
+    Corp's cards only (the active player's: "your turn"), resolved in its reaction window."""
+    pad = card("pad_campaign", rezzed=True)
+    assert pad["triggers"] == [{"when": "turn_begins", "effects": [{"effect": "gain_credits", "amount": 1}]}]
+    b = {
+        "version": 1,
+        "turn": "corp",
+        "corp": {"credits": 0, "clicks": 0, "hand": 0, "deck": 5},
+        "servers": {"remote1": {"content": pad}},
+    }
+    s = engine.start(b, "corp_turn", doc)
+    for _ in range(20):  # up to the turn's formal beginning and its reaction window
+        if any(e.objects.get("condition") == "turn_begins" for e in s.trace):
+            break
+        legal = [d["id"] for d in engine.legal_decisions(s)]
+        s, _ = engine.apply(s, "pass" if "pass" in legal else legal[0])
+    pending = [e for e in s.trace if e.objects.get("condition") == "turn_begins"]
+    assert pending and "rule_begin_end_turn_step" in pending[0].rules
+    s = _walk_turn(s)
+    gained = [
+        e for e in s.trace if e.step == "step_conditional_ability_resolution" and "PAD Campaign" in e.text
+    ]
+    assert gained, [e.text for e in s.trace if "PAD" in e.text]
+    rb = {**b, "turn": "runner", "runner": {"clicks": 0}}
+    r = _walk_turn(engine.start(rb, "runner_turn", doc))
+    assert not any(e.objects.get("condition") == "turn_begins" for e in r.trace)
+    assert r.board["corp"]["credits"] == 0
+
+
+def test_a_successful_run_on_this_server_filter(card):
+    """ "Whenever the Runner makes a successful run on this server" is a `successful_run`
+    trigger filtered to the card's own server."""
+    for cid in ("ash_2x3zb9cy", "adrian_seis", "bernice_mai"):
+        up = card(cid)
+        assert any(t.get("filter") == {"server": "this"} for t in up.get("triggers", ())), up
+        assert engine.validate_board({"version": 1, "servers": {"remote1": {"root": [up]}}}) == []
+
+
+@pytest.mark.parametrize("server,fires", [("remote1", True), ("hq", False)])
+def test_bernice_mai_triggers_on_a_successful_run_on_its_own_server_only(doc, card, server, fires):
+    bernice = card("bernice_mai", rezzed=True)
+    b = {
+        "version": 1,
+        "runner": {"credits": 5},
+        "servers": {"remote1": {"root": [bernice]}},
+    }
+    s = engine.start(b, "run", doc, {"server": server})
+    asked = False
+    for _ in range(60):
+        if s.finished:
+            break
+        legal = engine.legal_decisions(s)
+        if any(d["id"] == "resolved" and "Bernice Mai" in d["label"] for d in legal):
+            asked = True
+        ids = [d["id"] for d in legal]
+        pick = next((p for p in ("resolved", "pass", "continue", "no_trash") if p in ids), ids[0])
+        s, _ = engine.apply(s, pick)
+    assert asked == fires
