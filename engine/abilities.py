@@ -217,12 +217,10 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             p["set_aside"].append(card)
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
             v["card"] = card["name"]
-            if side == "runner":
-                cost = card.get("install_cost", 0)
-            else:
+            # the basic action costs only its click (5.2.6d, 5.2.7d); the install cost is paid
+            # later, after like cards are trashed (8.5.16c-d: engine.turns.install)
+            if side == "corp":
                 v["server"] = new_remote(b) if where == "new" else where
-                srv = b["servers"].get(v["server"])
-                cost = len(srv["ice"]) if card["type"] == "ice" and srv else 0
         elif k == "play":
             card = p["hand"].pop(locate(p["hand"], act))
             cost = card.get("play_cost", 0)

@@ -152,6 +152,9 @@ def _parse(text: str) -> Decision | None:
     kind, sep, rest = text.partition(":")
     if not sep or not rest:
         return None
+    if kind == "resolved":  # resolved by hand, with the judge's changes to the state
+        adj = parse_adjustments(rest)
+        return None if adj is None else Decision(kind, card=format_adjustments(adj))
     if kind == "hq":  # an HQ card an effect chooses (`hq:N` in older sessions)
         return _card_or_pos(Decision(kind, zone="hand"), rest)
     if kind in ("spend", "break", "sub", "option", "draw"):
@@ -232,6 +235,44 @@ def _parse(text: str) -> Decision | None:
     return None
 
 
+# What a judge may set when resolving an ability by hand (`resolved:runner.credits=3,end_run`):
+# player -> the fields, each 0..999; `end_run` ends the run in progress.
+ADJUSTABLE = {
+    "runner": ("credits", "clicks", "tags", "core_damage"),
+    "corp": ("credits", "clicks", "bad_publicity"),
+}
+MAX_ADJUSTMENTS = 10
+_ADJ = re.compile(r"(runner|corp)\.([a-z_]+)=(0|[1-9][0-9]{0,2})\Z")
+
+
+def parse_adjustments(text: str) -> list[tuple[str, str, int]] | None:
+    """`runner.credits=3,corp.bad_publicity=1,end_run` -> [("runner", "credits", 3), ...,
+    ("run", "end", 0)]; None when any part is not one of `ADJUSTABLE` (or repeats one)."""
+    items = text.split(",")
+    if not items or len(items) > MAX_ADJUSTMENTS:
+        return None
+    out: list[tuple[str, str, int]] = []
+    seen: set[tuple[str, str]] = set()
+    for item in items:
+        if item == "end_run":
+            key = ("run", "end")
+            value = 0
+        else:
+            m = _ADJ.match(item)
+            if not m or m.group(2) not in ADJUSTABLE[m.group(1)]:
+                return None
+            key, value = (m.group(1), m.group(2)), int(m.group(3))
+        if key in seen:
+            return None
+        seen.add(key)
+        out.append((*key, value))
+    return out
+
+
+def format_adjustments(adj: list[tuple[str, str, int]]) -> str:
+    return ",".join("end_run" if side == "run" else f"{side}.{field}={n}" for side, field, n in adj)
+
+
 def _card_or_pos(d: Decision, ref: str) -> Decision:
     if _INT.match(ref):
         return Decision(d.kind, d.server, d.zone, None, d.index, d.amount, int(ref), d.choice)
@@ -245,6 +286,8 @@ def _format(d: Decision) -> str:
     k = d.kind
     if k in BARE and d._key()[1:] == _NO_FIELDS:
         return k
+    if k == "resolved":
+        return f"resolved:{d.card}"
     ref = str(d.pos) if d.pos is not None else d.card
     if k in ("spend", "draw"):
         return f"{k}:{d.amount}"

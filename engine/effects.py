@@ -462,12 +462,45 @@ def _choose(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None,
 def _text(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
     if d is None:
         return wait([dec("resolved", f"Resolved as written (by hand): {e['text']}", controller)])
+    if d.card:  # `resolved:runner.credits=3,end_run`: the judge's changes stick (engine.decision)
+        return _resolved_with_changes(ctx, e, source, d.card)
     ctx.ev(
         f"{source}: resolved as written by the judge, outside the engine: {e['text']}",
         (),
         applied=False,
         objects={"text": e["text"]},
     )
+    return None
+
+
+def _resolved_with_changes(ctx: Ctx, e: dict, source: str, spec: str) -> Any:
+    """A by-hand resolution with the state the judge set: each value is set (a change recorded
+    like any other), then the run ends if they said so. The decision is replayed from shared
+    links like any other, so the session goes on from the state the judge made."""
+    from .decision import parse_adjustments
+
+    ch: dict = {}
+    ends = False
+    words = []
+    for side, field, value in parse_adjustments(spec) or ():
+        if side == "run":
+            ends = True
+            continue
+        p = ctx.board[side]
+        if p[field] != value:
+            words.append(f"{side.capitalize()} {field.replace('_', ' ')} {p[field]} -> {value}")
+        setv(p, side, field, value, ch)
+    said = "; ".join(words) if words else "no change to credits, clicks or tags"
+    ctx.ev(
+        f"{source}: resolved by hand by the judge ({said}"
+        + ("; the run ends" if ends else "")
+        + f"): {e['text']}",
+        (),
+        ch,
+        objects={"text": e["text"], "by_hand": spec},
+    )
+    if ends and ctx.run_frame() is not None:
+        return end_the_run(ctx)
     return None
 
 

@@ -40,10 +40,19 @@ def ice_at(ctx: Ctx, v: dict) -> dict | None:
 def _announce(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
     v.update(pos=None, moved=False, success=False, ended_by=None, enc=None)
+    alone = ctx.s.frames[0] is f
     ctx.ev(
-        f"The Runner announces a run on {v['server']}.",
-        ("rule_announce_attacked_server", "rule_attacked_server"),
+        (
+            "A stand-alone run: the run is already initiated, and what initiated it (the run "
+            "action's [click], 5.2.7f, or a card's ability) is not part of this session. "
+            if alone
+            else ""
+        )
+        + f"The Runner announces a run on {v['server']}.",
+        ("rule_announce_attacked_server", "rule_attacked_server")
+        + (("runner_basic_action_run",) if alone else ()),
         {"run.server": [None, v["server"]]},
+        objects={"standalone": True} if alone else None,
     )
     return None
 

@@ -458,7 +458,12 @@ def _check_legal(session: Session, decision_id: Any) -> Decision:
         parsed: Decision | None = Decision.from_id(decision_id)
     except ValueError:
         parsed = None
-    if parsed is not None and parsed.legacy and not session.finished:
+    if parsed is not None and parsed.kind == "resolved" and any(p["id"] == "resolved" for p in pending):
+        # resolved by hand with the judge's changes (`resolved:runner.credits=3,end_run`);
+        # ending the run needs one in progress
+        ends = "end_run" in (parsed.card or "").split(",")
+        if not ends or any(f.s == "run" for f in session.frames):
+            return parsed
         player = pending[0]["player"] if pending else session.board["turn"]
         cards = _zone_cards(session, parsed, player)
         named = None if cards is None else parsed.named(cards)

@@ -191,7 +191,9 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
         card = p["set_aside"][-1]
         t = card["type"]
         r = p
-        if t == "program":
+        if t == "program" and not v.get("trashed"):
+            # 8.5.16c / 8.5.6c: the Runner may first trash any number of installed programs, and
+            # must while the new one would exceed the memory limit
             progs = r["rig"]["programs"]
             over = memory_used(r["rig"]) + card.get("memory_cost", 0) - memory_limit(r)
             if d is not None and d.kind == "trash":
@@ -199,25 +201,34 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
                 rig.forget_boosts(gone)
                 r["discard"].append(gone)
                 ch["runner.rig.programs"] = [len(progs) + 1, len(progs)]
+                why = "To stay within the memory limit, the" if over > 0 else "Before installing, the"
                 ctx.ev(
-                    f"To stay within the memory limit, the Runner trashes {gone['name']}.",
-                    ("rule_install_trash_programs", "rule_program_install_exceed_memory_limit"),
+                    f"{why} Runner trashes {gone['name']}.",
+                    ("rule_install_trash_programs", "rule_steps_installing_trash_like_cards")
+                    + (("rule_program_install_exceed_memory_limit",) if over > 0 else ()),
                     ch,
                     objects={"card": gone["name"]},
                 )
                 ch = {}
                 over = memory_used(r["rig"]) + card.get("memory_cost", 0) - memory_limit(r)
-            if over > 0:
-                return wait(
-                    [
-                        dec(
-                            f"trash:{card_ref(progs, j)}",
-                            f"Trash {c['name']} ({c.get('memory_cost', 0)} [mu]) to make room",
-                            "runner",
-                        )
-                        for j, c in enumerate(progs)
-                    ]
-                )
+            elif d is not None and d.kind == "done":
+                v["trashed"] = True
+            if progs and not v.get("trashed"):
+                opts = [
+                    dec(
+                        f"trash:{card_ref(progs, j)}",
+                        f"Trash {c['name']} ({c.get('memory_cost', 0)} [mu])"
+                        + (" to make room" if over > 0 else " before installing"),
+                        "runner",
+                    )
+                    for j, c in enumerate(progs)
+                ]
+                if over <= 0:
+                    opts.append(dec("done", f"Trash no (more) programs: install {card['name']}", "runner"))
+                return wait(opts)
+            v["trashed"] = True
+        if not _pay_install(ctx, v, side, card.get("install_cost", 0), card, ch):
+            return None
         zone = {"program": "programs", "hardware": "hardware", "resource": "resources"}[t]
         p["set_aside"].pop()
         r["rig"][zone].append(card)
@@ -232,8 +243,13 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
         ctx.ev(text, rules, ch, objects={"card": card["name"], "zone": zone})
         v["placed"] = [zone, len(r["rig"][zone]) - 1]  # for its "when installed" abilities
         return None
-    card = p["set_aside"].pop()
+    card = p["set_aside"][-1]
     server = v["server"]
+    srv_now = b["servers"].get(server)
+    cost = len(srv_now["ice"]) if card["type"] == "ice" and srv_now else 0
+    if not _pay_install(ctx, v, side, cost, card, ch):
+        return None
+    p["set_aside"].pop()
     if server not in b["servers"]:
         b["servers"][server] = {"ice": [], "root": [], "content": None}
         ch["servers"] = [None, server]
@@ -273,6 +289,39 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
         objects={"card": card["name"], "server": server},
     )
     return None
+
+
+def _pay_install(ctx: Ctx, v: dict, side: str, cost: int, card: dict, ch: dict) -> bool:
+    """8.5.16d: pay the install cost, after like cards are trashed. A player who cannot pay it
+    does not install the card (1.16.4b): it returns to where it came from. False then."""
+    if v.get("paid") or not cost:
+        v["paid"] = True
+        return True
+    p = ctx.board[side]
+    have = ctx.spendable(side)
+    if have < cost:
+        p["set_aside"].pop()
+        p["hand"].append(card)
+        ctx.ev(
+            f"The {side.capitalize()} cannot pay the install cost of {card['name']} ({cost} credit(s), "
+            f"{have} available): it is not installed and returns to "
+            + ("HQ." if side == "corp" else "the grip."),
+            ("rule_steps_installing_pay_install_cost", "rule_inherent_cost_in_ability"),
+            {f"{side}.hand": [len(p["hand"]) - 1, len(p["hand"])]},
+            applied=False,
+            objects={"card": card["name"], "cost": cost},
+        )
+        return False
+    pay: dict = {}
+    rules = ["rule_steps_installing_pay_install_cost", "rule_install_cost", *ctx.pay(side, cost, pay)]
+    ctx.ev(
+        f"The {side.capitalize()} pays the install cost of {card['name']}: {cost} credit(s).",
+        rules,
+        pay,
+        objects={"card": card["name"], "cost": cost},
+    )
+    v["paid"] = True
+    return True
 
 
 def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:

@@ -373,3 +373,35 @@ def test_bernice_mai_triggers_on_a_successful_run_on_its_own_server_only(doc, ca
         pick = next((p for p in ("resolved", "pass", "continue", "no_trash") if p in ids), ids[0])
         s, _ = engine.apply(s, pick)
     assert asked == fires
+
+
+def test_a_by_hand_resolution_with_the_judges_changes_sticks_and_replays(doc, card):
+    """Issue 32: resolving by hand changes the state in the same decision. Anvil's encounter
+    ability resolved with the Runner's credits set to 1 and the run ended: the session goes on
+    from there, and the session's JSON (what a shared link holds) replays to the same state."""
+    b = {"version": 1, "runner": {"credits": 5}, "servers": {"hq": {"ice": [card("anvil", rezzed=True)]}}}
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    for _ in range(20):
+        ids = [d["id"] for d in engine.legal_decisions(s)]
+        if "resolved" in ids:
+            break
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue")
+    with pytest.raises(engine.IllegalDecision):
+        engine.apply(s, "resolved:runner.credits=1,runner.mu=3")  # not adjustable
+    with pytest.raises(engine.IllegalDecision):
+        engine.apply(s, "resolved:runner.credits=1,runner.credits=2")  # twice
+    s2, ev = engine.apply(s, "resolved:runner.credits=1,runner.tags=1,end_run")
+    said = [e for e in ev if e.objects.get("by_hand")]
+    assert said and said[0].changes["runner.credits"] == [5, 1] and "Runner credits 5 -> 1" in said[0].text
+    assert s2.board["runner"]["credits"] == 1 and s2.board["runner"]["tags"] == 1
+    s2 = walk(s2)
+    assert s2.outcome.run == "unsuccessful"
+    again = engine.Session.from_json(s2.to_json(), doc)
+    assert again.board == s2.board and again.decisions == s2.decisions
+
+
+def test_by_hand_changes_are_only_taken_where_a_by_hand_resolution_is_pending(doc, card):
+    b = {"version": 1, "runner": {"credits": 5}, "servers": {"hq": {"ice": [card("ice_wall", rezzed=True)]}}}
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    with pytest.raises(engine.IllegalDecision):
+        engine.apply(s, "resolved:runner.credits=50")

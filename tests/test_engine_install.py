@@ -97,6 +97,11 @@ def test_memory_limit_exceeded_trashes_programs(doc):
     s, _ = engine.apply(s, "install:big")
     assert ids(s) == ["trash:a", "trash:b"]  # 3 + 2 > 4: the Runner must trash (3.9.3b)
     s, ev = engine.apply(s, "trash:b")  # trash B (1 mu): 2 + 2 = 4 fits
+    # now within the limit, the Runner still may trash more (8.5.6c) or stop
+    assert ids(s) == ["trash:a", "done"]
+    assert s.board["runner"]["credits"] == 5  # nothing paid yet: 8.5.16c before 8.5.16d
+    s, ev2 = engine.apply(s, "done")
+    ev = ev + ev2
     rig = s.board["runner"]["rig"]["programs"]
     assert [c["name"] for c in rig] == ["A", "Big"]
     assert s.board["runner"]["credits"] == 2
@@ -113,3 +118,37 @@ def test_program_bigger_than_the_memory_limit_is_not_offered(doc):
     assert "install:huge" not in ids(s) and "install:box" not in ids(s)  # too big / too expensive
     s, _ = engine.apply(s, "install:job")
     assert s.board["runner"]["rig"]["resources"][0]["name"] == "Job"
+
+
+def test_the_runner_may_trash_programs_when_not_over_the_limit(doc):
+    """8.5.6c (the official Scavenge ruling): installing a program, the Runner MAY first trash any
+    number of installed programs, not only to make room."""
+    old = [{"name": "A", "memory_cost": 1}]
+    new = {"name": "New", "type": "program", "install_cost": 1, "memory_cost": 1}
+    s = to_actions(engine.start(runner_board([new], old), "runner_turn", doc))
+    s, _ = engine.apply(s, "install:new")
+    assert ids(s) == ["trash:a", "done"]
+    s, ev = engine.apply(s, "trash:a")
+    assert [c["name"] for c in s.board["runner"]["discard"]] == ["A"]
+    assert any("rule_steps_installing_trash_like_cards" in e.rules for e in ev)
+    assert [c["name"] for c in s.board["runner"]["rig"]["programs"]] == ["New"]
+
+
+def test_hosted_credits_cannot_pay_after_their_card_is_trashed_for_memory(doc):
+    """The official Cezve ruling: the install cost is paid after programs are trashed (8.5.16c
+    then d), so credits hosted on a program trashed to make room cannot pay for the install.
+    The action's cost is its click alone (5.2.7d); a Runner who then cannot pay does not install
+    the card, which goes back to the grip (1.16.4b)."""
+    cezve = {"name": "Cezve", "memory_cost": 2, "recurring": 2, "counters": {"credits": 2}}
+    new = {"name": "Big", "type": "program", "install_cost": 2, "memory_cost": 3}
+    s = to_actions(engine.start(runner_board([new], [cezve], credits=0), "runner_turn", doc))
+    assert "install:big" in ids(s)  # affordable with Cezve's hosted credits, as offered
+    clicks = s.board["runner"]["clicks"]
+    s, _ = engine.apply(s, "install:big")
+    assert ids(s) == ["trash:cezve"]  # 2 + 3 > 4: Cezve must go first
+    s, ev = engine.apply(s, "trash:cezve")
+    assert s.board["runner"]["rig"]["programs"] == []
+    assert [c["name"] for c in s.board["runner"]["hand"]] == ["Big"]
+    assert s.board["runner"]["clicks"] == clicks - 1
+    failed = [e for e in ev if "cannot pay the install cost" in e.text]
+    assert failed and "rule_steps_installing_pay_install_cost" in failed[0].rules
