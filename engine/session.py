@@ -464,6 +464,7 @@ def _check_legal(session: Session, decision_id: Any) -> Decision:
         ends = "end_run" in (parsed.card or "").split(",")
         if not ends or any(f.s == "run" for f in session.frames):
             return parsed
+    if parsed is not None and parsed.legacy and not session.finished:
         player = pending[0]["player"] if pending else session.board["turn"]
         cards = _zone_cards(session, parsed, player)
         named = None if cards is None else parsed.named(cards)
