@@ -1,7 +1,7 @@
 """Relevance of rules_index search on the evaluation set, against a plain BM25 baseline.
 
     .venv/bin/python bench/relevance.py [--version 26.03] [--cr-dir ../shared/cr] [-v] [--set FILE ...]
-                                        [--sources] [--no-questions] [--no-bank] [--no-vectors | --offline] [--json]
+                                        [--split train|dev] [--sources] [--no-questions] [--no-bank] [--no-vectors | --offline] [--json]
 
 Prints, for each evaluation set (by default all nine), recall@5 (share of queries with a correct rule in the top 5) and
 MRR@10 (mean reciprocal rank of the first correct rule in the top 10), overall and per query
@@ -41,6 +41,11 @@ The sets and what they may be used for:
   rules answering them), as they are in the product's: the main set's questions and paraphrases,
   the tuning set and the three training sets score their own words there, so their figures are
   in-sample; the main set's card, jargon, number and typo queries are not among them;
+* ``relevance_real.json``: rules questions people asked in public (forums, Q&A sites, engines'
+  issue trackers), wording as written, labelled with the CR 26.03 rules (and cards) answering
+  them, split train/dev by source thread (``--split``; never tune on dev); not among the default
+  sets. With ``--sources`` it also prints ``served`` (questions over `MAX_QUERY` characters
+  refused, as the web does: misses) and ``card`` (the named card or its ruling in the list);
 * ``relevance_holdout.json``: queries written after earlier tuning, held out;
 * ``relevance_questions.json``: 54 plain-English questions written before any issue 15 ranking
   change, held out: never tune on it (its scores are reported, its misses are not studied).
@@ -67,7 +72,7 @@ from whoosh.qparser import OrGroup, QueryParser  # noqa: E402
 from rules_index import bank  # noqa: E402
 from rules_index.bank import BANK_DIR  # noqa: E402
 from rules_index.expansion import Asked, judge_questions, question_log, ruling_questions  # noqa: E402
-from rules_index.search import Searcher, build_index, clean_query, index_words  # noqa: E402
+from rules_index.search import MAX_QUERY, Searcher, build_index, clean_query, index_words  # noqa: E402
 from scraper import Document, parse_html  # noqa: E402
 
 SET_PATH = Path(__file__).with_name("relevance_set.json")
@@ -79,6 +84,7 @@ TRAIN2_PATH = Path(__file__).with_name("relevance_train2.json")
 TRAIN3_PATH = Path(__file__).with_name("relevance_train3.json")
 TRAIN4_PATH = Path(__file__).with_name("relevance_train4.json")
 TRAIN5_PATH = Path(__file__).with_name("relevance_train5.json")
+REAL_PATH = Path(__file__).with_name("relevance_real.json")
 TRAINING_SETS = (TRAIN_PATH, TRAIN2_PATH, TRAIN3_PATH, TRAIN4_PATH, TRAIN5_PATH)
 ALL_SETS = (SET_PATH, TUNING_PATH, *TRAINING_SETS, HOLDOUT_PATH, QUESTIONS_PATH)
 HELD_OUT = {HOLDOUT_PATH.name, QUESTIONS_PATH.name}
@@ -105,8 +111,22 @@ def source_questions(nrdb: Path | None = DEFAULT_NRDB, judge: Path | None = DEFA
     return out
 
 
-def load_set(path: Path = SET_PATH) -> list[dict]:
-    return json.loads(path.read_text(encoding="utf-8"))["queries"]
+def load_set(path: Path = SET_PATH, split: str | None = None) -> list[dict]:
+    """A set's queries; with ``split`` ("train" or "dev"), only those of that split (the real
+    questions' set, ``relevance_real.json``, is split by source thread; a set without splits has
+    none of either)."""
+    queries = json.loads(path.read_text(encoding="utf-8"))["queries"]
+    return queries if split is None else [q for q in queries if q.get("split") == split]
+
+
+def rule_queries(doc: Document, path: Path, split: str | None = None) -> list[dict]:
+    """The queries of a set this version can answer, each with only the answers it has (the sets
+    are written against 26.03); a real question answered by a card alone (no rule) is left out."""
+    return [
+        {**q, "answers": [a for a in q["answers"] if a in doc]}
+        for q in load_set(path, split)
+        if any(a in doc for a in q["answers"])
+    ]
 
 
 def load_doc(version: str, cr_dir: Path = DEFAULT_CR_DIR) -> Document:
@@ -175,8 +195,8 @@ def evaluate(ranked: dict[str, list[str]], queries: list[dict]) -> dict:
     n = len(queries)
     return {
         "n": n,
-        "recall@5": recall5 / n,
-        "mrr@10": rr / n,
+        "recall@5": recall5 / n if n else 0.0,
+        "mrr@10": rr / n if n else 0.0,
         "mrr_by_type": {t: sum(v) / len(v) for t, v in sorted(by_type.items())},
         "recall5_by_type": {t: sum(v) / len(v) for t, v in sorted(hit5_by_type.items())},
         "n_by_type": {t: len(v) for t, v in sorted(by_type.items())},
@@ -185,20 +205,23 @@ def evaluate(ranked: dict[str, list[str]], queries: list[dict]) -> dict:
 
 
 def _score_set(
-    doc: Document, searcher: Searcher, baseline: BM25Baseline, set_path: Path, verbose: bool
+    doc: Document,
+    searcher: Searcher,
+    baseline: BM25Baseline,
+    set_path: Path,
+    verbose: bool,
+    split: str | None = None,
 ) -> dict:
-    all_queries = load_set(set_path)
+    all_queries = load_set(set_path, split)
     # The sets are written against 26.03; on another version, score the queries it can answer.
-    queries = [
-        {**q, "answers": [a for a in q["answers"] if a in doc]}
-        for q in all_queries
-        if any(a in doc for a in q["answers"])
-    ]
+    queries = rule_queries(doc, set_path, split)
     ours = {q["q"]: [h.id for h in searcher.search(q["q"], limit=10)] for q in queries}
     base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
     results = {"nrrules": evaluate(ours, queries), "bm25": evaluate(base, queries)}
     role = (
-        "held out, never tuned on"
+        f"real questions, {split or 'both'} split{'s' if split is None else ''}"
+        if split is not None or set_path.name == REAL_PATH.name
+        else "held out, never tuned on"
         if set_path.name in HELD_OUT
         else "ranker training"
         if set_path.name in {p.name for p in TRAINING_SETS}
@@ -238,8 +261,32 @@ def build_all_sources(version: str, cr_dir: Path, build_dir: Path):
     return Library.open(build_dir)
 
 
-def run_sources(version: str, cr_dir: Path, set_paths: tuple[Path, ...] | list[Path]) -> dict[str, dict]:
-    """Score every set on the merged list of every source (``--sources``)."""
+def card_evaluate(ranked: dict[str, list[str]], queries: list[dict]) -> dict:
+    """For the queries naming cards (``cards``): where the first of those cards, or one of its
+    rulings, stands in the merged list (``cards:<id>`` / ``rulings:<id>``)."""
+    named = [q for q in queries if q.get("cards")]
+    scored = [
+        {"q": q["q"], "answers": [f"{s}:{c}" for c in q["cards"] for s in ("cards", "rulings")]}
+        for q in named
+    ]
+    return evaluate(ranked, scored) if scored else {"n": 0, "recall@5": 0.0, "mrr@10": 0.0}
+
+
+def _print_line(name: str, r: dict) -> None:
+    types = "  ".join(
+        f"{t} {r['recall5_by_type'][t]:.2f}/{v:.2f} ({r['n_by_type'][t]})"
+        for t, v in r["mrr_by_type"].items()
+    )
+    print(f"{name:10} {r['recall@5']:9.3f} {r['mrr@10']:8.3f}   {types}")
+
+
+def run_sources(
+    version: str, cr_dir: Path, set_paths: tuple[Path, ...] | list[Path], split: str | None = None
+) -> dict[str, dict]:
+    """Score every set on the merged list of every source (``--sources``), beside plain BM25
+    over the rules. A query longer than the search box takes (`MAX_QUERY` characters; the web
+    answers it 400 "q is too long") is scored twice: ``merged`` as the library searches it (cut
+    to its first `MAX_QUERY` characters), ``served`` as the web answers it (refused: a miss)."""
     from rules_index.unified import available_sources, search_sources
 
     out: dict[str, dict] = {}
@@ -247,29 +294,43 @@ def run_sources(version: str, cr_dir: Path, set_paths: tuple[Path, ...] | list[P
         library = build_all_sources(version, cr_dir, Path(tmp) / "build")
         sources = available_sources(library)
         doc = library.document(version)
+        base_dir = Path(tmp) / "bm25"
+        base_dir.mkdir()
+        baseline = BM25Baseline(doc, base_dir)
         for set_path in set_paths:
-            queries = [
-                {**q, "answers": [a for a in q["answers"] if a in doc]}
-                for q in load_set(Path(set_path))
-                if any(a in doc for a in q["answers"])
-            ]
+            queries = rule_queries(doc, Path(set_path), split)
+            every = load_set(Path(set_path), split)  # the card-only questions too
             merged = {
                 q["q"]: [
                     h.id if h.source == "rules" else f"{h.source}:{h.id}"
                     for h in search_sources(library, q["q"], version, sources).hits
                 ]
-                for q in queries
+                for q in every
             }
+            served = {q: ([] if len(q) > MAX_QUERY else ids) for q, ids in merged.items()}
+            base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
             r = evaluate(merged, queries)
-            out[Path(set_path).name] = {"merged": r}
-            types = "  ".join(
-                f"{t} {r['recall5_by_type'][t]:.2f}/{v:.2f} ({r['n_by_type'][t]})"
-                for t, v in r["mrr_by_type"].items()
-            )
+            out[Path(set_path).name] = {
+                "merged": r,
+                "served": evaluate(served, queries),
+                "bm25": evaluate(base, queries),
+                "cards": card_evaluate(merged, every),
+            }
+            long = sum(1 for q in queries if len(q["q"]) > MAX_QUERY)
             print(
-                f"\n{Path(set_path).name}, all sources ({', '.join(sources)}), CR {version}: {len(queries)} queries"
+                f"\n{Path(set_path).name}{f' ({split} split)' if split else ''}, all sources "
+                f"({', '.join(sources)}), CR {version}: {len(queries)} queries with a rule answer, "
+                f"{long} over {MAX_QUERY} characters"
             )
-            print(f"{'merged':10} {r['recall@5']:9.3f} {r['mrr@10']:8.3f}   {types}")
+            print(f"{'':10} {'recall@5':>9} {'MRR@10':>8}   per query type: recall@5/MRR@10 (n)")
+            for name in ("merged", "served", "bm25"):
+                _print_line(name, out[Path(set_path).name][name])
+            c = out[Path(set_path).name]["cards"]
+            if c["n"]:
+                print(
+                    f"{'card':10} {c['recall@5']:9.3f} {c['mrr@10']:8.3f}   the named card or its ruling, "
+                    f"{c['n']} questions naming a card"
+                )
     return out
 
 
@@ -281,6 +342,7 @@ def run(
     questions: bool = True,
     asked: bool = True,
     word_vectors: bool | str = True,
+    split: str | None = None,
 ) -> dict[str, dict]:
     """Score every set on one index build; {set file name: {"nrrules": ..., "bm25": ...}}.
     With ``questions``, the index is expanded with the rulings' and judges' questions citing
@@ -304,7 +366,7 @@ def run(
         base_dir.mkdir()
         baseline = BM25Baseline(doc, base_dir)
         for set_path in set_paths:
-            out[Path(set_path).name] = _score_set(doc, searcher, baseline, Path(set_path), verbose)
+            out[Path(set_path).name] = _score_set(doc, searcher, baseline, Path(set_path), verbose, split)
         searcher.close()
     return out
 
@@ -319,6 +381,11 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         action="append",
         help="evaluation set; repeatable (default: the main, tuning and two held-out sets)",
+    )
+    ap.add_argument(
+        "--split",
+        choices=("train", "dev"),
+        help="only the queries of this split (relevance_real.json is split by source thread)",
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     ap.add_argument(
@@ -349,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     if args.sources:
-        results = run_sources(args.version, args.cr_dir, tuple(args.set or ALL_SETS))
+        results = run_sources(args.version, args.cr_dir, tuple(args.set or ALL_SETS), args.split)
     else:
         results = run(
             args.version,
@@ -359,13 +426,18 @@ def main(argv: list[str] | None = None) -> int:
             not args.no_questions,
             not args.no_bank,
             "pack" if args.offline else not args.no_vectors,
+            args.split,
         )
     if args.json:
         print(
             json.dumps(
                 {
                     set_name: {
-                        k: {m: v[m] for m in ("recall@5", "mrr@10", "recall5_by_type", "mrr_by_type")}
+                        k: {
+                            m: v[m]
+                            for m in ("n", "recall@5", "mrr@10", "recall5_by_type", "mrr_by_type")
+                            if m in v
+                        }
                         for k, v in r.items()
                     }
                     for set_name, r in results.items()
