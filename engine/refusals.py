@@ -99,8 +99,8 @@ def _corp_actions(b: dict) -> list[Refusal]:
                 f"the Runner is not tagged, so {c['name']} cannot be trashed",
                 "corp_basic_action_trash_resource",
             )
-        elif corp["credits"] < 2:
-            why, rule = f"trashing a resource costs 2 credits; the Corp has {corp['credits']}", "rule_cost"
+        elif _credits(b, "corp") < 2:
+            why, rule = f"trashing a resource costs 2 credits; the Corp has {_credits(b, 'corp')}", "rule_cost"
         else:
             continue
         out.append(Refusal(f"trash_resource:{card_ref(resources, i)}", "corp", why, rule))
@@ -183,12 +183,12 @@ def _runner_actions(b: dict) -> list[Refusal]:
         t = c.get("type")
         if t in ("program", "hardware", "resource"):
             cost = c.get("install_cost", 0)
-            if cost > r["credits"]:
+            if cost > _credits(b, "runner"):
                 out.append(
                     Refusal(
                         f"install:{ref}",
                         "runner",
-                        f"installing {c['name']} costs {cost} credits; the Runner has {r['credits']}",
+                        f"installing {c['name']} costs {cost} credits; the Runner has {_credits(b, 'runner')}",
                         "rule_install_cost",
                     )
                 )
@@ -201,12 +201,12 @@ def _runner_actions(b: dict) -> list[Refusal]:
                         "rule_memory_limit",
                     )
                 )
-        elif t == "event" and c.get("play_cost", 0) > r["credits"]:
+        elif t == "event" and c.get("play_cost", 0) > _credits(b, "runner"):
             out.append(
                 Refusal(
                     f"play:{ref}",
                     "runner",
-                    f"playing {c['name']} costs {c.get('play_cost', 0)} credits; the Runner has {r['credits']}",
+                    f"playing {c['name']} costs {c.get('play_cost', 0)} credits; the Runner has {_credits(b, 'runner')}",
                     "rule_cost",
                 )
             )
@@ -268,12 +268,12 @@ def _approach(s: Session) -> list[Refusal]:
     if run is None or run.get("pos") is None:
         return []
     ice = b["servers"][run["server"]]["ice"][run["pos"]]
-    if not ice["rezzed"] and ice.get("rez_cost", 0) > b["corp"]["credits"]:
+    if not ice["rezzed"] and ice.get("rez_cost", 0) > _credits(b, "corp"):
         return [
             Refusal(
                 "rez",
                 "corp",
-                f"rezzing {ice['name']} costs {ice.get('rez_cost', 0)} credits; the Corp has {b['corp']['credits']}",
+                f"rezzing {ice['name']} costs {ice.get('rez_cost', 0)} credits; the Corp has {_credits(b, 'corp')}",
                 "rule_rez_cost",
             )
         ]

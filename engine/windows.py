@@ -135,14 +135,14 @@ def paw(
         return use_corp_ability(b, d)
     ch: dict = {}
     if d.kind == "rez" and d.server is None:
-        setv(b["corp"], "corp", "credits", b["corp"]["credits"] - ice.get("rez_cost", 0), ch)
+        paid = ctx.pay("corp", ice.get("rez_cost", 0), ch)  # hosted recurring credits pay too
         ice["rezzed"] = True
         if ice.get("recurring"):
             recurring.place(ice, "ice", ch)
         ch["ice.rezzed"] = [False, True]
         ctx.ev(
             f"The Corp rezzes {ice['name']}, paying {ice.get('rez_cost', 0)} credits.",
-            ("sec_rez", "rule_rez_cost"),
+            ("sec_rez", "rule_rez_cost", *paid),
             ch,
         )
         return STAY
@@ -154,14 +154,14 @@ def paw(
         else:
             i = locate(srv["root"], d)
             where, card = f"root.{i}", srv["root"][i]
-        setv(b["corp"], "corp", "credits", b["corp"]["credits"] - card["rez_cost"], ch)
+        paid = ctx.pay("corp", card["rez_cost"], ch)
         card["rezzed"] = True
         if card.get("recurring"):
             recurring.place(card, f"servers.{server}.{where}", ch)
         ch[f"servers.{server}.{where}.rezzed"] = [False, True]
         ctx.ev(
             f"The Corp rezzes {card['name']}, paying {card['rez_cost']} credits.",
-            ("sec_rez", "rule_rez_cost"),
+            ("sec_rez", "rule_rez_cost", *paid),
             ch,
         )
         return STAY

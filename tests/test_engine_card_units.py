@@ -405,3 +405,28 @@ def test_by_hand_changes_are_only_taken_where_a_by_hand_resolution_is_pending(do
     s = engine.start(b, "run", doc, {"server": "hq"})
     with pytest.raises(engine.IllegalDecision):
         engine.apply(s, "resolved:runner.credits=50")
+
+
+def test_hosted_recurring_credits_pay_a_rez_and_the_refusals_agree(doc):
+    """Issue 32: what is offered and what is refused are one evaluation. A Corp with 0 credits
+    in its pool and 2 recurring credits hosted on a rezzed asset may rez a 2-cost ice: the rez is
+    offered, not refused, and paid from the hosted credits (its pool never goes below 0)."""
+    bank = {"name": "Bank", "type": "asset", "rezzed": True, "recurring": 2, "counters": {"credits": 2}}
+    wall = {"name": "Wall", "rez_cost": 2, "subroutines": ["end_the_run"]}
+    b = {
+        "version": 1,
+        "corp": {"credits": 0},
+        "servers": {"hq": {"ice": [wall]}, "remote1": {"content": bank}},
+    }
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    for _ in range(10):
+        ids = [d["id"] for d in engine.legal_decisions(s)]
+        if "rez" in ids:
+            break
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue")
+    assert "rez" in ids
+    assert not [r for r in engine.refused_decisions(s) if r.id == "rez"]
+    s, _ = engine.apply(s, "rez")
+    assert s.board["corp"]["credits"] == 0
+    assert s.board["servers"]["hq"]["ice"][0]["rezzed"] is True
+    assert s.board["servers"]["remote1"]["content"]["counters"]["credits"] == 0
