@@ -1,6 +1,6 @@
 """Engine benchmark: complete runs through five ice with a breach.
 
-Two boards: "simple" (the original: ice-level break costs, R&D access 1) and "rig" (issue 10: a
+Three boards (the third, "cards", adds the mechanisms of issue 32): "simple" (the original: ice-level break costs, R&D access 1) and "rig" (issue 10: a
 four-program rig — fracter, decoder, killer and an AI breaker — pumping and breaking five ice
 with strength and subtypes, then an R&D access of 3).
 
@@ -111,12 +111,81 @@ def rig_board() -> dict:
     }
 
 
+def cards_board() -> dict:
+    """Issue 32's board: the rig board with the mechanisms real cards bring: an encounter trigger
+    that must be paid (Tollbooth), ice whose strength its own constant abilities change (Ice
+    Wall's advancement counters, Scatter Field alone), an identity with link, hardware adding
+    memory and recurring credits, a resource triggering on the successful run and a Corp asset
+    triggering when its turn ends (inactive here: nothing for it to do in a run)."""
+    b = rig_board()
+    ice = b["servers"]["rd"]["ice"]
+    ice[0] = {
+        "name": "Tollbooth",
+        "rezzed": True,
+        "strength": 5,
+        "subtypes": ["code gate"],
+        "triggers": [
+            {
+                "when": "encountered",
+                "effects": [{"effect": "must_pay", "amount": 3, "effects": ["end_the_run"]}],
+            }
+        ],
+        "subroutines": ["end_the_run"],
+    }
+    ice[1] = {
+        "name": "Ice Wall",
+        "rezzed": True,
+        "strength": 1,
+        "subtypes": ["barrier"],
+        "counters": {"advancement": 2},
+        "strength_mods": [{"amount": 1, "per": "advancement"}],
+        "subroutines": ["end_the_run"],
+    }
+    b["servers"]["remote1"] = {
+        "ice": [
+            {
+                "name": "Scatter Field",
+                "rezzed": True,
+                "strength": 0,
+                "subtypes": ["code gate"],
+                "strength_mods": [{"amount": 4, "while": "only_ice"}],
+                "subroutines": ["end_the_run"],
+            }
+        ],
+        "content": {
+            "name": "PAD Campaign",
+            "type": "asset",
+            "rezzed": True,
+            "triggers": [{"when": "turn_begins", "effects": [{"effect": "gain_credits", "amount": 1}]}],
+        },
+    }
+    r = b["runner"]
+    r["identity"] = {"name": "Kate", "base_link": 1}
+    r["rig"]["hardware"] = [
+        {"name": "LilyPAD", "mu": 2},
+        {"name": "Cyberfeeder", "recurring": 1},
+    ]
+    r["rig"]["resources"] = [
+        {
+            "name": "Desperado",
+            "triggers": [{"when": "successful_run", "effects": [{"effect": "gain_credits", "amount": 1}]}],
+        }
+    ]
+    return b
+
+
 BOARDS = {
     "simple": (board, {"server": "rd"}, "5 ice (10 subroutines broken at their break cost) + R&D access 1"),
     "rig": (
         rig_board,
         {"server": "rd", "additional_access": 2},
         "5 ice with strength and subtypes, a 4-program rig pumping and breaking each + R&D access 3",
+    ),
+    "cards": (
+        cards_board,
+        {"server": "rd", "additional_access": 2},
+        "the rig board with triggers (a toll paid on encounter, a successful-run trigger), constant "
+        "abilities (ice strength from advancement counters, +MU, recurring credits) and an identity",
     ),
 }
 
