@@ -7,7 +7,7 @@ from typing import Any
 
 from . import prevention, rig, trace, triggers
 from .decision import Decision, locate
-from .effects import describe_effect, resolve_effect
+from .effects import describe_effect, resolve_by_hand, resolve_effect
 from .encounter import sub_texts
 from .machine import (
     END,
@@ -312,7 +312,7 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if "instructions" in v:  # a Corp card's paid or [click] ability: its instructions
         return _resolve_instruction(ctx, f, d)
     if v["kind"] == "ability":  # an installed program's ability (`use:`), the usual case in a run
-        return _use_ability(ctx, v)
+        return _use_ability(ctx, v, d)
     act = Decision.from_id(v["action"])
     k = act.kind
     ch: dict = {}
@@ -406,7 +406,7 @@ def break_subroutines(ctx: Ctx, v: dict, targets: Any) -> tuple[dict, dict, str]
     return ice, ch, fully
 
 
-def _use_ability(ctx: Ctx, v: dict) -> Any:
+def _use_ability(ctx: Ctx, v: dict, d: Decision | None = None) -> Any:
     b = ctx.board
     prog = b["runner"]["rig"][v.get("zone", "programs")][v["program"]]
     ab = prog["abilities"][v["ability"]]
@@ -418,6 +418,14 @@ def _use_ability(ctx: Ctx, v: dict) -> Any:
             objects={**objs, "only_if": ab["only_if"]},
         )
     if ab["kind"] == "text":
+        # resolved by hand: the judge says so, with the state they set if anything changed
+        # (`resolved:runner.credits=3`, engine.effects.resolve_by_hand)
+        if d is None:
+            return wait(
+                [dec("resolved", f"Resolved as written (by hand): {prog['name']}: {ab['text']}", "runner")]
+            )
+        if d.card:
+            return resolve_by_hand(ctx, {"text": ab["text"]}, prog["name"], d.card)
         ctx.ev(
             f"{prog['name']}: resolved as written by the judge, outside the engine: {ab['text']}",
             ("rule_paid_ability",),

@@ -7,6 +7,7 @@ from typing import Any
 from . import triggers
 from .decision import Decision, card_ref, locate, slug
 from .locations import access_key, candidates, clear_access_marks, get_card, take_card
+from .windows import mid_access_abilities, use_ability
 from .machine import (
     END,
     Ctx,
@@ -97,23 +98,33 @@ def _mid_access(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ctx.ev("The card left its location: the access ends.", ("rule_moved_while_accessing",))
         return goto("step_access_complete")
     cost = card.get("trash_cost")
-    if cost is None:
-        ctx.ev(
-            f"{card['name']} has no trash cost; the Runner uses no mid-access ability.",
-            ("rule_mid_access_ability_opportunity", "rule_paying_trash_costs"),
-        )
-        return None
-    if v["ref"][0] == "discard":
-        ctx.ev(
-            f"{card['name']} is in Archives: the Runner cannot pay its trash cost.",
-            ("rule_mid_access_ability_opportunity", "rule_trash_in_archives"),
-        )
+    mids = mid_access_abilities(b)  # "Access →" abilities the engine does not model (by hand)
+    if d is not None and d.kind == "use":
+        return use_ability(b, d)
+    payable = cost is not None and v["ref"][0] != "discard"
+    if not payable and not mids:
+        if cost is None:
+            ctx.ev(
+                f"{card['name']} has no trash cost; the Runner uses no mid-access ability.",
+                ("rule_mid_access_ability_opportunity", "rule_paying_trash_costs"),
+            )
+        else:
+            ctx.ev(
+                f"{card['name']} is in Archives: the Runner cannot pay its trash cost.",
+                ("rule_mid_access_ability_opportunity", "rule_trash_in_archives"),
+            )
         return None
     if d is None:
-        opts = []
-        if ctx.spendable("runner") >= cost:
+        opts = list(mids)
+        if payable and ctx.spendable("runner") >= cost:
             opts.append(dec("pay_trash", f"Pay {cost} credit(s) to trash {card['name']}", "runner"))
-        opts.append(dec("no_trash", f"Do not trash {card['name']}", "runner"))
+        opts.append(
+            dec(
+                "no_trash",
+                f"Do not trash {card['name']}" if payable else "Use no (more) mid-access ability",
+                "runner",
+            )
+        )
         return wait(opts)
     if d.kind == "no_trash":
         ctx.ev(f"The Runner does not pay to trash {card['name']}.", ("rule_mid_access_ability_opportunity",))

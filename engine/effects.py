@@ -463,7 +463,7 @@ def _text(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f
     if d is None:
         return wait([dec("resolved", f"Resolved as written (by hand): {e['text']}", controller)])
     if d.card:  # `resolved:runner.credits=3,end_run`: the judge's changes stick (engine.decision)
-        return _resolved_with_changes(ctx, e, source, d.card)
+        return resolve_by_hand(ctx, e, source, d.card)
     ctx.ev(
         f"{source}: resolved as written by the judge, outside the engine: {e['text']}",
         (),
@@ -473,7 +473,7 @@ def _text(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f
     return None
 
 
-def _resolved_with_changes(ctx: Ctx, e: dict, source: str, spec: str) -> Any:
+def resolve_by_hand(ctx: Ctx, e: dict, source: str, spec: str) -> Any:
     """A by-hand resolution with the state the judge set: each value is set (a change recorded
     like any other), then the run ends if they said so. The decision is replayed from shared
     links like any other, so the session goes on from the state the judge made."""

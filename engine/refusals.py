@@ -100,7 +100,10 @@ def _corp_actions(b: dict) -> list[Refusal]:
                 "corp_basic_action_trash_resource",
             )
         elif _credits(b, "corp") < 2:
-            why, rule = f"trashing a resource costs 2 credits; the Corp has {_credits(b, 'corp')}", "rule_cost"
+            why, rule = (
+                f"trashing a resource costs 2 credits; the Corp has {_credits(b, 'corp')}",
+                "rule_cost",
+            )
         else:
             continue
         out.append(Refusal(f"trash_resource:{card_ref(resources, i)}", "corp", why, rule))

@@ -295,8 +295,43 @@ def _ability_label(prog: dict, ab: dict, strength: int) -> str:
     return f"{prog['name']}: {rig.describe_ability(ab)} (strength {strength})"
 
 
+def text_kind(ab: dict) -> str:
+    """What kind of ability a `text` ability is, by its printed cost (9.2.7b): "action" (its cost
+    has [click]: 5.2.1), "interrupt" ("[interrupt] →": 9.2.9), "mid-access" ("Access →": 7.2.1b)
+    or "paid" (usable in any paid ability window)."""
+    t = ab["text"].lstrip().lower()
+    if t.startswith("[interrupt]") or t.startswith("interrupt "):
+        return "interrupt"
+    if t.startswith("access →") or t.startswith("access ->"):
+        return "mid-access"
+    head = t.split(":", 1)[0] if ":" in t else ""
+    if t.startswith("[click]") or "[click]" in head:
+        return "action"
+    return "paid"
+
+
 def _by_hand(prog: dict, ab: dict, use_id: str) -> bool:
-    return ab["kind"] == "text" and not ab["text"].lstrip().startswith("[click]")
+    """A `text` ability usable in a paid ability window: not an action, an interrupt or a
+    mid-access ability (9.2.7b)."""
+    return ab["kind"] == "text" and text_kind(ab) == "paid"
+
+
+def mid_access_abilities(b: dict) -> list[dict]:
+    """`use:` decisions for the Runner's mid-access abilities ("Access →", 7.2.1b) that the engine
+    does not model: offered while a card is being accessed, resolved by hand."""
+    out = []
+    rig_ = b["runner"]["rig"]
+    for zone in ("programs", "hardware", "resources"):
+        cards = rig_[zone]
+        for i, c in enumerate(cards):
+            for a, ab in enumerate(c.get("abilities", ())):
+                if ab["kind"] == "text" and text_kind(ab) == "mid-access":
+                    ref = card_ref(cards, i)
+                    use_id = f"use:{ref}.{a}" if zone == "programs" else f"use:{zone}.{ref}.{a}"
+                    out.append(
+                        dec(use_id, f"{c['name']}: {ab['text']} (mid-access, resolve by hand)", "runner")
+                    )
+    return out
 
 
 def runner_options(b: dict, side: str) -> list[dict]:

@@ -430,3 +430,32 @@ def test_hosted_recurring_credits_pay_a_rez_and_the_refusals_agree(doc):
     assert s.board["corp"]["credits"] == 0
     assert s.board["servers"]["hq"]["ice"][0]["rezzed"] is True
     assert s.board["servers"]["remote1"]["content"]["counters"]["credits"] == 0
+
+
+def test_a_mid_access_ability_is_offered_while_accessing_and_not_in_paid_ability_windows(doc, card):
+    """9.2.7b: mid-access abilities ("Access →", Gourmand) are not usable in paid ability windows;
+    they are offered while a card is being accessed, resolved by hand."""
+    gourmand = card("gourmand")
+    assert gourmand["abilities"][0]["kind"] == "text"
+    pad = {"name": "PAD Campaign", "type": "asset", "trash_cost": 4}
+    b = {
+        "version": 1,
+        "runner": {"credits": 0, "rig": {"programs": [gourmand]}},
+        "servers": {"remote1": {"content": pad}},
+    }
+    s = engine.start(b, "run", doc, {"server": "remote1"})
+    seen_in_window = False
+    for _ in range(40):
+        ids = [d["id"] for d in engine.legal_decisions(s)]
+        if "no_trash" in ids:
+            break
+        seen_in_window |= "use:gourmand.0" in ids
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+    assert not seen_in_window
+    assert "use:gourmand.0" in ids and "pay_trash" not in ids  # 0 credits: cannot pay the trash cost
+    s, _ = engine.apply(s, "use:gourmand.0")
+    ids = [d["id"] for d in engine.legal_decisions(s)]
+    assert "resolved" in ids
+    s, ev = engine.apply(s, "resolved")
+    assert any("Gourmand" in e.text for e in ev)
+    assert "no_trash" in [d["id"] for d in engine.legal_decisions(s)]
