@@ -40,6 +40,7 @@ from .jsonprovider import FastJSONProvider
 from .library import LibraryHolder
 from .reading import install as install_reading
 from .views import api, cards, engine_views, judge_history, offline, pages
+from .views import gamelog as gamelog_views
 
 DEV_SECRET = "nrrules-dev-secret-change-me"  # only for apps made with TESTING
 
@@ -98,6 +99,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(offline.bp)
     app.register_blueprint(cards.bp)
     app.register_blueprint(judge_history.bp)
+    app.register_blueprint(gamelog_views.bp)
     install_http_policies(app)
     install_reading(app)
     if app.config["PROXY_FIX"]:

@@ -41,6 +41,12 @@ class UnsupportedMediaType(BadRequest):
     status = 415
 
 
+class PayloadTooLarge(BadRequest):
+    """A request body or file over a documented bound (a game log of too many bytes or lines)."""
+
+    status = 413
+
+
 class RuleNotFound(NrrulesError, LookupError):
     """No rule has this number or id in this version. `suggestions` are the nearest numbers,
     `present_in` the versions that do have the id (when it was asked for by id)."""
