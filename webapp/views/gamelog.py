@@ -25,7 +25,9 @@ def annotate():
     if request.mimetype == "application/json":
         body = loads_user(data)
         if not isinstance(body, dict) or "log" not in body:
-            raise BadRequest('send {"log": "<the lines of a game log>", "version": "26.03"} (version optional)')
+            raise BadRequest(
+                'send {"log": "<the lines of a game log>", "version": "26.03"} (version optional)'
+            )
         unknown = sorted(set(body) - {"log", "version"})
         if unknown:
             raise BadRequest(f"unknown field(s) {', '.join(map(repr, unknown[:5]))}: send log and version")
@@ -33,5 +35,5 @@ def annotate():
     elif request.mimetype in ("text/plain", ""):
         log, version = payloads.decode_log(data), request.args.get("v")
     else:
-        raise UnsupportedMediaType("send the log as text/plain, or as JSON {\"log\": ..., \"version\": ...}")
+        raise UnsupportedMediaType('send the log as text/plain, or as JSON {"log": ..., "version": ...}')
     return jsonify(payloads.annotate(rules(), log, version))
