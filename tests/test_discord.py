@@ -417,6 +417,7 @@ def test_forged_and_replayed_requests_get_401_and_nothing_else(untouched):
         "not hex": signed(client, body, sig="zz" * 64),
         "short signature": signed(client, body, sig=good_sig[:64]),
         "timestamp not a number": signed(client, body, ts="soon"),
+        "timestamp in other digits": signed(client, body, ts="\u00b2\u00b3"),
     }
     for what, resp in cases.items():
         assert resp.status_code == 401, what
@@ -424,6 +425,10 @@ def test_forged_and_replayed_requests_get_401_and_nothing_else(untouched):
         assert "type" not in data and data["status"] == 401, what
         assert "Traceback" not in resp.get_data(as_text=True)
     assert "stale" in cases["stale"].get_json()["error"]
+    big = client.post(
+        URL, data=b"x" * (untouched.config["MAX_CONTENT_LENGTH"] + 1), content_type="application/json"
+    )
+    assert big.status_code == 413 and "too large" in big.get_json()["error"]
     # within the window, a signed one is answered (the build is empty: an ephemeral says so)
     ok = signed(client, {"type": 1}, ts=now - 200)
     assert ok.status_code == 200 and ok.get_json() == {"type": 1}

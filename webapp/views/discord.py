@@ -25,8 +25,10 @@ import time
 from flask import Blueprint, current_app, jsonify, request
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
+from werkzeug.exceptions import HTTPException
 
 from ..errors import NotConfigured, NrrulesError, Unauthorized
+from ..httputil import json_error
 from ..jsonprovider import loads_user
 from ..library import rules
 from ..payloads import discord as payloads
@@ -36,6 +38,7 @@ bp = Blueprint("discord", __name__, url_prefix="/discord")
 MAX_SKEW = 300  # seconds between Discord's timestamp and our clock before a request is refused
 _HEX_KEY = re.compile(r"^[0-9a-fA-F]{64}$")
 _HEX_SIGNATURE = re.compile(r"^[0-9a-fA-F]{128}$")
+_TIMESTAMP = re.compile(r"^[0-9]{1,12}$")  # Unix seconds, ASCII digits only
 
 
 def verify_key() -> VerifyKey:
@@ -60,7 +63,7 @@ def verify(key: VerifyKey, signature: str, timestamp: str, body: bytes, now: flo
     timestamp is within MAX_SKEW seconds of `now`."""
     if not signature or not timestamp:
         raise Unauthorized("missing X-Signature-Ed25519 or X-Signature-Timestamp")
-    if not _HEX_SIGNATURE.match(signature) or not timestamp.isdigit() or len(timestamp) > 12:
+    if not _HEX_SIGNATURE.match(signature) or not _TIMESTAMP.match(timestamp):
         raise Unauthorized("invalid request signature")
     try:
         key.verify(timestamp.encode("ascii") + body, bytes.fromhex(signature))
@@ -95,3 +98,12 @@ def _refused(exc: NrrulesError):
     resp = jsonify(exc.to_json())
     resp.status_code = exc.status
     return resp
+
+
+@bp.errorhandler(HTTPException)
+def _http_refused(exc: HTTPException):
+    """A body over the app's limit (413) and the like, as JSON like every other refusal here."""
+    message = exc.description or exc.name
+    if exc.code == 413:
+        message = f"request body too large (limit {current_app.config['MAX_CONTENT_LENGTH']} bytes)"
+    return json_error(exc.code or 400, message)
