@@ -165,7 +165,15 @@ def url_part(value: str) -> str:
 @pytest.fixture(scope="module")
 def app(cards_built):
     # the session build with card data, so the card routes answer rather than say "not built"
-    return create_app({"TESTING": True, "BUILD_DIR": str(cards_built), "SECRET_KEY": KEY})
+    # and a Discord key, so the bot's endpoint checks signatures rather than say "not configured"
+    return create_app(
+        {
+            "TESTING": True,
+            "BUILD_DIR": str(cards_built),
+            "SECRET_KEY": KEY,
+            "DISCORD_PUBLIC_KEY": "03a107bff3ce10be1d70dd18e74bc09967e4d6309ba50d5f1ddc8664125531b8",
+        }
+    )
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import PayloadTooLarge
+from ..errors import BadRequest, PayloadTooLarge
 from ..payloads import Rules
 from ..payloads import gamelog as payloads
 from .common import Payload, payload_command
@@ -19,7 +19,10 @@ def read_log(path: str) -> str:
     if path == "-":
         data = sys.stdin.buffer.read(payloads.MAX_LOG_BYTES + 1)
     else:
-        size = Path(path).stat().st_size
+        try:
+            size = Path(path).stat().st_size
+        except ValueError:  # a name no file can have (a NUL byte)
+            raise BadRequest(f"not a file name: {path!r}") from None
         if size > payloads.MAX_LOG_BYTES:
             raise PayloadTooLarge(
                 f"{path}: the log is too large ({size} bytes, at most {payloads.MAX_LOG_BYTES})"
@@ -51,7 +54,7 @@ def _annotate_text(data: Payload) -> None:
 
 def register(group: click.Group) -> None:
     @payload_command(group, "annotate", _annotate_text)
-    @click.argument("log", type=click.Path(dir_okay=False, allow_dash=True))
+    @click.argument("log")  # a path, checked by read_log (click.Path fails on a NUL byte)
     def annotate_cmd(rules: Rules, log: str, version: str | None) -> Payload:
         """Link a game log to the rules: for each line (as an online engine prints them: "Corp
         rezzes Tollbooth", "Runner is dealt 2 net damage"), the timing step it happens in, the
