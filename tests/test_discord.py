@@ -546,3 +546,48 @@ def test_the_command_line_prints_the_definitions_and_the_registration(tmp_path):
 
 def test_the_payload_module_knows_every_command_it_defines():
     assert set(discord_payloads._COMMANDS) == {c["name"] for c in COMMANDS}
+
+
+def test_any_interaction_is_answered_within_the_limits_or_refused_as_malformed(rules):
+    """Signed but arbitrary interactions (what a buggy or hostile client could sign with a leaked
+    key): every answer is within Discord's limits, every refusal a BadRequest; nothing else."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    text = st.one_of(
+        st.sampled_from(
+            ["6.9.4c", "jack out", "Hostile", "Funhouse", "25.08", "26.03", "", "6", "§6.9", "zz"]
+        ),
+        st.text(max_size=300),
+    )
+    option = st.fixed_dictionaries(
+        {
+            "name": st.sampled_from(["rule", "version", "name", "card", "words", "from", "to", "x"]),
+            "type": st.just(3),
+        },
+        optional={"value": st.one_of(text, st.integers(), st.none()), "focused": st.booleans()},
+    )
+    interaction = st.fixed_dictionaries(
+        {"type": st.sampled_from([1, 2, 4, 3, 0, "2"])},
+        optional={
+            "data": st.one_of(
+                st.fixed_dictionaries(
+                    {"name": st.sampled_from(["cr", "card", "ruling", "search", "changes", "nope"])},
+                    optional={"options": st.one_of(st.lists(option, max_size=3), text)},
+                ),
+                text,
+            )
+        },
+    )
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(value=st.one_of(interaction, st.integers(), st.lists(st.integers(), max_size=2)))
+    def run(value):
+        try:
+            out = discord_payloads.respond(rules, value, BASE)
+        except BadRequest as exc:
+            assert exc.message
+            return
+        discord_limits(out)
+
+    run()
