@@ -22,6 +22,7 @@ import html
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from rules_index.cards import name_key
 from rules_index.lookup import number_key, parse_query
@@ -161,9 +162,8 @@ def respond(rules: Rules | Callable[[], Rules], interaction: Any, base: str) -> 
         raise BadRequest("an application command interaction needs data with the command's name")
     name = data["name"]
     options, focused = _options(data)
-    opened = rules if isinstance(rules, Rules) else None
     try:
-        opened = opened or rules()  # type: ignore[operator]
+        opened = rules if isinstance(rules, Rules) else rules()
         if kind == AUTOCOMPLETE:
             return {
                 "type": AUTOCOMPLETE_RESULT,
@@ -473,6 +473,11 @@ def _ruling(rules: Rules, options: dict[str, str], link: _Links) -> dict[str, An
 # ----------------------------------------------------------------------------------------------
 
 
+def _snippet_and_link(hit: dict[str, Any], link: _Links, limit: int) -> str:
+    tail = f"\n[open]({link(hit['url'])})"
+    return clip(_plain(hit["snippet"]), limit - len(tail)) + tail
+
+
 def _search(rules: Rules, options: dict[str, str], link: _Links) -> dict[str, Any]:
     query = options.get("words", "")
     data = search_payloads.search(rules, query, options.get("version") or None, 5)
@@ -486,8 +491,9 @@ def _search(rules: Rules, options: dict[str, str], link: _Links) -> dict[str, An
         source = "" if h["source"] == "rules" else f"[{h['source']}] "
         fields.append(
             {
-                "name": clip(source + _label(h), EMBED_FIELD_NAME_MAX),
-                "value": fit(f"{_plain(h['snippet'])}\n[open]({link(h['url'])})", EMBED_FIELD_VALUE_MAX),
+                # five hits of 200 + 900 characters stay within the 6000 of a whole embed
+                "name": clip(source + _label(h), 200),
+                "value": _snippet_and_link(h, link, 900),
                 "inline": False,
             }
         )
@@ -495,7 +501,7 @@ def _search(rules: Rules, options: dict[str, str], link: _Links) -> dict[str, An
     embed = {
         "title": clip(f"Search: {query}", EMBED_TITLE_MAX),
         "url": link(
-            f"/search?q={_quote(query)}"
+            f"/search?q={quote(query, safe='')}"
             + ("" if rules.is_latest(data["version"]) else f"&v={data['version']}")
         ),
         "color": COLOR,
@@ -505,12 +511,6 @@ def _search(rules: Rules, options: dict[str, str], link: _Links) -> dict[str, An
     if note:
         embed["description"] = note
     return _message(embed)
-
-
-def _quote(text: str) -> str:
-    from urllib.parse import quote
-
-    return quote(text, safe="")
 
 
 def _changes(rules: Rules, options: dict[str, str], link: _Links) -> dict[str, Any]:
