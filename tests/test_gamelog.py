@@ -51,6 +51,26 @@ def test_every_id_of_the_table_is_a_rule_of_the_cr_it_is_written_for():
     assert not sorted(i for i in labelled - {None} if doc.node(i) is None)
 
 
+def test_every_id_a_line_gets_is_one_the_table_declares():
+    """The CR check above covers what the table declares; here, what its readers return."""
+    lines = (
+        LOG.splitlines()
+        + [case[0] for case in KINDS]
+        + [
+            "Runner makes a run on HQ",
+            "Runner approaches Ice Wall protecting HQ",
+            "Corp rezzes Ice Wall",
+            "Runner encounters Ice Wall",
+            "Corp uses Ice Wall to end the run",
+            "Corp rezzes PAD Campaign",
+        ]
+    )
+    notes = annotate_lines(lines)
+    given = {i for n in notes for i in [n.step, *n.rules] if i}
+    assert len(given) > 50
+    assert given <= table_ids(), sorted(given - table_ids())
+
+
 def test_the_labels_are_the_log():
     lines = LOG.splitlines()
     assert [row["text"] for row in LABELS["lines"]] == lines
@@ -109,33 +129,33 @@ def test_a_step_is_given_only_when_the_log_says_it():
     assert bare[0].step is None and bare[0].rules
 
 
-@pytest.mark.parametrize(
-    ("line", "event", "rule"),
-    [
-        ("Corp spends [Click][Click][Click] to purge virus counters.", "purge_action", "rule_purge"),
-        (
-            "Corp spends [click] and pays 1 [credit] to advance Hostile Takeover",
-            "advance_action",
-            "rule_advance",
-        ),
-        (
-            "12:01 Runner spends [Click] and pays 4 [Credits] to install Corroder.",
-            "install_action",
-            "runner_basic_action_install",
-        ),
-        ("Runner takes 1 core damage", "damage", "rule_core_damage"),
-        ("Runner suffers 1 brain damage", "damage", "rule_core_damage"),
-        (
-            "Corp uses Data Raven to initiate a trace with strength 3",
-            "trace_initiated",
-            "rule_trace_attempt_and_base_trace_strength",
-        ),
-        ("Runner spends [click] to use Sure Gamble's ability", "click_ability", "rule_action_definition"),
-        ("Corp takes 1 bad publicity", "bad_publicity", "rule_bad_publicity"),
-        ("Runner is given 2 tags", "tag", "rule_tag"),
-        ("The Runner jacks out.", "jack_out", "rule_jacking_out"),
-    ],
-)
+KINDS = [
+    ("Corp spends [Click][Click][Click] to purge virus counters.", "purge_action", "rule_purge"),
+    (
+        "Corp spends [click] and pays 1 [credit] to advance Hostile Takeover",
+        "advance_action",
+        "rule_advance",
+    ),
+    (
+        "12:01 Runner spends [Click] and pays 4 [Credits] to install Corroder.",
+        "install_action",
+        "runner_basic_action_install",
+    ),
+    ("Runner takes 1 core damage", "damage", "rule_core_damage"),
+    ("Runner suffers 1 brain damage", "damage", "rule_core_damage"),
+    (
+        "Corp uses Data Raven to initiate a trace with strength 3",
+        "trace_initiated",
+        "rule_trace_attempt_and_base_trace_strength",
+    ),
+    ("Runner spends [click] to use Sure Gamble's ability", "click_ability", "rule_action_definition"),
+    ("Corp takes 1 bad publicity", "bad_publicity", "rule_bad_publicity"),
+    ("Runner is given 2 tags", "tag", "rule_tag"),
+    ("The Runner jacks out.", "jack_out", "rule_jacking_out"),
+]
+
+
+@pytest.mark.parametrize(("line", "event", "rule"), KINDS)
 def test_lines_of_each_kind(line, event, rule):
     note = annotate_lines([line])[0]
     assert note.event == event and rule in note.rules
