@@ -106,9 +106,10 @@ def register(group: click.Group) -> None:
             fail(f"cannot reach Discord ({exc.__class__.__name__}): nothing was registered")
         if resp.status_code >= 400:
             try:
-                detail = resp.json().get("message") or resp.reason
+                body = resp.json()
             except ValueError:
-                detail = resp.reason
+                body = None
+            detail = (body.get("message") if isinstance(body, dict) else None) or resp.reason
             fail(f"Discord refused the commands ({resp.status_code}: {detail})")
         names = ", ".join("/" + c["name"] for c in COMMANDS)
         click.echo(
