@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["MAX_LINE", "Annotation", "Timing", "annotate_lines", "table_ids"]
+__all__ = ["MAX_LINE", "Annotation", "Timing", "annotate_lines", "player_names", "table_ids"]
 
 MAX_LINE = 1000  # characters in one log line (an engine's line is well under 200)
 
@@ -836,16 +836,38 @@ def _source_step(m: re.Match, t: Timing) -> str | None:
 _USES_CARD = re.compile(r"^(?:(?:spends|pays) .*? to )?uses? (?P<card>.+?) to ", re.I)
 
 
-def annotate_lines(lines: Iterable[str]) -> list[Annotation]:
-    """Each non-blank line of a log, annotated in order (line numbers count blank lines too)."""
+def player_names(corp: str | None = None, runner: str | None = None) -> Callable[[str], str]:
+    """A function that writes a line's leading player name ("alice spends [click]...", as engines
+    that name players by their user names print it) as "Corp" or "Runner"."""
+    names = {
+        n.strip().casefold(): side for n, side in ((corp, "Corp"), (runner, "Runner")) if n and n.strip()
+    }
+    if not names:
+        return lambda body: body
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    lead = re.compile(rf"^\[?(?P<name>{alternatives})\]?(?=[\s:']|$)", re.I)
+
+    def rename(body: str) -> str:
+        m = lead.match(body)
+        return body if m is None else names[m["name"].casefold()] + body[m.end() :]
+
+    return rename
+
+
+def annotate_lines(
+    lines: Iterable[str], corp: str | None = None, runner: str | None = None
+) -> list[Annotation]:
+    """Each non-blank line of a log, annotated in order (line numbers count blank lines too).
+    `corp` and `runner`: the players' names, when the log names them rather than their sides."""
     timing = Timing()
+    rename = player_names(corp, runner)
     out: list[Annotation] = []
     for number, raw in enumerate(lines, 1):
         text = raw.strip()
         if not text:
             continue
         note = Annotation(number, text)
-        body = normalise(text)
+        body = rename(normalise(text))
         actor_match = _ACTOR.match(body)
         if actor_match and not _CHAT.match(body):
             actor = actor_match["actor"].lower()

@@ -181,6 +181,14 @@ def test_unrecognised_lines_are_unknown_or_give_no_step(line):
         assert note.event == "end_the_run" and note.step is None and note.rules == ["rule_end_the_run"]
 
 
+def test_logs_that_name_the_players_are_read_with_their_names():
+    lines = ["alice spends [Click] to gain 1 [Credits].", "bob: gl hf", "[Bob] jacks out", "alicia jacks out"]
+    named = annotate_lines(lines, corp="alice", runner="bob")
+    assert [n.event for n in named] == ["gain_credit_action", None, "jack_out", None]
+    assert named[0].rules == ["rule_corp_basic_action_credit"] and named[2].step == "step_jack_out_choice"
+    assert [n.event for n in annotate_lines(lines)] == [None, None, None, None]  # without the names
+
+
 def test_normalise_reads_each_symbol_spelling():
     assert normalise("[19:04] Corp spends [Click] and pays 2 [Credits] to play SEA Source.") == (
         "Corp spends [click] and pays 2 [credit] to play SEA Source"
@@ -278,6 +286,8 @@ def test_cards_are_linked_by_their_exact_names_only(client, build_dir):
         ("{not json", "application/json", 400, "not valid JSON"),
         ("Runner jacks out", "application/xml", 415, "text/plain"),
         ('{"log": "Runner jacks out", "version": "9.9"}', "application/json", 404, "not available"),
+        ('{"log": "x", "corp": "al", "runner": "AL"}', "application/json", 400, "same name"),
+        ('{"log": "x", "corp": 5}', "application/json", 400, "corp must be"),
     ],
 )
 def test_bad_logs_get_clear_errors(client, body, content_type, status, words):
@@ -301,6 +311,16 @@ def test_the_command_prints_the_api_answer(client, cards_built, tmp_path):
     )
     assert text.exit_code == 0, text.output
     assert "1 of 2 lines linked" in text.output and "step 6.9.4c" in text.output and "unknown" in text.output
+    named = "alice spends [Click] to draw a card.\nbob makes a run on HQ\n"
+    by_query = client.post("/api/annotate?corp=alice&runner=bob", data=named, content_type="text/plain")
+    by_json = client.post("/api/annotate", json={"log": named, "corp": "alice", "runner": "bob"})
+    cli = runner.invoke(
+        main,
+        ["annotate", "-", "--corp", "alice", "--runner", "bob", "--json", "--build-dir", str(cards_built)],
+        input=named,
+    )
+    assert check(by_query, "POST", "/api/annotate") == by_json.get_json() == json.loads(cli.output)
+    assert [row["event"] for row in by_json.get_json()["lines"]] == ["draw_action", "run_action"]
     big = tmp_path / "big.log"
     big.write_text("Runner jacks out\n" * 20000, encoding="utf-8")
     for args, words in (([str(big)], "too large"), ([str(tmp_path / "none.log")], "No such file")):

@@ -55,9 +55,15 @@ def _annotate_text(data: Payload) -> None:
 def register(group: click.Group) -> None:
     @payload_command(group, "annotate", _annotate_text)
     @click.argument("log")  # a path, checked by read_log (click.Path fails on a NUL byte)
-    def annotate_cmd(rules: Rules, log: str, version: str | None) -> Payload:
+    @click.option(
+        "--corp", default=None, help="The Corp player's name, when the log prints names, not sides."
+    )
+    @click.option("--runner", default=None, help="The Runner player's name, likewise.")
+    def annotate_cmd(
+        rules: Rules, log: str, version: str | None, corp: str | None, runner: str | None
+    ) -> Payload:
         """Link a game log to the rules: for each line (as an online engine prints them: "Corp
         rezzes Tollbooth", "Runner is dealt 2 net damage"), the timing step it happens in, the
         rules it exercises and the cards it names; lines it does not recognise are "unknown".
         LOG is a file, or - for standard input."""
-        return payloads.annotate(rules, read_log(log), version)
+        return payloads.annotate(rules, read_log(log), version, corp, runner)

@@ -1,7 +1,7 @@
 """The annotated game log: each line of an engine's log with the timing step it happens in and
 the rules it exercises, in one CR version, and the cards it names.
 
-    annotate(rules, log, version)    POST /api/annotate, `nrrules annotate LOG --json`
+    annotate(rules, log, version, corp, runner)    POST /api/annotate, `nrrules annotate LOG --json`
 
 The reading itself (patterns, the game's timing position) is `rules_index.gamelog`, keyed by
 stable id; this builder gives each id its number, title and page in the version asked for, and
@@ -53,8 +53,32 @@ def decode_log(data: bytes) -> str:
         raise BadRequest(f"the log is not UTF-8 text (byte {exc.start} cannot be read)") from None
 
 
-def annotate(rules: Rules, log: str, version: str | None = None) -> dict[str, Any]:
+MAX_NAME = 40
+
+
+def check_players(corp: Any, runner: Any) -> tuple[str | None, str | None]:
+    """The players' names a log uses for the Corp and the Runner (None: the log says "Corp" and
+    "Runner"), or BadRequest."""
+    out = []
+    for side, name in (("corp", corp), ("runner", runner)):
+        if name is None or name == "":
+            out.append(None)
+            continue
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME or "\n" in name:
+            raise BadRequest(
+                f"{side} must be the {side} player's name as the log prints it, 1 to {MAX_NAME} characters"
+            )
+        out.append(name.strip())
+    if out[0] and out[1] and out[0].casefold() == out[1].casefold():
+        raise BadRequest("the corp and runner players cannot have the same name")
+    return out[0], out[1]
+
+
+def annotate(
+    rules: Rules, log: str, version: str | None = None, corp: str | None = None, runner: str | None = None
+) -> dict[str, Any]:
     lines = check_log(log)
+    corp, runner = check_players(corp, runner)
     v = rules.version(version)
     doc = rules.library.document(v)
     suffix = rules.suffix(v)
@@ -92,7 +116,7 @@ def annotate(rules: Rules, log: str, version: str | None = None) -> dict[str, An
 
     out = []
     linked = 0
-    for note in annotate_lines(lines):
+    for note in annotate_lines(lines, corp, runner):
         known = note.event is not None
         linked += known
         out.append(
