@@ -55,6 +55,7 @@ NO_API_TWIN = {
     "engine-coverage": "a report on the engine's scenario suite, for developers",
     "judge": "searches judges' documents, which the shared test build does not hold; its twin "
     "/api/judge/search is compared in test_judge_history_web.py",
+    "annotate": "its twin is a POST (/api/annotate, the log as the body), compared in test_gamelog.py",
 }
 
 # `nrrules step` prints a session's state: the body of GET /api/engine/sessions/<token> for the

@@ -15,6 +15,10 @@ Configuration (environment variables, overridable by ``test_config``):
                        Required: without it the app refuses to start (except with TESTING).
 ``NRRULES_PRELOAD=1``  load every version when a worker starts, not on its first requests.
 ``NRRULES_PROXY_FIX=1`` trust one proxy's X-Forwarded-Proto/Host for canonical (shared) links.
+``NRRULES_BASE_URL``   the site's public address (https://rules.example.org) for links in answers
+                       read elsewhere: the Discord bot's embeds (default: the request's address).
+``DISCORD_PUBLIC_KEY`` the Discord application's public key: enables POST /discord/interactions
+                       (docs/discord.md).
 ``NRRULES_PAGE_CACHE`` (+ ``_MB``), ``NRRULES_SEARCH_CACHE``, ``NRRULES_SESSION_CACHE``: sizes of the
                        bounded in-process caches (0 disables the search and session caches);
                        every cache, its bounds in entries and bytes and its reason: caches.py.
@@ -40,6 +44,8 @@ from .jsonprovider import FastJSONProvider
 from .library import LibraryHolder
 from .reading import install as install_reading
 from .views import api, cards, engine_views, judge_history, offline, pages
+from .views import discord as discord_views
+from .views import gamelog as gamelog_views
 
 DEV_SECRET = "nrrules-dev-secret-change-me"  # only for apps made with TESTING
 
@@ -74,6 +80,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         # Stepper sessions: at most this many decisions are replayed from a token.
         MAX_DECISIONS=400,
+        # The site's public address for links in answers read elsewhere (Discord), and the
+        # Discord application's public key (POST /discord/interactions answers 503 without it).
+        BASE_URL=os.environ.get("NRRULES_BASE_URL") or None,
+        DISCORD_PUBLIC_KEY=os.environ.get("DISCORD_PUBLIC_KEY") or None,
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -98,6 +108,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(offline.bp)
     app.register_blueprint(cards.bp)
     app.register_blueprint(judge_history.bp)
+    app.register_blueprint(gamelog_views.bp)
+    app.register_blueprint(discord_views.bp)
     install_http_policies(app)
     install_reading(app)
     if app.config["PROXY_FIX"]:

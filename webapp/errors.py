@@ -41,6 +41,19 @@ class UnsupportedMediaType(BadRequest):
     status = 415
 
 
+class PayloadTooLarge(BadRequest):
+    """A request body or file over a documented bound (a game log of too many bytes or lines)."""
+
+    status = 413
+
+
+class Unauthorized(NrrulesError):
+    """A request that must be signed (a Discord interaction) whose signature is missing, wrong
+    or too old."""
+
+    status = 401
+
+
 class RuleNotFound(NrrulesError, LookupError):
     """No rule has this number or id in this version. `suggestions` are the nearest numbers,
     `present_in` the versions that do have the id (when it was asked for by id)."""
@@ -127,6 +140,13 @@ class IllegalDecision(NrrulesError, ValueError):
 
 class BuildUnavailable(NrrulesError):
     """The build directory cannot answer (nothing built, damaged or stale build)."""
+
+    status = 503
+
+
+class NotConfigured(NrrulesError):
+    """A part of the service this server is not configured for (the Discord bot without its
+    public key); the message says what to set."""
 
     status = 503
 
