@@ -7,7 +7,6 @@ from typing import Any
 from . import triggers
 from .decision import Decision, card_ref, locate, slug
 from .locations import access_key, candidates, clear_access_marks, get_card, take_card
-from .windows import mid_access_abilities, use_ability
 from .machine import (
     END,
     Ctx,
@@ -21,6 +20,7 @@ from .machine import (
     score,
     wait,
 )
+from .windows import mid_access_abilities, use_ability
 
 
 def _resolve_pick(ctx: Ctx, v: dict) -> list | None:

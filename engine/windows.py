@@ -17,7 +17,6 @@ from .machine import (
     dec,
     opponent,
     score,
-    setv,
     wait,
 )
 
