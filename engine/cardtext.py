@@ -381,7 +381,8 @@ MODELED = "modeled"  # the engine applies it (an effect, ability, trigger, const
 BY_HAND = "by_hand"  # surfaced where it applies as a decision the judge resolves by hand
 SHOWN = "shown"  # a constant or permission the engine does not apply: shown on the card
 NOT_APPLICABLE = "n/a"  # deck-building, uniqueness, reminder: nothing to do in play
-STATUSES = (MODELED, BY_HAND, SHOWN, NOT_APPLICABLE)
+ABSENT = "absent"  # the board has no place for it yet (the Corp's identity): not on the board
+STATUSES = (MODELED, BY_HAND, SHOWN, NOT_APPLICABLE, ABSENT)
 
 
 @dataclass(frozen=True)
@@ -690,7 +691,9 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         out["text"] = plain(text)[:MAX_TEXT]
         if get("base_link") is not None:
             out["base_link"] = get("base_link")
-        units = [Unit(p[:MAX_TEXT], "constant", SHOWN) for p in plain(text).split("\n") if p]
+        # the Runner's identity is on the board (its text shown with it); the Corp's is not yet
+        status = SHOWN if ctype == "runner_identity" else ABSENT
+        units = [Unit(p[:MAX_TEXT], "identity", status) for p in plain(text).split("\n") if p]
         return out, units
     if ctype not in _CORP | _RUNNER:
         raise ValueError(f"a {ctype or 'typeless'} card has no place on the board")
@@ -867,7 +870,7 @@ def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None) -> dict
             for st in STATUSES:
                 bucket[st] += counts[st]
         for u in units:
-            if u.status in (BY_HAND, SHOWN):
+            if u.status in (BY_HAND, SHOWN, ABSENT):
                 open_units.append({"card_id": get("id"), "title": get("title"), **u.to_dict()})
 
     def shape(b: Counter) -> dict:

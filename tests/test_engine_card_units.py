@@ -290,9 +290,11 @@ def test_coverage_counts_every_unit_of_the_standard_pool(client):
     p = r.get_json()
     t = p["total"]
     assert p["pool"] == "standard" and t["cards"] > 400
-    assert t["units"] == t["modeled"] + t["by_hand"] + t["shown"] + t["n/a"]
+    assert t["units"] == t["modeled"] + t["by_hand"] + t["shown"] + t["n/a"] + t["absent"]
     assert 0 < t["modeled_share"] < 1 and t["surfaced_share"] >= t["modeled_share"]
-    assert len(p["not_modeled"]) == t["by_hand"] + t["shown"]
+    assert len(p["not_modeled"]) == t["by_hand"] + t["shown"] + t["absent"]
+    # only the Corp's identities have no place on the board yet
+    assert t["absent"] == p["by_type"]["corp_identity"]["units"]
     every = client.get("/api/cards/coverage?pool=all").get_json()
     assert every["total"]["cards"] > t["cards"]
     assert client.get("/api/cards/coverage?pool=bogus").status_code == 400

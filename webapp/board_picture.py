@@ -379,6 +379,9 @@ def board_picture(board: Any, run: RunPosition | None = None) -> dict[str, Any] 
         },
         "runner": {
             "identity": ident.get("name") if isinstance(ident, dict) else None,
+            "identity_text": ident.get("text")
+            if isinstance(ident, dict) and isinstance(ident.get("text"), str)
+            else None,
             "credits": runner.get("credits", 5),
             "clicks": runner.get("clicks", 0),
             "tags": runner.get("tags", 0),

@@ -134,12 +134,12 @@ def register(group: click.Group) -> None:
         def row(name: str, c: dict) -> str:
             return (
                 f"{name:<16} {c['cards']:>5} {c['fully_modeled']:>6} {c['units']:>6} {c['modeled']:>8} "
-                f"{c['by_hand']:>8} {c['shown']:>6} {c['n/a']:>5}  {c['modeled_share']:>7.1%}"
+                f"{c['by_hand']:>8} {c['shown']:>6} {c['n/a']:>5} {c['absent']:>6}  {c['modeled_share']:>7.1%}"
             )
 
         click.echo(f"{p['pool']} pool: what the engine does with each unit of card text")
         click.echo(
-            f"{'type':<16} {'cards':>5} {'full':>6} {'units':>6} {'modeled':>8} {'by hand':>8} {'shown':>6} {'n/a':>5}  {'modeled':>7}"
+            f"{'type':<16} {'cards':>5} {'full':>6} {'units':>6} {'modeled':>8} {'by hand':>8} {'shown':>6} {'n/a':>5} {'absent':>6}  {'modeled':>7}"
         )
         for name, c in p["by_type"].items():
             click.echo(row(name, c))
