@@ -20,6 +20,7 @@ from rules_index.cards import stale_build
 from rules_index.store import build, default_build_dir, refresh_questions
 
 from . import cards, engine, export, history, rules, search, serve
+from . import mcp as mcp_cli
 from .common import CommandGroup, build_dir_option, user_errors
 
 
@@ -88,3 +89,4 @@ def build_cmd(
 
 for _module in (rules, cards, search, engine, serve, export, history):
     _module.register(main)
+mcp_cli.register(main)
