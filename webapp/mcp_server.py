@@ -263,7 +263,11 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
 
     @mcp_server.tool(title="A rule by number or stable id", annotations=READ_ONLY)
     @tool_answer
-    def rule(ref: RuleRef, version: Version = None, subrules: bool = False) -> dict[str, Any]:
+    def rule(
+        ref: RuleRef,
+        version: Version = None,
+        subrules: Annotated[bool, Field(description="Also every rule below it, each with its text.")] = False,
+    ) -> dict[str, Any]:
         """One CR rule: its verbatim text, examples, breadcrumb, sub-rules (all of them, with
         their text, when `subrules` is true or the number ends in '+'), the rules it cites and
         that cite it, and its number in every other version. Use when you know the rule's
@@ -323,8 +327,9 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
     @mcp_server.tool(title="Built CR versions", annotations=READ_ONLY)
     @tool_answer
     def versions() -> dict[str, Any]:
-        """The CR versions this server can answer from, with their effective dates, the latest,
-        and what card data is built."""
+        """The CR versions this server can answer from (each tool's `version`), with their
+        effective dates and sizes, which one is the latest (the default), and what NetrunnerDB
+        card data is built beside them."""
         return ctx.answer(rule_payloads.versions(rules), None, ())
 
     @mcp_server.tool(
@@ -538,7 +543,7 @@ def http_app(
     security = None
     hosts = [h.strip() for h in allowed_hosts or () if h.strip()]
     if hosts:
-        names = [h if ":" in h else f"{h}:*" for h in hosts]
+        names = [name for h in hosts for name in ((h,) if ":" in h else (h, f"{h}:*"))]
         origins = [f"{scheme}://{h}" for h in names for scheme in ("http", "https")]
         security = TransportSecuritySettings(
             enable_dns_rebinding_protection=True, allowed_hosts=names, allowed_origins=origins
