@@ -25,7 +25,7 @@ def register(group: click.Group) -> None:
     @click.option("--http", "http", is_flag=True, help="Serve streamable HTTP instead of stdio.")
     @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (--http).")
     @click.option(
-        "--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="Port (--http)."
+        "--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port (--http)."
     )
     @click.option("--path", default="/mcp", show_default=True, help="URL path of the endpoint (--http).")
     @click.option(
