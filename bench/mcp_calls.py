@@ -60,7 +60,9 @@ async def measure(session: ClientSession, repeat: int) -> None:
                 times.append(elapsed * 1000)
         times.sort()
         p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
-        print(f"  {label:<16} median {statistics.median(times):7.1f} ms   p90 {p90:7.1f} ms   {size:7,} bytes")
+        print(
+            f"  {label:<16} median {statistics.median(times):7.1f} ms   p90 {p90:7.1f} ms   {size:7,} bytes"
+        )
 
 
 async def over_stdio(build_dir: str, repeat: int) -> None:
