@@ -43,7 +43,7 @@ async def measure(session: ClientSession, repeat: int) -> None:
     calls = {
         "search": lambda i: ("search", {"query": QUESTIONS[i % len(QUESTIONS)]}),
         "rule 6.9.4+": lambda i: ("rule", {"ref": "6.9.4+"}),
-        "card Tollbooth": lambda i: ("card", {"name": "Tollbooth"}),
+        "card Corroder": lambda i: ("card", {"name": "Corroder"}),
         "engine_start": lambda i: ("engine_start", {**RUN, "seed": i}),
         "engine_decide": lambda i: ("engine_decide", {"token": token, "decisions": [decision]}),
     }
