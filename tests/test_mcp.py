@@ -30,7 +30,7 @@ mcp = pytest.importorskip("mcp", reason="the MCP SDK is in the dev and mcp extra
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
-from mcp.types import INVALID_PARAMS  # noqa: E402
+from mcp.types import INVALID_PARAMS, ResourceTemplateReference  # noqa: E402
 
 from rules_index.store import Library  # noqa: E402
 
@@ -238,6 +238,13 @@ async def scenario(session: ClientSession, build: Path, base_url: str | None) ->
     assert data["version"] == "24.03" and data["number"] == old.node("step_jack_out_choice").number
     data = json.loads((await session.read_resource("nrrules://card/Sneakdoor%20Beta")).contents[0].text)
     assert data["id"] == "sneakdoor_beta" and len(data["rulings"]) == len(rulings)
+    rule_ref = ResourceTemplateReference(uri="nrrules://rule/{version}/{ref}")
+    done = await session.complete(rule_ref, {"name": "ref", "value": "6.9.4"}, {"version": "24.03"})
+    assert "6.9.4c" in done.completion.values
+    assert all(v.startswith("6.9.4") and v in old.number_index() for v in done.completion.values)
+    card_ref = ResourceTemplateReference(uri="nrrules://card/{name}")
+    done = await session.complete(card_ref, {"name": "name", "value": "sneakd"})
+    assert "Sneakdoor Beta" in done.completion.values
     with pytest.raises(MCPError) as err:
         await session.read_resource("nrrules://rule/99.99")
     assert err.value.code == INVALID_PARAMS and "no rule 99.99" in err.value.message

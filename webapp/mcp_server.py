@@ -28,13 +28,23 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Annotated, Any
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
-from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
+from mcp.types import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    CallToolResult,
+    Completion,
+    ResourceTemplateReference,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import Field
 
 import engine
+from rules_index.lookup import number_key
 from rules_index.store import Library, LibraryError
 
 from .errors import BadRequest, NrrulesError
@@ -450,6 +460,18 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
         spec = ctx.decode(token)
         return ctx.session(spec, len(spec.decisions), with_trace=True)
 
+    # ----- completions of resource URIs -------------------------------------------------------
+
+    @mcp_server.completion()
+    async def complete(ref: Any, argument: Any, context: Any) -> Completion | None:
+        if not isinstance(ref, ResourceTemplateReference):
+            return None
+        given = dict(context.arguments or {}) if context is not None else {}
+        values = await anyio.to_thread.run_sync(
+            functools.partial(completions, rules, argument.name, argument.value, given.get("version"))
+        )
+        return Completion(values=values, has_more=len(values) >= MAX_COMPLETIONS)
+
     # ----- resources ---------------------------------------------------------------------------
 
     def rule_resource(version: str | None, ref: str) -> dict[str, Any]:
@@ -503,6 +525,31 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
         return ctx.answer(rule_payloads.versions(rules), None, ())
 
     return mcp_server
+
+
+MAX_COMPLETIONS = 20
+
+
+def completions(rules: Rules, argument: str, value: str, version: str | None = None) -> list[str]:
+    """What a resource URI's `argument` may be, starting with `value`: CR versions (newest
+    first), rule numbers in reading order (or stable ids, for a value that starts with a
+    letter), card names. Nothing for what cannot be completed (an unknown version, no cards)."""
+    value = (value or "").strip()[:100]
+    try:
+        if argument == "version":
+            return [v for v in reversed(rules.version_names()) if v.startswith(value)][:MAX_COMPLETIONS]
+        if argument == "ref":
+            doc = rules.document(version)
+            if value[:1].isalpha():
+                low = value.lower()
+                return [n.id for i, n in doc.lower_id_index().items() if i.startswith(low)][:MAX_COMPLETIONS]
+            numbers = sorted((n for n in doc.number_index() if n.startswith(value)), key=number_key)
+            return numbers[:MAX_COMPLETIONS]
+        if argument == "name" and value:
+            return [c.title for c in card_payloads.store(rules).find(value, limit=MAX_COMPLETIONS)]
+    except (NrrulesError, LibraryError):
+        pass
+    return []
 
 
 # ----- running ---------------------------------------------------------------------------------
