@@ -170,6 +170,20 @@ async def scenario(session: ClientSession, build: Path, base_url: str | None) ->
     assert [v["version"] for v in history["versions"]] == [i.version for i in lib.versions()]
     assert history["citations"][0]["text"] == jack_out.text
 
+    # --- changes between versions, whole and narrowed -------------------------------------------
+    full = await call(session, "changes", old="25.08", new=lib.latest)
+    part = await call(session, "changes", old="25.08", new=lib.latest, within="6", kinds=["reworded"])
+
+    def in_chapter_6(row: dict) -> bool:
+        return any(n and (n == "6" or n.startswith("6.")) for n in (row["number"], row["old_number"]))
+
+    every = [r for sec in full["sections"] for r in sec["rules"]]
+    expected = [r["id"] for r in every if "reworded" in r["change"] and in_chapter_6(r)]
+    assert expected and len(expected) < len(every)
+    assert [r["id"] for sec in part["sections"] for r in sec["rules"]] == expected
+    assert part["narrowed"]["rules"] == len(expected) and part["counts"] == full["counts"]
+    assert all(c["version"] == lib.latest for c in full["citations"]) and full["citations"]
+
     # --- a card with its rulings, and the rules that mention it ------------------------------
     # (a card whose rulings are not held out for evaluation: ../shared/heldout/cards.txt)
     store = lib.cards()
@@ -278,6 +292,9 @@ async def scenario(session: ClientSession, build: Path, base_url: str | None) ->
         session, "engine_decide", {"token": "x" * 40, "decisions": ["pass"]}
     )
     assert "two different versions" in await fails(session, "changes", {"old": "25.08", "new": "25.08"})
+    assert "unknown kind(s) of change gone" in await fails(
+        session, "changes", {"old": "25.08", "new": "26.03", "kinds": ["gone"]}
+    )
 
 
 def test_stdio_client(cards_built):

@@ -311,12 +311,26 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
     def changes(
         old: Annotated[str, Field(description="The older version, e.g. '25.08'.")],
         new: Annotated[str, Field(description="The newer version, e.g. '26.03'.")],
+        within: Annotated[
+            str | None,
+            Field(
+                description="Only rules numbered within this rule or section (in either version), e.g. "
+                "'6' or '6.9'; distant versions change hundreds of rules.",
+                max_length=20,
+            ),
+        ] = None,
+        kinds: Annotated[
+            list[str] | None,
+            Field(description="Only these kinds of change: 'added', 'removed', 'renumbered', 'reworded'."),
+        ] = None,
     ) -> dict[str, Any]:
         """Every rule added, removed, renumbered or reworded between two CR versions, by
         section, with word diffs (`diff`: ['=', '-', '+'] runs of words), beside the official
-        Summary of Changes and the changes it does not mention. Citations are the rules the
-        Summary of Changes names, in the newer version."""
-        data = judge_payloads.changes(rules, old, new)
+        Summary of Changes and the changes it does not mention; `within` and `kinds` narrow
+        the list and, with `within`, the Summary of Changes' entries (`counts` stay those of
+        the whole comparison). Citations are the rules the Summary of Changes names, in the
+        newer version."""
+        data = narrow_changes(judge_payloads.changes(rules, old, new), within, kinds)
         ids = [t["id"] for s in data["summary"] for t in s["targets"] if t.get("number")]
         return ctx.answer(data, data["to"], ids)
 
@@ -525,6 +539,45 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
         return ctx.answer(rule_payloads.versions(rules), None, ())
 
     return mcp_server
+
+
+CHANGE_KINDS = ("added", "removed", "renumbered", "reworded")
+
+
+def narrow_changes(data: dict[str, Any], within: str | None, kinds: list[str] | None) -> dict[str, Any]:
+    """A changes payload (webapp.payloads.judge.changes) keeping only the rules numbered within
+    `within` (a number, in the old or the new version) and changed in one of `kinds`."""
+    prefix = (within or "").strip().rstrip(".")
+    wanted = set(kinds or ())
+    unknown = sorted(wanted - set(CHANGE_KINDS))
+    if unknown:
+        raise BadRequest(
+            f"unknown kind(s) of change {', '.join(unknown)}; choose from {', '.join(CHANGE_KINDS)}"
+        )
+    if not prefix and not wanted:
+        return data
+
+    def inside(row: dict[str, Any]) -> bool:
+        numbers = [n for n in (row.get("number"), row.get("old_number")) if n]
+        return not prefix or any(n == prefix or n.startswith(prefix + ".") for n in numbers)
+
+    def keep(row: dict[str, Any]) -> bool:
+        return inside(row) and (not wanted or bool(wanted & set(row["change"])))
+
+    sections = []
+    for sec in data["sections"]:
+        rows = [r for r in sec["rules"] if keep(r)]
+        if rows:
+            sections.append({**sec, "rules": rows})
+    shown = sum(len(sec["rules"]) for sec in sections)
+    narrowed = {"within": prefix or None, "kinds": sorted(wanted) or None, "rules": shown}
+    return {
+        **data,
+        "sections": sections,
+        "summary": [entry for entry in data["summary"] if any(inside(t) for t in entry["targets"])],
+        "unmentioned": [r for r in data["unmentioned"] if keep(r)],
+        "narrowed": narrowed,
+    }
 
 
 MAX_COMPLETIONS = 20
