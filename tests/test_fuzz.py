@@ -338,7 +338,8 @@ def check_command(result, args: list[str]) -> None:
     assert result.exit_code in (0, 1, 2), where
     assert "Traceback" not in result.output, where
     if result.exit_code:
-        lines = result.stderr.splitlines()
+        # lines end in "\n" only: str.splitlines would also split at a value's \x1c-\x1e or \x85
+        lines = result.stderr.rstrip("\n").split("\n")
         assert len(lines) == 1 and lines[0].startswith("error: "), f"{where}: {result.stderr[:500]!r}"
 
 

@@ -233,7 +233,11 @@ async def scenario(session: ClientSession, build: Path, base_url: str | None) ->
     # the old token still names the position before
     again = await call(session, "engine_decide", token=run["token"], decisions=[breaks[0]])
     assert again["token"] != run["token"] and again["decisions_taken"] == [breaks[0]]
-    # a board as JSON (an example board of the engine's), walked to its end in one call
+    # with content and no server, the cards go in a remote, which is run
+    remote = await call(session, "engine_start", ice=["Ice Wall"], content="Hostile Takeover", rezzed=False)
+    assert remote["params"] == {"server": "remote1"} and remote["board"]["servers"]["remote1"]["ice"]
+    assert remote["current_step"]["id"] != run["current_step"]["id"]  # unrezzed: not encountered yet
+    # a board as JSON (an example board of the engine's)
     board = json.loads((ROOT / "engine" / "examples" / "remote-run.json").read_text())
     example = await call(session, "engine_start", board=board, server="remote1", version="25.08")
     assert example["version"] == "25.08" and example["params"] == {"server": "remote1"}

@@ -202,7 +202,7 @@ class McpContext:
 
     def answer(self, payload: dict[str, Any], version: str | None, ids: Iterable[str]) -> dict[str, Any]:
         out = lean(payload, self.base_url)
-        out["citations"] = self.cite(version or self.rules.latest, ids) if version is not None else []
+        out["citations"] = self.cite(version, ids) if version else []
         return out
 
     # ----- engine sessions ---------------------------------------------------------------------
@@ -367,7 +367,10 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
         ] = "run",
         server: Annotated[
             str | None,
-            Field(description="The server: hq, rd, archives or remote1..remote99 (run, breach and access)."),
+            Field(
+                description="The server: hq, rd, archives or remote1..remote99 (run, breach and access; "
+                "with card names the default is remote1 when `content` is given, else hq)."
+            ),
         ] = None,
         ice: Annotated[
             list[str] | None, Field(description="Card names of the ice protecting `server`, outermost first.")
@@ -416,9 +419,10 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
         if board is None:
             if all(n is None for n in (ice, content, root, rig, identity, corp, runner)):
                 raise BadRequest("give the board: card names (ice, content, root, rig) or `board` JSON")
+            server = server or ("remote1" if content is not None else "hq")
             board = board_from_cards(
                 rules,
-                server=server or "hq",
+                server=server,
                 ice=ice,
                 content=content,
                 root=root,
