@@ -112,11 +112,11 @@ def _message(exc: NrrulesError) -> str:
     return exc.message + (f"; nearest: {', '.join(map(str, nearest))}" if nearest else "")
 
 
-def _result(payload: dict[str, Any], error: bool = False) -> CallToolResult:
+def _result(payload: dict[str, Any]) -> CallToolResult:
+    """An answer as an assistant reads it (compact JSON text) and as a program does (the same
+    object as structured content)."""
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return CallToolResult(
-        content=[TextContent(type="text", text=text)], structured_content=payload, is_error=error
-    )
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
 
 
 def _error(message: str, payload: dict[str, Any]) -> CallToolResult:
@@ -243,6 +243,17 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
         s["id"] + (f" ({', '.join(s['params'])})" if s["params"] else "") for s in structures
     )
 
+    def rule_answer(ref: str, version: str | None, subrules: bool = False) -> dict[str, Any]:
+        found = rules.find(ref, version)
+        data = rule_payloads.rule(rules, found, descendants=subrules or ref.strip().endswith("+"))
+        ids = [found.node.id, *(d["id"] for d in data.get("descendants", ()) if d["kind"] != "example")]
+        return ctx.answer(data, found.version, ids)
+
+    def card_answer(name: str, version: str | None = None) -> dict[str, Any]:
+        data = card_payloads.card(rules, card_payloads.find(rules, name), version)
+        ids = [r["id"] for r in data["rules"]] + [r["id"] for r in data["cited_rules"]]
+        return ctx.answer(data, data["version"], ids)
+
     @mcp_server.tool(title="Search rules, cards, rulings and judges' documents", annotations=READ_ONLY)
     @tool_answer
     def search(
@@ -282,10 +293,7 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
         their text, when `subrules` is true or the number ends in '+'), the rules it cites and
         that cite it, and its number in every other version. Use when you know the rule's
         number or id (from `search`, a card's rulings, or the user)."""
-        found = rules.find(ref, version)
-        data = rule_payloads.rule(rules, found, descendants=subrules or ref.strip().endswith("+"))
-        ids = [found.node.id, *(d["id"] for d in data.get("descendants", ()) if d["kind"] != "example")]
-        return ctx.answer(data, found.version, ids)
+        return rule_answer(ref, version, subrules)
 
     @mcp_server.tool(title="A card with its rulings", annotations=READ_ONLY)
     @tool_answer
@@ -293,9 +301,7 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
         """A NetrunnerDB card: type, faction, costs, strength, text, Standard legality, its
         official rulings (newest first, each with the rules it cites) and the CR rules that
         mention the card. Use for any question about a named card."""
-        data = card_payloads.card(rules, card_payloads.find(rules, name), version)
-        ids = [r["id"] for r in data["rules"]] + [r["id"] for r in data["cited_rules"]]
-        return ctx.answer(data, data["version"], ids)
+        return card_answer(name, version)
 
     @mcp_server.tool(title="A card's official rulings", annotations=READ_ONLY)
     @tool_answer
@@ -492,10 +498,6 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
 
     # ----- resources ---------------------------------------------------------------------------
 
-    def rule_resource(version: str | None, ref: str) -> dict[str, Any]:
-        found = rules.find(ref, version)
-        return ctx.answer(rule_payloads.rule(rules, found), found.version, [found.node.id])
-
     @mcp_server.resource(
         "nrrules://rule/{version}/{ref}",
         name="rule",
@@ -505,7 +507,7 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
     )
     @resource_answer
     def rule_in_version(version: str, ref: str) -> dict[str, Any]:
-        return rule_resource(version, ref)
+        return rule_answer(ref, version)
 
     @mcp_server.resource(
         "nrrules://rule/{ref}",
@@ -516,7 +518,7 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
     )
     @resource_answer
     def rule_latest(ref: str) -> dict[str, Any]:
-        return rule_resource(None, ref)
+        return rule_answer(ref, None)
 
     @mcp_server.resource(
         "nrrules://card/{name}",
@@ -527,9 +529,7 @@ def build_server(rules: Rules, *, base_url: str | None = None, secret_key: str |
     )
     @resource_answer
     def card_resource(name: str) -> dict[str, Any]:
-        data = card_payloads.card(rules, card_payloads.find(rules, name))
-        ids = [r["id"] for r in data["rules"]] + [r["id"] for r in data["cited_rules"]]
-        return ctx.answer(data, data["version"], ids)
+        return card_answer(name)
 
     @mcp_server.resource(
         "nrrules://versions",
