@@ -387,3 +387,18 @@ def test_asgi_factory_for_deployers(cards_built):
         status, body = _post(url, "rules.example.org", init)
         assert status == 200, body
         assert json.loads(body)["result"]["serverInfo"]["name"] == "nrrules"
+
+
+def test_nothing_built_is_one_error_line(tmp_path):
+    """`nrrules mcp` over an empty build directory stops before serving: one `error:` line on
+    stderr, exit status 2, and nothing on stdout (where a client would read the protocol)."""
+    proc = subprocess.run(
+        [*CLI, "mcp", "--build-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.rstrip("\n").split("\n")
+    assert len(lines) == 1 and lines[0].startswith("error: no CR versions are built"), proc.stderr
