@@ -334,7 +334,7 @@ def test_fuzz_route(app, tokens, method, rule):
 
 # ----- the CLI ----------------------------------------------------------------------------------
 
-SLOW_OR_SERVING = {"serve", "build", "export"}  # fuzzed below with inputs that cannot start work
+SLOW_OR_SERVING = {"serve", "build", "export", "mcp"}  # fuzzed below with inputs that cannot start work
 COMMANDS = sorted(set(main.commands) - SLOW_OR_SERVING)
 
 
@@ -346,7 +346,8 @@ def check_command(result, args: list[str]) -> None:
     assert result.exit_code in (0, 1, 2), where
     assert "Traceback" not in result.output, where
     if result.exit_code:
-        lines = result.stderr.splitlines()
+        # lines end in "\n" only: str.splitlines would also split at a value's \x1c-\x1e or \x85
+        lines = result.stderr.rstrip("\n").split("\n")
         assert len(lines) == 1 and lines[0].startswith("error: "), f"{where}: {result.stderr[:500]!r}"
 
 
@@ -410,9 +411,10 @@ def test_fuzz_command(cards_built, board_files, name):
 @settings(FUZZ, max_examples=CLI_EXAMPLES)
 @given(value=text_values(), port=st.one_of(st.integers(), text_values()))
 def test_fuzz_serve_export_build_refuse_cleanly(build_dir, tmp_path_factory, value, port):
-    """The three commands that start long work, given only inputs that must be refused first:
-    serve with --debug off loopback or a bad port, export of a version that is not built, build
-    of a source that is not a CR (never a URL: tests touch no network)."""
+    """The commands that start long work, given only inputs that must be refused first:
+    serve with --debug off loopback or a bad port, mcp --http with a bad port or path, export
+    of a version that is not built, build of a source that is not a CR (never a URL: tests
+    touch no network)."""
     runner = CliRunner()
     host = "0.0.0.0" if not value or is_loopback(value) else value
     try:
@@ -422,6 +424,8 @@ def test_fuzz_serve_export_build_refuse_cleanly(build_dir, tmp_path_factory, val
     cases = [
         ["serve", "--host", host, "--debug", "--build-dir", str(build_dir)],
         ["serve", "--port", bad_port, "--build-dir", str(build_dir)],
+        ["mcp", "--http", "--port", bad_port, "--build-dir", str(build_dir)],
+        ["mcp", "--http", "--path", "x" + value.lstrip("/"), "--build-dir", str(build_dir)],
     ]
     out = tmp_path_factory.mktemp("export")
     bad_version = value if value not in VERSIONS else "0.1"

@@ -126,13 +126,23 @@ def encode(spec: SessionSpec) -> str:
     return _serializer().dumps(spec.to_payload())
 
 
+def decoder(key: str) -> Callable[[str], SessionSpec]:
+    """`decode` with a given key, outside a request (the MCP server)."""
+    signer = serializer(key)
+    return lambda token: _decode(signer, token)
+
+
 def decode(token: str) -> SessionSpec:
+    return _decode(_serializer(), token)
+
+
+def _decode(signer: URLSafeSerializer, token: str) -> SessionSpec:
     if not token:
         raise BadToken("no session token given")
     if len(token) > MAX_TOKEN:
         raise BadToken(f"session token is too long ({len(token)} characters, at most {MAX_TOKEN})")
     try:
-        data = _serializer().loads(token)
+        data = signer.loads(token)
     except BadData:
         raise BadToken(
             "session token is invalid: it was damaged (copied only in part?) or signed by a server "

@@ -22,6 +22,7 @@ from rules_index.store import build, default_build_dir, refresh_questions
 from . import cards, engine, export, history, rules, search, serve
 from . import discord as discord_cli
 from . import gamelog as gamelog_cli
+from . import mcp as mcp_cli
 from .common import CommandGroup, build_dir_option, user_errors
 
 
@@ -92,3 +93,4 @@ for _module in (rules, cards, search, engine, serve, export, history):
     _module.register(main)
 gamelog_cli.register(main)
 discord_cli.register(main)
+mcp_cli.register(main)
