@@ -304,10 +304,10 @@ def ability_lines(text: str) -> list[str]:
 
 
 def _is_ability(line: str) -> bool:
-    if "[subroutine]" in line:
+    if "[subroutine]" in line and not re.search(r"<strong>[^<]*:\s*</strong>", line):
         return False
-    if "<strong>" in line:
-        return bool(re.search(r"<strong>[^<]*:\s*</strong>", line))
+    if re.search(r"<strong>[^<]*:\s*</strong>", line):
+        return True
     m = _ABILITY.match(plain(line))
     return bool(m and (_CREDITS.fullmatch(m.group("cost").strip()) or "[click]" in m.group("cost")))
 
@@ -335,6 +335,8 @@ def parse_ability(line: str, subtypes: Mapping[str, str] | None = None) -> dict:
                     "up_to": bool(b.group(1)),
                 }
                 if b.group(3):
+                    if " or " in b.group(3):  # "sentry or barrier" (Adept): not one subtype
+                        return {"kind": "text", "text": text[:MAX_TEXT]}
                     ability["ice_subtype"] = b.group(3)
                 if ability["count"] >= 1:
                     return {**ability, **limits}
@@ -609,6 +611,11 @@ class _Card:
         self.out.setdefault("triggers", []).append(tr)
         self.unit(line, "trigger", status, when)
 
+    def by_hand_at(self, when: str, line: str) -> None:
+        """A paragraph the engine does not model, asked of the judge where it applies."""
+        self.out.setdefault("triggers", []).append({"when": when, "effects": [_text_effect(line)]})
+        self.unit(line, "trigger", BY_HAND, when)
+
     def constant(self, line: str, low: str) -> bool:
         """Constant abilities the engine applies; True when the whole paragraph is one."""
         sentences = _sentence_list(line)
@@ -757,8 +764,19 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
                 abl.append({"kind": "text", "text": line[:MAX_TEXT]})
             b.unit(line, "ability", BY_HAND, "paid ability window")
             continue
+        if ctype == "ice" and _ENCOUNTER_WORDS.search(low) and not _REZ_WORDS.match(low):
+            # a constant or an ability that changes what happens in an encounter with this ice
+            # ("gains [subroutine] ...", "cannot break more than ...", "while protecting HQ"):
+            # asked of the judge at the encounter, where it applies, not only shown
+            b.by_hand_at("encountered", line)
+            continue
         b.shown(line, "ability" if _is_ability(raw) else "constant")
     return out, b.units
+
+
+# an ice paragraph that matters during an encounter with it, and one about rezzing it
+_ENCOUNTER_WORDS = re.compile(r"subroutine|encounter|break|strength|\bgains?\b")
+_REZ_WORDS = re.compile(r"(?:as an additional cost to rez|the rez cost|when you rez|rez only)")
 
 
 def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:

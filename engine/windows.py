@@ -21,6 +21,14 @@ from .machine import (
 )
 
 
+def _rez_note(c: dict) -> str:
+    """What a judge applies by hand when `c` is rezzed: its printed paragraphs about rezzing it
+    that the engine does not model ("As an additional cost to rez this ice, ...", "The rez cost
+    of this ice is lowered by ...", `unmodeled`), added to the rez decision's label."""
+    notes = [t for t in c.get("unmodeled", ()) if "rez" in t.lower()]
+    return f" (by hand: {' '.join(notes)})" if notes else ""
+
+
 def _rez_options(b: dict, with_ice: dict | None, hosted: bool = True) -> list[dict]:
     """`hosted`: whether any card of the board has recurring credits (`Session.kinds`)."""
     out = []
@@ -29,7 +37,8 @@ def _rez_options(b: dict, with_ice: dict | None, hosted: bool = True) -> list[di
         out.append(
             dec(
                 "rez",
-                f"Corp rezzes the approached ice {with_ice['name']} ({with_ice.get('rez_cost', 0)} credits)",
+                f"Corp rezzes the approached ice {with_ice['name']} ({with_ice.get('rez_cost', 0)} credits)"
+                + _rez_note(with_ice),
                 "corp",
             )
         )
@@ -40,7 +49,8 @@ def _rez_options(b: dict, with_ice: dict | None, hosted: bool = True) -> list[di
                 out.append(
                     dec(
                         f"rez:{name}.root.{card_ref(root, i)}",
-                        f"Corp rezzes {c['name']} in the root of {name} ({c['rez_cost']} credits)",
+                        f"Corp rezzes {c['name']} in the root of {name} ({c['rez_cost']} credits)"
+                        + _rez_note(c),
                         "corp",
                     )
                 )
@@ -55,7 +65,7 @@ def _rez_options(b: dict, with_ice: dict | None, hosted: bool = True) -> list[di
             out.append(
                 dec(
                     f"rez:{name}.content",
-                    f"Corp rezzes {c['name']} in {name} ({c['rez_cost']} credits)",
+                    f"Corp rezzes {c['name']} in {name} ({c['rez_cost']} credits)" + _rez_note(c),
                     "corp",
                 )
             )

@@ -461,3 +461,43 @@ def test_a_mid_access_ability_is_offered_while_accessing_and_not_in_paid_ability
     s, ev = engine.apply(s, "resolved")
     assert any("Gourmand" in e.text for e in ev)
     assert "no_trash" in [d["id"] for d in engine.legal_decisions(s)]
+
+
+@pytest.mark.parametrize(
+    "card_id", ["echo", "afshar", "hammer", "sorocaban_blade", "winchester", "starlit_knight"]
+)
+def test_ice_text_that_changes_an_encounter_is_asked_at_the_encounter(card_id, card):
+    """Paragraphs the engine does not model but that change an encounter with the ice (it gains
+    subroutines, the Runner cannot break more than 1, ...) are asked of the judge when the ice
+    is encountered, where `resolved:...` can end the run or set the state."""
+    ice = card(card_id)
+    hand = [
+        t
+        for t in ice.get("triggers", ())
+        if t["when"] == "encountered" and t["effects"][0]["effect"] == "text"
+    ]
+    assert hand, ice
+
+
+def test_a_rez_decision_carries_the_rez_text_the_engine_does_not_model(doc, card):
+    bloop = card("bloop")
+    b = {"version": 1, "corp": {"credits": 10}, "servers": {"hq": {"ice": [bloop]}}}
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    for _ in range(10):
+        rez = [d for d in engine.legal_decisions(s) if d["id"] == "rez"]
+        if rez:
+            break
+        ids = [d["id"] for d in engine.legal_decisions(s)]
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue")
+    assert rez and "by hand: As an additional cost to rez this ice" in rez[0]["label"]
+
+
+@pytest.mark.parametrize(
+    "card_id,subtype", [("faerie", "sentry"), ("golden", "sentry"), ("peregrine", "code gate")]
+)
+def test_break_lines_in_a_formatting_variant_are_read(card, card_id, subtype):
+    """Faerie, Golden and Peregrine print their break line without <strong> around the cost:
+    it used to be lost; Adept's "sentry or barrier" is not one subtype and is by hand."""
+    abilities = card(card_id)["abilities"]
+    assert any(a["kind"] == "break" and a["ice_subtype"] == subtype for a in abilities)
+    assert card("adept")["abilities"][0]["kind"] == "text"
