@@ -25,6 +25,8 @@ TWINS = [
     (["graph", "rule_paid_ability", "-k", "2"], "/api/rules/rule_paid_ability/graph?k=2"),
     (["graph", "6.9.4c", "--kinds", "cites,contains"], "/api/rules/6.9.4c/graph?kinds=cites,contains"),
     (["across", "6.9.4c"], "/api/rules/6.9.4c/versions"),
+    (["card-coverage"], "/api/cards/coverage"),
+    (["card-coverage", "--all"], "/api/cards/coverage?pool=all"),
     (["search", "jack", "out"], "/api/search?q=jack%20out"),
     (["search", "6.9.4c", "-n", "5"], "/api/search?q=6.9.4c&limit=5"),
     (["search", "PAW", "-v", "22.12"], "/api/search?q=PAW&v=22.12"),
