@@ -9,13 +9,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import orjson
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import caches
 from .httputil import install_http_policies
-from .jsonprovider import FastJSONProvider
+from .jsonprovider import dumps_bytes
 from .library import LibraryHolder
 from .reading import install as install_reading
 from .views import api, cards, engine_views, judge_history, offline, pages
@@ -35,6 +37,31 @@ class NoCookieSession(SessionInterface):
 
     def save_session(self, app, session, response):
         return None
+
+
+class FastJSONProvider(DefaultJSONProvider):
+    sort_keys = False
+    compact = True
+    ensure_ascii = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs.get("indent") is None and not kwargs.get("sort_keys"):
+            return dumps_bytes(obj).decode("utf-8")
+        kwargs.setdefault("ensure_ascii", False)
+        return super().dumps(obj, **kwargs)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return orjson.loads(s)
+        except orjson.JSONDecodeError:
+            try:
+                return super().loads(s, **kwargs)  # the standard library's verdict and message
+            except RecursionError:
+                raise ValueError("JSON nested too deeply") from None
+
+    def response(self, *args: Any, **kwargs: Any) -> Any:
+        obj = self._prepare_response_obj(args, kwargs)
+        return self._app.response_class(dumps_bytes(obj), mimetype=self.mimetype)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import click
 
-from rules_index.cards import stale_build
 from rules_index.store import build, default_build_dir, refresh_questions
 
 from . import cards, engine, export, history, rules, search, serve
@@ -67,6 +66,8 @@ def build_cmd(
     cards_source: str | None = None,
 ) -> None:
     """Scrape CR documents into structured rules, a rule graph and a search index."""
+    from rules_index.cards import stale_build
+
     results = []
     if source or not (judge or cards_source):
         results = build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)

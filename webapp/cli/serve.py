@@ -12,7 +12,6 @@ import click
 
 from rules_index.store import Library
 
-from .. import create_app
 from .common import build_dir_option, fail, user_errors
 
 
@@ -69,6 +68,8 @@ def register(group: click.Group) -> None:
                 "process and stop opening once it stops (set SECRET_KEY to keep them)",
                 err=True,
             )
+        from .. import create_app  # Flask: loaded by the command that serves, not by every command
+
         app = create_app(config)
         click.echo(f"nrrules: serving on http://{host}:{port}/ (Ctrl-C to stop)", err=True)
         app.run(host=host, port=port, debug=debug, use_reloader=debug, threaded=True)

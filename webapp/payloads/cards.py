@@ -20,7 +20,6 @@ import html
 import re
 from typing import Any
 
-from engine.cardtext import board_card
 from rules_index.cards import (
     CITED_NUMBER,
     CardStore,
@@ -124,6 +123,8 @@ def _names(s: CardStore, card: Card) -> dict[str, Any]:
 def board(rules: Rules, card: Card) -> dict[str, Any]:
     """The board card object the engine takes (engine.cardtext), or None for a card that has
     no place on the board; `recognised` counts the subroutines/abilities translated."""
+    from engine.cardtext import board_card  # the engine: only a card's board object needs it
+
     s = store(rules)
     names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
     try:
