@@ -764,12 +764,13 @@ class Library:
             ) from None
 
     def preload(self) -> list[VersionUnavailable]:
-        """Load every version's document and rule graph now. A version that cannot be loaded
-        is reported (logged, and by `versions()`) and skipped: the others still load."""
+        """Load every version's document and rule graph (its networkx form too) now. A version
+        that cannot be loaded is reported (logged, and by `versions()`) and skipped: the others
+        still load."""
         problems: list[VersionUnavailable] = []
         for v in list(self._infos):
             try:
-                self.graph(v)
+                _ = self.graph(v).g
             except VersionUnavailable as exc:
                 problems.append(exc)
         return problems
