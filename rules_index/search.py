@@ -346,14 +346,9 @@ def build_index(
     writer.commit()
     meta = {"format": INDEX_FORMAT, "version": doc.version, "source_hash": doc.source_hash}
     (path / INDEX_META).write_text(json.dumps(meta), encoding="utf-8")
-    searcher = Searcher(path, doc)
-    try:
-        searcher.save_pool()
-    finally:
-        searcher.close()
 
 
-POOL_FILE = "pool.npy"  # every searchable rule's pool vector (`Searcher._pool_matrix`), by build_index
+POOL_FILE = "pool.npy"  # every searchable rule's pool vector (`Searcher._pool_matrix`), by a build
 POOL_META = "pool.json"  # what it was made with: the word-vector table, POOL_MIX, the rule count
 
 
@@ -1195,7 +1190,7 @@ class Searcher:
         }
 
     def save_pool(self) -> None:
-        """Write `_pool_matrix` beside the index (`build_index` does), so that a searcher
+        """Write `_pool_matrix` beside the index (a build does: `store._write_version`), so that a searcher
         opening it reads the matrix instead of embedding every rule and its questions on its
         first question (about a second of CPU)."""
         if self.vectors is None or self.pack:

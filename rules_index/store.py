@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -163,6 +163,12 @@ class BuildResult:
     node_count: int
     seconds: float
     note: str | None = None
+    phases: dict[str, float] = field(default_factory=dict)  # seconds of parse, index, ... (built only)
+
+
+def phase_line(phases: dict[str, float]) -> str:
+    """The seconds of a build's phases, as `nrrules build` prints them: "parse 1.20 s, ..."."""
+    return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in phases.items())
 
 
 # ----------------------------------------------------------------------------------------------
@@ -222,14 +228,22 @@ def _known_codes(build_dir: Path) -> dict[str, str]:
     return known
 
 
-def _write_offline_pack(doc: Document, vdir: Path) -> None:
-    """The browser's offline pack (rules + compact search index), from the index just built."""
+def _write_offline_pack(doc: Document, vdir: Path, phases: dict[str, float] | None = None) -> None:
+    """The index's vector-pool matrix (`Searcher.save_pool`) and the browser's offline pack
+    (rules + compact search index), from the index just built; their seconds go in `phases`
+    ("vectors", "offline")."""
     from .offline import OFFLINE_FILE, write_pack
     from .search import Searcher
 
+    phases = {} if phases is None else phases
+    t = time.perf_counter()
     searcher = Searcher(vdir / "search", doc)
     try:
+        searcher.save_pool()
+        phases["vectors"] = time.perf_counter() - t
+        t = time.perf_counter()
         write_pack(doc, searcher, vdir / OFFLINE_FILE)
+        phases["offline"] = time.perf_counter() - t
     finally:
         searcher.close()
 
@@ -268,18 +282,27 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
     return final
 
 
-def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> None:
+def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> dict[str, float]:
     """Write one version's build; ``asked`` are the questions citing rules that its index is
-    expanded with (`rules_index.expansion`)."""
+    expanded with (`rules_index.expansion`). Returns the seconds of each phase: document,
+    questions, index, vectors, offline, publish (the manifest and the swap)."""
     from .search import build_index, index_words
 
+    phases: dict[str, float] = {}
+
     def write(tmp: Path) -> None:
+        t = time.perf_counter()
         (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
         search_dir = tmp / "search"
         search_dir.mkdir()
+        phases["document"] = time.perf_counter() - t
+        t = time.perf_counter()
         questions = bank.for_doc(doc, question_log(doc, asked, index_words), labelled=bank.labelled())
+        phases["questions"] = time.perf_counter() - t
+        t = time.perf_counter()
         build_index(doc, search_dir, asked=questions)
-        _write_offline_pack(doc, tmp)
+        phases["index"] = time.perf_counter() - t
+        _write_offline_pack(doc, tmp, phases)
         meta = {
             "format": BUILD_FORMAT,
             "code": code_fingerprint(),
@@ -295,7 +318,10 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
         meta["files"] = integrity.manifest(tmp)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
+    t = time.perf_counter()
     publish(build_dir, doc.version, ".v", f"{doc.version}-{doc.source_hash[:12]}", write)
+    phases["publish"] = time.perf_counter() - t - sum(phases.values())
+    return phases
 
 
 def parse_source(src: Source, version: str | None = None) -> Document:
@@ -354,12 +380,15 @@ def build(
     return results
 
 
-def refresh_questions(build_dir: Path | None = None) -> list[str]:
+def refresh_questions(
+    build_dir: Path | None = None, progress: Callable[[str, dict[str, float]], None] | None = None
+) -> list[str]:
     """Re-index the built CR versions whose index was expanded with other questions than the
     card and judges' builds now hold (`rules_index.expansion`): run after building either.
     Each version is rebuilt from its stored Document, written and swapped in as any build
     (atomically, under the build lock). Returns the versions re-indexed; a version that
-    cannot be read is left as it is (`nrrules versions` reports it)."""
+    cannot be read is left as it is (`nrrules versions` reports it). `progress` is called
+    after each version with it and the seconds of its phases (load, then `_write_version`'s)."""
     build_dir = Path(build_dir) if build_dir else default_build_dir()
     if not build_dir.is_dir():
         return []
@@ -377,12 +406,15 @@ def refresh_questions(build_dir: Path | None = None) -> list[str]:
                     continue  # damaged or from other code: `nrrules build` redoes it from its source
                 if meta.get("questions", "") == key:
                     continue
+                t = time.perf_counter()
                 try:
                     doc = Document.from_json((entry / "document.json").read_text(encoding="utf-8"))
                 except (OSError, ValueError, KeyError, TypeError):
                     continue
-                _write_version(doc, build_dir, asked)
+                phases = {"load": time.perf_counter() - t, **_write_version(doc, build_dir, asked)}
                 done.append(entry.name)
+                if progress is not None:
+                    progress(entry.name, phases)
     except OSError as exc:
         raise LibraryError(
             f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
@@ -460,7 +492,7 @@ def _write_pending(
         t0 = time.perf_counter()
         if not force:
             integrity.check_not_a_regression(doc, build_dir, src.name)
-        _write_version(doc, build_dir, asked)
+        phases = {"parse": parse_s, **_write_version(doc, build_dir, asked)}
         results.append(
             BuildResult(
                 doc.version,
@@ -469,6 +501,7 @@ def _write_pending(
                 len(doc.nodes),
                 parse_s + time.perf_counter() - t0,
                 src.note,
+                phases,
             )
         )
     try:
