@@ -28,6 +28,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import orjson
+
 from scraper import Document, ScrapeError
 from scraper.model import CardMention
 from scraper.source import Source, atomic_write, is_url, resolve
@@ -153,6 +155,30 @@ class VersionInfo:
         if self.problem:
             out["problem"] = self.problem
         return out
+
+
+ROWS_FILE = "rows.json"  # node id -> [number, title, text]: a version read without its document
+
+
+@dataclass(frozen=True)
+class Row:
+    """What `Library.summaries` reads of a node: its number, title and text."""
+
+    number: str | None
+    title: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A version read from its `ROWS_FILE`: ``version`` and ``node(id)``, as a Document's."""
+
+    version: str
+    rows: dict[str, list]  # as the file holds them; a Row is made when asked for
+
+    def node(self, node_id: str) -> Row | None:
+        row = self.rows.get(node_id)
+        return Row(*row) if row is not None else None
 
 
 @dataclass(frozen=True)
@@ -293,6 +319,8 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
     def write(tmp: Path) -> None:
         t = time.perf_counter()
         (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
+        rows = {n.id: [n.number, n.title, n.text] for n in doc.nodes}
+        (tmp / ROWS_FILE).write_bytes(orjson.dumps(rows))
         search_dir = tmp / "search"
         search_dir.mkdir()
         phases["document"] = time.perf_counter() - t
@@ -723,13 +751,14 @@ class Library:
                 doc = self._docs.setdefault(v, doc)
         return doc
 
-    def _load_document(self, v: str, retry: bool = True) -> Document:
+    def _document_bytes(self, v: str, retry: bool = True) -> tuple[_Entry, bytes]:
+        """A version's document.json as the build wrote it (checked against its manifest)."""
         entry = self._require(v)
         try:
             data = (entry.target / "document.json").read_bytes()  # type: ignore[operator]
         except OSError as exc:
             if retry and self._refresh(v):
-                return self._load_document(v, retry=False)
+                return self._document_bytes(v, retry=False)
             status = MISSING if isinstance(exc, FileNotFoundError) else DAMAGED
             raise self._fail(
                 v, status, f"its document.json cannot be read ({exc.strerror}); run `nrrules build`"
@@ -737,8 +766,12 @@ class Library:
         damage = integrity.check_bytes(data, "document.json", entry.meta.get("files"))
         if damage:
             if retry and self._refresh(v):
-                return self._load_document(v, retry=False)
+                return self._document_bytes(v, retry=False)
             raise self._fail(v, DAMAGED, _damage_problem(damage))
+        return entry, data
+
+    def _load_document(self, v: str) -> Document:
+        _, data = self._document_bytes(v)
         try:
             doc = Document.from_json(data.decode("utf-8"))
         except (ValueError, KeyError, TypeError, RecursionError) as exc:
@@ -748,6 +781,32 @@ class Library:
         if doc.version != v:
             raise self._fail(v, DAMAGED, f"its document.json holds CR {doc.version}; run `nrrules build`")
         return doc
+
+    def summaries(self) -> dict[str, Document | Rows]:
+        """Every version that can be served, as `documents` gives them, except that a version
+        not loaded yet is read from its compact `ROWS_FILE` (each node's number, title and
+        text: what `mapping.across_versions` reads), not parsed whole. Its document.json is
+        still checked against the build's manifest, so a damaged version is skipped as
+        `documents` skips it. `nrrules rule` reads five versions this way."""
+        out: dict[str, Document | Rows] = {}
+        for v in list(self._infos):
+            try:
+                out[v] = self._docs.get(v) or self._rows(v) or self.document(v)
+            except VersionUnavailable:
+                continue
+        return out
+
+    def _rows(self, v: str) -> Rows | None:
+        """The version's `ROWS_FILE`, if it is the one the build wrote (None: read the document)."""
+        entry, _ = self._document_bytes(v)
+        try:
+            data = (entry.target / ROWS_FILE).read_bytes()  # type: ignore[operator]
+            if integrity.check_bytes(data, ROWS_FILE, entry.meta.get("files")):
+                return None
+            table = orjson.loads(data)
+            return Rows(v, table) if isinstance(table, dict) else None
+        except (OSError, ValueError, TypeError, AttributeError):
+            return None
 
     def documents(self) -> dict[str, Document]:
         """Every version that can be served (the others are skipped, and reported by
