@@ -13,7 +13,8 @@ Configuration (environment variables, overridable by ``test_config``):
 ``SECRET_KEY``         signs engine session tokens. Every worker and machine behind one load
                        balancer must share it, or links made on one will not open on another.
                        Required: without it the app refuses to start (except with TESTING).
-``NRRULES_PRELOAD=1``  load every version when a worker starts, not on its first requests.
+``NRRULES_PRELOAD=1``  load every version and warm search when a worker starts, not on its
+                       first requests (`nrrules serve` always does).
 ``NRRULES_PROXY_FIX=1`` trust one proxy's X-Forwarded-Proto/Host for canonical (shared) links.
 ``NRRULES_PAGE_CACHE`` (+ ``_MB``), ``NRRULES_SEARCH_CACHE``, ``NRRULES_SESSION_CACHE``: sizes of the
                        bounded in-process caches (0 disables the search and session caches);
