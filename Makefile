@@ -37,7 +37,7 @@ run: build
 	$(BIN)/nrrules serve --port $(PORT)
 
 test: install
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --durations=15
 
 lint: install
 	$(BIN)/ruff check .

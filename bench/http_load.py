@@ -3,6 +3,7 @@
     python bench/http_load.py                      # 32 connections, 10 s per scenario
     python bench/http_load.py --duration 5 --client python
     python bench/http_load.py --only step steps    # just the engine scenarios
+    python bench/http_load.py --cold               # the first searches after a server starts
 
 Prints requests per second and p50/p99 latency for a rule page, a card page and card search
 (/api/cards, 8 queries in turn; card data is built into the bench build if missing), a search (one hot query, and a
@@ -590,6 +591,74 @@ def phone_bytes(base: str, path: str) -> dict:
     }
 
 
+COLD_QUERIES = ["when can the runner jack out", "what happens when the runner takes net damage"]
+
+
+def _timed_get(base: str, path: str) -> float:
+    t = time.perf_counter()
+    with urllib.request.urlopen(base + path, timeout=120) as resp:
+        resp.read()
+        if resp.status != 200:
+            raise SystemExit(f"{path}: HTTP {resp.status}")
+    return time.perf_counter() - t
+
+
+def _start_cli_server(build_dir: str, log: Path) -> live.LiveServer:
+    """`nrrules serve` (Werkzeug, as a user runs it) of this tree on a free port, once
+    /api/versions answers."""
+    port = live.free_port()
+    cmd = [sys.executable, "-c", "from webapp.cli import main; main()", "serve", "--port", str(port)]
+    env = {**os.environ, "NRRULES_BUILD_DIR": build_dir, "SECRET_KEY": SECRET_KEY}
+    env.pop("NRRULES_PRELOAD", None)
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    server = live.LiveServer(proc, f"http://127.0.0.1:{port}", log)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            _timed_get(server.base, "/api/versions")
+            return server
+        except OSError:
+            time.sleep(0.05)
+    server.stop()
+    raise SystemExit(f"nrrules serve did not start:\n{log.read_text(errors='replace')[-2000:]}")
+
+
+def cold_run(build_dir: str, starts: int) -> None:
+    """Start each server `starts` times; each time, once it answers /api/versions (the moment a
+    user could first reach it), time the first /api/search of a question, a second question,
+    and the first again (the search cache's answer). Prints the medians and the start time."""
+    kinds = {
+        "nrrules serve": lambda log: _start_cli_server(build_dir, log),
+        "gunicorn, NRRULES_PRELOAD=1": lambda log: live.start_server(
+            build_dir, env={"NRRULES_PRELOAD": "1", "SECRET_KEY": SECRET_KEY}, log=log
+        ),
+        "gunicorn, no preload": lambda log: live.start_server(
+            build_dir, env={"NRRULES_PRELOAD": "0", "SECRET_KEY": SECRET_KEY}, log=log
+        ),
+    }
+    paths = ["/api/search?q=" + urllib.request.quote(q) for q in COLD_QUERIES]
+    print(
+        f"cold start: first searches after the server answers, median of {starts} starts, load "
+        f"{os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'server':<30} {'start':>8} {'1st search':>11} {'2nd (other)':>12} {'1st again':>10}")
+    with tempfile.TemporaryDirectory(prefix="nrrules-cold-") as tmp:
+        for name, start in kinds.items():
+            rows = []
+            for i in range(starts):
+                t = time.perf_counter()
+                server = start(Path(tmp) / f"{i}.log")
+                up = time.perf_counter() - t
+                try:
+                    rows.append((up, *(_timed_get(server.base, p) for p in (*paths, paths[0]))))
+                finally:
+                    server.stop()
+            med = [statistics.median(col) * 1000 for col in zip(*rows, strict=True)]
+            print(f"{name:<30} {med[0]:7.0f}ms {med[1]:9.0f}ms {med[2]:10.0f}ms {med[3]:8.0f}ms")
+    print("target: the first search <= 200 ms (as fast as the hundredth)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", default=os.environ.get("NRRULES_BUILD_DIR"))
@@ -636,7 +705,17 @@ def main() -> None:
     ap.add_argument("--rss-requests", type=int, default=100_000, help="requests of the rss scenario")
     ap.add_argument("--rss-every", type=int, default=10_000, help="print the worker's RSS every N requests")
     ap.add_argument("--rss-connections", type=int, default=4, help="connections of the rss scenario")
+    ap.add_argument(
+        "--cold",
+        action="store_true",
+        help="only time the first searches after a server starts (nrrules serve, gunicorn with and "
+        "without NRRULES_PRELOAD), --starts times each",
+    )
+    ap.add_argument("--starts", type=int, default=3, help="server starts of --cold (default 3)")
     args = ap.parse_args()
+    if args.cold:
+        cold_run(live.ensure_build(args.build_dir), args.starts)
+        return
     if not 1 <= args.duration <= 120:
         raise SystemExit("--duration must be 1-120 seconds")
     client = args.client

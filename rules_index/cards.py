@@ -50,9 +50,7 @@ from scraper.nrdb import (
 )
 
 from .integrity import build_lock
-from .search import word_window
 from .store import OK, STALE, LibraryError, publish
-from .whoosh_open import open_index
 
 log = logging.getLogger(__name__)
 CARDS_DIR = "cards"  # the symlink's name inside a build directory
@@ -803,6 +801,8 @@ class CardStore:
         if s is None:
             with self._lock:
                 if self._index is None:
+                    from .whoosh_open import open_index
+
                     self._index = open_index(self.path / "search")
             s = self._index.searcher()
             self._local.searcher = s
@@ -1074,6 +1074,8 @@ def _snippet(text: str, query: str, width: int = 160) -> str:
         return text
     low = text.lower()
     found = [i for i in (low.find(w) for w in re.findall(r"\w{3,}", query.lower())) if i >= 0]
+    from .search import word_window
+
     start, end = word_window(text, min(found, default=0), width, width // 3)
     return ("… " if start else "") + text[start:end].rstrip(",;:") + (" …" if end < len(text) else "")
 

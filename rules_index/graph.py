@@ -1,4 +1,4 @@
-"""The rule graph of one CR version (networkx).
+"""The rule graph of one CR version (networkx, built on first use).
 
 Nodes are keyed by stable id:
 
@@ -11,18 +11,26 @@ Edges carry a ``kind`` (also the edge key of the MultiDiGraph, so two rules can 
 both ``contains`` and ``cites``): ``contains`` (parent to child), ``cites`` (rule to the rule it
 references, with the anchor ``text``), ``mentions`` (rule to card), ``defines`` (rule to term),
 ``next`` (reading order).
+
+What a rule page and `nrrules rule` ask (`cites`, `cited_by`, `resolve`) is answered from the
+graph's own adjacency, kept in plain dicts in networkx's layout and order; the networkx graph
+(`RuleGraph.g`, for neighbourhoods, paths and the rest) is built from them on first use, so a
+rule lookup does not import networkx.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-
-import networkx as nx
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from scraper import Document, Node
 
 from .lookup import lookup
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["RuleGraph", "EDGE_KINDS", "card_key", "term_key"]
 
@@ -51,10 +59,40 @@ def _label(node: Node) -> str:
 class RuleGraph:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
-        # A MultiDiGraph is a DiGraph; keying edges by kind keeps parallel edges of different kinds.
-        self.g: nx.MultiDiGraph = nx.MultiDiGraph(version=doc.version)
+        # node -> attributes, and node -> neighbour -> edge key -> edge data both ways, in
+        # insertion order: a MultiDiGraph's own layout (`g` is made from them)
+        self._nodes: dict[str, dict[str, Any]] = {}
+        self._succ: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
+        self._pred: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
+        self._edges: list[tuple[str, str, str]] = []  # (u, v, key) as added
         self._folded: dict[str, list[Node]] = {}  # rule id -> [rule, its examples...]
         self._build()
+
+    @cached_property
+    def g(self) -> nx.MultiDiGraph:
+        """The graph as networkx's MultiDiGraph (a DiGraph; keying edges by kind keeps parallel
+        edges of different kinds), with the same nodes, edges and order as the plain dicts."""
+        import networkx as nx
+
+        g = nx.MultiDiGraph(version=self.doc.version)
+        g.add_nodes_from(self._nodes.items())
+        g.add_edges_from((u, v, key, self._succ[u][v][key]) for u, v, key in self._edges)
+        return g
+
+    def _add_node(self, node_id: str, **attrs: Any) -> None:
+        self._nodes.setdefault(node_id, {}).update(attrs)
+        self._succ.setdefault(node_id, {})
+        self._pred.setdefault(node_id, {})
+
+    def _add_edge(self, u: str, v: str, key: str, **data: Any) -> None:
+        for n in (u, v):
+            if n not in self._nodes:
+                self._add_node(n)
+        self._succ[u].setdefault(v, {})[key] = self._pred[v].setdefault(u, {})[key] = data
+        self._edges.append((u, v, key))
+
+    def _has_edge(self, u: str, v: str, key: str) -> bool:
+        return key in self._succ.get(u, {}).get(v, {})
 
     # ----- construction ----------------------------------------------------------------------
     def _rule_of(self, node: Node) -> Node:
@@ -67,12 +105,12 @@ class RuleGraph:
         return node
 
     def _build(self) -> None:
-        g, doc = self.g, self.doc
+        doc = self.doc
         previous: str | None = None
         for node in doc.nodes:
             if node.kind == "example":
                 continue
-            g.add_node(
+            self._add_node(
                 node.id,
                 type="rule",
                 kind=node.kind,
@@ -83,9 +121,9 @@ class RuleGraph:
             )
             self._folded[node.id] = [node]
             if node.parent is not None and node.parent in doc:
-                g.add_edge(node.parent, node.id, key="contains", kind="contains")
+                self._add_edge(node.parent, node.id, "contains", kind="contains")
             if previous is not None:
-                g.add_edge(previous, node.id, key="next", kind="next")
+                self._add_edge(previous, node.id, "next", kind="next")
             previous = node.id
         for node in doc.nodes:
             if node.kind == "example":
@@ -96,26 +134,26 @@ class RuleGraph:
             for part in parts:
                 for ref in part.refs:
                     target = self._rule_of(doc.node(ref.target)).id if ref.target in doc else None
-                    if target is None or target not in g:
+                    if target is None or target not in self._nodes:
                         continue
-                    if not g.has_edge(rule_id, target, key="cites"):
-                        g.add_edge(
-                            rule_id, target, key="cites", kind="cites", text=ref.text, texts=[ref.text]
+                    if not self._has_edge(rule_id, target, "cites"):
+                        self._add_edge(
+                            rule_id, target, "cites", kind="cites", text=ref.text, texts=[ref.text]
                         )
-                    elif ref.text not in g.edges[rule_id, target, "cites"]["texts"]:
-                        g.edges[rule_id, target, "cites"]["texts"].append(ref.text)
+                    elif ref.text not in self._succ[rule_id][target]["cites"]["texts"]:
+                        self._succ[rule_id][target]["cites"]["texts"].append(ref.text)
                 for card in part.cards:
                     key = card_key(card.name)
-                    if key not in g:
-                        g.add_node(key, type="card", label=card.name, name=card.name, code=card.code)
-                    elif card.code and not g.nodes[key].get("code"):
-                        g.nodes[key]["code"] = card.code
-                    g.add_edge(rule_id, key, key="mentions", kind="mentions")
+                    if key not in self._nodes:
+                        self._add_node(key, type="card", label=card.name, name=card.name, code=card.code)
+                    elif card.code and not self._nodes[key].get("code"):
+                        self._nodes[key]["code"] = card.code
+                    self._add_edge(rule_id, key, "mentions", kind="mentions")
                 for term in part.terms:
                     key = term_key(term)
-                    if key not in g:
-                        g.add_node(key, type="term", label=term, term=term)
-                    g.add_edge(rule_id, key, key="defines", kind="defines")
+                    if key not in self._nodes:
+                        self._add_node(key, type="term", label=term, term=term)
+                    self._add_edge(rule_id, key, "defines", kind="defines")
 
     # ----- helpers ---------------------------------------------------------------------------
     def resolve(self, ref: str) -> str | None:
@@ -123,7 +161,7 @@ class RuleGraph:
         if not isinstance(ref, str):
             return None
         ref = ref.strip()
-        if ref in self.g:
+        if ref in self._nodes:
             return ref
         node = lookup(self.doc, ref).node
         if node is None:
@@ -131,7 +169,7 @@ class RuleGraph:
         return self._rule_of(node).id
 
     def _rule_dict(self, node_id: str, **extra) -> dict:
-        data = self.g.nodes[node_id]
+        data = self._nodes[node_id]
         return {"id": node_id, "number": data.get("number"), "title": data.get("title"), **extra}
 
     def _require(self, ref: str) -> str:
@@ -148,20 +186,21 @@ class RuleGraph:
     def cites(self, ref: str) -> list[dict]:
         """Rules this rule (with its examples) cites, in graph order, with the anchor text."""
         node_id = self._require(ref)
-        out = []
-        for _, target, key, data in self.g.out_edges(node_id, keys=True, data=True):
-            if key == "cites":
-                out.append(self._rule_dict(target, text=data["text"]))
-        return out
+        return [
+            self._rule_dict(target, text=keyed["cites"]["text"])
+            for target, keyed in self._succ[node_id].items()
+            if "cites" in keyed
+        ]
 
     def cited_by(self, ref: str) -> list[dict]:
         """Backlinks: rules that cite this one, with the anchor text they use."""
         node_id = self._require(ref)
-        out = []
-        for source, _, key, data in self.g.in_edges(node_id, keys=True, data=True):
-            if key == "cites":
-                out.append(self._rule_dict(source, text=data["text"]))
-        out.sort(key=lambda d: self.g.nodes[d["id"]]["order"])
+        out = [
+            self._rule_dict(source, text=keyed["cites"]["text"])
+            for source, keyed in self._pred[node_id].items()
+            if "cites" in keyed
+        ]
+        out.sort(key=lambda d: self._nodes[d["id"]]["order"])
         return out
 
     def neighbourhood(self, ref: str, k: int = 1, kinds: Iterable[str] | None = None) -> dict:
@@ -215,6 +254,8 @@ class RuleGraph:
         source, target = self.resolve(a), self.resolve(b)
         if source is None or target is None:
             return None
+        import networkx as nx
+
         allowed = set(kinds)
         view = nx.subgraph_view(self.g, filter_edge=lambda u, v, key: key in allowed)
         try:

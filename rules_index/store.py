@@ -24,11 +24,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scraper import Document, ScrapeError, parse_html, verify
+import orjson
+
+from scraper import Document, ScrapeError
 from scraper.model import CardMention
 from scraper.source import Source, atomic_write, is_url, resolve
 
@@ -155,6 +157,30 @@ class VersionInfo:
         return out
 
 
+ROWS_FILE = "rows.json"  # node id -> [number, title, text]: a version read without its document
+
+
+@dataclass(frozen=True)
+class Row:
+    """What `Library.summaries` reads of a node: its number, title and text."""
+
+    number: str | None
+    title: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A version read from its `ROWS_FILE`: ``version`` and ``node(id)``, as a Document's."""
+
+    version: str
+    rows: dict[str, list]  # as the file holds them; a Row is made when asked for
+
+    def node(self, node_id: str) -> Row | None:
+        row = self.rows.get(node_id)
+        return Row(*row) if row is not None else None
+
+
 @dataclass(frozen=True)
 class BuildResult:
     version: str
@@ -163,6 +189,12 @@ class BuildResult:
     node_count: int
     seconds: float
     note: str | None = None
+    phases: dict[str, float] = field(default_factory=dict)  # seconds of parse, index, ... (built only)
+
+
+def phase_line(phases: dict[str, float]) -> str:
+    """The seconds of a build's phases, as `nrrules build` prints them: "parse 1.20 s, ..."."""
+    return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in phases.items())
 
 
 # ----------------------------------------------------------------------------------------------
@@ -222,14 +254,22 @@ def _known_codes(build_dir: Path) -> dict[str, str]:
     return known
 
 
-def _write_offline_pack(doc: Document, vdir: Path) -> None:
-    """The browser's offline pack (rules + compact search index), from the index just built."""
+def _write_offline_pack(doc: Document, vdir: Path, phases: dict[str, float] | None = None) -> None:
+    """The index's vector-pool matrix (`Searcher.save_pool`) and the browser's offline pack
+    (rules + compact search index), from the index just built; their seconds go in `phases`
+    ("vectors", "offline")."""
     from .offline import OFFLINE_FILE, write_pack
     from .search import Searcher
 
+    phases = {} if phases is None else phases
+    t = time.perf_counter()
     searcher = Searcher(vdir / "search", doc)
     try:
+        searcher.save_pool()
+        phases["vectors"] = time.perf_counter() - t
+        t = time.perf_counter()
         write_pack(doc, searcher, vdir / OFFLINE_FILE)
+        phases["offline"] = time.perf_counter() - t
     finally:
         searcher.close()
 
@@ -268,18 +308,29 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
     return final
 
 
-def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> None:
+def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> dict[str, float]:
     """Write one version's build; ``asked`` are the questions citing rules that its index is
-    expanded with (`rules_index.expansion`)."""
+    expanded with (`rules_index.expansion`). Returns the seconds of each phase: document,
+    questions, index, vectors, offline, publish (the manifest and the swap)."""
     from .search import build_index, index_words
 
+    phases: dict[str, float] = {}
+
     def write(tmp: Path) -> None:
+        t = time.perf_counter()
         (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
+        rows = {n.id: [n.number, n.title, n.text] for n in doc.nodes}
+        (tmp / ROWS_FILE).write_bytes(orjson.dumps(rows))
         search_dir = tmp / "search"
         search_dir.mkdir()
+        phases["document"] = time.perf_counter() - t
+        t = time.perf_counter()
         questions = bank.for_doc(doc, question_log(doc, asked, index_words), labelled=bank.labelled())
+        phases["questions"] = time.perf_counter() - t
+        t = time.perf_counter()
         build_index(doc, search_dir, asked=questions)
-        _write_offline_pack(doc, tmp)
+        phases["index"] = time.perf_counter() - t
+        _write_offline_pack(doc, tmp, phases)
         meta = {
             "format": BUILD_FORMAT,
             "code": code_fingerprint(),
@@ -295,13 +346,18 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
         meta["files"] = integrity.manifest(tmp)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
+    t = time.perf_counter()
     publish(build_dir, doc.version, ".v", f"{doc.version}-{doc.source_hash[:12]}", write)
+    phases["publish"] = time.perf_counter() - t - sum(phases.values())
+    return phases
 
 
 def parse_source(src: Source, version: str | None = None) -> Document:
     """Parse and self-check one source; any disagreement is an error, and so is a document
     that is not a whole CR (see `integrity`)."""
     integrity.check_encoding(src.data, src.name)
+    from scraper import parse_html, verify  # lxml: only a build parses
+
     doc = parse_html(src.data, src.name, version=version)
     problems = verify(doc)
     if problems:
@@ -352,12 +408,15 @@ def build(
     return results
 
 
-def refresh_questions(build_dir: Path | None = None) -> list[str]:
+def refresh_questions(
+    build_dir: Path | None = None, progress: Callable[[str, dict[str, float]], None] | None = None
+) -> list[str]:
     """Re-index the built CR versions whose index was expanded with other questions than the
     card and judges' builds now hold (`rules_index.expansion`): run after building either.
     Each version is rebuilt from its stored Document, written and swapped in as any build
     (atomically, under the build lock). Returns the versions re-indexed; a version that
-    cannot be read is left as it is (`nrrules versions` reports it)."""
+    cannot be read is left as it is (`nrrules versions` reports it). `progress` is called
+    after each version with it and the seconds of its phases (load, then `_write_version`'s)."""
     build_dir = Path(build_dir) if build_dir else default_build_dir()
     if not build_dir.is_dir():
         return []
@@ -375,12 +434,15 @@ def refresh_questions(build_dir: Path | None = None) -> list[str]:
                     continue  # damaged or from other code: `nrrules build` redoes it from its source
                 if meta.get("questions", "") == key:
                     continue
+                t = time.perf_counter()
                 try:
                     doc = Document.from_json((entry / "document.json").read_text(encoding="utf-8"))
                 except (OSError, ValueError, KeyError, TypeError):
                     continue
-                _write_version(doc, build_dir, asked)
+                phases = {"load": time.perf_counter() - t, **_write_version(doc, build_dir, asked)}
                 done.append(entry.name)
+                if progress is not None:
+                    progress(entry.name, phases)
     except OSError as exc:
         raise LibraryError(
             f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
@@ -458,7 +520,7 @@ def _write_pending(
         t0 = time.perf_counter()
         if not force:
             integrity.check_not_a_regression(doc, build_dir, src.name)
-        _write_version(doc, build_dir, asked)
+        phases = {"parse": parse_s, **_write_version(doc, build_dir, asked)}
         results.append(
             BuildResult(
                 doc.version,
@@ -467,6 +529,7 @@ def _write_pending(
                 len(doc.nodes),
                 parse_s + time.perf_counter() - t0,
                 src.note,
+                phases,
             )
         )
     try:
@@ -688,13 +751,14 @@ class Library:
                 doc = self._docs.setdefault(v, doc)
         return doc
 
-    def _load_document(self, v: str, retry: bool = True) -> Document:
+    def _document_bytes(self, v: str, retry: bool = True) -> tuple[_Entry, bytes]:
+        """A version's document.json as the build wrote it (checked against its manifest)."""
         entry = self._require(v)
         try:
             data = (entry.target / "document.json").read_bytes()  # type: ignore[operator]
         except OSError as exc:
             if retry and self._refresh(v):
-                return self._load_document(v, retry=False)
+                return self._document_bytes(v, retry=False)
             status = MISSING if isinstance(exc, FileNotFoundError) else DAMAGED
             raise self._fail(
                 v, status, f"its document.json cannot be read ({exc.strerror}); run `nrrules build`"
@@ -702,8 +766,12 @@ class Library:
         damage = integrity.check_bytes(data, "document.json", entry.meta.get("files"))
         if damage:
             if retry and self._refresh(v):
-                return self._load_document(v, retry=False)
+                return self._document_bytes(v, retry=False)
             raise self._fail(v, DAMAGED, _damage_problem(damage))
+        return entry, data
+
+    def _load_document(self, v: str) -> Document:
+        _, data = self._document_bytes(v)
         try:
             doc = Document.from_json(data.decode("utf-8"))
         except (ValueError, KeyError, TypeError, RecursionError) as exc:
@@ -713,6 +781,32 @@ class Library:
         if doc.version != v:
             raise self._fail(v, DAMAGED, f"its document.json holds CR {doc.version}; run `nrrules build`")
         return doc
+
+    def summaries(self) -> dict[str, Document | Rows]:
+        """Every version that can be served, as `documents` gives them, except that a version
+        not loaded yet is read from its compact `ROWS_FILE` (each node's number, title and
+        text: what `mapping.across_versions` reads), not parsed whole. Its document.json is
+        still checked against the build's manifest, so a damaged version is skipped as
+        `documents` skips it. `nrrules rule` reads five versions this way."""
+        out: dict[str, Document | Rows] = {}
+        for v in list(self._infos):
+            try:
+                out[v] = self._docs.get(v) or self._rows(v) or self.document(v)
+            except VersionUnavailable:
+                continue
+        return out
+
+    def _rows(self, v: str) -> Rows | None:
+        """The version's `ROWS_FILE`, if it is the one the build wrote (None: read the document)."""
+        entry, _ = self._document_bytes(v)
+        try:
+            data = (entry.target / ROWS_FILE).read_bytes()  # type: ignore[operator]
+            if integrity.check_bytes(data, ROWS_FILE, entry.meta.get("files")):
+                return None
+            table = orjson.loads(data)
+            return Rows(v, table) if isinstance(table, dict) else None
+        except (OSError, ValueError, TypeError, AttributeError):
+            return None
 
     def documents(self) -> dict[str, Document]:
         """Every version that can be served (the others are skipped, and reported by
@@ -762,12 +856,13 @@ class Library:
             ) from None
 
     def preload(self) -> list[VersionUnavailable]:
-        """Load every version's document and rule graph now. A version that cannot be loaded
-        is reported (logged, and by `versions()`) and skipped: the others still load."""
+        """Load every version's document and rule graph (its networkx form too) now. A version
+        that cannot be loaded is reported (logged, and by `versions()`) and skipped: the others
+        still load."""
         problems: list[VersionUnavailable] = []
         for v in list(self._infos):
             try:
-                self.graph(v)
+                _ = self.graph(v).g
             except VersionUnavailable as exc:
                 problems.append(exc)
         return problems

@@ -47,11 +47,11 @@ from memo import memo
 
 from .cards import name_key, ruling_text
 from .lookup import parse_query
-from .search import SearchResult, index_words, mark_words, norm_of
 
 if TYPE_CHECKING:
     from scraper.nrdb import Ruling
 
+    from .search import SearchResult
     from .store import Library
 
 __all__ = ["SOURCES", "UnifiedResult", "merge", "search_sources", "available_sources"]
@@ -152,6 +152,8 @@ def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> dict[s
     exact; one whose name starts with the query has the share of its name typed; the rest
     their BM25F score (`CardStore.rank`, which matches the words as the rules index does)
     over the best score the query could reach in the card index."""
+    from .search import norm_of  # the search module (Whoosh, numpy) on first search, not on import
+
     out: dict[str, list[CardResult]] = {s: [] for s in sources}
     typed = name_key(query)
     named = store.named(query, limit) if "cards" in sources else []
@@ -183,6 +185,8 @@ CARD_SNIPPET_CHARS = 160  # cards and rulings are short; their snippets are shor
 def card_snippets(store, hits: list, query: str) -> None:
     """The snippet of each card and ruling hit of ``hits`` (made for the hits kept only): HTML,
     the query's words in <mark>, as the rules' and judge items' snippets."""
+    from .search import index_words, mark_words
+
     stems = frozenset(index_words(query))
     for hit in hits:
         if getattr(hit, "source", None) == "cards" and not hit.snippet:
@@ -204,6 +208,8 @@ def search_sources(
     library: Library, query: str, version: str, sources: list[str], limit: int = 10
 ) -> UnifiedResult:
     """Search each of ``sources`` (names from `SOURCES`, assumed available) and merge them."""
+    from .search import SearchResult
+
     result = UnifiedResult(query=query, sources=list(sources))
     lists: dict[str, list[Any]] = {}
     searcher = library.searcher(version)

@@ -19,6 +19,7 @@ this one (`load(pack=True)`, `PACK_DIM`).
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ class Table:
     row: dict[str, int]  # stem -> row
     weights: np.ndarray  # per row: a / (a + p(stem))
     vectors: np.ndarray  # rows x dim, float32
+    digest: str = ""  # of the file it was read from: what vectors made with it depend on
 
     @property
     def dim(self) -> int:
@@ -110,7 +112,8 @@ def _pack(path: str) -> Table | None:
 @memo("vectors.table")
 def _load(path: str) -> Table | None:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
+        data = json.loads(raw.decode("utf-8"))
         names = [str(s) for s in data["stems"]]
         dim = int(data["dim"])
         weights = np.array(data["weights"], dtype=np.float32)
@@ -121,4 +124,4 @@ def _load(path: str) -> Table | None:
         return None
     if len(weights) != len(names) or len(scale) != dim or not np.isfinite(vectors).all():
         return None
-    return Table({s: i for i, s in enumerate(names)}, weights, vectors)
+    return Table({s: i for i, s in enumerate(names)}, weights, vectors, hashlib.sha256(raw).hexdigest()[:16])

@@ -31,12 +31,14 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
-
-from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from typing import TYPE_CHECKING, Any
 
 from .errors import ScrapeError
-from .parse import _letters, _roman, decode_source
+
+# The parser (BeautifulSoup, lxml, the CR parser's helpers) is imported by the functions that
+# parse, so that reading a built judges' document (its dataclasses) loads neither.
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup, Tag
 
 __all__ = [
     "JudgeDocument",
@@ -227,6 +229,8 @@ def _classes(el: Tag) -> frozenset[str]:
 
 def _inline(el: Tag, run: _Run, style: frozenset[str] = frozenset(), bold: bool = False) -> None:
     """Text and safe HTML of an element's inline content (nested lists are left out)."""
+    from bs4 import Comment, NavigableString, Tag
+
     for child in el.children:
         if isinstance(child, Comment):
             continue
@@ -312,6 +316,8 @@ class _Flattener:
         self.plain_lists = 0
 
     def walk(self, el: Tag) -> None:
+        from bs4 import Comment, NavigableString, Tag
+
         for child in el.children:
             if not isinstance(child, Tag):
                 if isinstance(child, NavigableString) and not isinstance(child, Comment) and child.strip():
@@ -441,6 +447,8 @@ def _counter(n: int, kind: str | None, depth: int) -> str:
         kind = "1ai"[depth % 3]
     if kind == "1":
         return str(n)
+    from .parse import _letters, _roman
+
     out = _letters(n - 1) if kind.lower() == "a" else _roman(n - 1)
     return out.upper() if kind.isupper() else out
 
@@ -697,6 +705,10 @@ def parse_judge(
     card_names: Iterable[str] = (),
 ) -> JudgeDocument:
     """Parse one judges' document (word-processor HTML export)."""
+    from bs4 import BeautifulSoup
+
+    from .parse import decode_source
+
     text = decode_source(data, source)
     soup = BeautifulSoup(text, "lxml")
     generator = _check(soup, text, source)

@@ -3,7 +3,11 @@ per test process. Import from here (`from helpers import load_doc`), not from co
 
 from __future__ import annotations
 
+import math
 import os
+import re
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from scraper import Document, parse_html
@@ -31,6 +35,49 @@ def load_doc(version: str) -> Document:
         path = cr_path(version)
         _DOCS[version] = parse_html(path.read_bytes(), str(path))
     return _DOCS[version]
+
+
+def words(text: str) -> frozenset[str]:
+    """A question's words as the near-duplicate checks compare them: lower case, letters, digits
+    and apostrophes."""
+    return frozenset(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """Token-set Jaccard similarity: shared words over all words."""
+    return len(a & b) / len(a | b)
+
+
+def near_pairs(
+    left: Sequence[frozenset[str]], right: Sequence[frozenset[str]], threshold: float
+) -> list[tuple[int, int, float]]:
+    """Every pair ``(i, j, jaccard(left[i], right[j]))`` whose Jaccard is at least `threshold`
+    (0 < threshold <= 1), in order of i then j: the same pairs as comparing all of them, found
+    without comparing most.
+
+    Prefix filtering: order each set's words rarest first (one order for all sets). Two sets
+    with Jaccard >= t share at least ceil(t * |x|) words of each set x, so the first
+    |x| - ceil(t * |x|) + 1 words of each must meet; only pairs whose prefixes share a word are
+    compared, exactly. An empty set is near nothing."""
+    if not 0 < threshold <= 1:
+        raise ValueError(f"threshold {threshold} is not in (0, 1]")
+    counts = Counter(w for s in (*left, *right) for w in s)
+
+    def prefix(s: frozenset[str]) -> list[str]:
+        # the 1e-9 only ever lengthens a prefix, so float rounding cannot lose a pair
+        keep = len(s) - math.ceil(threshold * len(s) - 1e-9) + 1
+        return sorted(s, key=lambda w: (counts[w], w))[:keep]
+
+    index: dict[str, list[int]] = {}
+    for j, s in enumerate(right):
+        for w in prefix(s):
+            index.setdefault(w, []).append(j)
+    out = []
+    for i, a in enumerate(left):
+        for j in sorted({j for w in prefix(a) for j in index.get(w, ())}):
+            if (similarity := jaccard(a, right[j])) >= threshold:
+                out.append((i, j, similarity))
+    return out
 
 
 def engine_board(**kw: object) -> dict:

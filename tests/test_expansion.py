@@ -4,6 +4,7 @@ which rule, and how a real build takes them in, notices when they change and sta
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -115,8 +116,16 @@ def test_cli_build_with_cards_re_indexes_the_rules(tmp_path, nrdb_dir):
     runner = CliRunner()
     first = runner.invoke(cli, ["build", "--source", str(cr), "--build-dir", str(out)])
     assert first.exit_code == 0, first.output
+    # each version's build says what its phases took (issue 37)
+    assert re.search(
+        r"\n    parse [\d.]+ s, document [\d.]+ s, questions [\d.]+ s, index [\d.]+ s", first.output
+    )
     second = runner.invoke(cli, ["build", "--cards", str(nrdb_dir), "--build-dir", str(out)])
     assert second.exit_code == 0, second.output
     assert f"{LATEST}: re-indexed with the questions" in second.output
+    # ... and so does the re-index the card build causes, as it goes
+    assert re.search(
+        rf"{LATEST}: re-indexed .*, [\d.]+ s \(load [\d.]+ s, .*index [\d.]+ s, vectors", second.output
+    )
     third = runner.invoke(cli, ["build", "--cards", str(nrdb_dir), "--build-dir", str(out)])
     assert "re-indexed" not in third.output

@@ -5,6 +5,7 @@ fresh interpreter that imports every module of the package, so a transitive impo
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,68 @@ def test_the_parser_still_loads_on_first_use():
     )
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True", "True"]
+
+
+# What the everyday commands may load (issue 37): a person at a terminal waits for every import,
+# so a rule lookup or a search loads neither the web app nor the parsers nor the engine, and
+# `--help` and `rule` not the search index either. A module counts with its submodules.
+NOT_FOR_THE_CLI = [
+    "flask",
+    "werkzeug",
+    "jinja2",
+    "networkx",
+    "bs4",
+    "lxml",
+    "engine",
+    "scraper.parse",
+    "webapp.factory",
+    "webapp.views",
+    "webapp.export",
+]
+NOT_FOR_A_LOOKUP = [*NOT_FOR_THE_CLI, "whoosh", "numpy", "rules_index.search", "rules_index.judge"]
+CLI_COMMANDS = {
+    "help": (["--help"], "Exit status", NOT_FOR_A_LOOKUP),
+    "rule": (["rule", "6.9.4c"], "step_jack_out_choice", NOT_FOR_A_LOOKUP),
+    "search": (["search", "when can the runner jack out"], "result(s) for", NOT_FOR_THE_CLI),
+}
+
+CLI_PROBE = """
+import json, sys
+from webapp.cli import main
+out, args = sys.argv[1], sys.argv[2:]
+try:
+    main(args, prog_name="nrrules")
+except SystemExit as exc:
+    code = exc.code
+with open(out, "w") as f:
+    json.dump({"code": code, "loaded": sorted(sys.modules)}, f)
+"""
+
+
+def _loaded(loaded: list[str], names: list[str]) -> list[str]:
+    return sorted({n for n in names for m in loaded if m == n or m.startswith(n + ".")})
+
+
+@pytest.mark.parametrize("build", ["cards_built", "judge_build_dir"])
+@pytest.mark.parametrize("command", sorted(CLI_COMMANDS))
+def test_a_cli_command_imports_only_what_it_needs(command, build, request, tmp_path):
+    """Run in a fresh interpreter on a build with card data, and on one with a judges'
+    document (each adds a source to search and data to a rule's answer)."""
+    args, shown, forbidden = CLI_COMMANDS[command]
+    out = tmp_path / "loaded.json"
+    env = {**os.environ, "NRRULES_BUILD_DIR": str(request.getfixturevalue(build))}
+    done = subprocess.run(
+        [sys.executable, "-c", CLI_PROBE, str(out), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    seen = json.loads(out.read_text())
+    assert seen["code"] in (0, None), done.stderr
+    assert shown in done.stdout
+    assert "rules_index.store" in seen["loaded"]  # the probe sees what the command loaded
+    assert not _loaded(seen["loaded"], forbidden), (
+        f"nrrules {' '.join(args)} loads {_loaded(seen['loaded'], forbidden)}"
+    )

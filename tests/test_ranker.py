@@ -260,3 +260,37 @@ def test_lambdamart_trees_learn_an_order_the_features_carry():
 
 def depth_of(tree: dict) -> int:
     return max(len(bin(n + 1)) - 3 for n in tree)
+
+
+def test_a_build_saves_the_vector_pool_and_a_searcher_reads_it_not_remakes_it(library, tmp_path):
+    """`nrrules build` writes every rule's pool vector beside the index (`Searcher.save_pool`),
+    so a new searcher's first question does not embed every rule and its questions; what it
+    reads is what it would have made, and a file made with another table (or damaged) is not
+    read."""
+    import shutil
+
+    import numpy as np
+
+    from rules_index.search import POOL_FILE, POOL_META
+
+    built = library.searcher(library.latest)
+    path = built.index_path
+    assert (path / POOL_FILE).is_file() and (path / POOL_META).is_file()
+    fresh = Searcher(path, built.doc)
+    ids, saved = fresh._pool_matrix()
+    made = Searcher(path, built.doc)
+    made._saved_pool = lambda ids: None  # the way a searcher made it before builds saved it
+    ids_made, matrix = made._pool_matrix()
+    assert ids == ids_made and saved.shape == (len(ids), fresh.vectors.dim)
+    assert np.array_equal(saved, matrix)
+    # another table's (or a damaged) file is not read: the searcher makes its own
+    copy = tmp_path / "search"
+    shutil.copytree(path, copy)
+    meta = json.loads((copy / POOL_META).read_text())
+    (copy / POOL_META).write_text(json.dumps({**meta, "vectors": "another table"}))
+    assert Searcher(copy, built.doc)._saved_pool(ids) is None
+    (copy / POOL_META).write_text(json.dumps(meta))
+    (copy / POOL_FILE).write_bytes(b"not a numpy file")
+    assert Searcher(copy, built.doc)._saved_pool(ids) is None
+    other = Searcher(copy, built.doc)
+    assert np.array_equal(other._pool_matrix()[1], matrix)

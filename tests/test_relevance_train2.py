@@ -4,10 +4,10 @@ a real CR 26.03 rule, and no question repeats one of the earlier training and tu
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
+from helpers import jaccard, near_pairs, words
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 TYPES = {"question", "situation", "slang"}
@@ -15,14 +15,6 @@ TYPES = {"question", "situation", "slang"}
 
 def _queries(name: str) -> list[dict]:
     return json.loads((BENCH / name).read_text(encoding="utf-8"))["queries"]
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(re.findall(r"[a-z0-9']+", text.lower()))
-
-
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b)
 
 
 def test_train2_answers_are_rules_of_cr_26_03(doc_latest):
@@ -45,13 +37,13 @@ def test_train2_has_no_near_duplicates():
         for f in ("relevance_set.json", "relevance_tuning.json", "relevance_train.json")
         for q in _queries(f)
     ]
-    old_words = [_words(q) for q in old]
+    old_words = [words(q) for q in old]
     seen: list[frozenset[str]] = []
     for q in new:
-        words = _words(q)
+        qw = words(q)
         for other in old_words + seen:
-            assert _jaccard(words, other) < 0.6, q
-        seen.append(words)
+            assert jaccard(qw, other) < 0.6, q
+        seen.append(qw)
 
 
 def test_no_tuning_or_training_question_repeats_a_held_out_query():
@@ -59,7 +51,7 @@ def test_no_tuning_or_training_question_repeats_a_held_out_query():
     question of theirs repeats or nearly repeats (token-set Jaccard >= 0.6) a held-out query.
     (25 such questions were found and removed on 2026-11-24, five of them word for word.)"""
     held = [
-        _words(q["q"]) for f in ("relevance_questions.json", "relevance_holdout.json") for q in _queries(f)
+        words(q["q"]) for f in ("relevance_questions.json", "relevance_holdout.json") for q in _queries(f)
     ]
     assert len(held) >= 70
     trained = [
@@ -69,10 +61,10 @@ def test_no_tuning_or_training_question_repeats_a_held_out_query():
     ]
     assert len(trained) >= 800
     # a training question written with a held-out query's words would fail here
-    assert max(_jaccard(_words(q), h) for q in trained[:50] for h in held) > 0.3
+    assert max(jaccard(words(q), h) for q in trained[:50] for h in held) > 0.3
     for q in trained:
-        words = _words(q)
-        assert max(_jaccard(words, h) for h in held) < 0.6, q
+        qw = words(q)
+        assert max(jaccard(qw, h) for h in held) < 0.6, q
     for f in ("relevance_train.json", "relevance_train2.json", "relevance_tuning.json"):
         assert json.loads((BENCH / f).read_text(encoding="utf-8"))["version"] == "26.03"
 
@@ -107,15 +99,11 @@ def test_later_training_sets_answers_are_rules_of_cr_26_03(doc_latest, name):
 def test_later_training_sets_repeat_no_other_question_nor_a_held_out_query(name):
     """No question of theirs nearly repeats (token-set Jaccard >= 0.6) a question of the sets
     written before it, of itself, or of the held-out sets."""
-    new = [q["q"] for q in _queries(name)]
-    old = [_words(q["q"]) for f in LATER[name] for q in _queries(f)]
+    new = [words(q["q"]) for q in _queries(name)]
+    old = [words(q["q"]) for f in LATER[name] for q in _queries(f)]
     held = [
-        _words(q["q"]) for f in ("relevance_questions.json", "relevance_holdout.json") for q in _queries(f)
+        words(q["q"]) for f in ("relevance_questions.json", "relevance_holdout.json") for q in _queries(f)
     ]
     assert len(old) >= 800 and len(held) >= 70
-    seen: list[frozenset[str]] = []
-    for q in new:
-        words = _words(q)
-        for other in old + held + seen:
-            assert _jaccard(words, other) < 0.6, q
-        seen.append(words)
+    near = near_pairs(new, old + held, 0.6) + [p for p in near_pairs(new, new, 0.6) if p[0] != p[1]]
+    assert not near, [_queries(name)[i]["q"] for i, _, _ in near[:10]]

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import click
 
-from rules_index.cards import stale_build
-from rules_index.store import build, default_build_dir, refresh_questions
+from rules_index.store import build, default_build_dir, phase_line, refresh_questions
 
 from . import cards, engine, export, history, rules, search, serve
 from . import discord as discord_cli
@@ -70,6 +69,8 @@ def build_cmd(
     cards_source: str | None = None,
 ) -> None:
     """Scrape CR documents into structured rules, a rule graph and a search index."""
+    from rules_index.cards import stale_build
+
     results = []
     if source or not (judge or cards_source):
         results = build(source, build_dir, version=version, progress=sys.stderr.isatty(), force=force)
@@ -79,11 +80,20 @@ def build_cmd(
         cards.build_cards_cmd(cards_source, build_dir or default_build_dir(), force)
     if judge or cards_source:
         # Their questions citing rules expand the rules index (`rules_index.expansion`).
-        for v in refresh_questions(build_dir or default_build_dir()):
-            click.echo(f"{v}: re-indexed with the questions of the card and judges' builds")
+        click.echo("re-indexing the built versions with their questions ...", err=True)
+
+        def reindexed(v: str, phases: dict[str, float]) -> None:
+            click.echo(
+                f"{v}: re-indexed with the questions of the card and judges' builds, "
+                f"{sum(phases.values()):.2f} s ({phase_line(phases)})"
+            )
+
+        refresh_questions(build_dir or default_build_dir(), progress=reindexed)
     for r in results:
         note = f"  ({r.note})" if r.note else ""
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")
+        if r.phases:
+            click.echo(f"    {phase_line(r.phases)}")
     if not cards_source and (problem := stale_build(build_dir or default_build_dir())):
         click.echo(f"cards: rebuild needed: {problem}")
     click.echo(f"build directory: {build_dir or default_build_dir()}")

@@ -12,8 +12,6 @@ from typing import Any
 
 import click
 
-from rules_index.cards import build_cards
-
 from ..errors import NotFound
 from ..payloads import cards as payloads
 from .common import build_dir_option, emit, json_option, open_rules, user_errors, version_option
@@ -21,6 +19,8 @@ from .common import build_dir_option, emit, json_option, open_rules, user_errors
 
 def build_cards_cmd(spec: str, build_dir: Path, force: bool) -> None:
     """Build NetrunnerDB card data ('default': NetrunnerDB's public API) beside the rules."""
+    from rules_index.cards import build_cards
+
     c = build_cards(None if spec == "default" else spec, build_dir, force=force)
     note = f"  ({'; '.join(c.notes)})" if c.notes else ""
     click.echo(

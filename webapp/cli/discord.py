@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 import click
-import requests
 
 from ..errors import BadRequest
-from ..payloads.discord import COMMANDS
 from .common import emit, fail, user_errors
+
+if TYPE_CHECKING:  # requests and the answers' module (search, Whoosh) load on use
+    import requests
 
 API = "https://discord.com/api/v10"
 USER_AGENT = "DiscordBot (nrrules, 0.1.0)"  # the form Discord asks of bots: name, version
@@ -44,6 +46,10 @@ def register_request(
     if not _TOKEN.match(token):
         raise BadRequest("--token must be the bot's token (Developer Portal, Bot, Reset Token)")
     where = f"/guilds/{guild_id.strip()}" if guild_id else ""
+    import requests
+
+    from ..payloads.discord import COMMANDS
+
     return requests.Request(
         "PUT",
         f"{API}/applications/{application_id}{where}/commands",
@@ -73,6 +79,8 @@ def register(group: click.Group) -> None:
     @discord.command("commands")
     @user_errors
     def commands_cmd() -> None:
+        from ..payloads.discord import COMMANDS
+
         """Print the slash command definitions as the JSON Discord takes."""
         emit(COMMANDS)
 
@@ -96,6 +104,10 @@ def register(group: click.Group) -> None:
     @user_errors
     def register_cmd(application_id: str, token: str, guild_id: str | None, dry_run: bool) -> None:
         """Register (overwrite) the bot's slash commands with Discord."""
+        import requests
+
+        from ..payloads.discord import COMMANDS
+
         prepared = register_request(application_id, token, guild_id)
         if dry_run:
             emit(_masked(prepared))

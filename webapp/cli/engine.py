@@ -19,19 +19,20 @@ import os
 import secrets
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-import engine
 from scraper import Document
 
 from ..errors import BadRequest
 from ..jsonprovider import loads_user
 from ..payloads import Rules
-from ..payloads import engine as payloads
-from ..tokens import encoder
 from .common import build_dir_option, emit, open_rules, payload_command, user_errors, version_option
+
+if TYPE_CHECKING:
+    # the engine (and Flask, for tokens) load in the commands that step, not for every command
+    from ..payloads import engine as payloads
 
 
 def read_board(path: str) -> dict:
@@ -168,6 +169,8 @@ def register(group: click.Group) -> None:
     @payload_command(group, "structures", _structures_text)
     def structures_cmd(rules: Rules, version: str | None) -> dict[str, Any]:
         """The timing structures the engine can walk in a CR version."""
+        from ..payloads import engine as payloads
+
         return payloads.structures(rules, version)
 
     @group.command("step")
@@ -211,6 +214,9 @@ def register(group: click.Group) -> None:
     ) -> None:
         """Step BOARD_JSON (a file, or - for stdin) through a CR timing structure and print the
         trace with step numbers and the rules applied."""
+        from ..payloads import engine as payloads
+        from ..tokens import encoder
+
         board = read_board(board_json)
         params: dict = {}
         if params_json:
@@ -237,6 +243,8 @@ def register(group: click.Group) -> None:
     @user_errors
     def engine_coverage(version: str | None, as_json: bool, build_dir: Path | None) -> None:
         """Share of the version's timing steps walked by the engine's scenario suite."""
+        import engine
+
         report = engine.scenario_coverage(open_rules(build_dir).document(version))
         if as_json:
             click.echo(json.dumps(report, indent=2))

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from ..export import ExportError, export_site
 from .common import build_dir_option, fail, user_errors
 
 
@@ -32,6 +31,8 @@ def register(group: click.Group) -> None:
     ) -> None:
         """Write rule pages of every version, their JSON, /all, the offline packs and assets as
         plain files for a static host (docs/deploy.md)."""
+        from ..export import ExportError, export_site  # Flask renders the pages: loaded here only
+
         try:
             result = export_site(
                 directory, build_dir, base_url=base_url, versions=versions or None, jobs=jobs

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import click
 
-from rules_index.judge import build_judge
 from rules_index.store import Library, LibraryError
 
 from ..errors import NotFound
@@ -46,6 +45,8 @@ def _diff_text(ops) -> str:
 
 def build_judge_cmd(source: str, build_dir: Path, force: bool) -> None:
     """Build judges' documents; card names come from the built CR and card data, if any."""
+    from rules_index.judge import build_judge  # the judges' documents' parser (bs4): a build only
+
     names: set[str] = set()
     try:
         lib = Library.open(build_dir)

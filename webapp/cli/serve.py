@@ -12,7 +12,6 @@ import click
 
 from rules_index.store import Library
 
-from .. import create_app
 from .common import build_dir_option, fail, user_errors
 
 
@@ -61,7 +60,12 @@ def register(group: click.Group) -> None:
         Library.open(build_dir)  # fail early, with the store's own message, if nothing is built
         if build_dir is not None:
             os.environ["NRRULES_BUILD_DIR"] = str(build_dir)
-        config: dict[str, str | None] = {"BUILD_DIR": str(build_dir) if build_dir else None}
+        # warm at start (NRRULES_PRELOAD): every version loaded and the latest one's searcher
+        # ready, so the first search answers as fast as the hundredth
+        config: dict[str, str | bool | None] = {
+            "BUILD_DIR": str(build_dir) if build_dir else None,
+            "PRELOAD": True,
+        }
         if not (os.environ.get("SECRET_KEY") or os.environ.get("NRRULES_SECRET_KEY")):
             config["SECRET_KEY"] = secrets.token_urlsafe(32)
             click.echo(
@@ -69,6 +73,9 @@ def register(group: click.Group) -> None:
                 "process and stop opening once it stops (set SECRET_KEY to keep them)",
                 err=True,
             )
+        from .. import create_app  # Flask: loaded by the command that serves, not by every command
+
+        click.echo("nrrules: loading the rules and warming search ...", err=True)
         app = create_app(config)
         click.echo(f"nrrules: serving on http://{host}:{port}/ (Ctrl-C to stop)", err=True)
         app.run(host=host, port=port, debug=debug, use_reloader=debug, threaded=True)

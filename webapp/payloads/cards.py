@@ -20,8 +20,6 @@ import html
 import re
 from typing import Any
 
-from engine.cardtext import board_card, card_units
-from engine.cardtext import coverage as text_coverage
 from rules_index.cards import (
     CITED_NUMBER,
     CardStore,
@@ -125,6 +123,8 @@ def _names(s: CardStore, card: Card) -> dict[str, Any]:
 def board(rules: Rules, card: Card) -> dict[str, Any]:
     """The board card object the engine takes (engine.cardtext), or None for a card that has
     no place on the board; `recognised` counts the subroutines/abilities translated."""
+    from engine.cardtext import board_card, card_units  # the engine: only a card's board object needs it
+
     s = store(rules)
     names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
     try:
@@ -141,6 +141,8 @@ def engine_units(rules: Rules, card: Card) -> list[dict[str, Any]]:
     s = store(rules)
     names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
     try:
+        from engine.cardtext import card_units
+
         return [u.to_dict() for u in card_units(card, names)]
     except ValueError:
         return []
@@ -155,6 +157,8 @@ def coverage(rules: Rules, standard_only: bool = True) -> dict[str, Any]:
     if standard_only:
         legality, _ = s.standard()
         cards = [c for c in cards if c.id in legality and legality[c.id].legal]
+    from engine.cardtext import coverage as text_coverage
+
     return {"pool": "standard" if standard_only else "all", **text_coverage(cards, names)}
 
 

@@ -202,7 +202,7 @@ def graph(rules: Rules, found: Found, k: int = 1, kinds: list[str] | None = None
 def across(rules: Rules, found: Found) -> dict[str, Any]:
     """The rule in every built version, oldest first. A version that cannot be served (damaged,
     missing, stale) is listed as ``unavailable`` rather than left out or loaded."""
-    rows = {row["version"]: row for row in across_versions(rules.library.documents(), found.node.id)}
+    rows = {row["version"]: row for row in across_versions(rules.library.summaries(), found.node.id)}
     versions = []
     for info in rules.library.versions():
         row = rows.get(info.version)
