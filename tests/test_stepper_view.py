@@ -172,7 +172,7 @@ def test_picture_shows_rig_and_new_card_fields():
         and corroder["boosted"] == 3
         and corroder["subtypes"] == "Icebreaker · Fracter"
     )
-    assert corroder["abilities"] == ["1¢: break 1 barrier sub", "1¢: +1 strength"]
+    assert corroder["abilities"] == ["1¢: break 1 barrier subroutine", "1¢: +1 strength"]
     assert pic["runner"]["memory"] == {"used": 1, "limit": 4} and pic["runner"]["identity"] == "Kate"
     assert [z["key"] for z in pic["runner"]["rig"]] == ["programs", "hardware"]
     ice = pic["servers"][0]["ice"][0]

@@ -39,6 +39,7 @@ from .httputil import install_http_policies
 from .jsonprovider import FastJSONProvider
 from .library import LibraryHolder
 from .reading import install as install_reading
+from .textfmt import install as install_textfmt
 from .views import api, cards, engine_views, judge_history, offline, pages
 
 DEV_SECRET = "nrrules-dev-secret-change-me"  # only for apps made with TESTING
@@ -100,6 +101,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(judge_history.bp)
     install_http_policies(app)
     install_reading(app)
+    install_textfmt(app)
     if app.config["PROXY_FIX"]:
         # Behind one trusted proxy: take scheme and host from X-Forwarded-* for canonical links.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]

@@ -17,6 +17,8 @@ from typing import Any
 
 from scraper import Document
 
+from .textfmt import say_plain
+
 
 @dataclass(frozen=True)
 class Phase:
@@ -218,6 +220,7 @@ def ruling_summary(state: dict[str, Any], what: str) -> str:
         cur = state.get("current_step") or {}
         said.append(f"now at {cur.get('number') or cur.get('id') or 'a decision'}")
     text = parts[0] + (": " + "; ".join(said) if said else "") + "."
+    text = say_plain(text)  # display names, counts and symbols as a reader writes them
     nums = fired_numbers(state.get("trace") or ())
     if nums:
         text += " Rules: " + ", ".join(nums) + "."

@@ -76,6 +76,22 @@ def judge_item(rules: Rules, item_id: str) -> dict[str, Any]:
     }
 
 
+def judge_index(rules: Rules) -> list[dict[str, Any]]:
+    """Every judges' document with its items, in document order, grouped under their sections:
+    [{title, cr_version, sections: [{title, items: [{id, title, url}]}]}]."""
+    store = _judge_store(rules)
+    out = []
+    for doc in store.documents:
+        sections: list[dict[str, Any]] = []
+        for item in doc.items:
+            path = " › ".join(s["title"] for s in store.breadcrumb(item.id)) or doc.title
+            if not sections or sections[-1]["title"] != path:
+                sections.append({"title": path, "items": []})
+            sections[-1]["items"].append({"id": item.id, "title": item.title, "url": f"/j/{item.id}"})
+        out.append({"title": doc.title, "cr_version": doc.cr_version, "sections": sections})
+    return out
+
+
 def judge_search(rules: Rules, query: str, limit: int = 10) -> list[dict[str, Any]]:
     store = rules.library.judge()
     if store is None:

@@ -393,6 +393,22 @@
     });
   });
 
+  /* ---------------- site menu: links in the header row on wide screens, a menu on a phone ------------- */
+  var navmenu = document.getElementById("navmenu");
+  if (navmenu) {
+    var wide = window.matchMedia("(min-width: 48rem)");
+    var styled = window.CSS && CSS.supports && CSS.supports("selector(::details-content)");
+    var fit = function () { if (!styled) navmenu.open = wide.matches; };
+    fit();
+    if (wide.addEventListener) wide.addEventListener("change", fit);
+    document.addEventListener("click", function (e) {
+      if (navmenu.open && !wide.matches && !navmenu.contains(e.target)) navmenu.open = false;
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && navmenu.open && !wide.matches) { navmenu.open = false; navmenu.querySelector("summary").focus(); }
+    });
+  }
+
   /* ---------------- colour theme: the system's, or a choice kept on this device ---------------- */
   var themeBtn = document.getElementById("theme");
   if (themeBtn) {
