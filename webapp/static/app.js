@@ -409,6 +409,27 @@
     });
   }
 
+  /* ---------------- folded sections (changes page chapters): a link's target is opened ---------------- */
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var t = id && document.getElementById(id);
+    for (var n = t; n; n = n.parentElement) if (n.nodeName === "DETAILS") n.open = true;
+  }
+  if (document.querySelector("details.chap")) {
+    reveal();
+    window.addEventListener("hashchange", reveal);
+    var toggle = document.getElementById("chapters-toggle");
+    if (toggle) {
+      toggle.hidden = false;
+      toggle.addEventListener("click", function () {
+        var chaps = document.querySelectorAll("details.chap");
+        var open = Array.prototype.some.call(chaps, function (d) { return !d.open; });
+        chaps.forEach(function (d) { d.open = open; });
+        toggle.textContent = open ? "Close every chapter" : "Open every chapter";
+      });
+    }
+  }
+
   /* ---------------- colour theme: the system's, or a choice kept on this device ---------------- */
   var themeBtn = document.getElementById("theme");
   if (themeBtn) {

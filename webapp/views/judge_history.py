@@ -60,8 +60,8 @@ def judge_index_slash():
     return redirect(url_for("judge_history.judge_index_page"), 301)
 
 
-@bp.get("/changes")
 @bp.get("/changes/")
+@bp.get("/changes")
 def changes_latest():
     """The latest pair of versions ("Changes" in the nav): what changed in the current CR."""
     names = rules().version_names()
