@@ -65,9 +65,12 @@
   document.querySelectorAll(".searchform").forEach(function (form) {
     var input = form.querySelector(".q");
     var list = form.querySelector(".suggest");
+    var status = form.querySelector(".suggest-status"); /* a live region: "5 suggestions" */
     var timer = null, seq = 0, sel = -1, items = [];
+    function announce(text) { if (status && status.textContent !== text) status.textContent = text; }
 
     function close() {
+      if (!list.hidden) announce("");
       list.hidden = true; sel = -1;
       input.setAttribute("aria-expanded", "false");
       input.removeAttribute("aria-activedescendant");
@@ -99,6 +102,8 @@
       if (!results.length) { var none = el("li", "none", "No match — press Enter for full search"); list.appendChild(none); }
       if (local) { var note = el("li", "none local", "Searched the copy saved on this device"); list.appendChild(note); }
       list.hidden = false;
+      announce(results.length ? results.length + (results.length === 1 ? " suggestion" : " suggestions") + ", ↑ ↓ to pick"
+        : "No suggestions: press Enter for a full search");
       input.setAttribute("aria-expanded", "true");
       input.removeAttribute("aria-activedescendant");
       sel = -1;
