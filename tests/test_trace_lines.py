@@ -113,9 +113,12 @@ def test_repeated_pumps_are_one_line_with_the_sum(client, run):
 
 def test_what_the_last_decision_did_leads_with_what_changed(client, run):
     tokens, _ = run
-    brief = lambda token: [
-        " ".join(li.text_content().split()) for li in page(client, token).xpath("//ol[@class='brief']/li")
-    ]  # noqa: E731
+
+    def brief(token: str) -> list[str]:
+        return [
+            " ".join(li.text_content().split()) for li in page(client, token).xpath("//ol[@class='brief']/li")
+        ]
+
     first = brief(tokens[0])
     assert first[0].startswith("Crypsis +1 strength, paid 1"), first
     broke = brief(tokens[5])
