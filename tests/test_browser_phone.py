@@ -238,3 +238,13 @@ def test_no_raw_symbols_or_board_keys_in_what_scripts_draw(phone, server, run_to
         text = pg.evaluate(text_of)
         for raw in ("[credit]", "[click]", "[subroutine]", "remote1", "credit(s)", "(1 credits)"):
             assert raw not in text, (url, raw, text[max(text.find(raw) - 80, 0) : text.find(raw) + 40])
+
+
+def test_home_offers_the_offline_save_on_the_first_screen(phone, server):
+    pg = phone()
+    pg.goto(server + "/")
+    button = pg.locator("#offline-ctl .save-offline")
+    expect(button).to_be_visible()
+    box = button.bounding_box()
+    assert box["y"] + box["height"] <= PHONE["height"] and box["height"] >= TAP, box
+    assert pg.locator("footer #offline-ctl").count() == 0  # one control, at the top
