@@ -157,6 +157,7 @@ def test_dense_lists_have_44px_targets(phone, server):
     for url, selector in (
         ("/changes/25.08..26.03", "#jump a, #unmentioned a"),
         ("/j/", "main ul.dense a"),
+        ("/j/timing-structure-of-a-run.encounter-ice-phase", "#timing-map a.ref, #judge-cites a.ref"),
     ):
         pg.goto(server + url)
         small = pg.eval_on_selector_all(
