@@ -6,6 +6,11 @@ Pure functions: the phase of a step comes from the loaded CR document (the step'
 ancestor, or an untitled rule that says "During the ... phase"), never from a table of numbers,
 so every CR version groups the same way. Nested procedures (paid abilities, checkpoints,
 conditional abilities, subroutines, traces) stay inside the phase they happen in.
+
+Within a group, `condense` tells the events in lines a judge reads: a paid ability's use in one
+line (repeated pumps merged: "Crypsis +5 strength, paid 5[credit] (5 uses)"), a checkpoint where
+nothing changed in one line, each other applied step in its own; every step stays inside its
+line. `decision_brief` picks the lines of the last decision led by what changed.
 """
 
 from __future__ import annotations
@@ -239,10 +244,11 @@ def _ability_line(uses: list[list[dict[str, Any]]]) -> Line:
     if strength:
         text = f"{card} {strength:+d} strength, {cost}{times}"
     else:
-        done = [e for e in events if e.get("step") == first.get("step")]  # announcements
+        # what the ability did, as its resolution says ("Crypsis ... breaks subroutine 1 of ..."),
+        # or the ability as announced when the engine did not resolve it (resolved by hand)
         resolved = [e for e in events if (e.get("objects") or {}).get("ability") is not None and applied(e)]
         said = (resolved[-1].get("text") or "").rstrip(".") if resolved else ability
-        text = f"{said}; {cost}{times}" if done else said
+        text = f"{said}; {cost}{times}"
     return Line("ability", text, events, _changed(events))
 
 
