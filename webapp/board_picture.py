@@ -125,10 +125,10 @@ def _ability_label(a: Any) -> str:
         return "?"
     kind, cost = a.get("kind"), a.get("cost", 0)
     if kind == "break":
-        what = a.get("ice_subtype") or "any"
+        what = f"{a['ice_subtype']} " if a.get("ice_subtype") else ""
         n = a.get("count", 1)
         up = "up to " if a.get("up_to") else ""
-        return f"{cost}¢: break {up}{n} {what} sub{'s' if n != 1 else ''}"
+        return f"{cost}¢: break {up}{n} {what}subroutine{'s' if n != 1 else ''}"
     if kind == "strength":
         return f"{cost}¢: +{a.get('amount', 0)} strength"
     return str(a.get("text", kind or "?"))

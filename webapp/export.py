@@ -7,6 +7,7 @@ and its exported file cannot drift apart), written where a static host serves th
 URL (latest version)               file
 =================================  ===========================================================
 ``/``, ``/all``                    ``index.html``, ``all/index.html``
+``/changes/<a>..<b>``, ``/changes`` ``changes/<a>..<b>/index.html`` (each pair of built versions), a redirect
 ``/id/<id>``                       ``id/<id>/index.html`` (hosts answer ``/id/<id>`` with it)
 ``/r/<number>``                    ``r/<number>/index.html``: a redirect page to ``/id/<id>``
 ``/api/rules/<id>``, ``/api/versions``  ``api/rules/<id>``, ``api/versions`` (JSON, no extension)
@@ -169,6 +170,13 @@ def _export_versions(job: tuple[str | None, str, str, list[str]]) -> tuple[int, 
 
             html(f"/{q}", f"{prefix}index.html")
             html(f"/all{q}", f"{prefix}all/index.html")
+            if v == latest:  # what changed between each pair of versions; /changes: the latest pair
+                names = rules().version_names()
+                for a, b in zip(names, names[1:], strict=False):
+                    html(f"/changes/{a}..{b}", f"changes/{a}..{b}/index.html")
+                if len(names) > 1:
+                    pair = f"{names[-2]}..{names[-1]}"
+                    out.put("changes/index.html", _redirect_page(f"{pair} changes", f"/changes/{pair}"))
             _rule_files(app, out, doc, v, latest, base_url)
             out.put(f"offline/{v}.json", _get(client, f"/offline/{v}.json", base_url))
     return out.files, out.bytes

@@ -20,6 +20,7 @@ from .httputil import install_http_policies
 from .jsonprovider import dumps_bytes
 from .library import LibraryHolder
 from .reading import install as install_reading
+from .textfmt import install as install_textfmt
 from .views import api, cards, engine_views, judge_history, offline, pages
 from .views import discord as discord_views
 from .views import gamelog as gamelog_views
@@ -114,6 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(discord_views.bp)
     install_http_policies(app)
     install_reading(app)
+    install_textfmt(app)
     if app.config["PROXY_FIX"]:
         # Behind one trusted proxy: take scheme and host from X-Forwarded-* for canonical links.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]

@@ -11,7 +11,7 @@ from typing import Any
 from scraper import Document
 
 from .board_picture import board_picture, run_position, server_label
-from .trace_groups import Group, PhaseTable, applied, group_trace, ruling_summary
+from .trace_groups import Group, PhaseTable, decision_brief, group_trace, ruling_summary
 
 
 def session_title(state: dict[str, Any], structures: list[dict[str, Any]] | None = None) -> str:
@@ -59,14 +59,13 @@ def stepper_context(
     recent_from = len(trace) - len(events) if state.get("decisions_taken") and events else None
     groups: list[Group] = group_trace(trace, phases, recent_from, ice_name)
     title = session_title(state, structures)
-    # the last decision's effects: the steps that changed something (else those that applied)
-    recent_applied = [e for e in events if applied(e)] if recent_from is not None else []
-    recent_shown = [e for e in recent_applied if e.get("changes")] or recent_applied[-3:]
+    # the last decision's effects, led by what changed (credits, strength, position, rez, ...)
+    recent_lines = decision_brief(events, phases) if recent_from is not None else []
     return {
         "title": title,
         "picture": board_picture(board, run),
         "groups": groups,
-        "recent_shown": recent_shown,
-        "recent_other": len(events) - len(recent_shown) if recent_from is not None else 0,
+        "recent_lines": recent_lines,
+        "recent_other": len(events) - sum(ln.size for ln in recent_lines) if recent_from is not None else 0,
         "summary": ruling_summary({**state, "share_url": share_url}, title),
     }

@@ -6,16 +6,23 @@ Pure functions: the phase of a step comes from the loaded CR document (the step'
 ancestor, or an untitled rule that says "During the ... phase"), never from a table of numbers,
 so every CR version groups the same way. Nested procedures (paid abilities, checkpoints,
 conditional abilities, subroutines, traces) stay inside the phase they happen in.
+
+Within a group, `condense` tells the events in lines a judge reads: a paid ability's use in one
+line (repeated pumps merged: "Crypsis +5 strength, paid 5[credit] (5 uses)"), a checkpoint where
+nothing changed in one line, each other applied step in its own; every step stays inside its
+line. `decision_brief` picks the lines of the last decision led by what changed.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scraper import Document
+
+from .textfmt import say_plain
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,22 @@ def applied(event: dict[str, Any]) -> bool:
 
 
 @dataclass
+class Line:
+    """One line of the trace as a judge reads it: a step, or several steps told in one sentence
+    (a paid ability used once or several times in a row, a checkpoint where nothing happened),
+    the steps kept beside it so each is one tap away."""
+
+    kind: str  # "step", "ability" (uses of one paid ability) or "checkpoint" (nothing happened)
+    text: str  # engine wording (pages format it: symbols, counts, server names)
+    events: list[dict[str, Any]]
+    changed: tuple[str, ...] = ()  # the board paths the line's steps changed, in order
+
+    @property
+    def size(self) -> int:
+        return len(self.events)
+
+
+@dataclass
 class Group:
     """One phase's run of events (as the API serialises them)."""
 
@@ -115,6 +138,8 @@ class Group:
     subject: str = ""  # the ice or card the phase is about
     recent: bool = False  # holds an event of the last decision
     last: bool = False  # the group the session is in now
+    lines: list[Line] = field(default_factory=list)  # the events told in lines (`condense`)
+    rest: list[dict[str, Any]] = field(default_factory=list)  # steps that did not apply, outside lines
 
     @property
     def size(self) -> int:
@@ -149,7 +174,8 @@ def group_trace(
     (the run's position is followed through the events' `run.position` changes)."""
     groups: list[Group] = []
     pos: int | None = 0
-    for i, event in enumerate(events):
+    events_list = list(events)
+    for i, event in enumerate(events_list):
         step = event.get("step") or ""
         ph = phase(step) if step else _OTHER
         changes = event.get("changes") or {}
@@ -172,7 +198,155 @@ def group_trace(
             group.recent = True
     if groups:
         groups[-1].last = True
+    for g in groups:
+        g.lines, g.rest = condense(sorted(g.shown + g.folded, key=_order(events_list)), phase)
     return groups
+
+
+def _order(events: list[dict[str, Any]]) -> Callable[[dict[str, Any]], int]:
+    index = {id(e): i for i, e in enumerate(events)}
+    return lambda e: index[id(e)]
+
+
+def _changed(events: Iterable[dict[str, Any]]) -> tuple[str, ...]:
+    return tuple(k for e in events for k in (e.get("changes") or {}))
+
+
+def _delta(events: Iterable[dict[str, Any]], suffix: str) -> int:
+    """The sum of the numeric changes of the board paths ending with `suffix`."""
+    total = 0
+    for e in events:
+        for key, change in (e.get("changes") or {}).items():
+            if key.endswith(suffix) and isinstance(change, (list, tuple)) and len(change) == 2:
+                old, new = change
+                if isinstance(old, int) and isinstance(new, int):
+                    total += new - old
+    return total
+
+
+_ANNOUNCES = re.compile(r"^The (?:Runner|Corp) announces: (.*?)\.?$")
+
+
+def _ability_line(uses: list[list[dict[str, Any]]]) -> Line:
+    """Uses of one paid ability told in one sentence: "Crypsis +3 strength, paid 3[credit]"."""
+    events = [e for use in uses for e in use]
+    first = uses[0][0]
+    m = _ANNOUNCES.match(first.get("text") or "")
+    ability = m.group(1) if m else (first.get("text") or "")
+    card = next(
+        (e["objects"]["card"] for e in events if isinstance((e.get("objects") or {}).get("card"), str)),
+        ability.split(":")[0],
+    )
+    paid = -(_delta(events, "runner.credits") + _delta(events, "corp.credits"))
+    strength = _delta(events, ".strength")
+    cost = f"paid {paid}[credit]" if paid > 0 else "paid nothing"
+    times = f" ({len(uses)} uses)" if len(uses) > 1 else ""
+    if strength:
+        text = f"{card} {strength:+d} strength, {cost}{times}"
+    else:
+        # what the ability did, as its resolution says ("Crypsis ... breaks subroutine 1 of ..."),
+        # or the ability as announced when the engine did not resolve it (resolved by hand)
+        resolved = [e for e in events if (e.get("objects") or {}).get("ability") is not None and applied(e)]
+        said = (resolved[-1].get("text") or "").rstrip(".") if resolved else ability
+        text = f"{said}; {cost}{times}"
+    return Line("ability", text, events, _changed(events))
+
+
+def condense(
+    events: list[dict[str, Any]], phase: Callable[[str], Phase]
+) -> tuple[list[Line], list[dict[str, Any]]]:
+    """A group's events as lines: each use of a paid ability (with the checkpoint it holds) in one
+    line, consecutive uses of the same ability merged ("Crypsis +3 strength, paid 3[credit]"), a
+    checkpoint where nothing changed in one line, every other applied step in a line of its own.
+    Returns the lines and the steps that did not apply outside them (a page folds those)."""
+    lines: list[Line] = []
+    rest: list[dict[str, Any]] = []
+    uses: list[list[dict[str, Any]]] = []  # the uses told in the last line, when it is a pump
+    i = 0
+    n = len(events)
+    while i < n:
+        e = events[i]
+        ph = phase(e.get("step") or "")
+        if ph.title == "Paid ability":
+            # one use: from its first step to the next non-nested step or the next use's first step
+            start_step = e.get("step")
+            j = i + 1
+            while j < n and phase(events[j].get("step") or "").nested and events[j].get("step") != start_step:
+                j += 1
+            use = events[i:j]
+            pump = bool(_delta(use, ".strength"))
+            if (
+                pump
+                and uses
+                and lines
+                and lines[-1].kind == "ability"
+                and uses[0][0].get("text") == use[0].get("text")
+            ):
+                uses.append(use)  # the same pump again: one line for all of them
+                lines[-1] = _ability_line(uses)
+            else:
+                uses = [use] if pump else []
+                lines.append(_ability_line([use]))
+            i = j
+            continue
+        if ph.title == "Checkpoint":
+            j = i
+            while j < n and phase(events[j].get("step") or "").title == "Checkpoint":
+                j += 1
+            run = events[i:j]
+            if not _changed(run):
+                lines.append(Line("checkpoint", "Checkpoint: nothing to do", run))
+                i = j
+                continue
+        if applied(e):
+            lines.append(Line("step", e.get("text") or "", [e], _changed([e])))
+        else:
+            rest.append(e)
+        i += 1
+    return lines, rest
+
+
+# what a judge looks at first in "what the last decision did": the kinds of change, in order
+_CHANGE_RANK = (
+    ("credits", 0),
+    ("strength", 1),
+    ("run.position", 2),
+    ("rezzed", 3),
+    ("broken", 4),
+    ("run.successful", 5),
+    ("run.ended", 5),
+    ("accessed", 6),
+    ("score", 7),
+)
+
+
+def _rank(line: Line) -> int:
+    best = 9 if line.kind == "step" else 8
+    if line.kind == "ability":
+        best = 0
+    for key in line.changed:
+        for part, rank in _CHANGE_RANK:
+            if key.endswith(part) or part in key:
+                best = min(best, rank)
+    return best
+
+
+def decision_brief(events: list[dict[str, Any]], phase: Callable[[str], Phase], limit: int = 5) -> list[Line]:
+    """What the last decision did, led by what changed (credits, strength, position, rez, broken
+    subroutines, the run's end, access, score), then its other applied steps outside checkpoints
+    and paid ability windows; at most `limit` lines, in the order they happened within a rank."""
+    lines, _ = condense(events, phase)
+    lines = [ln for ln in lines if ln.kind != "checkpoint"]
+    useful = [ln for ln in lines if ln.kind == "ability" or ln.changed]
+    if len(useful) < limit:
+        quiet = [
+            ln
+            for ln in lines
+            if ln not in useful and not _NOTHING.search(ln.text) and "window" not in ln.text
+        ]
+        useful += quiet[: limit - len(useful)]
+    order = {id(ln): k for k, ln in enumerate(lines)}
+    return sorted(useful, key=lambda ln: (_rank(ln), order[id(ln)]))[:limit]
 
 
 def fired_numbers(events: Iterable[dict[str, Any]], limit: int = 24) -> list[str]:
@@ -218,6 +392,7 @@ def ruling_summary(state: dict[str, Any], what: str) -> str:
         cur = state.get("current_step") or {}
         said.append(f"now at {cur.get('number') or cur.get('id') or 'a decision'}")
     text = parts[0] + (": " + "; ".join(said) if said else "") + "."
+    text = say_plain(text)  # display names, counts and symbols as a reader writes them
     nums = fired_numbers(state.get("trace") or ())
     if nums:
         text += " Rules: " + ", ".join(nums) + "."

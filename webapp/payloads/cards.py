@@ -33,6 +33,7 @@ from rules_index.store import LibraryError, public_source
 from scraper.nrdb import Card, Ruling, plain_text
 
 from ..errors import BadRequest, CardNotFound, NoCardData
+from ..textfmt import SYMBOLS, glyph_html
 from .context import Rules, clip
 
 MAX_QUERY = 200
@@ -167,20 +168,9 @@ def coverage(rules: Rules, standard_only: bool = True) -> dict[str, Any]:
 # ----------------------------------------------------------------------------------------------
 
 _MARKUP = re.compile(r"(</?(?:strong|em|ul|li)>)")
+# Symbols with a glyph (webapp/textfmt.py SYMBOLS); others, such as faction symbols, stay as their
+# bracketed text.
 _SYMBOL = re.compile(r"\[([a-z][a-z-]*)\]")
-# NetrunnerDB symbol names -> the glyph classes rule pages use (webapp/static/app.css .sym-*)
-# (those without a glyph, such as faction symbols, stay as their bracketed text).
-_SYMBOL_CLASS = {
-    "credit": "credit",
-    "click": "click",
-    "subroutine": "sub",
-    "recurring-credit": "recurring",
-    "mu": "mu",
-    "trash": "trash",
-    "interrupt": "interrupt",
-    "link": "link",
-}
-
 
 # Symbols that stand for a CR keyword: the glyph links its rule like the words would.
 _SYMBOL_TERMS = {"recurring-credit": "recurring credits", "interrupt": "interrupt"}
@@ -199,10 +189,9 @@ class _Linker:
 
     def _symbol(self, m: re.Match) -> str:
         name = m.group(1)
-        cls = _SYMBOL_CLASS.get(name)
-        if cls is None:
+        if name not in SYMBOLS:
             return m.group(0)
-        glyph = f'<span class="sym sym-{cls}" title="{name}">[{name}]</span>'
+        glyph = glyph_html(name)
         kw = self.table.get(_SYMBOL_TERMS.get(name, ""))
         if kw is None or kw.term in self.seen:
             return glyph

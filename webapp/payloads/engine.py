@@ -17,6 +17,7 @@ import engine
 
 from ..errors import BadBoard, BadRequest, BadToken, IllegalDecision, UnknownStructure
 from ..jsonprovider import dumps_bytes
+from ..textfmt import engine_text
 from ..tokens import MAX_DECISION, SessionSpec
 from .context import Rules
 
@@ -57,9 +58,12 @@ def examples(folders: Iterable[Path] = EXAMPLE_FOLDERS) -> list[dict[str, Any]]:
             if not isinstance(board, dict) or "servers" not in board:
                 continue
             title = board.pop("_title", None) if isinstance(board.get("_title"), str) else None
+            if not title:
+                title = engine_text(re.sub(r"^\d+-", "", name).replace("-", " "))  # "hq" -> "HQ"
+                title = title[:1].upper() + title[1:]
             out[name] = {
                 "name": name,
-                "title": title or re.sub(r"^\d+-", "", name).replace("-", " "),
+                "title": title,
                 "board": board,
             }
     return list(out.values())

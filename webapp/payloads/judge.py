@@ -76,6 +76,22 @@ def judge_item(rules: Rules, item_id: str) -> dict[str, Any]:
     }
 
 
+def judge_index(rules: Rules) -> list[dict[str, Any]]:
+    """Every judges' document with its items, in document order, grouped under their sections:
+    [{title, cr_version, sections: [{title, entries: [{id, title, url}]}]}]."""
+    store = _judge_store(rules)
+    out = []
+    for doc in store.documents:
+        sections: list[dict[str, Any]] = []
+        for item in doc.items:
+            path = " › ".join(s["title"] for s in store.breadcrumb(item.id)) or doc.title
+            if not sections or sections[-1]["title"] != path:
+                sections.append({"title": path, "entries": []})
+            sections[-1]["entries"].append({"id": item.id, "title": item.title, "url": f"/j/{item.id}"})
+        out.append({"title": doc.title, "cr_version": doc.cr_version, "sections": sections})
+    return out
+
+
 def judge_search(rules: Rules, query: str, limit: int = 10) -> list[dict[str, Any]]:
     store = rules.library.judge()
     if store is None:
@@ -154,8 +170,52 @@ def changes(rules: Rules, old: str, new: str) -> dict[str, Any]:
         sections.append({**sec, "rules": rows})
     summary = []
     for s in data["summary"]:
-        targets = [
-            {**t, "url": rule_link(t["id"], new, latest) if t["number"] else None} for t in s["targets"]
-        ]
+        targets = [{**t, "url": _changed_link(t, old, new, latest)} for t in s["targets"]]
         summary.append({**s, "targets": targets})
-    return {**data, "sections": sections, "summary": summary, "url": f"/changes/{old}..{new}"}
+    unmentioned = [
+        {**u, "url": _changed_link(u, old, new, latest), "anchor": f"c-{u['id']}"}
+        for u in data["unmentioned"]
+    ]
+    return {
+        **data,
+        "sections": sections,
+        "chapters": _chapters(rules, sections, old, new),
+        "summary": summary,
+        "unmentioned": unmentioned,
+        "url": f"/changes/{old}..{new}",
+    }
+
+
+def _changed_link(row: dict[str, Any], old: str, new: str, latest: str) -> str | None:
+    """A changed rule's page: in the newer version, or in the older one when it was removed."""
+    if row.get("number"):
+        return rule_link(row["id"], new, latest)
+    if row.get("old_number"):
+        return rule_link(row["id"], old, latest)
+    return None
+
+
+def _chapters(rules: Rules, sections: list[dict[str, Any]], old: str, new: str) -> list[dict[str, Any]]:
+    """The changed sections grouped by chapter (the first part of their number), for the page's
+    jump list and its collapsible chapters: [{number, title, anchor, count, sections}]."""
+    titles: dict[str, str] = {}
+    for v in (old, new):  # the newer version's title wins
+        for node in rules.library.document(v).nodes:
+            if node.kind == "chapter" and node.number:
+                titles[node.number.rstrip(".")] = node.title or ""
+    out: list[dict[str, Any]] = []
+    for sec in sections:
+        number = (sec.get("number") or "").split(".")[0] or "other"
+        if not out or out[-1]["number"] != number:
+            out.append(
+                {
+                    "number": number,
+                    "title": titles.get(number, ""),
+                    "anchor": f"ch-{number}",
+                    "count": 0,
+                    "sections": [],
+                }
+            )
+        out[-1]["sections"].append(sec)
+        out[-1]["count"] += len(sec["rules"])
+    return out

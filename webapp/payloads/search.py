@@ -20,6 +20,7 @@ from rules_index.unified import SOURCES, available_sources, search_sources
 __all__ = ["MAX_LIMIT", "MAX_QUERY", "SOURCES", "available_sources", "check_query", "parse_sources", "search"]
 
 from ..errors import BadRequest, NotFound
+from ..textfmt import symbols_snippet
 from .context import Rules
 
 MAX_QUERY = 200
@@ -75,7 +76,14 @@ def _rule_hit(rules: Rules, hit, v: str) -> dict[str, Any]:
 
 
 def _hit(rules: Rules, hit, v: str) -> dict[str, Any]:
-    """Any source's hit in the one shape of `SearchHit` (openapi.yaml), with its page's URL."""
+    """Any source's hit in the one shape of `SearchHit` (openapi.yaml), with its page's URL and
+    its snippet as a reader sees it (symbols as glyphs: "1¢", not "1[credit]")."""
+    item = _source_hit(rules, hit, v)
+    item["snippet"] = symbols_snippet(item.get("snippet"))
+    return item
+
+
+def _source_hit(rules: Rules, hit, v: str) -> dict[str, Any]:
     if hit.source == "rules":
         return _rule_hit(rules, hit, v)
     common = {"source": hit.source, "score": hit.score, "norm": hit.norm, "match": hit.match, "number": None}
@@ -124,5 +132,5 @@ def search(
         "nearest": [{**n, "url": rules.url(n["id"], v)} for n in (offer.nearest if offer else [])],
         "spelling": list(offer.spelling) if offer else [],
         "did_you_mean": offer.did_you_mean if offer else None,
-        "looser": [_rule_hit(rules, h, v) for h in (offer.looser if offer else [])],
+        "looser": [_hit(rules, h, v) for h in (offer.looser if offer else [])],
     }

@@ -65,9 +65,12 @@
   document.querySelectorAll(".searchform").forEach(function (form) {
     var input = form.querySelector(".q");
     var list = form.querySelector(".suggest");
+    var status = form.querySelector(".suggest-status"); /* a live region: "5 suggestions" */
     var timer = null, seq = 0, sel = -1, items = [];
+    function announce(text) { if (status && status.textContent !== text) status.textContent = text; }
 
     function close() {
+      if (!list.hidden) announce("");
       list.hidden = true; sel = -1;
       input.setAttribute("aria-expanded", "false");
       input.removeAttribute("aria-activedescendant");
@@ -99,6 +102,8 @@
       if (!results.length) { var none = el("li", "none", "No match — press Enter for full search"); list.appendChild(none); }
       if (local) { var note = el("li", "none local", "Searched the copy saved on this device"); list.appendChild(note); }
       list.hidden = false;
+      announce(results.length ? results.length + (results.length === 1 ? " suggestion" : " suggestions") + ", ↑ ↓ to pick"
+        : "No suggestions: press Enter for a full search");
       input.setAttribute("aria-expanded", "true");
       input.removeAttribute("aria-activedescendant");
       sel = -1;
@@ -392,6 +397,43 @@
       copyText(text + "\n— " + b.getAttribute("data-cite") + " " + b.getAttribute("data-url"), b, "Copied with citation");
     });
   });
+
+  /* ---------------- site menu: links in the header row on wide screens, a menu on a phone ------------- */
+  var navmenu = document.getElementById("navmenu");
+  if (navmenu) {
+    var wide = window.matchMedia("(min-width: 48rem)");
+    var styled = window.CSS && CSS.supports && CSS.supports("selector(::details-content)");
+    var fit = function () { if (!styled) navmenu.open = wide.matches; };
+    fit();
+    if (wide.addEventListener) wide.addEventListener("change", fit);
+    document.addEventListener("click", function (e) {
+      if (navmenu.open && !wide.matches && !navmenu.contains(e.target)) navmenu.open = false;
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && navmenu.open && !wide.matches) { navmenu.open = false; navmenu.querySelector("summary").focus(); }
+    });
+  }
+
+  /* ---------------- folded sections (changes page chapters): a link's target is opened ---------------- */
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var t = id && document.getElementById(id);
+    for (var n = t; n; n = n.parentElement) if (n.nodeName === "DETAILS") n.open = true;
+  }
+  if (document.querySelector("details.chap")) {
+    reveal();
+    window.addEventListener("hashchange", reveal);
+    var toggle = document.getElementById("chapters-toggle");
+    if (toggle) {
+      toggle.hidden = false;
+      toggle.addEventListener("click", function () {
+        var chaps = document.querySelectorAll("details.chap");
+        var open = Array.prototype.some.call(chaps, function (d) { return !d.open; });
+        chaps.forEach(function (d) { d.open = open; });
+        toggle.textContent = open ? "Close every chapter" : "Open every chapter";
+      });
+    }
+  }
 
   /* ---------------- colour theme: the system's, or a choice kept on this device ---------------- */
   var themeBtn = document.getElementById("theme");

@@ -197,7 +197,7 @@
       var line = el("span", "offline-state");
       ctl.appendChild(line);
       if (meta) {
-        line.textContent = "Saved for offline use: CR " + meta.version + " (" + kb(meta.bytes) + ").";
+        line.textContent = "Saved for offline use: CR " + meta.version + " ✓ " + new Date(meta.saved_at).toLocaleDateString() + " (" + kb(meta.bytes) + ").";
         ctl.setAttribute("data-saved", meta.version);
       } else {
         line.textContent = "Nothing saved for offline use on this device.";

@@ -1,7 +1,9 @@
 """Pages and JSON twins for judges' documents and rule history.
 
+    /j/                          the judges' documents and their items
     /j/<id>                      a judge item      /api/judge/<id>
     /api/judge/search?q=         judge items for a query (each labelled ``source: judge``)
+    /changes                     redirects to the latest pair (the nav's "Changes")
     /changes/<old>..<new>        what changed      /api/changes/<old>..<new>
     /api/history/<ref>           one rule's versions, numbers and diffs
 
@@ -10,9 +12,9 @@ Each page renders the payload its API twin returns (webapp.payloads.judge).
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 
-from ..errors import BadRequest
+from ..errors import BadRequest, NotFound
 from ..library import rules
 from ..payloads import judge as payloads
 
@@ -37,6 +39,35 @@ def api_judge_search():
     if not raw.isdigit() or not 1 <= int(raw) <= 50:
         raise BadRequest(f"limit must be an integer from 1 to 50, not {raw!r}")
     return jsonify(query=q, source="judge", results=payloads.judge_search(rules(), q, int(raw)))
+
+
+@bp.get("/j/")
+def judge_index_page():
+    """The judges' documents, their sections and items: where the nav's "Judges' documents" goes."""
+    docs = payloads.judge_index(rules())
+    return render_template(
+        "judge_index.html",
+        docs=docs,
+        title="Judges' documents — nrrules",
+        version=rules().latest,
+        is_latest=True,
+        vq={},
+    )
+
+
+@bp.get("/j")
+def judge_index_slash():
+    return redirect(url_for("judge_history.judge_index_page"), 301)
+
+
+@bp.get("/changes/")
+@bp.get("/changes")
+def changes_latest():
+    """The latest pair of versions ("Changes" in the nav): what changed in the current CR."""
+    names = rules().version_names()
+    if len(names) < 2:
+        raise NotFound("only one CR version is built: nothing to compare")
+    return redirect(url_for("judge_history.changes_page", pair=f"{names[-2]}..{names[-1]}"), 302)
 
 
 @bp.get("/j/<path:item_id>")
@@ -91,4 +122,10 @@ def _rule_extras():
                 steps.append({**step, "diff_html": payloads.diff_html(step["diff"]) if step["diff"] else ""})
         return {"history": steps, "judge": payloads.judge_citing(rules(), node_id)}
 
-    return {"rule_extras": rule_extras}
+    def has_judge() -> bool:
+        try:
+            return rules().library.judge() is not None
+        except Exception:  # no build at all: the page says so elsewhere; the nav just omits the link
+            return False
+
+    return {"rule_extras": rule_extras, "has_judge": has_judge}
