@@ -103,6 +103,10 @@ def effect_label(e: Any) -> str:
         return f"{effect_label(e.get('effects', []))} unless the Runner pays {amount}¢"
     if name == "if_tagged":
         return f"If tagged: {effect_label(e.get('effects', []))}"
+    if name == "must_pay":
+        return f"The Runner must pay {amount}¢ if able; if not: {effect_label(e.get('effects', []))}"
+    if name == "may_pay":
+        return f"May pay {amount}¢: {effect_label(e.get('effects', []))}"
     words = {
         "lose_clicks": "Runner loses {n} click",
         "gain_credits": "Gain {n}¢",
@@ -117,7 +121,12 @@ def effect_label(e: Any) -> str:
         n = amount if isinstance(amount, int) else 1
         label = words[name].format(n=n)
         return label + ("s" if n != 1 and label.endswith(("click", "tag", "program")) else "")
-    return name.replace("_", " ").capitalize()
+    try:  # the vocabulary's own words for the rest (engine.board.EFFECTS)
+        from engine.effects import describe_effect
+
+        return describe_effect(e).rstrip(".")
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return name.replace("_", " ").capitalize()
 
 
 def _ability_label(a: Any) -> str:
@@ -130,7 +139,9 @@ def _ability_label(a: Any) -> str:
         up = "up to " if a.get("up_to") else ""
         return f"{cost}¢: break {up}{n} {what}subroutine{'s' if n != 1 else ''}"
     if kind == "strength":
-        return f"{cost}¢: +{a.get('amount', 0)} strength"
+        lasts = a.get("lasts")
+        until = f" for the remainder of the {lasts}" if lasts in ("run", "turn") else ""
+        return f"{cost}¢: +{a.get('amount', 0)} strength{until}"
     return str(a.get("text", kind or "?"))
 
 
