@@ -541,9 +541,12 @@ def load(
     return _validate(raw, str(path), h, [])
 
 
+# Linear time in any text (a card's text is whatever the source says: 200,000 "[" or "<" must not
+# make a card page hang): no part can run on past the next place a match could start, so the
+# scan from each "<" or "[" stops at the next one instead of at the end of the text.
 _SYMBOL = re.compile(r'<span class="icon icon-([a-z0-9_-]+)"></span>')
-_TAG = re.compile(r"<[^>]+>")
-_MD_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+_TAG = re.compile(r"<[^<>]+>")
+_MD_LINK = re.compile(r"\[([^\[\]\n]*)\]\([^()\[\]\s]*\)")
 
 
 def plain_text(text: str) -> str:

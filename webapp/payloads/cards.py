@@ -139,6 +139,11 @@ def board(rules: Rules, card: Card) -> dict[str, Any]:
 
 _MARKUP = re.compile(r"(</?(?:strong|em|ul|li)>)")
 _SYMBOL = re.compile(r"\[([a-z][a-z-]*)\]")
+# Both linear in any text (see scraper.nrdb.plain_text): a tag ends before the next "<", and the
+# blanks around a list tag are matched from the start of their run only (the lookbehind), not
+# again from every blank inside it.
+_TAG = re.compile(r"<[^<>]+>")
+_AROUND_LIST_TAG = re.compile(r"(?<!\s)\s*(</?(?:ul|li)>)\s*")
 # NetrunnerDB symbol names -> the glyph classes rule pages use (webapp/static/app.css .sym-*)
 # (those without a glyph, such as faction symbols, stay as their bracketed text).
 _SYMBOL_CLASS = {
@@ -221,8 +226,8 @@ class _Linker:
                 if piece in ("<strong>", "</strong>"):
                     bold = piece == "<strong>"
             else:
-                parts.append(self._plain(re.sub(r"<[^>]+>", "", piece), {}, bold))
-        body = re.sub(r"\s*(</?(?:ul|li)>)\s*", r"\1", "".join(parts))
+                parts.append(self._plain(_TAG.sub("", piece), {}, bold))
+        body = _AROUND_LIST_TAG.sub(r"\1", "".join(parts))
         return "<br>".join(line for line in body.split("\n") if line.strip())
 
     def ruling_text(self, text: str | None, cited: dict[str, str]) -> str | None:
