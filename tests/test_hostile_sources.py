@@ -218,3 +218,116 @@ def test_a_real_board_file_still_steps(build_dir):
     proc = _step(str(EXAMPLES / "01-hq-ice-wall.json"), build_dir)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "CR " in proc.stdout
+
+
+# ----- the judges' document (`nrrules build --judge`) -----------------------------------------
+
+JUDGE_HEAD = b'<html><head><meta name="generator" content="LibreOffice"><title>Judge notes</title></head>'
+
+
+def _judge_doc(body: bytes) -> bytes:
+    return JUDGE_HEAD + b"<body>" + body + b"</body></html>"
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b"<div>" * 100_000 + b"x" + b"</div>" * 100_000, "elements nest more than 200 deep"),
+        (b"<ul><li>" * 5_000 + b"x" + b"</li></ul>" * 5_000, "elements nest more than 200 deep"),
+        (b"<h1>A</h1><p>" + b"<span>a</span>" * 100_001 + b"</p>", "more than 100000 elements"),
+    ],
+    ids=["divs-100000-deep", "lists-5000-deep", "100001-spans"],
+)
+def test_a_hostile_judges_document_is_one_error_line(good, tmp_path, body, says):
+    bdir, _, _ = good
+    doc = tmp_path / "judge.html"
+    doc.write_bytes(_judge_doc(body))  # a RecursionError, a hang and a minute's work before
+    result = CliRunner().invoke(main, ["build", "--judge", str(doc), "--build-dir", str(bdir)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.stderr.startswith(f"error: {doc}: ") and result.stderr.count("\n") == 1, result.stderr
+    assert says in result.stderr
+    assert not (bdir / "judge").exists()  # nothing published
+
+
+def test_a_heading_repeated_10000_times_gets_unique_ids_quickly():
+    from scraper.judge import parse_judge
+
+    # _unique counted up from 2 for every repeat: 50 million steps for 10,000 repeats
+    doc = parse_judge(_judge_doc(b"<h2>Timing</h2><p>Some ruling text.</p>" * 10_000), "judge.html")
+    ids = [s.id for s in doc.sections]
+    assert len(ids) == len(set(ids)) == 10_000
+    assert ids[:3] == ["timing", "timing-2", "timing-3"] and ids[-1] == "timing-10000"
+
+
+# ----- the shrink guard of card builds ---------------------------------------------------------
+
+
+def _subset(nrdb_dir: Path, dest: Path, keep_card, rulings: bool = True) -> Path:
+    """A copy of the real folder with only the cards `keep_card` keeps (their printings and
+    rulings with them), without rulings/ at all unless `rulings`."""
+    shutil.copytree(nrdb_dir, dest, ignore=shutil.ignore_patterns("rulings") if not rulings else None)
+    kept = set()
+    for path in sorted((dest / "cards").glob("*.json")):
+        if keep_card(path.stem):
+            kept.add(path.stem)
+        else:
+            path.unlink()
+    for sub in ("printings", "rulings"):
+        for path in (dest / sub).glob("*.json") if (dest / sub).is_dir() else ():
+            rows = json.loads(path.read_text())
+            rows = rows if isinstance(rows, list) else [rows]
+            path.write_text(json.dumps([r for r in rows if r.get("card_id") in kept]))
+    return dest
+
+
+@pytest.fixture(scope="module")
+def full_build(cards_built, tmp_path_factory) -> Path:
+    """A copy of the session's build with the real card data (written here, never there)."""
+    out = tmp_path_factory.mktemp("full") / "b"
+    out.mkdir()
+    for entry in cards_built.iterdir():
+        if entry.name == "cards":
+            shutil.copytree(entry.resolve(), out / "cards")
+        elif not entry.name.startswith("."):
+            (out / entry.name).symlink_to(entry.resolve())
+    return out
+
+
+@pytest.mark.parametrize(
+    ("keep", "rulings", "says"),
+    [
+        (lambda cid: True, False, "has 0 rulings, the current one 886"),
+        (lambda cid: cid < "m", True, "cards, the current one 1988"),  # about half
+        (lambda cid: cid.startswith("ice_"), True, "cards, the current one 1988"),
+        (lambda cid: sum(map(ord, cid)) % 8 != 0, True, "cards, the current one 1988"),  # ~7/8 of them
+    ],
+    ids=["no-rulings", "half-the-cards", "a-few-cards", "nine-tenths"],
+)
+def test_a_much_smaller_card_folder_is_refused(full_build, nrdb_dir, tmp_path, keep, rulings, says):
+    before = (full_build / "cards" / "cards.json").read_bytes()
+    src = _subset(nrdb_dir, tmp_path / "src", keep, rulings)
+    assert not rulings or len(list((src / "cards").glob("*.json"))) < 0.9 * 1988
+    result = CliRunner().invoke(main, ["build", "--cards", str(src), "--build-dir", str(full_build)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert says in result.stderr and "--force" in result.stderr, result.stderr
+    assert (full_build / "cards" / "cards.json").read_bytes() == before
+
+
+def test_a_smaller_card_folder_is_built_with_force(good, nrdb_dir, tmp_path):
+    bdir, src, _ = good
+    out = tmp_path / "b"
+    shutil.copytree(bdir, out, symlinks=True)
+    if (bdir / "cards").is_symlink():  # the link is relative: bring its target along
+        shutil.copytree(bdir / ".v", out / ".v", dirs_exist_ok=True)
+    one = tmp_path / "one"
+    shutil.copytree(src, one)
+    (one / "cards" / "enigma.json").unlink()
+    rows = json.loads((one / "printings" / "core_set.json").read_text())
+    (one / "printings" / "core_set.json").write_text(
+        json.dumps([r for r in rows if r["card_id"] != "enigma"])
+    )
+    refused = CliRunner().invoke(main, ["build", "--cards", str(one), "--build-dir", str(out)])
+    assert refused.exit_code == 2 and "has 1 cards, the current one 2" in refused.stderr
+    forced = CliRunner().invoke(main, ["build", "--cards", str(one), "--force", "--build-dir", str(out)])
+    assert forced.exit_code == 0, forced.stderr
+    assert json.loads((out / "cards" / "meta.json").read_text())["cards"] == 1
