@@ -38,26 +38,39 @@ def is_url(spec: str) -> bool:
 
 
 def resolve(
-    spec: str | None, cache_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT
+    spec: str | None,
+    cache_dir: Path | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    regular_only: bool = False,
 ) -> list[Source]:
-    """Turn a --source argument into the documents it names (a folder gives several)."""
+    """Turn a --source argument into the documents it names (a folder gives several). With
+    `regular_only` (the judges' documents) a FIFO or device is refused at once rather than read
+    within the deadline and cap, and a file in a folder may not be a link leading out of it."""
     spec = spec or DEFAULT_URL
     if is_url(spec):
         return [fetch_url(spec, cache_dir or default_cache_dir(), timeout)]
     path = Path(spec).expanduser()
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".html", ".htm") and p.is_file())
+        files = sorted(
+            p
+            for p in path.iterdir()
+            if p.suffix.lower() in (".html", ".htm") and (p.is_file() or (regular_only and p.exists()))
+        )
         if not files:
             raise ScrapeError(str(path), "the folder contains no .html files")
-        return [_read_file(p, timeout) for p in files]
+        return [_read_file(p, timeout, regular_only, path if regular_only else None) for p in files]
     if not path.exists():
         raise ScrapeError(str(path), "no such file or folder")
-    return [_read_file(path, timeout)]
+    return [_read_file(path, timeout, regular_only)]
 
 
-def _read_file(path: Path, timeout: float = DEFAULT_TIMEOUT) -> Source:
+def _read_file(
+    path: Path, timeout: float = DEFAULT_TIMEOUT, regular_only: bool = False, root: Path | None = None
+) -> Source:
     try:
-        return Source(name=str(path), data=read_bounded(path, MAX_BYTES, timeout))
+        what = "document" if regular_only else "CR document"
+        data = read_bounded(path, MAX_BYTES, timeout, regular_only=regular_only, root=root, what=what)
+        return Source(name=str(path), data=data)
     except PermissionError:
         raise ScrapeError(str(path), "permission denied") from None
     except IsADirectoryError:

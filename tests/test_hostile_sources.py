@@ -331,3 +331,40 @@ def test_a_smaller_card_folder_is_built_with_force(good, nrdb_dir, tmp_path):
     forced = CliRunner().invoke(main, ["build", "--cards", str(one), "--force", "--build-dir", str(out)])
     assert forced.exit_code == 0, forced.stderr
     assert json.loads((out / "cards" / "meta.json").read_text())["cards"] == 1
+
+
+def _judge_fifo(d: Path) -> str:
+    os.mkfifo(d / "judge.html")
+    return str(d / "judge.html")
+
+
+def _judge_folder_link_out(d: Path) -> str:
+    (d / "docs").mkdir()
+    (d / "outside.html").write_bytes(_judge_doc(b"<h1>A</h1><p>x</p>"))
+    os.symlink(d / "outside.html", d / "docs" / "judge.html")
+    return str(d / "docs")
+
+
+def _judge_folder_fifo(d: Path) -> str:
+    (d / "docs").mkdir()
+    os.mkfifo(d / "docs" / "judge.html")
+    return str(d / "docs")
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (_judge_fifo, "is a FIFO (named pipe), not a regular file"),
+        (lambda d: "/dev/zero", "is a device, not a regular file"),
+        (_judge_folder_link_out, "is a link leading out of"),
+        (_judge_folder_fifo, "is a FIFO (named pipe)"),
+    ],
+    ids=["fifo", "dev-zero", "folder-link-out", "folder-fifo"],
+)
+def test_a_judges_source_that_is_no_regular_file_is_refused_at_once(good, tmp_path, make, says):
+    bdir, _, _ = good
+    spec = make(tmp_path)  # a FIFO waited 20 s for a writer; /dev/zero was read to 20 MB
+    result = CliRunner().invoke(main, ["build", "--judge", spec, "--build-dir", str(bdir)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("error: ") and says in result.stderr, result.stderr
+    assert not (bdir / "judge").exists()
