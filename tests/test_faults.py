@@ -55,7 +55,12 @@ def seg_file(bdir: Path, version: str) -> Path:
 
 def app_for(bdir: Path, preload: bool):
     return create_app(
-        {"TESTING": True, "BUILD_DIR": str(bdir), "SECRET_KEY": "faults-key-of-at-least-32-bytes-long", "PRELOAD": preload}
+        {
+            "TESTING": True,
+            "BUILD_DIR": str(bdir),
+            "SECRET_KEY": "faults-key-of-at-least-32-bytes-long",
+            "PRELOAD": preload,
+        }
     ).test_client()
 
 

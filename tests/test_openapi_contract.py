@@ -47,7 +47,9 @@ BOARD = json.loads((ROOT / "webapp" / "examples" / "02-remote-agenda.json").read
 
 @pytest.fixture(scope="module")
 def client(build_dir):
-    app = create_app({"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "contract-key-of-at-least-32-bytes-long"})
+    app = create_app(
+        {"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "contract-key-of-at-least-32-bytes-long"}
+    )
     return app.test_client()
 
 
