@@ -44,7 +44,7 @@ from webapp import liveserver as live
 from webapp.tokens import SALT
 
 ROOT = Path(__file__).resolve().parent.parent
-SECRET_KEY = os.environ.get("SECRET_KEY", "bench-key")
+SECRET_KEY = os.environ.get("SECRET_KEY", "bench-key-of-at-least-32-bytes-long")
 OFFICIAL_PAGE = ROOT.parent / "shared" / "cr" / "cr-26.03.html"
 # Card search as the board editor and the search box send it: whole names, prefixes typed so
 # far, forgiving spellings, words of a ruling's question.

@@ -48,8 +48,12 @@ __all__ = [
 
 MAX_TEXT = 1000  # the board format's limit for a text field
 
-_REMINDER = re.compile(r"[ \t]*<em>\s*\([^<]*\)\s*</em>|[ \t]*\([^()\n]*\)[ \t]*$", re.MULTILINE)
-_TAG = re.compile(r"<[^>]+>")
+# Linear in any text: blanks are matched from the start of their run only (the lookbehinds),
+# and a tag ends before the next "<" (card text is whatever the card source says).
+_REMINDER = re.compile(
+    r"(?<![ \t])[ \t]*<em>\s*\([^<]*\)\s*</em>|(?<![ \t])[ \t]*\([^()\n]*\)[ \t]*$", re.MULTILINE
+)
+_TAG = re.compile(r"<[^<>]+>")
 _SPACE = re.compile(r"[ \t\r\f\v]+")
 
 
@@ -248,7 +252,7 @@ def _many(sentence: str) -> list | None:
 def parse_effects(text: str) -> list | None:
     """A whole instruction text -> its list of effects, or None unless every part is understood."""
     t = plain(text)
-    if not t:
+    if not t or len(t) > MAX_TEXT:  # longer than any formula (the parse recurses per clause)
         return None
     m = _TRACE.fullmatch(t.rstrip(".").lower() + ".") or _TRACE.fullmatch(t.lower())
     if m:
@@ -315,7 +319,7 @@ def _is_ability(line: str) -> bool:
 def parse_ability(line: str, subtypes: Mapping[str, str] | None = None) -> dict:
     """One paid-ability line -> a ``break`` or ``strength`` ability, or a ``text`` ability."""
     text = plain(line)
-    m = _ABILITY.match(text)
+    m = _ABILITY.match(text) if len(text) <= MAX_TEXT else None  # longer than any formula: text
     if m:
         cost = _CREDITS.fullmatch(m.group("cost").strip().lower())
         effect, limits = _limits(m.group("effect"))

@@ -49,7 +49,7 @@ from scraper.nrdb import (
     plain_text,
 )
 
-from .integrity import build_lock
+from .integrity import build_lock, check_cards_not_a_regression
 from .store import OK, STALE, LibraryError, publish
 
 log = logging.getLogger(__name__)
@@ -360,6 +360,8 @@ def build_cards(
     notes = data.notes + ((f"rebuilt: the previous build was in format {older['format']}",) if older else ())
     fingerprint = code_fingerprint()
     counts = {"cards": len(data.cards), "printings": len(data.printings), "rulings": len(data.rulings)}
+    if not force:
+        check_cards_not_a_regression(counts, old or older, data.source)
     legality, standard = standard_legality(data)
     if (
         not force

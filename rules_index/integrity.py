@@ -164,6 +164,27 @@ def check_not_a_regression(doc: Document, build_dir: Path, source: str) -> None:
         )
 
 
+MIN_CARDS_KEPT = 0.9  # NetrunnerDB never drops cards or rulings: a card build keeps 90% of either
+
+
+def check_cards_not_a_regression(counts: dict[str, int], previous: dict | None, source: str) -> None:
+    """Refuse a card build with far fewer cards or rulings than the current build (a partial
+    folder, a folder without rulings/, a truncated download): the same guard as the CR's."""
+    if not previous:
+        return
+    for what in ("cards", "rulings"):
+        had = previous.get(what)
+        if not isinstance(had, int) or had <= 0:
+            continue
+        now = counts.get(what, 0)
+        if now < MIN_CARDS_KEPT * had:
+            raise ScrapeError(
+                source,
+                f"the new card build has {now} {what}, the current one {had}; it was not written "
+                "(pass --force to replace it anyway)",
+            )
+
+
 # ----------------------------------------------------------------------------------------------
 # One builder at a time, and clean-up after interrupted ones
 # ----------------------------------------------------------------------------------------------

@@ -192,7 +192,7 @@ def build_judge(
     previous good build stays in place."""
     t0 = time.perf_counter()
     build_dir = Path(build_dir)
-    sources = resolve(source, cache_dir=cache_dir)
+    sources = resolve(source, cache_dir=cache_dir, regular_only=True)
     names = sorted(set(card_names))
     h = hashlib.sha256(f"{FORMAT}:{code_key()}".encode())
     for src in sources:

@@ -699,6 +699,29 @@ def _lines_html(lines: list[JudgeLine]) -> str:
     return "".join(out)
 
 
+MAX_NESTING = 200  # elements inside each other; word-processor exports nest fewer than 20
+# Elements in one document: the flattening costs about half a millisecond each, so this bounds a
+# build to well under a minute (the real excerpt holds 365; a whole reference, tens of thousands).
+MAX_ELEMENTS = 100_000
+
+
+def _shape_problem(root: Tag) -> str | None:
+    """What makes the tree under `root` no document to flatten: elements nested more than
+    `MAX_NESTING` deep (the flattener recurses) or more than `MAX_ELEMENTS` of them (found
+    without recursion)."""
+    stack = [(root, 0)]
+    count = 0
+    while stack:
+        el, depth = stack.pop()
+        count += 1
+        if depth > MAX_NESTING:
+            return f"elements nest more than {MAX_NESTING} deep: not a word-processor export of a document"
+        if count > MAX_ELEMENTS:
+            return f"it holds more than {MAX_ELEMENTS} elements, far more than any judges' document"
+        stack.extend((c, depth + 1) for c in el.children if isinstance(c, Tag))
+    return None
+
+
 def parse_judge(
     data: bytes,
     source: str,
@@ -713,6 +736,9 @@ def parse_judge(
     soup = BeautifulSoup(text, "lxml")
     generator = _check(soup, text, source)
     body = soup.body or soup
+    problem = _shape_problem(body)
+    if problem:
+        raise ScrapeError(source, problem)
     flat = _Flattener()
     flat.walk(body)
     blocks = flat.blocks
@@ -744,7 +770,7 @@ def parse_judge(
     drafts: list[_Draft] = []
     stack: list[JudgeSection] = []
     sibling_count: dict[str | None, int] = {}
-    used_ids: set[str] = set()
+    used_ids = _Ids()
     current: JudgeSection | None = None
     draft: _Draft | None = None
 
@@ -905,10 +931,22 @@ def _path(by_id: dict[str, JudgeSection], sec: JudgeSection) -> list[JudgeSectio
     return out
 
 
-def _unique(base: str, used: set[str]) -> str:
-    sid, n = base, 2
-    while sid in used:
+class _Ids(set):
+    """The ids given so far, and the next number to try after each base: a document repeating
+    one heading 10,000 times costs 10,000 steps, not 50 million."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.next: dict[str, int] = {}
+
+
+def _unique(base: str, used: _Ids) -> str:
+    sid, n = base, used.next.get(base, 2)
+    if sid in used:
         sid = f"{base}-{n}"
-        n += 1
+        while sid in used:
+            n += 1
+            sid = f"{base}-{n}"
+        used.next[base] = n + 1
     used.add(sid)
     return sid

@@ -28,12 +28,20 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ScrapeError
-from .source import DEFAULT_TIMEOUT, default_cache_dir, fetch_url, is_url
+from .source import DEFAULT_TIMEOUT, default_cache_dir, fetch_url, is_url, parse_json, read_source
 
 DEFAULT_URL = "https://api.netrunnerdb.com/api/v3/public/"
 # Without a connection: a clone of NetrunnerDB's public netrunner-cards-json repository.
 OFFLINE_HINT = "`nrrules build --cards ./netrunner-cards-json/v2` (a NetrunnerDB v2 folder)"
 MAX_PAGES = 200  # a paginated API answer is followed at most this far
+# A folder is read within these bounds (NetrunnerDB's v2 folder: 2,781 files, 12 MB, none over 100 KB).
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_TOTAL_BYTES = 256 * 1024 * 1024
+MAX_FILES = 50_000
+MAX_TEXT = 20_000  # characters in any one field
+# Every id (cards, printings, sets, types ...) is a plain slug: ids become URLs and file names
+# (/c/<id>, the static export's c/<id>/index.html), so "../x" or "a/b" must never pass.
+_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")
 
 # Folder entries (a name ending in "/" is a folder of JSON files, read recursively) and the
 # matching API resource names. Cards, printings and rulings must be present; tables may be
@@ -198,12 +206,9 @@ def _decode(data: bytes, name: str) -> Any:
     head = data.lstrip()[:1]
     if head == b"<":
         raise ScrapeError(name, "answered HTML, not JSON: this is not NetrunnerDB card data")
-    try:
-        return json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise ScrapeError(name, "is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise ScrapeError(name, f"broken JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    # depth, integer, string and surrogate limits (scraper.source); the longest text of a real
+    # card is ~500 characters, of a ruling ~1,100: a text of MAX_TEXT is already absurd
+    return parse_json(data, name, max_string=MAX_TEXT)
 
 
 def _records(value: Any, name: str) -> list[dict]:
@@ -233,6 +238,7 @@ def _read_folder(path: Path) -> tuple[dict[str, list[tuple[str, dict]]], str]:
         )
     h = hashlib.sha256()
     raw: dict[str, list[tuple[str, dict]]] = {}
+    total = 0
     for resource, (entry, required) in _LAYOUT.items():
         target = path / entry.rstrip("/")
         if entry.endswith("/"):
@@ -242,11 +248,15 @@ def _read_folder(path: Path) -> tuple[dict[str, list[tuple[str, dict]]], str]:
         if required and not files:
             raise ScrapeError(str(path), f"contains no {entry}*.json")
         rows: list[tuple[str, dict]] = []
+        if len(files) > MAX_FILES:
+            raise ScrapeError(str(target), f"holds {len(files)} files, more than the {MAX_FILES} read")
         for f in files:
-            try:
-                data = f.read_bytes()
-            except OSError as exc:
-                raise ScrapeError(str(f), f"cannot be read ({exc.strerror or exc})") from None
+            data = read_source(f, MAX_FILE_BYTES, root=path, what="card data file")
+            total += len(data)
+            if total > MAX_TOTAL_BYTES:
+                raise ScrapeError(
+                    str(path), f"holds more than {MAX_TOTAL_BYTES} bytes of JSON, far more than any card data"
+                )
             h.update(str(f.relative_to(path)).encode())
             h.update(data)
             rows.extend((str(f), r) for r in _records(_decode(data, str(f)), str(f)))
@@ -322,9 +332,12 @@ def _int(rec: dict, key: str, where: str) -> int | None:
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int):
-        if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+        if isinstance(v, str) and v.strip().lstrip("-").isdigit() and len(v.strip()) <= 12:
             return int(v)
-        raise ScrapeError(where, f"{key!r} is {v!r}, not a whole number, in {_short(rec)}")
+        shown = repr(v) if len(repr(v)) <= 40 else repr(v)[:37] + "..."
+        raise ScrapeError(
+            where, f"{key!r} is {shown}, not a whole number (of at most 12 digits), in {_short(rec)}"
+        )
     return v
 
 
@@ -470,6 +483,10 @@ def _table(rows: Iterable[tuple[str, dict]], make: Callable[[dict, str], Any], w
     out: dict[str, Any] = {}
     for where, rec in rows:
         item = make(rec, where)
+        if not _ID.fullmatch(item.id):
+            raise ScrapeError(
+                where, f"{what} id {item.id[:120]!r} is not a plain id (lowercase letters, digits, _ and -)"
+            )
         if item.id in out and out[item.id] != item:
             raise ScrapeError(where, f"{what} {item.id!r} is defined twice, differently")
         out[item.id] = item
@@ -541,9 +558,12 @@ def load(
     return _validate(raw, str(path), h, [])
 
 
+# Linear time in any text (a card's text is whatever the source says: 200,000 "[" or "<" must not
+# make a card page hang): no part can run on past the next place a match could start, so the
+# scan from each "<" or "[" stops at the next one instead of at the end of the text.
 _SYMBOL = re.compile(r'<span class="icon icon-([a-z0-9_-]+)"></span>')
-_TAG = re.compile(r"<[^>]+>")
-_MD_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+_TAG = re.compile(r"<[^<>]+>")
+_MD_LINK = re.compile(r"\[([^\[\]\n]*)\]\([^()\[\]\s]*\)")
 
 
 def plain_text(text: str) -> str:

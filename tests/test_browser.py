@@ -39,7 +39,7 @@ if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
 
 def serve(build_dir, log_name: str = "gunicorn.log"):
     """A real gunicorn serving `build_dir` (webapp.liveserver): yields its base URL, stops it after."""
-    env = {"SECRET_KEY": "browser-test-key"}
+    env = {"SECRET_KEY": "browser-test-key-of-at-least-32-bytes"}
     with live_server(build_dir, workers=2, threads=4, env=env, log=ARTIFACTS / log_name) as srv:
         yield srv.base
 

@@ -55,7 +55,12 @@ def seg_file(bdir: Path, version: str) -> Path:
 
 def app_for(bdir: Path, preload: bool):
     return create_app(
-        {"TESTING": True, "BUILD_DIR": str(bdir), "SECRET_KEY": "faults", "PRELOAD": preload}
+        {
+            "TESTING": True,
+            "BUILD_DIR": str(bdir),
+            "SECRET_KEY": "faults-key-of-at-least-32-bytes-long",
+            "PRELOAD": preload,
+        }
     ).test_client()
 
 
@@ -255,7 +260,7 @@ def test_gunicorn_with_preload_survives_damage_at_start_and_on_hup(bdir, tmp_pat
     server = start_server(
         bdir,
         workers=2,
-        env={"SECRET_KEY": "faults", "NRRULES_PRELOAD": "1"},
+        env={"SECRET_KEY": "faults-key-of-at-least-32-bytes-long", "NRRULES_PRELOAD": "1"},
         args=["--max-requests", "20", "--timeout", "120"],
         log=log,
     )

@@ -85,6 +85,12 @@ HOSTILE_TEXT = [
     "26.03" + "0" * 50,
     "https://evil.example/x",
     "//evil.example",
+    "\t/evil.example",  # a browser drops the tab: "//evil.example" (issue 38)
+    "/\\evil.example",
+    "\n",
+    "a\nb",
+    "x\r\n/evil.example",
+    "javascript:alert(1)",
     "?r=step_jack_out_choice",
     "6.9.4c+",
     "6.9.4+",
@@ -208,12 +214,22 @@ def fuzz_routes(app) -> list[tuple[str, str]]:
 
 ROUTES = fuzz_routes(create_app({"TESTING": True, "BUILD_DIR": str(ROOT / "no-build"), "SECRET_KEY": KEY}))
 PARAMS = ["q", "v", "r", "s", "k", "kinds", "limit", "children", "example", "texts", "trace", "print", "h"]
+# keys that url_for() takes as its own arguments (a view passing the query to it 500ed: issue 38)
+PARAMS += ["ref", "_method", "endpoint", "_external", "_scheme", "_anchor", "values", "node_id", "version"]
+HOST = "evil.example"  # every request's Host header: it must never reach a redirect
 SERVER_PATHS = (str(ROOT), "/tmp/", "/home/", "site-packages")
+
+
+IN_SITE = re.compile(r"/(?![/\\])[\x21-\x7e]*")  # one leading slash, then printable ASCII only
 
 
 def check_answer(resp, path: str, method: str) -> None:
     body = resp.get_data()
     where = f"{method} {path[:200]} -> {resp.status_code}"
+    if 300 <= resp.status_code < 400 and resp.status_code != 304:
+        location = resp.headers.get("Location", "")
+        assert IN_SITE.fullmatch(location), f"{where}: redirects off-site to {location!r}"
+        assert "\\" not in location, f"{where}: {location!r}"
     if resp.status_code == 503:  # only the documented "this part is not built (or damaged)" answer
         data = resp.get_json(silent=True) if path.startswith("/api/") else None
         assert data is None or "build" in data.get("error", ""), where + f": {body[:300]!r}"
@@ -284,6 +300,29 @@ CLASSES = [
     dict(parts=["1.2.1", "25.04"], query={"example": "\x00"}, pick=12, body="[1]", as_form=False),
     dict(parts=["6.9", "23.08"], query={"q": "a*b*c*d*e*f*g*h*"}, pick=13, body="", as_form=True),
     dict(parts=["7.2", "24.03"], query={}, pick=3, body="{", as_form=False),
+    # issue 38: line breaks in a path, url_for()'s own keys in a query, off-site redirects
+    dict(
+        parts=["26.03", "a\nb"],
+        query={"ref": "x", "_method": "x", "endpoint": "x"},
+        pick=1,
+        body="{}",
+        as_form=False,
+    ),
+    dict(parts=["26.03", "\t/evil.example"], query={"v": "\n"}, pick=4, body="[]", as_form=False),
+    dict(
+        parts=["Ice Wall", "\t/evil.example"],
+        query={"ref": "x", "_method": "x", "endpoint": "x"},
+        pick=1,
+        body="{}",
+        as_form=False,
+    ),
+    dict(
+        parts=["Ice Wall", "\r\n"],
+        query={"_external": "1", "_scheme": "https", "_anchor": "x", "values": "1"},
+        pick=2,
+        body="[]",
+        as_form=True,
+    ),
 ]
 
 
@@ -313,7 +352,7 @@ def test_fuzz_route(app, tokens, method, rule):
         qs = "&".join(f"{url_part(k)}={url_part(v)}" for k, v in query.items())
         url = f"{path}?{qs}" if qs else path
         if method == "GET":
-            resp = client.get(url, headers={"Accept-Encoding": "identity"})
+            resp = client.get(url, headers={"Accept-Encoding": "identity", "Host": HOST})
         elif as_form:  # the pages' forms (editor, stepper) and form bodies sent to the API
             form = {
                 "board": body,
@@ -322,10 +361,15 @@ def test_fuzz_route(app, tokens, method, rule):
                 "structure": parts[1],
             }
             encoded = "&".join(f"{k}={url_part(v)}" for k, v in form.items())  # as a browser sends it
-            resp = client.post(url, data=encoded, content_type="application/x-www-form-urlencoded")
+            resp = client.post(
+                url, data=encoded, content_type="application/x-www-form-urlencoded", headers={"Host": HOST}
+            )
         else:
             resp = client.post(
-                url, data=body.encode("utf-8", "surrogatepass"), content_type="application/json"
+                url,
+                data=body.encode("utf-8", "surrogatepass"),
+                content_type="application/json",
+                headers={"Host": HOST},
             )
         check_answer(resp, path, method)
 

@@ -9,6 +9,7 @@ import json
 import os
 import resource
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -227,8 +228,34 @@ def test_the_app_refuses_to_start_without_a_secret_key(build_dir, monkeypatch, v
         monkeypatch.setenv("SECRET_KEY", value)
     with pytest.raises(MissingSecretKey, match="SECRET_KEY is not set"):
         create_app({"BUILD_DIR": str(build_dir)})
-    monkeypatch.setenv("SECRET_KEY", "set-by-the-operator")
-    assert create_app({"BUILD_DIR": str(build_dir)}).config["SECRET_KEY"] == "set-by-the-operator"
+    operator_key = "set-by-the-operator-" + "k" * 12  # 32 bytes
+    monkeypatch.setenv("SECRET_KEY", operator_key)
+    assert create_app({"BUILD_DIR": str(build_dir)}).config["SECRET_KEY"] == operator_key
+
+
+@pytest.mark.parametrize("value", ["k", "x" * 31, "é" * 15 + "x", "set-by-the-operator"])
+def test_a_secret_key_under_32_bytes_is_refused(build_dir, monkeypatch, value):
+    monkeypatch.delenv("NRRULES_SECRET_KEY", raising=False)
+    monkeypatch.setenv("SECRET_KEY", value)
+    with pytest.raises(MissingSecretKey, match=r"SECRET_KEY is too short \(\d+ bytes, at least 32"):
+        create_app({"BUILD_DIR": str(build_dir)})
+    # counted in bytes: 16 two-byte characters are enough
+    monkeypatch.setenv("SECRET_KEY", "é" * 16)
+    assert create_app({"BUILD_DIR": str(build_dir)}).config["SECRET_KEY"] == "é" * 16
+    # `nrrules serve` with the short key: one error line, no traceback, nothing served
+    monkeypatch.setenv("SECRET_KEY", value)
+    monkeypatch.delenv("NRRULES_BUILD_DIR", raising=False)  # serve sets it: restored after the test
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = CliRunner().invoke(main, ["serve", "--port", str(port), "--build-dir", str(build_dir)])
+    assert r.exit_code == 2 and isinstance(r.exception, SystemExit)
+    assert r.stderr.startswith("error: SECRET_KEY is too short") and r.stderr.count("\n") == 1
+    # tests (TESTING) keep any key, short ones included
+    assert (
+        create_app({"BUILD_DIR": str(build_dir), "TESTING": True, "SECRET_KEY": "t"}).config["SECRET_KEY"]
+        == "t"
+    )
 
 
 # ----- item 13: --debug off loopback ----------------------------------------------------------

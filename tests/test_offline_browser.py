@@ -30,7 +30,9 @@ PHONE = {
 def own_server(build_dir):
     """A server only this test uses, so the test can cut it off."""
     log = ARTIFACTS / f"gunicorn-offline-{os.getpid()}.log"
-    with live_server(build_dir, threads=4, env={"SECRET_KEY": "offline-test-key"}, log=log) as server:
+    with live_server(
+        build_dir, threads=4, env={"SECRET_KEY": "offline-test-key-of-at-least-32-bytes"}, log=log
+    ) as server:
         yield server
 
 

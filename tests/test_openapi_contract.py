@@ -47,7 +47,9 @@ BOARD = json.loads((ROOT / "webapp" / "examples" / "02-remote-agenda.json").read
 
 @pytest.fixture(scope="module")
 def client(build_dir):
-    app = create_app({"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "contract-key"})
+    app = create_app(
+        {"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": "contract-key-of-at-least-32-bytes-long"}
+    )
     return app.test_client()
 
 
@@ -225,7 +227,7 @@ def test_step_command_prints_a_documented_session(build_dir):
         result = runner.invoke(
             main,
             ["step", board, "--server", "remote1", *decide, "--json", "--build-dir", str(build_dir)],
-            env={"SECRET_KEY": "contract-key"},
+            env={"SECRET_KEY": "contract-key-of-at-least-32-bytes-long"},
         )
         assert result.exit_code == 0, result.output
         state = check(json.loads(result.stdout), "GET", "/api/engine/sessions/t", 200)

@@ -56,3 +56,44 @@ def test_a_connection_that_sends_nothing_holds_up_no_other_client(build_dir):
             assert _get(silent).startswith(b"HTTP/1.1 200")  # and it is served when it speaks
         finally:
             silent.close()
+
+
+def _read_response(sock: socket.socket, timeout: float = 10) -> tuple[bytes, bool]:
+    """Everything the server sends until it closes the connection (or `timeout` passes), and
+    whether it closed it."""
+    sock.settimeout(timeout)
+    data = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            return data, False
+        if not chunk:
+            return data, True
+        data += chunk
+    return data, False
+
+
+def test_a_body_too_large_is_a_413_that_closes_the_connection(build_dir):
+    with live_server(build_dir, workers=1, threads=2, worker_class=WORKER_CLASS) as server:
+        for sent in (1000, 300 * 1024):  # the client stops early, or sends the whole body
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            try:
+                head = (
+                    "POST /api/engine/sessions HTTP/1.1\r\nHost: test\r\nConnection: keep-alive\r\n"
+                    f"Content-Type: application/json\r\nContent-Length: {300 * 1024}\r\n\r\n"
+                )
+                sock.sendall(head.encode() + b" " * sent)
+                data, closed = _read_response(sock)
+            finally:
+                sock.close()
+            head_end = data.find(b"\r\n\r\n")
+            headers = data[:head_end].decode("latin-1").lower().split("\r\n")
+            assert headers[0].startswith("http/1.1 413"), data[:200]
+            assert "connection: close" in headers, headers
+            assert b'"status":413' in data[head_end:].replace(b" ", b"")
+            assert closed, "the server kept the connection open after a 413"
+        # and the server goes on answering
+        with urllib.request.urlopen(server.base + "/api/versions", timeout=5) as resp:
+            assert resp.status == 200

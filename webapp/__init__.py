@@ -12,7 +12,8 @@ Configuration (environment variables, overridable by ``test_config``):
                        rules_index default, ``~/.cache/nrrules/build``).
 ``SECRET_KEY``         signs engine session tokens. Every worker and machine behind one load
                        balancer must share it, or links made on one will not open on another.
-                       Required: without it the app refuses to start (except with TESTING).
+                       Required, at least 32 bytes: without it, or with a shorter one, the app
+                       refuses to start (except with TESTING).
 ``NRRULES_PRELOAD=1``  load every version and warm search when a worker starts, not on its
                        first requests (`nrrules serve` always does).
 ``NRRULES_PROXY_FIX=1`` trust one proxy's X-Forwarded-Proto/Host for canonical (shared) links.
@@ -35,9 +36,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .factory import DEV_SECRET, MissingSecretKey, NoCookieSession, create_app
+    from .factory import (
+        DEV_SECRET,
+        MIN_SECRET_BYTES,
+        MissingSecretKey,
+        NoCookieSession,
+        check_secret_key,
+        create_app,
+    )
 
-__all__ = ["DEV_SECRET", "MissingSecretKey", "NoCookieSession", "create_app"]
+__all__ = [
+    "DEV_SECRET",
+    "MIN_SECRET_BYTES",
+    "MissingSecretKey",
+    "NoCookieSession",
+    "check_secret_key",
+    "create_app",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -98,6 +98,17 @@ def _redirect_page(number: str, href: str) -> bytes:
     ).encode()
 
 
+def check_rel(rel: str) -> str:
+    """`rel` if it is a plain relative path that stays inside the export (every file's path is
+    made from ids of the build: a card id "../../x" in the card data must not write outside)."""
+    parts = rel.split("/")
+    if any(p in ("", ".", "..") or "\x00" in p or "\\" in p for p in parts) or len(rel) > 1024:
+        raise ExportError(
+            f"refusing to write {rel[:200]!r}: not a plain path inside the export (a bad id in the build?)"
+        )
+    return rel
+
+
 class _Writer:
     def __init__(self, root: Path):
         self.root = root
@@ -106,6 +117,7 @@ class _Writer:
         self._dirs: set[str] = set()
 
     def put(self, rel: str, data: bytes) -> None:
+        check_rel(rel)
         folder, _, _ = rel.rpartition("/")
         if folder not in self._dirs:  # one mkdir per folder: file system calls are most of the cost
             os.makedirs(self.root / folder, exist_ok=True)
@@ -283,7 +295,9 @@ def export_site(
         raise ExportError(f"CR version(s) {', '.join(unknown)} not built; built: {', '.join(names)}")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-export-", dir=target.parent))
+        clean_leftovers(target)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-export-{os.getpid()}-", dir=target.parent))
+        os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes 0700: a web server user must read it
     except OSError as exc:  # named by the directory asked for, not the temporary one beside it
         why = (
             "a file is in the way" if isinstance(exc, (FileExistsError, NotADirectoryError)) else exc.strerror
@@ -323,6 +337,40 @@ def export_site(
     finally:
         _APPS.pop(bdir, None)
     return ExportResult(target, wanted, files, size, time.perf_counter() - t0, cards)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process: alive
+        return True
+    return True
+
+
+def clean_leftovers(target: Path) -> list[str]:
+    """Remove the temporary and old copies that killed exports to `target` left beside it
+    (``.<name>-export-<pid>-*``, ``.<name>-old-<pid>``) once the process that made them is gone:
+    an export still running keeps its own."""
+    removed = []
+    pattern = re.compile(rf"\.{re.escape(target.name)}-(?:export|old)-(\d+)(?:-.*)?")
+    for entry in target.parent.iterdir():
+        m = pattern.fullmatch(entry.name)
+        if m is None or _pid_alive(int(m.group(1))) or entry.is_symlink():
+            continue
+        if entry.is_dir():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+        removed.append(entry.name)
+    return removed
 
 
 def _export_common(build_dir: str | None, root: Path, base_url: str) -> tuple[int, int]:

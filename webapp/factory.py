@@ -16,6 +16,7 @@ from flask.sessions import SessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import caches
+from .errors import NrrulesError
 from .httputil import install_http_policies
 from .jsonprovider import dumps_bytes
 from .library import LibraryHolder
@@ -28,8 +29,28 @@ from .views import gamelog as gamelog_views
 DEV_SECRET = "nrrules-dev-secret-change-me"  # only for apps made with TESTING
 
 
-class MissingSecretKey(RuntimeError):
-    """The app was started for real (not TESTING) without a SECRET_KEY."""
+MIN_SECRET_BYTES = 32  # as long as secrets.token_urlsafe(32) gives at the least: not guessable
+_KEY_HINT = (
+    "set it to a long random string, the same on every worker and machine, "
+    "e.g. SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+)
+
+
+class MissingSecretKey(NrrulesError, RuntimeError):
+    """The app was started for real (not TESTING) without a SECRET_KEY, or with one too short
+    to resist guessing (fewer than `MIN_SECRET_BYTES` bytes)."""
+
+
+def check_secret_key(key: Any) -> None:
+    """Refuse a SECRET_KEY that is unset, empty or shorter than `MIN_SECRET_BYTES` bytes (a short
+    key can be found by trying keys against one token, and would let anyone forge tokens)."""
+    if not key:
+        raise MissingSecretKey(f"SECRET_KEY is not set (or empty): {_KEY_HINT}")
+    size = len(key.encode("utf-8", "surrogatepass") if isinstance(key, str) else bytes(key))
+    if size < MIN_SECRET_BYTES:
+        raise MissingSecretKey(
+            f"SECRET_KEY is too short ({size} bytes, at least {MIN_SECRET_BYTES} are needed): {_KEY_HINT}"
+        )
 
 
 class NoCookieSession(SessionInterface):
@@ -90,14 +111,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.from_mapping(test_config)
-    if not app.config.get("SECRET_KEY"):
-        if not app.testing:
-            # A public key would let anyone forge session tokens: refuse to start. (`nrrules
-            # serve`, for local use, makes a random key per process instead.)
-            raise MissingSecretKey(
-                "SECRET_KEY is not set (or empty): set it to a long random string, the same on every "
-                "worker and machine, e.g. SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')"
-            )
+    if not app.testing:
+        # A public or guessable key would let anyone forge session tokens: refuse to start.
+        # (`nrrules serve`, for local use, makes a random key per process when none is set.)
+        check_secret_key(app.config.get("SECRET_KEY"))
+    elif not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = DEV_SECRET  # tests only
     app.session_interface = NoCookieSession()  # nothing is kept per user: no session cookie
     app.json = FastJSONProvider(app)  # orjson: compact UTF-8, keys in insertion order

@@ -7,6 +7,7 @@ import gzip
 import hashlib
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode, urlsplit
 
 from flask import (
     Flask,
@@ -15,6 +16,7 @@ from flask import (
     g,
     has_request_context,
     jsonify,
+    redirect,
     render_template,
     request,
     url_for,
@@ -41,6 +43,35 @@ SECURITY_HEADERS = (
 )
 STATIC_MAX_AGE = 365 * 24 * 3600
 PAGE_MAX_AGE = 300
+
+
+# What may stay unquoted in a redirect target: the URL's own delimiters and escapes. Anything
+# else (control characters, blanks, backslashes, non-ASCII) is percent-encoded, so a browser
+# cannot read a host into it ("/\t/evil.com" and "/\\evil.com" are read as "//evil.com").
+_URL_SAFE = "/?#&=%:@!$'()*+,;~"
+
+
+def in_site(target: str) -> str:
+    """`target` as a path of this site: a redirect never leaves it. A scheme or host is dropped
+    (``http://evil.example/x`` -> ``/x``), leading slashes collapse to one (``//evil.com`` ->
+    ``/evil.com``) and characters a browser would ignore or reinterpret are percent-encoded."""
+    quoted = quote(target, safe=_URL_SAFE, errors="surrogatepass")
+    parts = urlsplit(quoted)
+    path = "/" + parts.path.lstrip("/")
+    return (
+        path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    )
+
+
+def local_redirect(target: str, code: int = 302) -> Response:
+    """A redirect to `target` made an in-site path (see `in_site`): every view redirects with it."""
+    return redirect(in_site(target), code=code)
+
+
+def with_query(path: str) -> str:
+    """`path` with the request's query arguments, as they came (every key and value kept)."""
+    args = list(request.args.items(multi=True))
+    return f"{path}?{urlencode(args, errors='surrogatepass')}" if args else path
 
 
 def wants_json() -> bool:
@@ -164,6 +195,9 @@ def install_http_policies(app: Flask) -> None:
                 status=exc.code,
                 mimetype="text/html",
             )
+        if exc.code == 413:
+            # the rest of the body is not read: the connection cannot carry another request
+            resp.headers["Connection"] = "close"
         if exc.code == 405:
             resp.headers["Allow"] = ", ".join(exc.valid_methods or [])  # type: ignore[attr-defined]
         return resp
@@ -183,6 +217,10 @@ def install_http_policies(app: Flask) -> None:
         # Which headers the view set, in one pass: werkzeug's Headers answers a lookup of a
         # missing name by raising and catching an exception, ~3 us each, on every request.
         present = {k.lower() for k, _ in h.items()}
+        if "location" in present:
+            # werkzeug's own redirects (merged slashes, a missing trailing slash) are absolute
+            # URLs made from the request's Host header: every redirect is an in-site path.
+            h["Location"] = in_site(h["Location"])
         html = resp.mimetype == "text/html"
         for name, value in SECURITY_HEADERS:
             if name.lower() not in present:

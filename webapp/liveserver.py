@@ -133,7 +133,7 @@ def start_server(
     to `log` (or is discarded)."""
     port = free_port()
     full_env = {**os.environ, "NRRULES_BUILD_DIR": str(build_dir), **(env or {})}
-    full_env.setdefault("SECRET_KEY", "nrrules-live-server")
+    full_env.setdefault("SECRET_KEY", "nrrules-live-server-test-key-not-secret")
     cmd = [
         sys.executable,
         "-m",

@@ -18,11 +18,19 @@ short ones (phones) go to the worker that can start on them soonest, and no conn
 a busy worker to empty its whole queue. Nothing else changes: kept-alive connections are served
 as before, and while no worker listens a new connection waits in the kernel's accept queue.
 
-The hooks used (``enqueue_req``, ``finish_request``, ``set_accept_enabled``) are those of the
+A response whose app says ``Connection: close`` (the 413 of a body too large, whose unread rest
+would otherwise be taken for the next request) closes its connection: gunicorn drops the app's
+hop-by-hop headers and decides keep-alive itself, so the worker tells gunicorn's response to
+close, and gunicorn then says ``Connection: close`` on the wire.
+
+The hooks used (``load_wsgi``, ``enqueue_req``, ``finish_request``, ``set_accept_enabled``) are those of the
 pinned gunicorn (pyproject.toml); ``tests/test_worker.py`` runs the real server.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker as _GThreadWorker
 
@@ -40,6 +48,10 @@ class ThreadWorker(_GThreadWorker):
         super().__init__(*args, **kwargs)
         self.fresh: set = set()  # accepted connections whose first request is not answered yet
 
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        self.wsgi = _closing(self.wsgi)
+
     def set_accept_enabled(self, enabled: bool) -> None:
         super().set_accept_enabled(enabled and len(self.fresh) < self.cfg.threads)
 
@@ -54,3 +66,20 @@ class ThreadWorker(_GThreadWorker):
         self.fresh.discard(conn)
         super().finish_request(conn, fs)  # may hand the connection straight back (enqueue_req)
         self.set_accept_enabled(self.alive and self.nr_conns < self.worker_connections)
+
+
+def _closing(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    """`app`, telling gunicorn to close the connection after a response that says
+    ``Connection: close`` (gunicorn's `start_response` is a method of its response object)."""
+
+    def wsgi(environ: dict, start_response: Callable[..., Any]) -> Iterable[bytes]:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            if any(k.lower() == "connection" and v.lower() == "close" for k, v in headers):
+                force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
+                if force_close is not None:
+                    force_close()
+            return start_response(status, headers, exc_info)
+
+        return app(environ, start)
+
+    return wsgi

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from scraper import Document
+from scraper import Document, ScrapeError
+from scraper.source import read_source
 
 from ..errors import BadRequest
 from ..jsonprovider import loads_user
@@ -34,14 +35,25 @@ if TYPE_CHECKING:
     # the engine (and Flask, for tokens) load in the commands that step, not for every command
     from ..payloads import engine as payloads
 
+BOARD_BYTES = 256 * 1024  # as the server's MAX_CONTENT_LENGTH: boards are a few KB
+
 
 def read_board(path: str) -> dict:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    try:  # a regular file within the size, read safely (scraper.source), or stdin up to the size
+        raw = (
+            sys.stdin.read(BOARD_BYTES + 1)
+            if path == "-"
+            else read_source(Path(path), BOARD_BYTES, what="board")
+        )
+        text = raw if isinstance(raw, str) else raw.decode("utf-8")
+    except ScrapeError as exc:
+        raise BadRequest(f"cannot read board file {exc.source}: {exc.message}") from None
     except OSError as exc:
         raise BadRequest(f"cannot read board file {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise BadRequest(f"board file {path} is not UTF-8 text") from None
+    if len(text) > BOARD_BYTES:
+        raise BadRequest(f"board on standard input is larger than {BOARD_BYTES} bytes")
     data = loads_user(text, f"board file {path}")
     if not isinstance(data, dict):
         raise BadRequest(f"board file {path} must hold a JSON object")

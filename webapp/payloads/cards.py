@@ -171,6 +171,11 @@ _MARKUP = re.compile(r"(</?(?:strong|em|ul|li)>)")
 # Symbols with a glyph (webapp/textfmt.py SYMBOLS); others, such as faction symbols, stay as their
 # bracketed text.
 _SYMBOL = re.compile(r"\[([a-z][a-z-]*)\]")
+# Both linear in any text (see scraper.nrdb.plain_text): a tag ends before the next "<", and the
+# blanks around a list tag are matched from the start of their run only (the lookbehind), not
+# again from every blank inside it.
+_TAG = re.compile(r"<[^<>]+>")
+_AROUND_LIST_TAG = re.compile(r"(?<!\s)\s*(</?(?:ul|li)>)\s*")
 
 # Symbols that stand for a CR keyword: the glyph links its rule like the words would.
 _SYMBOL_TERMS = {"recurring-credit": "recurring credits", "interrupt": "interrupt"}
@@ -239,8 +244,8 @@ class _Linker:
                 if piece in ("<strong>", "</strong>"):
                     bold = piece == "<strong>"
             else:
-                parts.append(self._plain(re.sub(r"<[^>]+>", "", piece), {}, bold))
-        body = re.sub(r"\s*(</?(?:ul|li)>)\s*", r"\1", "".join(parts))
+                parts.append(self._plain(_TAG.sub("", piece), {}, bold))
+        body = _AROUND_LIST_TAG.sub(r"\1", "".join(parts))
         return "<br>".join(line for line in body.split("\n") if line.strip())
 
     def ruling_text(self, text: str | None, cited: dict[str, str]) -> str | None:

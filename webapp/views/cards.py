@@ -13,11 +13,19 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 
 from ..caches import cache
 from ..errors import BadRequest
-from ..httputil import GZIP_MIN, PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes
+from ..httputil import (
+    GZIP_MIN,
+    PAGE_MAX_AGE,
+    asset_revision,
+    cached_response,
+    gzip_bytes,
+    local_redirect,
+    with_query,
+)
 from ..jsonprovider import dumps_bytes
 from ..library import build_id, rules
 from ..payloads import cards as payloads
@@ -55,7 +63,7 @@ def _page_response(card_id: str, version: str | None):
 def card_page(ref: str):
     card = payloads.find(rules(), ref)
     if ref != card.id:  # a code or a name: the card's own address
-        return redirect(url_for("cards.card_page", ref=card.id, **request.args), 302)
+        return local_redirect(with_query(url_for("cards.card_page", ref=card.id)), 302)
     return _page_response(card.id, request.args.get("v"))
 
 

@@ -11,12 +11,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
 from ..board_picture import CENTRAL, board_picture, server_label, server_order
 from ..caches import cache
 from ..errors import BadRequest, NotFound, NrrulesError, UnsupportedMediaType
-from ..httputil import GZIP_MIN, accepts_gzip, gzip_bytes
+from ..httputil import GZIP_MIN, accepts_gzip, gzip_bytes, local_redirect
 from ..jsonprovider import dumps_bytes, loads_user
 from ..library import build_id, rules
 from ..payloads import cards as card_payloads
@@ -252,14 +252,14 @@ def editor_submit():
     except NrrulesError as exc:
         problems = exc.fields.get("problems") or [{"path": "", "message": exc.message}]
         return _editor_page(v, None, problems, 400, text, structure=structure, server=server or "hq")
-    return redirect(_stepper_url(rebuilt.token), code=303)
+    return local_redirect(_stepper_url(rebuilt.token), code=303)
 
 
 @bp.get("/step")
 def stepper():
     token = request.args.get("s", "")
     if not token:
-        return redirect(url_for("engine.editor"))
+        return local_redirect(url_for("engine.editor"))
     spec = decode(token)
     rebuilt = replay(spec, token=token)
     state = state_json(spec, rebuilt)
@@ -293,4 +293,4 @@ def stepper_decide():
     engine_payloads.check_decision(decision)
     new = spec.with_decisions([*spec.decisions, decision])
     rebuilt = replay(new, undo_token=request.form.get("s", ""))
-    return redirect(_stepper_url(rebuilt.token), code=303)
+    return local_redirect(_stepper_url(rebuilt.token), code=303)

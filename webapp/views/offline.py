@@ -8,13 +8,13 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 
 from rules_index.offline import OFFLINE_FILE
 
 from ..caches import cache
 from ..errors import BuildUnavailable, NotFound
-from ..httputil import PAGE_MAX_AGE, cached_response, gzip_bytes, static_url
+from ..httputil import PAGE_MAX_AGE, cached_response, gzip_bytes, local_redirect, static_url
 from ..library import build_id, rules
 
 bp = Blueprint("offline", __name__)
@@ -105,7 +105,7 @@ def versioned_path(version: str, rest: str = ""):
     target = "/" + rest.rstrip("/")
     if target.startswith("/api/"):
         raise NotFound(f"use /api/...?v={v} for the JSON of CR {v}")
-    return redirect(f"{target}?v={v}" if target != "/" else f"/?v={v}", code=302)
+    return local_redirect(f"{target}?v={v}" if target != "/" else f"/?v={v}", code=302)
 
 
 @bp.get("/offline/<version>.json")

@@ -10,14 +10,22 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from scraper import Document, Node
 
 from ..caches import cache
 from ..errors import BadRequest, RuleNotFound
-from ..httputil import PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes, static_url, url_memo
+from ..httputil import (
+    PAGE_MAX_AGE,
+    asset_revision,
+    cached_response,
+    gzip_bytes,
+    local_redirect,
+    static_url,
+    url_memo,
+)
 from ..library import build_id, rules
 from ..payloads import Found
 from ..payloads import rules as rule_payloads
@@ -160,7 +168,7 @@ def home():
     if official:  # the official site's deep-link form: /?r=<stable id>
         if not _STABLE_ID.match(official.strip()):
             raise RuleNotFound(f"{official[:100]!r} is not a CR stable id (like step_jack_out_choice)")
-        return redirect(url_for("pages.by_id", node_id=official.strip(), **_v_arg()), code=302)
+        return local_redirect(url_for("pages.by_id", node_id=official.strip(), **_v_arg()), code=302)
     if request.args.get("q"):
         return search_page()
     v = rules().version(request.args.get("v"))
@@ -193,11 +201,11 @@ def search_page():
         )
     v = rules().version(request.args.get("v"))
     if not q:
-        return redirect(url_for("pages.home", **vq(v)))
+        return local_redirect(url_for("pages.home", **vq(v)))
     # A number, id or deep link jumps straight to the rule.
     found = rules().library.lookup(q, v)
     if found.nodes:
-        return redirect(rule_url(found.nodes[0].id, v))
+        return local_redirect(rule_url(found.nodes[0].id, v))
     sources = search_payloads.parse_sources(request.args.getlist("source"))
     data = search_payloads.search(rules(), q, v, 25, sources)
     return render_template(
