@@ -34,6 +34,9 @@ def board() -> dict:
     b = json.loads((Path(engine.__file__).parent / "examples" / "rig-run.json").read_text())
     b = copy.deepcopy(b)
     b["servers"]["remote1"]["ice"][0]["rezzed"] = True
+    # Tollbooth's toll (3 on encounter, "must pay, if able") comes first: 3 more credits keep
+    # the five pumps and the break affordable
+    b["runner"]["credits"] += 3
     return b
 
 

@@ -23,6 +23,7 @@ from .windows import (
     exchange,
     program_abilities,
     rig_text_abilities,
+    text_kind,
     use_ability,
     use_corp_ability,
 )
@@ -80,6 +81,8 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     ice_str = rig.ice_strength(b, run_v["server"], ice)
 
     def keep(prog: dict, ab: dict, use_id: str) -> bool:
+        if ab["kind"] == "text" and text_kind(ab) != "paid":  # no actions, interrupts, mid-access (9.2.7b)
+            return False
         used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
         return blocked(prog, ab, ice, all_broken, have, used, threat, ice_str) is None
 

@@ -25,6 +25,9 @@ def tollbooth_board() -> dict:
     board = json.loads((Path(engine.__file__).parent / "examples" / "rig-run.json").read_text())
     board = copy.deepcopy(board)
     board["servers"]["remote1"]["ice"][0]["rezzed"] = True  # Tollbooth, outermost
+    # Tollbooth's toll (3 on encounter, "must pay, if able") comes first: 3 more credits keep
+    # the five pumps and the break affordable
+    board["runner"]["credits"] += 3
     return board
 
 
