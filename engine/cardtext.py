@@ -66,6 +66,8 @@ def plain(text: str) -> str:
 
 _N = r"(\d+)"
 _KIND = r"(?:programs?|resources?|pieces? of hardware|hardware)"
+_KINDS = rf"{_KIND}(?:(?:,|,? or) {_KIND})*"
+_CLICKS = r"((?:\[click\])+|\d+\[click\])"
 _SIMPLE: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"end the run"), lambda m: "end_the_run"),
     (
@@ -125,6 +127,13 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
         },
     ),
     (re.compile(r"trash this ice"), lambda m: "trash_this_ice"),
+    # the older wording: "Trash 1 program." (an installed one: only installed cards can be)
+    (re.compile(rf"trash {_N} ({_KINDS})"), lambda m: _trash_kinds(int(m.group(1)), m.group(2))),
+    # "Gain [click][click]." (as printed: a click symbol per click)
+    (
+        re.compile(r"gain ((?:\[click\])+)"),
+        lambda m: {"effect": "gain_clicks", "amount": _clicks(m.group(1))},
+    ),
     (
         re.compile(rf"take {_N} bad publicity"),
         lambda m: {"effect": "take_bad_publicity", "amount": int(m.group(1))},
@@ -136,6 +145,70 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
     ),
 ]
 _KIND_NAMES = {"program": "program", "resource": "resource", "hardware": "hardware"}
+# Formulas that name a player: what they mean depends on whose card it is (`side`), the Corp's
+# (ice subroutines, operations, Corp card abilities and triggers) or the Runner's.
+_SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
+    (
+        re.compile(rf"the corp gains {_N}\[credit\]"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "gain_credits", "amount": int(m.group(1))}],
+    ),
+    (
+        re.compile(rf"the corp gains {_N}\[credit\] or draws {_N} cards?"),
+        frozenset({"corp"}),
+        lambda m: [
+            {
+                "effect": "choose",
+                "options": [
+                    [{"effect": "gain_credits", "amount": int(m.group(1))}],
+                    [{"effect": "draw_cards", "amount": int(m.group(2))}],
+                ],
+            }
+        ],
+    ),
+    (
+        re.compile(rf"each player gains {_N}\[credit\]"),
+        frozenset({"corp"}),
+        lambda m: [
+            {"effect": "gain_credits", "amount": int(m.group(1))},
+            {"effect": "opponent_gains_credits", "amount": int(m.group(1))},
+        ],
+    ),
+    # "they" / "them": the Runner, on a Corp card ("When the Runner steals this agenda, give them
+    # 1 tag.")
+    (
+        re.compile(rf"give them {_N} tags?"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "give_tags", "amount": int(m.group(1))}],
+    ),
+    (
+        re.compile(rf"they lose {_N}\[credit\]"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "lose_credits", "amount": int(m.group(1))}],
+    ),
+    # "..., if able": the Runner loses what they have, up to N (the engine's lose_*, 1.2.3)
+    (
+        re.compile(rf"the runner loses {_CLICKS}, if able"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "lose_clicks", "amount": _clicks(m.group(1))}],
+    ),
+    (
+        re.compile(rf"the runner loses {_N}\[credit\], if able"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "lose_credits", "amount": int(m.group(1))}],
+    ),
+    (
+        re.compile(rf"the runner trashes (\d+|an) installed ({_KINDS})"),
+        frozenset({"corp"}),
+        lambda m: [
+            {
+                **_trash_kinds(1 if m.group(1) == "an" else int(m.group(1)), m.group(2)),
+                "effect": "trash_installed",
+                "chooser": "runner",
+            }
+        ],
+    ),
+]
 
 
 def _trash_kinds(amount: int, kinds: str) -> Any:
@@ -188,23 +261,27 @@ def _sentences(text: str) -> list[str]:
     return [p.strip().rstrip(".").strip() for p in parts if p.strip().rstrip(".").strip()]
 
 
-def _one(sentence: str) -> Any | None:
+def _one(sentence: str, side: str | None = None) -> Any | None:
     """One sentence -> one effect, or None when it is not exactly one of the formulas."""
-    many = _many(sentence)
+    many = _many(sentence, side)
     return many[0] if many is not None and len(many) == 1 else None
 
 
-def _many(sentence: str) -> list | None:
+def _many(sentence: str, side: str | None = None) -> list | None:
     """One sentence -> its effects (one, or two joined by "and"), or None when any part is
     not exactly one of the formulas."""
     s = sentence.strip().rstrip(".").strip().lower()
+    for pattern, sides, make in _SIDED:
+        m = pattern.fullmatch(s) if side in sides else None
+        if m:
+            return make(m)
     for pattern, make in _SIMPLE:
         m = pattern.fullmatch(s)
         if m:
             return [make(m)]
     m = _UNLESS.fullmatch(s)
     if m:
-        inner = _many(m.group(1))
+        inner = _many(m.group(1), side)
         return (
             None
             if inner is None
@@ -212,7 +289,7 @@ def _many(sentence: str) -> list | None:
         )
     m = _UNLESS_CLICK.fullmatch(s)
     if m:
-        inner = _many(m.group(1))
+        inner = _many(m.group(1), side)
         clicks = m.group(2).count("[click]")
         return (
             None
@@ -221,12 +298,12 @@ def _many(sentence: str) -> list | None:
         )
     m = _IF_TAGGED_AFTER.fullmatch(s) or _IF_TAGGED_BEFORE.fullmatch(s)
     if m:
-        inner = _many(m.group(1))
+        inner = _many(m.group(1), side)
         return None if inner is None else [{"effect": "if_tagged", "effects": inner}]
     for pattern, make in _CONDITIONS:
         m = pattern.fullmatch(s)
         if m:
-            inner = _many(m.group("inner"))
+            inner = _many(m.group("inner"), side)
             return None if inner is None else [make(m, inner)]
     m = re.fullmatch(r"the runner loses ((?:\[click\])+|\d+\[click\]) and (\d+)\[credit\]", s)
     if m:
@@ -238,22 +315,24 @@ def _many(sentence: str) -> list | None:
         left, sep, right = s.rpartition(joint)
         if not sep:
             continue
-        a, b = _many(left), _many(right)
+        a, b = _many(left, side), _many(right, side)
         if a is None or b is None:
             continue
         return [{"effect": "choose", "options": [a, b]}] if make == "choose" else a + b
     return None
 
 
-def parse_effects(text: str) -> list | None:
-    """A whole instruction text -> its list of effects, or None unless every part is understood."""
+def parse_effects(text: str, side: str | None = None) -> list | None:
+    """A whole instruction text -> its list of effects, or None unless every part is understood.
+    `side`: whose card it is ("corp", "runner"), for the formulas that name a player
+    ("The Corp gains 2[credit]" is the controller's gain only on a Corp card)."""
     t = plain(text)
     if not t:
         return None
     m = _TRACE.fullmatch(t.rstrip(".").lower() + ".") or _TRACE.fullmatch(t.lower())
     if m:
-        success = parse_effects(m.group(2))
-        failure = parse_effects(m.group(3)) if m.group(3) else []
+        success = parse_effects(m.group(2), side)
+        failure = parse_effects(m.group(3), side) if m.group(3) else []
         if success is None or failure is None:
             return None
         effect: dict[str, Any] = {"effect": "trace", "strength": int(m.group(1)), "on_success": success}
@@ -262,7 +341,7 @@ def parse_effects(text: str) -> list | None:
         return [effect]
     out = []
     for sentence in _sentences(t):
-        e = _many(sentence)
+        e = _many(sentence, side)
         if e is None:
             return None
         out.extend(e)
@@ -276,7 +355,7 @@ def _text_effect(text: str) -> dict:
 def parse_subroutine(line: str) -> Any:
     """One "[subroutine] ..." line -> an effect, a list of effects, or a ``text`` effect."""
     body = re.sub(r"^\s*\[subroutine\]\s*", "", line)
-    effects = parse_effects(body)
+    effects = parse_effects(body, "corp")
     if effects is None:
         return _text_effect(body)
     return effects[0] if len(effects) == 1 else effects
@@ -374,7 +453,7 @@ def subroutine_lines(text: str) -> list[str]:
 
 _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
-_RUNNER_EFFECTS = {"gain_credits", "lose_credits", "lose_clicks", "draw_cards", "text"}
+_RUNNER_EFFECTS = {"gain_credits", "gain_clicks", "lose_credits", "lose_clicks", "draw_cards", "text"}
 
 # How the engine treats one unit (a subroutine, or one printed paragraph) of a card's text:
 MODELED = "modeled"  # the engine applies it (an effect, ability, trigger, constant it runs)
@@ -482,6 +561,7 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         "card_type",
     ),
 ]
+_SCORED_OR_STOLEN = re.compile(r"when this agenda is scored or stolen, (?P<body>.+)")
 # "When the Runner accesses this asset/upgrade/agenda[ anywhere except in Archives]": `on_access`
 _ON_ACCESS = re.compile(
     r"when the runner accesses this (?:asset|upgrade|agenda|card)(?P<where> anywhere except in archives| while it is installed)?, (?P<body>.+)"
@@ -506,6 +586,11 @@ _ACCESS_MORE = re.compile(r"whenever you breach (hq|r&d), access (\d+) additiona
 _MU = re.compile(r"\+(\d+)\[mu\]")
 _LINK = re.compile(r"\+(\d+)\[link\]")
 _RECURRING = re.compile(r"(\d+)\[recurring-credit\]")
+# "The base trace strength of each trace during a run on this server is increased by 2."
+# (Rutherford Grid) / "... of each subroutine is increased by 1." (Improved Tracers): trace_bonus
+_TRACE_BONUS = re.compile(
+    r"the base trace strength of each (?P<which>trace during a run on this server|subroutine) is increased by (?P<n>\d+)"
+)
 _PUMP_LASTS = re.compile(r"\+(\d+) strength for the remainder of (?:this|the) (run|turn)")
 
 
@@ -540,6 +625,18 @@ class _Card:
 
     # ----- paragraphs ----------------------------------------------------------------------
     def trigger(self, line: str, low: str) -> bool:
+        m = _SCORED_OR_STOLEN.fullmatch(low) if self.ctype == "agenda" else None
+        if m:  # two conditions, one ability (9.6.14c, 7.2.3): a trigger on each, the same effects
+            body = line[m.start("body") :].strip()
+            effects = self._effects(body)
+            status = MODELED if effects is not None else BY_HAND
+            for when in ("scored", "stolen"):
+                tr: dict[str, Any] = {"when": when, "effects": effects or [_text_effect(line)]}
+                if effects is not None and body.lower().startswith("you may "):
+                    tr["optional"] = True
+                self.out.setdefault("triggers", []).append(tr)
+            self.unit(line, "trigger", status, "scored or stolen")
+            return True
         for pattern, types, when, flt in _TRIGGERS:
             if self.ctype not in types:
                 continue
@@ -582,13 +679,13 @@ class _Card:
         for pattern, name in ((_MUST_PAY, "must_pay"), (_MAY_PAY, "may_pay")):
             m = pattern.fullmatch(low)
             if m:
-                inner = parse_effects(body[m.start("rest") :])
+                inner = parse_effects(body[m.start("rest") :], self.controller)
                 if inner is None:
                     return None
                 effects = [{"effect": name, "amount": int(m.group(1)), "effects": inner}]
                 return effects if engine_accepts(effects, self.controller) else None
         optional = body.lower().startswith("you may ")
-        effects = parse_effects(body[len("you may ") :] if optional else body)
+        effects = parse_effects(body[len("you may ") :] if optional else body, self.controller)
         if effects is None or not engine_accepts(effects[:10], self.controller):
             return None
         if self.controller == "runner" and not all(_name(e) in _RUNNER_EFFECTS | {"bypass"} for e in effects):
@@ -645,6 +742,13 @@ class _Card:
                 self.out.setdefault("access_bonus", {})[key] = int(m.group(2))
                 done.append(True)
                 continue
+            m = _TRACE_BONUS.fullmatch(sent)
+            if m and self.ctype in ("asset", "upgrade", "ice", "agenda") and "trace_bonus" not in self.out:
+                only = "subroutine" if m.group("which") == "subroutine" else "run_on_server"
+                if only == "subroutine" or self.ctype != "agenda":  # a scored agenda is on no server
+                    self.out["trace_bonus"] = {"amount": int(m.group("n")), "only": only}
+                    done.append(True)
+                    continue
             m = _RECURRING.fullmatch(sent)
             if m and self.ctype != "event" and self.ctype != "operation":
                 self.out["recurring"] = int(m.group(1))
@@ -720,6 +824,9 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
     if ctype == "ice":
         out["subroutines"] = []
     icebreaker = ctype == "program" and "icebreaker" in subtypes and out.get("strength") is not None
+    # "Use this hardware only during your turn." (Flip Switch): a restriction the engine does not
+    # check, so none of the card's interrupts is modeled (they stay by hand)
+    restricted = _USE_ONLY.search(plain(text).lower()) is not None
     for raw in text.split("\n"):
         line = plain(raw)
         if not line:
@@ -728,7 +835,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if raw.lstrip().startswith("[subroutine]") and ctype == "ice":
             if len(out["subroutines"]) >= 20:
                 continue
-            sub = _accepted([parse_subroutine(raw)], [raw], "corp")[0]
+            sub = _accepted([_subroutine(raw, get("title") or "")], [raw], "corp")[0]
             out["subroutines"].append(sub)
             by_hand = not isinstance(sub, list) and _name(sub) == "text"
             b.unit(line, "subroutine", BY_HAND if by_hand else MODELED, "subroutine" if by_hand else None)
@@ -736,12 +843,16 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if _NOT_IN_PLAY.fullmatch(line):
             b.unit(line, "deckbuilding", NOT_APPLICABLE)
             continue
+        if controller == "runner" and not restricted and _interrupt_ability(b, line):
+            continue
         if icebreaker and _is_ability(raw):
             _icebreaker_ability(b, raw, line)
             continue
         if b.trigger(line, low):
             continue
         if b.constant(line, low):
+            continue
+        if ctype in _CORP_ABILITY_TYPES and _corp_ability(b, line):
             continue
         if _is_ability(raw) and controller == "runner":
             # a paid ability the engine does not model: offered by hand in paid ability windows
@@ -756,6 +867,125 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
             continue
         b.shown(line, "ability" if _is_ability(raw) else "constant")
     return out, b.units
+
+
+_CORP_ABILITY_TYPES = frozenset({"asset", "upgrade", "ice"})
+_USE_ONLY = re.compile(r"use this (?:hardware|program|resource|card) only")
+_COST_AND_EFFECT = re.compile(r"(?P<cost>[^:→]{1,80}?):\s*(?P<effect>.+)")
+# what a Corp ability's effect may not say for the engine to offer it as printed: a restriction on
+# when or by whom it is used, which the engine would not check
+_CORP_RESTRICTION = re.compile(r"use this ability|can use this ability|only the runner|any player can")
+
+
+def _costs(cost: str) -> tuple[int, int, bool] | None:
+    """A printed cost of [click]s, N[credit] and [trash] -> (clicks, credits, trash), or None
+    when any part of it is something else (hosted counters, forfeiting, X, ...)."""
+    clicks, credits, trash = 0, 0, False
+    for part in (p.strip() for p in cost.lower().split(",")):
+        if re.fullmatch(r"(?:\[click\])+", part):
+            clicks += part.count("[click]")
+        elif re.fullmatch(r"\d+\[credit\]", part):
+            credits += int(part[: -len("[credit]")])
+        elif part == "[trash]" and not trash:
+            trash = True
+        else:
+            return None
+    return clicks, credits, trash
+
+
+def _corp_ability(b: _Card, line: str) -> bool:
+    """ "[click], 1[credit], [trash]: effects" on an asset, upgrade or piece of ice: a Corp `click`
+    ability (an action, 5.2.6a) or a `paid` ability (9.2.7), offered while the card is rezzed;
+    its effects modeled when every part is understood, else one by-hand `text` effect the judge
+    resolves when the Corp uses it (the cost is paid either way). True when the line is one."""
+    m = _COST_AND_EFFECT.fullmatch(line)
+    costs = _costs(m.group("cost")) if m else None
+    if costs is None or _CORP_RESTRICTION.search(m.group("effect").lower()):
+        return False
+    clicks, credits, trash = costs
+    if clicks > 3:
+        return False
+    ab: dict[str, Any] = {"kind": "click" if clicks else "paid", "cost": credits, "trash": trash}
+    if clicks:
+        ab["clicks"] = clicks
+    effects = parse_effects(m.group("effect"), "corp")
+    if effects is not None and len(effects) <= 10 and engine_accepts(effects, "corp"):
+        ab["effects"], status = effects, MODELED
+    else:
+        ab["effects"], status = [_text_effect(line)], BY_HAND
+    abl = b.out.setdefault("abilities", [])
+    if len(abl) >= 10 or not engine_accepts(ab, "corp", ability=True, card_type=b.ctype):
+        return False
+    abl.append(ab)
+    b.unit(
+        line,
+        "ability",
+        status,
+        None if status == MODELED else ("action window" if clicks else "paid ability window"),
+    )
+    return True
+
+
+_INTERRUPT = re.compile(r"\[interrupt\] → (?P<cost>[^:→]{1,40}?):\s*(?P<effect>.+)")
+_PREVENT_DAMAGE = re.compile(
+    r"prevent (?:up to )?(?P<n>\d+|any amount of) (?:(?P<kind>net|meat|core) )?damage"
+)
+_PREVENT_TAGS = re.compile(r"prevent (?P<n>\d+) tags?")
+_PREVENT_TRASH = re.compile(
+    rf"prevent a player from trashing (?P<n>\d+) installed (?P<kinds>{_KIND}(?:,? or {_KIND})*)"
+)
+_TRACE_SET = re.compile(r"reduce the base trace strength of a trace to (?P<n>\d+)")
+
+
+def _interrupt_ability(b: _Card, line: str) -> bool:
+    """ "[interrupt] → [trash]: Prevent 1 tag." and the like on an installed Runner card: a
+    `prevent` ability (9.9: damage of a kind, tags, or trashing programs / hardware /
+    resources) or a `trace` interrupt ("Reduce the base trace strength of a trace to 0.",
+    9.9.6d). The cost is [trash] and/or N[credit]. True when the line is one, modeled."""
+    m = _INTERRUPT.fullmatch(line)
+    costs = _costs(m.group("cost")) if m else None
+    if costs is None or costs[0]:
+        return False
+    _, credits, trash = costs
+    effect = m.group("effect").strip().rstrip(".").lower()
+    ab: dict[str, Any]
+    if d := _PREVENT_DAMAGE.fullmatch(effect):
+        amount = 99 if d.group("n") == "any amount of" else int(d.group("n"))
+        ab = {"kind": "prevent", "damage": d.group("kind") or "any", "amount": amount}
+    elif t := _PREVENT_TAGS.fullmatch(effect):
+        ab = {"kind": "prevent", "event": "tags", "amount": int(t.group("n"))}
+    elif t := _PREVENT_TRASH.fullmatch(effect):
+        kinds = _trash_kinds(1, t.group("kinds"))
+        ab = {
+            "kind": "prevent",
+            "event": "trash",
+            "amount": int(t.group("n")),
+            "card_types": kinds.get("card_types", ["program"]),
+        }
+    elif t := _TRACE_SET.fullmatch(effect):
+        ab = {"kind": "trace", "set": int(t.group("n"))}
+    else:
+        return False
+    ab.update(cost=credits, trash=trash)
+    abl = b.out.setdefault("abilities", [])
+    if len(abl) >= 10 or not engine_accepts(ab, "runner", ability=True):
+        return False
+    abl.append(ab)
+    b.unit(line, "ability", MODELED)
+    return True
+
+
+def _subroutine(raw: str, title: str) -> Any:
+    """`parse_subroutine`, where "Trash Data Mine." on Data Mine (the older wording of "Trash this
+    ice.") is read as "Trash this ice."; a line left by hand keeps its printed words."""
+    sub = parse_subroutine(raw)
+    if title and not isinstance(sub, list) and _name(sub) == "text":
+        own = re.sub(rf"\btrash {re.escape(title)}(?=\.|$)", "Trash this ice", raw, flags=re.IGNORECASE)
+        if own != raw:
+            again = parse_subroutine(own)
+            if isinstance(again, list) or _name(again) != "text":
+                return again
+    return sub
 
 
 def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:
@@ -784,40 +1014,58 @@ def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:
         b.unit(line, "ability", MODELED)
 
 
+# A paragraph of an operation or event that is not part of its play ability: an ability that
+# works while the card is in the grip or stack (Strike Fund), which no trigger of the engine meets
+_OFF_PLAY = re.compile(
+    r"when this (?:event|operation) is trashed from your (?:grip|hq)(?: or (?:stack|r&d))?, .+"
+)
+
+
 def _play(b: _Card, text: str) -> None:
     """An operation's or event's whole text is its play ability (9.7): modeled when every part
-    is understood, else one by-hand effect the judge resolves when it is played."""
+    is understood, else one by-hand effect the judge resolves when it is played. A paragraph
+    that works off the board ("When this event is trashed from your grip or stack, ...") is not
+    part of it: shown on the card."""
     ctype = b.ctype
+    side = "corp" if ctype == "operation" else "runner"
     lines = [plain(x) for x in text.split("\n") if plain(x)]
     keep = [ln for ln in lines if not _NOT_IN_PLAY.fullmatch(ln)]
+    play = [ln for ln in keep if not _OFF_PLAY.fullmatch(ln.rstrip(".").lower())]
     for ln in lines:
         if ln not in keep:
             b.unit(ln, "deckbuilding", NOT_APPLICABLE)
-    effects = parse_effects(text)
-    allowed = effects is not None and (
-        ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects)
+    effects = parse_effects("\n".join(play), side) if play else None
+    allowed = (
+        effects is not None
+        and len(effects) <= 10
+        and (ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects))
+        and engine_accepts(effects, side)
     )
-    if allowed and not engine_accepts(effects[:10], "corp" if ctype == "operation" else "runner"):
-        allowed = False
     if allowed:
-        b.out["effects"] = effects[:10]
+        b.out["effects"] = effects
         for ln in keep:
-            b.unit(ln, "play", MODELED)
+            if ln in play:
+                b.unit(ln, "play", MODELED)
+            else:
+                b.shown(ln)
     else:
         b.out["effects"] = [_text_effect("\n".join(keep) or text)]
         for ln in keep:
             b.unit(ln, "play", BY_HAND, "play")
 
 
-def engine_accepts(item: Any, controller: str = "corp", ability: bool = False) -> bool:
+def engine_accepts(
+    item: Any, controller: str = "corp", ability: bool = False, card_type: str = "program"
+) -> bool:
     """Whether the engine's board format (engine.board) accepts an effect, a list of effects
-    or (`ability`) an icebreaker ability as it is: effects added to the vocabulary before the
-    engine implements them are turned back into text by `board_card`."""
+    or (`ability`) an ability of a card of `card_type` (an icebreaker's by default) as it is:
+    effects added to the vocabulary before the engine implements them are turned back into
+    text by `board_card`."""
     from .board import _Checker
 
     ck = _Checker()
     if ability:
-        ck.abilities({"abilities": [item], "strength": 1}, "card", "program")
+        ck.abilities({"abilities": [item], "strength": 1}, "card", card_type)
     elif isinstance(item, list):
         ck.effect_list(item, "effects", controller)
     else:
