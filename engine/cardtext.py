@@ -202,8 +202,9 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
         frozenset({"corp"}),
         lambda m: [
             {
-                **_trash_kinds(1 if m.group(1) == "an" else int(m.group(1)), m.group(2)),
                 "effect": "trash_installed",
+                "amount": 1 if m.group(1) == "an" else int(m.group(1)),
+                "card_types": _kind_names(m.group(2)),
                 "chooser": "runner",
             }
         ],
@@ -211,8 +212,12 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
 ]
 
 
+def _kind_names(kinds: str) -> list[str]:
+    return sorted({k for k in _KIND_NAMES if k in kinds}, key=list(_KIND_NAMES).index)
+
+
 def _trash_kinds(amount: int, kinds: str) -> Any:
-    names = sorted({k for k in _KIND_NAMES if k in kinds}, key=list(_KIND_NAMES).index)
+    names = _kind_names(kinds)
     if names == ["program"]:
         return {"effect": "trash_program", "amount": amount}
     return {"effect": "trash_installed", "amount": amount, "card_types": names}
@@ -955,12 +960,11 @@ def _interrupt_ability(b: _Card, line: str) -> bool:
     elif t := _PREVENT_TAGS.fullmatch(effect):
         ab = {"kind": "prevent", "event": "tags", "amount": int(t.group("n"))}
     elif t := _PREVENT_TRASH.fullmatch(effect):
-        kinds = _trash_kinds(1, t.group("kinds"))
         ab = {
             "kind": "prevent",
             "event": "trash",
             "amount": int(t.group("n")),
-            "card_types": kinds.get("card_types", ["program"]),
+            "card_types": _kind_names(t.group("kinds")),
         }
     elif t := _TRACE_SET.fullmatch(effect):
         ab = {"kind": "trace", "set": int(t.group("n"))}
