@@ -566,7 +566,45 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         "card_type",
     ),
 ]
-_SCORED_OR_STOLEN = re.compile(r"when this agenda is scored or stolen, (?P<body>.+)")
+_INSTALLED = frozenset({"program", "hardware", "resource"})
+_CORP_ACTIVE = frozenset({"asset", "upgrade", "ice", "agenda"})
+# One ability, several trigger conditions: a trigger on each (engine.triggers), same effects.
+_AGENDA = {"card_type": "agenda"}
+_TWO_WAY_TRIGGERS: list[tuple[re.Pattern, frozenset[str], tuple[tuple[str, dict | None], ...]]] = [
+    (
+        re.compile(r"when this agenda is scored or stolen, (?P<body>.+)"),
+        frozenset({"agenda"}),
+        (("scored", None), ("stolen", None)),
+    ),
+    (
+        re.compile(r"whenever an agenda is scored or stolen, (?P<body>.+)"),
+        _INSTALLED | _CORP_ACTIVE,
+        (("scored", _AGENDA), ("stolen", None)),
+    ),
+    (
+        re.compile(r"whenever you score an agenda, (?P<body>.+)"),
+        _CORP_ACTIVE,
+        (("scored", _AGENDA),),
+    ),
+    (
+        re.compile(r"whenever you score an agenda from the root of this server, (?P<body>.+)"),
+        frozenset({"upgrade"}),
+        (("scored", {**_AGENDA, "server": "this"}),),
+    ),
+    (
+        re.compile(r"when your turn begins and whenever you steal an agenda, (?P<body>.+)"),
+        _INSTALLED,
+        (("turn_begins", None), ("stolen", None)),
+    ),
+    (
+        re.compile(
+            r"when you install this (?:program|hardware|resource) and when your turn begins, (?P<body>.+)"
+        ),
+        _INSTALLED,
+        (("installed", None), ("turn_begins", None)),
+    ),
+]
+WHEN_WORDS = {"turn_begins": "turn begins", "scored": "scored", "stolen": "stolen", "installed": "installed"}
 # "When the Runner accesses this asset/upgrade/agenda[ anywhere except in Archives]": `on_access`
 _ON_ACCESS = re.compile(
     r"when the runner accesses this (?:asset|upgrade|agenda|card)(?P<where> anywhere except in archives| while it is installed)?, (?P<body>.+)"
@@ -630,18 +668,11 @@ class _Card:
 
     # ----- paragraphs ----------------------------------------------------------------------
     def trigger(self, line: str, low: str) -> bool:
-        m = _SCORED_OR_STOLEN.fullmatch(low) if self.ctype == "agenda" else None
-        if m:  # two conditions, one ability (9.6.14c, 7.2.3): a trigger on each, the same effects
-            body = line[m.start("body") :].strip()
-            effects = self._effects(body)
-            status = MODELED if effects is not None else BY_HAND
-            for when in ("scored", "stolen"):
-                tr: dict[str, Any] = {"when": when, "effects": effects or [_text_effect(line)]}
-                if effects is not None and body.lower().startswith("you may "):
-                    tr["optional"] = True
-                self.out.setdefault("triggers", []).append(tr)
-            self.unit(line, "trigger", status, "scored or stolen")
-            return True
+        for pattern, types, conditions in _TWO_WAY_TRIGGERS:
+            m = pattern.fullmatch(low) if self.ctype in types else None
+            if m:
+                self._add_triggers(conditions, line[m.start("body") :].strip(), line)
+                return True
         for pattern, types, when, flt in _TRIGGERS:
             if self.ctype not in types:
                 continue
@@ -696,6 +727,24 @@ class _Card:
         if self.controller == "runner" and not all(_name(e) in _RUNNER_EFFECTS | {"bypass"} for e in effects):
             return None
         return effects[:10]
+
+    def _add_triggers(self, conditions: tuple[tuple[str, dict | None], ...], body: str, line: str) -> None:
+        """One printed ability met under several conditions ("when this agenda is scored or
+        stolen"): a trigger on each, with the same effects; one unit."""
+        effects = self._effects(body)
+        for when, flt in conditions:
+            tr: dict[str, Any] = {"when": when}
+            if flt:
+                tr["filter"] = dict(flt)
+            if effects is not None:
+                tr["effects"] = effects
+                if body.lower().startswith("you may "):
+                    tr["optional"] = True
+            else:
+                tr["effects"] = [_text_effect(line)]
+            self.out.setdefault("triggers", []).append(tr)
+        at = " or ".join(WHEN_WORDS.get(w, w) for w, _ in conditions)
+        self.unit(line, "trigger", MODELED if effects is not None else BY_HAND, at)
 
     def _add_trigger(self, tr: dict, body: str, line: str, when: str) -> None:
         effects = self._effects(body)

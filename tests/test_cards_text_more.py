@@ -425,3 +425,50 @@ def test_fujii_does_2_net_damage_when_stolen(doc, card):
     s = finish(engine.start(b, "run", doc, {"server": "remote1"}))
     assert [c["name"] for c in s.board["runner"]["score_area"]] == ["Fujii Asset Retrieval"]
     assert len(s.board["runner"]["hand"]) == 3
+
+
+TWO_WAY = [
+    # (card, [(when, filter)], modeled?)
+    ("salvo_testing", [("scored", {"card_type": "agenda"})], True),
+    ("djupstad_grid", [("scored", {"card_type": "agenda", "server": "this"})], True),
+    ("fencer_fueno", [("turn_begins", None), ("stolen", None)], False),
+    ("botulus", [("installed", None), ("turn_begins", None)], False),
+    ("pantograph", [("scored", {"card_type": "agenda"}), ("stolen", None)], False),
+]
+
+
+@pytest.mark.parametrize(("card_id", "conditions", "modeled"), TWO_WAY)
+def test_one_ability_on_several_conditions(data, names, card, card_id, conditions, modeled):
+    """A trigger on each condition, the same effects, one unit."""
+    triggers = card(card_id)["triggers"][: len(conditions)]
+    assert [(t["when"], t.get("filter")) for t in triggers] == conditions
+    assert all(t["effects"] == triggers[0]["effects"] for t in triggers)
+    by_hand = triggers[0]["effects"][0] in (
+        {"effect": "text", "text": u.text} for u in card_units(data.cards[card_id], names)
+    )
+    assert by_hand is not modeled
+    status = [u.status for u in card_units(data.cards[card_id], names) if u.kind == "trigger"][0]
+    assert status == (MODELED if modeled else BY_HAND)
+
+
+def test_pantograph_is_surfaced_when_the_runner_steals(doc, card):
+    """Pantograph's "Whenever an agenda is scored or stolen, gain 1[credit]. Then, you may
+    install 1 card from your grip." is by hand: when the Runner steals, the judge is asked."""
+    b = engine_board(
+        runner={"credits": 0, "rig": {"hardware": [card("pantograph")]}},
+        servers={"remote1": {"content": card("hostile_takeover")}},
+    )
+    s = engine.start(b, "run", doc, {"server": "remote1"})
+    seen: list[str] = []
+    for _ in range(80):
+        if s.finished:
+            break
+        ids = decision_ids(s)
+        seen += ids
+        if "resolved" in ids:
+            s, _ = engine.apply(s, "resolved:runner.credits=1")
+            continue
+        s, _ = engine.apply(s, next((w for w in ("steal", "pass", "continue") if w in ids), ids[0]))
+    assert "resolved" in seen
+    assert [c["name"] for c in s.board["runner"]["score_area"]] == ["Hostile Takeover"]
+    assert s.board["runner"]["credits"] == 1
