@@ -667,11 +667,14 @@ class _Card:
             self.out["unmodeled"].append(text[:MAX_TEXT])
 
     # ----- paragraphs ----------------------------------------------------------------------
-    def trigger(self, line: str, low: str) -> bool:
+    def trigger(self, line: str, low: str, src: str | None = None) -> bool:
+        """`src`: the paragraph as matched (`low` is its lowercase), when it differs from the
+        printed `line` (the card's own name read as "this agenda"); effects are read from it."""
+        src = line if src is None else src
         for pattern, types, conditions in _TWO_WAY_TRIGGERS:
             m = pattern.fullmatch(low) if self.ctype in types else None
             if m:
-                self._add_triggers(conditions, line[m.start("body") :].strip(), line)
+                self._add_triggers(conditions, src[m.start("body") :].strip(), line)
                 return True
         for pattern, types, when, flt in _TRIGGERS:
             if self.ctype not in types:
@@ -688,12 +691,12 @@ class _Card:
                 tr["filter"] = {"subtype": m.group("subtype")}
             elif flt == "card_type" and m.group("card_type") != "card":
                 tr["filter"] = {"card_type": m.group("card_type")}
-            body = line[m.start("body") :].strip()
+            body = src[m.start("body") :].strip()
             self._add_trigger(tr, body, line, when)
             return True
         m = _ON_ACCESS.fullmatch(low) if self.controller == "corp" else None
         if m:
-            body = line[m.start("body") :].strip()
+            body = src[m.start("body") :].strip()
             effects = self._effects(body)
             where = _ON_ACCESS_ZONES.get(m.group("where") or "")
             if effects is None:
@@ -902,7 +905,8 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if icebreaker and _is_ability(raw):
             _icebreaker_ability(b, raw, line)
             continue
-        if b.trigger(line, low):
+        own = _own_name(line, get("title") or "", ctype)
+        if b.trigger(line, own.rstrip(".").lower(), own):
             continue
         if b.constant(line, low):
             continue
@@ -1026,6 +1030,16 @@ def _interrupt_ability(b: _Card, line: str) -> bool:
     abl.append(ab)
     b.unit(line, "ability", MODELED)
     return True
+
+
+def _own_name(line: str, title: str, ctype: str) -> str:
+    """The older wording names the card itself ("When you score Fly on the Wall, ..."): the
+    paragraph with that name read as "this agenda" / "this ice" ..., when the name is in the
+    opening condition only (before the first comma); else the paragraph as printed."""
+    opener, sep, rest = line.partition(",")
+    if not title or not sep or title.lower() not in opener.lower() or title.lower() in rest.lower():
+        return line
+    return re.sub(re.escape(title), f"this {ctype}", opener, flags=re.IGNORECASE) + sep + rest
 
 
 def _subroutine(raw: str, title: str) -> Any:

@@ -472,3 +472,32 @@ def test_pantograph_is_surfaced_when_the_runner_steals(doc, card):
     assert "resolved" in seen
     assert [c["name"] for c in s.board["runner"]["score_area"]] == ["Hostile Takeover"]
     assert s.board["runner"]["credits"] == 1
+
+
+@pytest.mark.parametrize(
+    ("card_id", "triggers"),
+    [
+        ("fly_on_the_wall", [{"when": "scored", "effects": [{"effect": "give_tags", "amount": 1}]}]),
+        (
+            "vulcan_coverup",
+            [
+                {"when": "scored", "effects": [{"effect": "meat_damage", "amount": 2}]},
+                {"when": "stolen", "effects": [{"effect": "take_bad_publicity", "amount": 1}]},
+            ],
+        ),
+    ],
+)
+def test_the_older_wording_names_the_card_itself(card, card_id, triggers):
+    """ "When you score Fly on the Wall, ..." is "When you score this agenda, ..."."""
+    assert card(card_id)["triggers"] == triggers
+
+
+def test_a_by_hand_trigger_keeps_the_printed_name(data, names, card):
+    (tr,) = card("corporate_sales_team")["triggers"]
+    assert tr == {
+        "when": "scored",
+        "effects": [
+            {"effect": "text", "text": "When you score Corporate Sales Team, place 10[credit] on it."}
+        ],
+    }
+    assert (BY_HAND, "scored") in units(data, names, "corporate_sales_team")
