@@ -182,6 +182,11 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
         lambda m: [{"effect": "give_tags", "amount": int(m.group(1))}],
     ),
     (
+        re.compile(rf"they gain {_N}\[credit\]"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "opponent_gains_credits", "amount": int(m.group(1))}],
+    ),
+    (
         re.compile(rf"they lose {_N}\[credit\]"),
         frozenset({"corp"}),
         lambda m: [{"effect": "lose_credits", "amount": int(m.group(1))}],
@@ -248,7 +253,7 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
     ),
 ]
 _UNLESS = re.compile(rf"(.+?),? unless (?:the runner pays|they pay) {_N}\[credit\]")
-_UNLESS_CLICK = re.compile(r"(.+?),? unless the runner spends ((?:\[click\])+)")
+_UNLESS_CLICK = re.compile(r"(.+?),? unless (?:the runner spends|they spend) ((?:\[click\])+)")
 _IF_TAGGED_AFTER = re.compile(r"(.+?) if the runner is tagged")
 _IF_TAGGED_BEFORE = re.compile(r"if the runner is tagged, (.+)")
 _TRACE = re.compile(
@@ -555,7 +560,7 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
     ),
     (
         re.compile(r"whenever (?:the runner makes|there is) a successful run on this server, (?P<body>.+)"),
-        frozenset({"upgrade"}),
+        frozenset({"upgrade", "asset"}),
         "successful_run",
         "this",
     ),
@@ -566,6 +571,7 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         "card_type",
     ),
 ]
+_THREAT = re.compile(r"threat (\d+) → ")
 _INSTALLED = frozenset({"program", "hardware", "resource"})
 _CORP_ACTIVE = frozenset({"asset", "upgrade", "ice", "agenda"})
 # One ability, several trigger conditions: a trigger on each (engine.triggers), same effects.
@@ -671,6 +677,22 @@ class _Card:
         """`src`: the paragraph as matched (`low` is its lowercase), when it differs from the
         printed `line` (the card's own name read as "this agenda"); effects are read from it."""
         src = line if src is None else src
+        t = _THREAT.match(low)
+        if t and self.ctype in _CORP_ACTIVE:  # "Threat 4 → When ...": active at threat 4 or more
+            mark = len(self.out.get("triggers", []))
+            if not self.trigger(line, low[t.end() :], src[t.end() :]):
+                return False
+            tr = self.out["triggers"][mark]
+            if tr["effects"] and _name(tr["effects"][0]) != "text":
+                gated = [{"effect": "if_threat_level", "amount": int(t.group(1)), "effects": tr["effects"]}]
+                if engine_accepts(gated, "corp"):
+                    tr["effects"] = gated
+                else:  # not expressible gated: the whole paragraph by hand
+                    tr["effects"] = [_text_effect(line)]
+                    tr.pop("optional", None)
+                    u = self.units[-1]
+                    self.units[-1] = Unit(u.text, u.kind, BY_HAND, u.at)
+            return True
         for pattern, types, conditions in _TWO_WAY_TRIGGERS:
             m = pattern.fullmatch(low) if self.ctype in types else None
             if m:

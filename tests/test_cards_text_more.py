@@ -501,3 +501,51 @@ def test_a_by_hand_trigger_keeps_the_printed_name(data, names, card):
         ],
     }
     assert (BY_HAND, "scored") in units(data, names, "corporate_sales_team")
+
+
+def test_a_threat_gated_trigger_resolves_only_at_that_threat(card):
+    """Jaguarundi: "Threat 4 → When the Runner encounters this ice, give them 1 tag unless they
+    spend [click]." (9.3.6f: active at threat level 4 or more)."""
+    (tr,) = card("jaguarundi")["triggers"]
+    assert tr == {
+        "when": "encountered",
+        "effects": [
+            {
+                "effect": "if_threat_level",
+                "amount": 4,
+                "effects": [
+                    {
+                        "effect": "unless_pays",
+                        "amount": 0,
+                        "clicks": 1,
+                        "effects": [{"effect": "give_tags", "amount": 1}],
+                    }
+                ],
+            }
+        ],
+    }
+    # a body the engine cannot run keeps the whole printed paragraph, threat included
+    (knight,) = card("starlit_knight")["triggers"]
+    assert knight["effects"][0]["text"].startswith("Threat 4 → When the Runner encounters this ice")
+
+
+def test_daily_quest_gives_the_runner_2_on_a_successful_run_on_its_server(doc, card):
+    assert card("daily_quest")["triggers"][0] == {
+        "when": "successful_run",
+        "filter": {"server": "this"},
+        "effects": [{"effect": "opponent_gains_credits", "amount": 2}],
+    }
+    b = engine_board(
+        runner={"credits": 0}, servers={"remote1": {"content": card("daily_quest", rezzed=True)}}
+    )
+    s = finish(engine.start(b, "run", doc, {"server": "remote1"}))
+    assert s.board["runner"]["credits"] == 2
+    b = engine_board(
+        runner={"credits": 0},
+        servers={
+            "remote1": {"content": card("daily_quest", rezzed=True)},
+            "remote2": {"content": card("pad_campaign")},
+        },
+    )
+    s = finish(engine.start(b, "run", doc, {"server": "remote2"}))
+    assert s.board["runner"]["credits"] == 0  # a run on another server: not met
