@@ -21,6 +21,14 @@ Runner's credits and tags, "You may trash 1 card from HQ to ...", and on icebrea
 keeps only what the engine's board format accepts today (`engine_accepts`); the rest goes on
 the board as text until the engine implements it.
 
+Whole cards (`card_units`, `board_card`) also read: Corp paid and [click] abilities on assets,
+upgrades and ice ("[click], 1[credit], [trash]: ..."; effects modeled, or one by-hand ``text``
+effect with the cost modeled), the Runner's "[interrupt] → [trash]: Prevent ..." (``prevent``)
+and "Reduce the base trace strength of a trace to 0" (``trace``) interrupts, trace bonuses, one
+ability on two trigger conditions ("scored or stolen"), "Threat N → When ..." triggers, and the
+older wording that names the card itself. Formulas naming a player ("The Corp gains",
+"give them") are read for the side whose card it is (`parse_effects(text, side)`).
+
 Translation is all or nothing per line: a line with any sentence outside the formulas (a
 condition, a restriction, "instead") stays whole as a ``text`` effect or ability, for the judge
 to resolve by hand. Reminder text in parentheses is ignored.
