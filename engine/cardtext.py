@@ -580,6 +580,36 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
     ),
 ]
 _THREAT = re.compile(r"threat (\d+) → ")
+_WHERE = r"(?: on (?P<server>hq|r&d|archives|a central server|a remote server))?"
+_INSTALL_KIND = {"program": "program", "piece of hardware": "hardware", "resource": "resource"}
+# "The first time each turn ..." on an installed Runner card: the engine has the condition but no
+# once-per-turn limit on triggers, so the ability is surfaced by hand each time the condition is
+# met (the judge resolves it when it is the first time); "whenever you install a virus program"
+# likewise when its body is not modeled.
+_ONCE_A_TURN_TRIGGERS: list[tuple[re.Pattern, str, Any]] = [
+    (
+        re.compile(
+            rf"the first time (?:each turn you make a successful run{_WHERE}|you make a successful run{_WHERE.replace('server>', 'server2>')} each turn), (?P<body>.+)"
+        ),
+        "successful_run",
+        lambda m: (
+            {"server": _SERVER_WORDS[m.group("server") or m.group("server2")]}
+            if (m.group("server") or m.group("server2"))
+            else None
+        ),
+    ),
+    (
+        re.compile(
+            r"(?:the first time each turn|whenever) you install an? (?:(?P<subtype>virus|icebreaker|connection|console) )?"
+            r"(?P<kind>program|piece of hardware|resource), (?P<body>.+)"
+        ),
+        "installed",
+        lambda m: {
+            "card_type": _INSTALL_KIND[m.group("kind")],
+            **({"subtype": m.group("subtype")} if m.group("subtype") else {}),
+        },
+    ),
+]
 _INSTALLED = frozenset({"program", "hardware", "resource"})
 _CORP_ACTIVE = frozenset({"asset", "upgrade", "ice", "agenda"})
 # One ability, several trigger conditions: a trigger on each (engine.triggers), same effects.
@@ -701,6 +731,16 @@ class _Card:
                     u = self.units[-1]
                     self.units[-1] = Unit(u.text, u.kind, BY_HAND, u.at)
             return True
+        for pattern, when, make in _ONCE_A_TURN_TRIGGERS:
+            m = pattern.fullmatch(low) if self.ctype in _INSTALLED else None
+            if m:
+                tr = {"when": when, "effects": [_text_effect(line)]}
+                flt = make(m)
+                if flt:
+                    tr["filter"] = flt
+                self.out.setdefault("triggers", []).append(tr)
+                self.unit(line, "trigger", BY_HAND, when)
+                return True
         for pattern, types, conditions in _TWO_WAY_TRIGGERS:
             m = pattern.fullmatch(low) if self.ctype in types else None
             if m:

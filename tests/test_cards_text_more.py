@@ -549,3 +549,41 @@ def test_daily_quest_gives_the_runner_2_on_a_successful_run_on_its_server(doc, c
     )
     s = finish(engine.start(b, "run", doc, {"server": "remote2"}))
     assert s.board["runner"]["credits"] == 0  # a run on another server: not met
+
+
+@pytest.mark.parametrize(
+    ("card_id", "when", "flt"),
+    [
+        ("lilypad", "installed", {"card_type": "program"}),
+        ("masterwork_v37", "installed", {"card_type": "hardware"}),
+        ("cookbook", "installed", {"card_type": "program", "subtype": "virus"}),
+        ("zenit_chip_jz_2mj", "successful_run", {"server": "central"}),
+        ("pan_weave", "successful_run", {"server": "hq"}),
+        ("john_masanori", "successful_run", None),
+    ],
+)
+def test_first_time_each_turn_is_surfaced_by_hand_at_its_condition(data, names, card, card_id, when, flt):
+    """No once-per-turn limit on triggers: the ability is the judge's each time its condition is
+    met (the printed "The first time each turn" is in the text they resolve)."""
+    tr = next(t for t in card(card_id)["triggers"] if t["when"] == when and t.get("filter") == flt)
+    (effect,) = tr["effects"]
+    assert effect["effect"] == "text"
+    assert (BY_HAND, when) in [
+        (u.status, u.at) for u in card_units(data.cards[card_id], names) if u.text == effect["text"]
+    ]
+
+
+def test_john_masanori_is_asked_on_a_successful_run(doc, card):
+    b = engine_board(runner={"credits": 0, "rig": {"resources": [card("john_masanori")]}})
+    s = engine.start(b, "run", doc, {"server": "archives"})
+    asked = False
+    for _ in range(80):
+        if s.finished:
+            break
+        ids = decision_ids(s)
+        if "resolved" in ids:
+            asked = True
+            s, _ = engine.apply(s, "resolved")
+            continue
+        s, _ = engine.apply(s, next((w for w in ("pass", "continue") if w in ids), ids[0]))
+    assert asked and s.finished
