@@ -21,6 +21,14 @@ Runner's credits and tags, "You may trash 1 card from HQ to ...", and on icebrea
 keeps only what the engine's board format accepts today (`engine_accepts`); the rest goes on
 the board as text until the engine implements it.
 
+Whole cards (`card_units`, `board_card`) also read: Corp paid and [click] abilities on assets,
+upgrades and ice ("[click], 1[credit], [trash]: ..."; effects modeled, or one by-hand ``text``
+effect with the cost modeled), the Runner's "[interrupt] → [trash]: Prevent ..." (``prevent``)
+and "Reduce the base trace strength of a trace to 0" (``trace``) interrupts, trace bonuses, one
+ability on two trigger conditions ("scored or stolen"), "Threat N → When ..." triggers, and the
+older wording that names the card itself. Formulas naming a player ("The Corp gains",
+"give them") are read for the side whose card it is (`parse_effects(text, side)`).
+
 Translation is all or nothing per line: a line with any sentence outside the formulas (a
 condition, a restriction, "instead") stays whole as a ``text`` effect or ability, for the judge
 to resolve by hand. Reminder text in parentheses is ignored.
@@ -70,6 +78,8 @@ def plain(text: str) -> str:
 
 _N = r"(\d+)"
 _KIND = r"(?:programs?|resources?|pieces? of hardware|hardware)"
+_KINDS = rf"{_KIND}(?:(?:,|,? or) {_KIND})*"
+_CLICKS = r"((?:\[click\])+|\d+\[click\])"
 _SIMPLE: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"end the run"), lambda m: "end_the_run"),
     (
@@ -129,6 +139,13 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
         },
     ),
     (re.compile(r"trash this ice"), lambda m: "trash_this_ice"),
+    # the older wording: "Trash 1 program." (an installed one: only installed cards can be)
+    (re.compile(rf"trash {_N} ({_KINDS})"), lambda m: _trash_kinds(int(m.group(1)), m.group(2))),
+    # "Gain [click][click]." (as printed: a click symbol per click)
+    (
+        re.compile(r"gain ((?:\[click\])+)"),
+        lambda m: {"effect": "gain_clicks", "amount": _clicks(m.group(1))},
+    ),
     (
         re.compile(rf"take {_N} bad publicity"),
         lambda m: {"effect": "take_bad_publicity", "amount": int(m.group(1))},
@@ -140,10 +157,84 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
     ),
 ]
 _KIND_NAMES = {"program": "program", "resource": "resource", "hardware": "hardware"}
+# Formulas that name a player: what they mean depends on whose card it is (`side`), the Corp's
+# (ice subroutines, operations, Corp card abilities and triggers) or the Runner's.
+_SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
+    (
+        re.compile(rf"the corp gains {_N}\[credit\]"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "gain_credits", "amount": int(m.group(1))}],
+    ),
+    (
+        re.compile(rf"the corp gains {_N}\[credit\] or draws {_N} cards?"),
+        frozenset({"corp"}),
+        lambda m: [
+            {
+                "effect": "choose",
+                "options": [
+                    [{"effect": "gain_credits", "amount": int(m.group(1))}],
+                    [{"effect": "draw_cards", "amount": int(m.group(2))}],
+                ],
+            }
+        ],
+    ),
+    (
+        re.compile(rf"each player gains {_N}\[credit\]"),
+        frozenset({"corp"}),
+        lambda m: [
+            {"effect": "gain_credits", "amount": int(m.group(1))},
+            {"effect": "opponent_gains_credits", "amount": int(m.group(1))},
+        ],
+    ),
+    # "they" / "them": the Runner, on a Corp card ("When the Runner steals this agenda, give them
+    # 1 tag.")
+    (
+        re.compile(rf"give them {_N} tags?"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "give_tags", "amount": int(m.group(1))}],
+    ),
+    (
+        re.compile(rf"they gain {_N}\[credit\]"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "opponent_gains_credits", "amount": int(m.group(1))}],
+    ),
+    (
+        re.compile(rf"they lose {_N}\[credit\]"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "lose_credits", "amount": int(m.group(1))}],
+    ),
+    # "..., if able": the Runner loses what they have, up to N (the engine's lose_*, 1.2.3)
+    (
+        re.compile(rf"the runner loses {_CLICKS}, if able"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "lose_clicks", "amount": _clicks(m.group(1))}],
+    ),
+    (
+        re.compile(rf"the runner loses {_N}\[credit\], if able"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "lose_credits", "amount": int(m.group(1))}],
+    ),
+    (
+        re.compile(rf"the runner trashes (\d+|an) installed ({_KINDS})"),
+        frozenset({"corp"}),
+        lambda m: [
+            {
+                "effect": "trash_installed",
+                "amount": 1 if m.group(1) == "an" else int(m.group(1)),
+                "card_types": _kind_names(m.group(2)),
+                "chooser": "runner",
+            }
+        ],
+    ),
+]
+
+
+def _kind_names(kinds: str) -> list[str]:
+    return sorted({k for k in _KIND_NAMES if k in kinds}, key=list(_KIND_NAMES).index)
 
 
 def _trash_kinds(amount: int, kinds: str) -> Any:
-    names = sorted({k for k in _KIND_NAMES if k in kinds}, key=list(_KIND_NAMES).index)
+    names = _kind_names(kinds)
     if names == ["program"]:
         return {"effect": "trash_program", "amount": amount}
     return {"effect": "trash_installed", "amount": amount, "card_types": names}
@@ -174,7 +265,7 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
     ),
 ]
 _UNLESS = re.compile(rf"(.+?),? unless (?:the runner pays|they pay) {_N}\[credit\]")
-_UNLESS_CLICK = re.compile(r"(.+?),? unless the runner spends ((?:\[click\])+)")
+_UNLESS_CLICK = re.compile(r"(.+?),? unless (?:the runner spends|they spend) ((?:\[click\])+)")
 _IF_TAGGED_AFTER = re.compile(r"(.+?) if the runner is tagged")
 _IF_TAGGED_BEFORE = re.compile(r"if the runner is tagged, (.+)")
 _TRACE = re.compile(
@@ -192,23 +283,27 @@ def _sentences(text: str) -> list[str]:
     return [p.strip().rstrip(".").strip() for p in parts if p.strip().rstrip(".").strip()]
 
 
-def _one(sentence: str) -> Any | None:
+def _one(sentence: str, side: str | None = None) -> Any | None:
     """One sentence -> one effect, or None when it is not exactly one of the formulas."""
-    many = _many(sentence)
+    many = _many(sentence, side)
     return many[0] if many is not None and len(many) == 1 else None
 
 
-def _many(sentence: str) -> list | None:
+def _many(sentence: str, side: str | None = None) -> list | None:
     """One sentence -> its effects (one, or two joined by "and"), or None when any part is
     not exactly one of the formulas."""
     s = sentence.strip().rstrip(".").strip().lower()
+    for pattern, sides, make in _SIDED:
+        m = pattern.fullmatch(s) if side in sides else None
+        if m:
+            return make(m)
     for pattern, make in _SIMPLE:
         m = pattern.fullmatch(s)
         if m:
             return [make(m)]
     m = _UNLESS.fullmatch(s)
     if m:
-        inner = _many(m.group(1))
+        inner = _many(m.group(1), side)
         return (
             None
             if inner is None
@@ -216,7 +311,7 @@ def _many(sentence: str) -> list | None:
         )
     m = _UNLESS_CLICK.fullmatch(s)
     if m:
-        inner = _many(m.group(1))
+        inner = _many(m.group(1), side)
         clicks = m.group(2).count("[click]")
         return (
             None
@@ -225,12 +320,12 @@ def _many(sentence: str) -> list | None:
         )
     m = _IF_TAGGED_AFTER.fullmatch(s) or _IF_TAGGED_BEFORE.fullmatch(s)
     if m:
-        inner = _many(m.group(1))
+        inner = _many(m.group(1), side)
         return None if inner is None else [{"effect": "if_tagged", "effects": inner}]
     for pattern, make in _CONDITIONS:
         m = pattern.fullmatch(s)
         if m:
-            inner = _many(m.group("inner"))
+            inner = _many(m.group("inner"), side)
             return None if inner is None else [make(m, inner)]
     m = re.fullmatch(r"the runner loses ((?:\[click\])+|\d+\[click\]) and (\d+)\[credit\]", s)
     if m:
@@ -242,22 +337,24 @@ def _many(sentence: str) -> list | None:
         left, sep, right = s.rpartition(joint)
         if not sep:
             continue
-        a, b = _many(left), _many(right)
+        a, b = _many(left, side), _many(right, side)
         if a is None or b is None:
             continue
         return [{"effect": "choose", "options": [a, b]}] if make == "choose" else a + b
     return None
 
 
-def parse_effects(text: str) -> list | None:
-    """A whole instruction text -> its list of effects, or None unless every part is understood."""
+def parse_effects(text: str, side: str | None = None) -> list | None:
+    """A whole instruction text -> its list of effects, or None unless every part is understood.
+    `side`: whose card it is ("corp", "runner"), for the formulas that name a player
+    ("The Corp gains 2[credit]" is the controller's gain only on a Corp card)."""
     t = plain(text)
     if not t or len(t) > MAX_TEXT:  # longer than any formula (the parse recurses per clause)
         return None
     m = _TRACE.fullmatch(t.rstrip(".").lower() + ".") or _TRACE.fullmatch(t.lower())
     if m:
-        success = parse_effects(m.group(2))
-        failure = parse_effects(m.group(3)) if m.group(3) else []
+        success = parse_effects(m.group(2), side)
+        failure = parse_effects(m.group(3), side) if m.group(3) else []
         if success is None or failure is None:
             return None
         effect: dict[str, Any] = {"effect": "trace", "strength": int(m.group(1)), "on_success": success}
@@ -266,7 +363,7 @@ def parse_effects(text: str) -> list | None:
         return [effect]
     out = []
     for sentence in _sentences(t):
-        e = _many(sentence)
+        e = _many(sentence, side)
         if e is None:
             return None
         out.extend(e)
@@ -280,7 +377,7 @@ def _text_effect(text: str) -> dict:
 def parse_subroutine(line: str) -> Any:
     """One "[subroutine] ..." line -> an effect, a list of effects, or a ``text`` effect."""
     body = re.sub(r"^\s*\[subroutine\]\s*", "", line)
-    effects = parse_effects(body)
+    effects = parse_effects(body, "corp")
     if effects is None:
         return _text_effect(body)
     return effects[0] if len(effects) == 1 else effects
@@ -380,7 +477,7 @@ def subroutine_lines(text: str) -> list[str]:
 
 _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
-_RUNNER_EFFECTS = {"gain_credits", "lose_credits", "lose_clicks", "draw_cards", "text"}
+_RUNNER_EFFECTS = {"gain_credits", "gain_clicks", "lose_credits", "lose_clicks", "draw_cards", "text"}
 
 # How the engine treats one unit (a subroutine, or one printed paragraph) of a card's text:
 MODELED = "modeled"  # the engine applies it (an effect, ability, trigger, constant it runs)
@@ -478,7 +575,7 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
     ),
     (
         re.compile(r"whenever (?:the runner makes|there is) a successful run on this server, (?P<body>.+)"),
-        frozenset({"upgrade"}),
+        frozenset({"upgrade", "asset"}),
         "successful_run",
         "this",
     ),
@@ -489,6 +586,76 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         "card_type",
     ),
 ]
+_THREAT = re.compile(r"threat (\d+) → ")
+_WHERE = r"(?: on (?P<server>hq|r&d|archives|a central server|a remote server))?"
+_INSTALL_KIND = {"program": "program", "piece of hardware": "hardware", "resource": "resource"}
+# "The first time each turn ..." on an installed Runner card: the engine has the condition but no
+# once-per-turn limit on triggers, so the ability is surfaced by hand each time the condition is
+# met (the judge resolves it when it is the first time); "whenever you install a virus program"
+# likewise when its body is not modeled.
+_ONCE_A_TURN_TRIGGERS: list[tuple[re.Pattern, str, Any]] = [
+    (
+        re.compile(
+            rf"the first time (?:each turn you make a successful run{_WHERE}|you make a successful run{_WHERE.replace('server>', 'server2>')} each turn), (?P<body>.+)"
+        ),
+        "successful_run",
+        lambda m: (
+            {"server": _SERVER_WORDS[m.group("server") or m.group("server2")]}
+            if (m.group("server") or m.group("server2"))
+            else None
+        ),
+    ),
+    (
+        re.compile(
+            r"(?:the first time each turn|whenever) you install an? (?:(?P<subtype>virus|icebreaker|connection|console) )?"
+            r"(?P<kind>program|piece of hardware|resource), (?P<body>.+)"
+        ),
+        "installed",
+        lambda m: {
+            "card_type": _INSTALL_KIND[m.group("kind")],
+            **({"subtype": m.group("subtype")} if m.group("subtype") else {}),
+        },
+    ),
+]
+_INSTALLED = frozenset({"program", "hardware", "resource"})
+_CORP_ACTIVE = frozenset({"asset", "upgrade", "ice", "agenda"})
+# One ability, several trigger conditions: a trigger on each (engine.triggers), same effects.
+_AGENDA = {"card_type": "agenda"}
+_TWO_WAY_TRIGGERS: list[tuple[re.Pattern, frozenset[str], tuple[tuple[str, dict | None], ...]]] = [
+    (
+        re.compile(r"when this agenda is scored or stolen, (?P<body>.+)"),
+        frozenset({"agenda"}),
+        (("scored", None), ("stolen", None)),
+    ),
+    (
+        re.compile(r"whenever an agenda is scored or stolen, (?P<body>.+)"),
+        _INSTALLED | _CORP_ACTIVE,
+        (("scored", _AGENDA), ("stolen", None)),
+    ),
+    (
+        re.compile(r"whenever you score an agenda, (?P<body>.+)"),
+        _CORP_ACTIVE,
+        (("scored", _AGENDA),),
+    ),
+    (
+        re.compile(r"whenever you score an agenda from the root of this server, (?P<body>.+)"),
+        frozenset({"upgrade"}),
+        (("scored", {**_AGENDA, "server": "this"}),),
+    ),
+    (
+        re.compile(r"when your turn begins and whenever you steal an agenda, (?P<body>.+)"),
+        _INSTALLED,
+        (("turn_begins", None), ("stolen", None)),
+    ),
+    (
+        re.compile(
+            r"when you install this (?:program|hardware|resource) and when your turn begins, (?P<body>.+)"
+        ),
+        _INSTALLED,
+        (("installed", None), ("turn_begins", None)),
+    ),
+]
+WHEN_WORDS = {"turn_begins": "turn begins", "scored": "scored", "stolen": "stolen", "installed": "installed"}
 # "When the Runner accesses this asset/upgrade/agenda[ anywhere except in Archives]": `on_access`
 _ON_ACCESS = re.compile(
     r"when the runner accesses this (?:asset|upgrade|agenda|card)(?P<where> anywhere except in archives| while it is installed)?, (?P<body>.+)"
@@ -513,6 +680,11 @@ _ACCESS_MORE = re.compile(r"whenever you breach (hq|r&d), access (\d+) additiona
 _MU = re.compile(r"\+(\d+)\[mu\]")
 _LINK = re.compile(r"\+(\d+)\[link\]")
 _RECURRING = re.compile(r"(\d+)\[recurring-credit\]")
+# "The base trace strength of each trace during a run on this server is increased by 2."
+# (Rutherford Grid) / "... of each subroutine is increased by 1." (Improved Tracers): trace_bonus
+_TRACE_BONUS = re.compile(
+    r"the base trace strength of each (?P<which>trace during a run on this server|subroutine) is increased by (?P<n>\d+)"
+)
 _PUMP_LASTS = re.compile(r"\+(\d+) strength for the remainder of (?:this|the) (run|turn)")
 
 
@@ -546,7 +718,41 @@ class _Card:
             self.out["unmodeled"].append(text[:MAX_TEXT])
 
     # ----- paragraphs ----------------------------------------------------------------------
-    def trigger(self, line: str, low: str) -> bool:
+    def trigger(self, line: str, low: str, src: str | None = None) -> bool:
+        """`src`: the paragraph as matched (`low` is its lowercase), when it differs from the
+        printed `line` (the card's own name read as "this agenda"); effects are read from it."""
+        src = line if src is None else src
+        t = _THREAT.match(low)
+        if t and self.ctype in _CORP_ACTIVE:  # "Threat 4 → When ...": active at threat 4 or more
+            mark = len(self.out.get("triggers", []))
+            if not self.trigger(line, low[t.end() :], src[t.end() :]):
+                return False
+            tr = self.out["triggers"][mark]
+            if tr["effects"] and _name(tr["effects"][0]) != "text":
+                gated = [{"effect": "if_threat_level", "amount": int(t.group(1)), "effects": tr["effects"]}]
+                if engine_accepts(gated, "corp"):
+                    tr["effects"] = gated
+                else:  # not expressible gated: the whole paragraph by hand
+                    tr["effects"] = [_text_effect(line)]
+                    tr.pop("optional", None)
+                    u = self.units[-1]
+                    self.units[-1] = Unit(u.text, u.kind, BY_HAND, u.at)
+            return True
+        for pattern, when, make in _ONCE_A_TURN_TRIGGERS:
+            m = pattern.fullmatch(low) if self.ctype in _INSTALLED else None
+            if m:
+                tr = {"when": when, "effects": [_text_effect(line)]}
+                flt = make(m)
+                if flt:
+                    tr["filter"] = flt
+                self.out.setdefault("triggers", []).append(tr)
+                self.unit(line, "trigger", BY_HAND, when)
+                return True
+        for pattern, types, conditions in _TWO_WAY_TRIGGERS:
+            m = pattern.fullmatch(low) if self.ctype in types else None
+            if m:
+                self._add_triggers(conditions, src[m.start("body") :].strip(), line)
+                return True
         for pattern, types, when, flt in _TRIGGERS:
             if self.ctype not in types:
                 continue
@@ -562,12 +768,12 @@ class _Card:
                 tr["filter"] = {"subtype": m.group("subtype")}
             elif flt == "card_type" and m.group("card_type") != "card":
                 tr["filter"] = {"card_type": m.group("card_type")}
-            body = line[m.start("body") :].strip()
+            body = src[m.start("body") :].strip()
             self._add_trigger(tr, body, line, when)
             return True
         m = _ON_ACCESS.fullmatch(low) if self.controller == "corp" else None
         if m:
-            body = line[m.start("body") :].strip()
+            body = src[m.start("body") :].strip()
             effects = self._effects(body)
             where = _ON_ACCESS_ZONES.get(m.group("where") or "")
             if effects is None:
@@ -589,18 +795,36 @@ class _Card:
         for pattern, name in ((_MUST_PAY, "must_pay"), (_MAY_PAY, "may_pay")):
             m = pattern.fullmatch(low)
             if m:
-                inner = parse_effects(body[m.start("rest") :])
+                inner = parse_effects(body[m.start("rest") :], self.controller)
                 if inner is None:
                     return None
                 effects = [{"effect": name, "amount": int(m.group(1)), "effects": inner}]
                 return effects if engine_accepts(effects, self.controller) else None
         optional = body.lower().startswith("you may ")
-        effects = parse_effects(body[len("you may ") :] if optional else body)
+        effects = parse_effects(body[len("you may ") :] if optional else body, self.controller)
         if effects is None or not engine_accepts(effects[:10], self.controller):
             return None
         if self.controller == "runner" and not all(_name(e) in _RUNNER_EFFECTS | {"bypass"} for e in effects):
             return None
         return effects[:10]
+
+    def _add_triggers(self, conditions: tuple[tuple[str, dict | None], ...], body: str, line: str) -> None:
+        """One printed ability met under several conditions ("when this agenda is scored or
+        stolen"): a trigger on each, with the same effects; one unit."""
+        effects = self._effects(body)
+        for when, flt in conditions:
+            tr: dict[str, Any] = {"when": when}
+            if flt:
+                tr["filter"] = dict(flt)
+            if effects is not None:
+                tr["effects"] = effects
+                if body.lower().startswith("you may "):
+                    tr["optional"] = True
+            else:
+                tr["effects"] = [_text_effect(line)]
+            self.out.setdefault("triggers", []).append(tr)
+        at = " or ".join(WHEN_WORDS.get(w, w) for w, _ in conditions)
+        self.unit(line, "trigger", MODELED if effects is not None else BY_HAND, at)
 
     def _add_trigger(self, tr: dict, body: str, line: str, when: str) -> None:
         effects = self._effects(body)
@@ -657,6 +881,13 @@ class _Card:
                 self.out.setdefault("access_bonus", {})[key] = int(m.group(2))
                 done.append(True)
                 continue
+            m = _TRACE_BONUS.fullmatch(sent)
+            if m and self.ctype in ("asset", "upgrade", "ice", "agenda") and "trace_bonus" not in self.out:
+                only = "subroutine" if m.group("which") == "subroutine" else "run_on_server"
+                if only == "subroutine" or self.ctype != "agenda":  # a scored agenda is on no server
+                    self.out["trace_bonus"] = {"amount": int(m.group("n")), "only": only}
+                    done.append(True)
+                    continue
             m = _RECURRING.fullmatch(sent)
             if m and self.ctype != "event" and self.ctype != "operation":
                 self.out["recurring"] = int(m.group(1))
@@ -734,6 +965,9 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
     if ctype == "ice":
         out["subroutines"] = []
     icebreaker = ctype == "program" and "icebreaker" in subtypes and out.get("strength") is not None
+    # "Use this hardware only during your turn." (Flip Switch): a restriction the engine does not
+    # check, so none of the card's interrupts is modeled (they stay by hand)
+    restricted = _USE_ONLY.search(plain(text).lower()) is not None
     for raw in text.split("\n"):
         line = plain(raw)
         if not line:
@@ -742,7 +976,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if raw.lstrip().startswith("[subroutine]") and ctype == "ice":
             if len(out["subroutines"]) >= 20:
                 continue
-            sub = _accepted([parse_subroutine(raw)], [raw], "corp")[0]
+            sub = _accepted([_subroutine(raw, get("title") or "")], [raw], "corp")[0]
             out["subroutines"].append(sub)
             by_hand = not isinstance(sub, list) and _name(sub) == "text"
             b.unit(line, "subroutine", BY_HAND if by_hand else MODELED, "subroutine" if by_hand else None)
@@ -750,12 +984,17 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if _NOT_IN_PLAY.fullmatch(line):
             b.unit(line, "deckbuilding", NOT_APPLICABLE)
             continue
+        if controller == "runner" and not restricted and _interrupt_ability(b, line):
+            continue
         if icebreaker and _is_ability(raw):
             _icebreaker_ability(b, raw, line)
             continue
-        if b.trigger(line, low):
+        own = _own_name(line, get("title") or "", ctype)
+        if b.trigger(line, own.rstrip(".").lower(), own):
             continue
         if b.constant(line, low):
+            continue
+        if ctype in _CORP_ABILITY_TYPES and _corp_ability(b, line):
             continue
         if _is_ability(raw) and controller == "runner":
             # a paid ability the engine does not model: offered by hand in paid ability windows
@@ -781,6 +1020,134 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
 # an ice paragraph that matters during an encounter with it, and one about rezzing it
 _ENCOUNTER_WORDS = re.compile(r"subroutine|encounter|break|strength|\bgains?\b")
 _REZ_WORDS = re.compile(r"(?:as an additional cost to rez|the rez cost|when you rez|rez only)")
+
+
+_CORP_ABILITY_TYPES = frozenset({"asset", "upgrade", "ice"})
+_USE_ONLY = re.compile(r"use this (?:hardware|program|resource|card) only")
+_COST_AND_EFFECT = re.compile(r"(?P<cost>[^:→]{1,80}?):\s*(?P<effect>.+)")
+# what a Corp ability's effect may not say for the engine to offer it as printed: a restriction on
+# when or by whom it is used, which the engine would not check
+_CORP_RESTRICTION = re.compile(r"use this ability|can use this ability|only the runner|any player can")
+
+
+def _costs(cost: str) -> tuple[int, int, bool] | None:
+    """A printed cost of [click]s, N[credit] and [trash] -> (clicks, credits, trash), or None
+    when any part of it is something else (hosted counters, forfeiting, X, ...)."""
+    clicks, credits, trash = 0, 0, False
+    for part in (p.strip() for p in cost.lower().split(",")):
+        if re.fullmatch(r"(?:\[click\])+", part):
+            clicks += part.count("[click]")
+        elif re.fullmatch(r"\d+\[credit\]", part):
+            credits += int(part[: -len("[credit]")])
+        elif part == "[trash]" and not trash:
+            trash = True
+        else:
+            return None
+    return clicks, credits, trash
+
+
+def _corp_ability(b: _Card, line: str) -> bool:
+    """ "[click], 1[credit], [trash]: effects" on an asset, upgrade or piece of ice: a Corp `click`
+    ability (an action, 5.2.6a) or a `paid` ability (9.2.7), offered while the card is rezzed;
+    its effects modeled when every part is understood, else one by-hand `text` effect the judge
+    resolves when the Corp uses it (the cost is paid either way). True when the line is one."""
+    m = _COST_AND_EFFECT.fullmatch(line)
+    costs = _costs(m.group("cost")) if m else None
+    if costs is None or _CORP_RESTRICTION.search(m.group("effect").lower()):
+        return False
+    clicks, credits, trash = costs
+    if clicks > 3:
+        return False
+    ab: dict[str, Any] = {"kind": "click" if clicks else "paid", "cost": credits, "trash": trash}
+    if clicks:
+        ab["clicks"] = clicks
+    effects = parse_effects(m.group("effect"), "corp")
+    if effects is not None and len(effects) <= 10 and engine_accepts(effects, "corp"):
+        ab["effects"], status = effects, MODELED
+    else:
+        ab["effects"], status = [_text_effect(line)], BY_HAND
+    abl = b.out.setdefault("abilities", [])
+    if len(abl) >= 10 or not engine_accepts(ab, "corp", ability=True, card_type=b.ctype):
+        return False
+    abl.append(ab)
+    b.unit(
+        line,
+        "ability",
+        status,
+        None if status == MODELED else ("action window" if clicks else "paid ability window"),
+    )
+    return True
+
+
+_INTERRUPT = re.compile(r"\[interrupt\] → (?P<cost>[^:→]{1,40}?):\s*(?P<effect>.+)")
+_PREVENT_DAMAGE = re.compile(
+    r"prevent (?:up to )?(?P<n>\d+|any amount of) (?:(?P<kind>net|meat|core) )?damage"
+)
+_PREVENT_TAGS = re.compile(r"prevent (?P<n>\d+) tags?")
+_PREVENT_TRASH = re.compile(
+    rf"prevent a player from trashing (?P<n>\d+) installed (?P<kinds>{_KIND}(?:,? or {_KIND})*)"
+)
+_TRACE_SET = re.compile(r"reduce the base trace strength of a trace to (?P<n>\d+)")
+
+
+def _interrupt_ability(b: _Card, line: str) -> bool:
+    """ "[interrupt] → [trash]: Prevent 1 tag." and the like on an installed Runner card: a
+    `prevent` ability (9.9: damage of a kind, tags, or trashing programs / hardware /
+    resources) or a `trace` interrupt ("Reduce the base trace strength of a trace to 0.",
+    9.9.6d). The cost is [trash] and/or N[credit]. True when the line is one, modeled."""
+    m = _INTERRUPT.fullmatch(line)
+    costs = _costs(m.group("cost")) if m else None
+    if costs is None or costs[0]:
+        return False
+    _, credits, trash = costs
+    effect = m.group("effect").strip().rstrip(".").lower()
+    ab: dict[str, Any]
+    if d := _PREVENT_DAMAGE.fullmatch(effect):
+        amount = 99 if d.group("n") == "any amount of" else int(d.group("n"))
+        ab = {"kind": "prevent", "damage": d.group("kind") or "any", "amount": amount}
+    elif t := _PREVENT_TAGS.fullmatch(effect):
+        ab = {"kind": "prevent", "event": "tags", "amount": int(t.group("n"))}
+    elif t := _PREVENT_TRASH.fullmatch(effect):
+        ab = {
+            "kind": "prevent",
+            "event": "trash",
+            "amount": int(t.group("n")),
+            "card_types": _kind_names(t.group("kinds")),
+        }
+    elif t := _TRACE_SET.fullmatch(effect):
+        ab = {"kind": "trace", "set": int(t.group("n"))}
+    else:
+        return False
+    ab.update(cost=credits, trash=trash)
+    abl = b.out.setdefault("abilities", [])
+    if len(abl) >= 10 or not engine_accepts(ab, "runner", ability=True):
+        return False
+    abl.append(ab)
+    b.unit(line, "ability", MODELED)
+    return True
+
+
+def _own_name(line: str, title: str, ctype: str) -> str:
+    """The older wording names the card itself ("When you score Fly on the Wall, ..."): the
+    paragraph with that name read as "this agenda" / "this ice" ..., when the name is in the
+    opening condition only (before the first comma); else the paragraph as printed."""
+    opener, sep, rest = line.partition(",")
+    if not title or not sep or title.lower() not in opener.lower() or title.lower() in rest.lower():
+        return line
+    return re.sub(re.escape(title), f"this {ctype}", opener, flags=re.IGNORECASE) + sep + rest
+
+
+def _subroutine(raw: str, title: str) -> Any:
+    """`parse_subroutine`, where "Trash Data Mine." on Data Mine (the older wording of "Trash this
+    ice.") is read as "Trash this ice."; a line left by hand keeps its printed words."""
+    sub = parse_subroutine(raw)
+    if title and not isinstance(sub, list) and _name(sub) == "text":
+        own = re.sub(rf"\btrash {re.escape(title)}(?=\.|$)", "Trash this ice", raw, flags=re.IGNORECASE)
+        if own != raw:
+            again = parse_subroutine(own)
+            if isinstance(again, list) or _name(again) != "text":
+                return again
+    return sub
 
 
 def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:
@@ -809,40 +1176,58 @@ def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:
         b.unit(line, "ability", MODELED)
 
 
+# A paragraph of an operation or event that is not part of its play ability: an ability that
+# works while the card is in the grip or stack (Strike Fund), which no trigger of the engine meets
+_OFF_PLAY = re.compile(
+    r"when this (?:event|operation) is trashed from your (?:grip|hq)(?: or (?:stack|r&d))?, .+"
+)
+
+
 def _play(b: _Card, text: str) -> None:
     """An operation's or event's whole text is its play ability (9.7): modeled when every part
-    is understood, else one by-hand effect the judge resolves when it is played."""
+    is understood, else one by-hand effect the judge resolves when it is played. A paragraph
+    that works off the board ("When this event is trashed from your grip or stack, ...") is not
+    part of it: shown on the card."""
     ctype = b.ctype
+    side = "corp" if ctype == "operation" else "runner"
     lines = [plain(x) for x in text.split("\n") if plain(x)]
     keep = [ln for ln in lines if not _NOT_IN_PLAY.fullmatch(ln)]
+    play = [ln for ln in keep if not _OFF_PLAY.fullmatch(ln.rstrip(".").lower())]
     for ln in lines:
         if ln not in keep:
             b.unit(ln, "deckbuilding", NOT_APPLICABLE)
-    effects = parse_effects(text)
-    allowed = effects is not None and (
-        ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects)
+    effects = parse_effects("\n".join(play), side) if play else None
+    allowed = (
+        effects is not None
+        and len(effects) <= 10
+        and (ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects))
+        and engine_accepts(effects, side)
     )
-    if allowed and not engine_accepts(effects[:10], "corp" if ctype == "operation" else "runner"):
-        allowed = False
     if allowed:
-        b.out["effects"] = effects[:10]
+        b.out["effects"] = effects
         for ln in keep:
-            b.unit(ln, "play", MODELED)
+            if ln in play:
+                b.unit(ln, "play", MODELED)
+            else:
+                b.shown(ln)
     else:
         b.out["effects"] = [_text_effect("\n".join(keep) or text)]
         for ln in keep:
             b.unit(ln, "play", BY_HAND, "play")
 
 
-def engine_accepts(item: Any, controller: str = "corp", ability: bool = False) -> bool:
+def engine_accepts(
+    item: Any, controller: str = "corp", ability: bool = False, card_type: str = "program"
+) -> bool:
     """Whether the engine's board format (engine.board) accepts an effect, a list of effects
-    or (`ability`) an icebreaker ability as it is: effects added to the vocabulary before the
-    engine implements them are turned back into text by `board_card`."""
+    or (`ability`) an ability of a card of `card_type` (an icebreaker's by default) as it is:
+    effects added to the vocabulary before the engine implements them are turned back into
+    text by `board_card`."""
     from .board import _Checker
 
     ck = _Checker()
     if ability:
-        ck.abilities({"abilities": [item], "strength": 1}, "card", "program")
+        ck.abilities({"abilities": [item], "strength": 1}, "card", card_type)
     elif isinstance(item, list):
         ck.effect_list(item, "effects", controller)
     else:
