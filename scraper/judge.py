@@ -709,6 +709,8 @@ def _shape_problem(root: Tag) -> str | None:
     """What makes the tree under `root` no document to flatten: elements nested more than
     `MAX_NESTING` deep (the flattener recurses) or more than `MAX_ELEMENTS` of them (found
     without recursion)."""
+    from bs4 import Tag
+
     stack = [(root, 0)]
     count = 0
     while stack:

@@ -73,8 +73,12 @@ def register(group: click.Group) -> None:
                 "process and stop opening once it stops (set SECRET_KEY to keep them)",
                 err=True,
             )
-        from .. import create_app  # Flask: loaded by the command that serves, not by every command
+        from .. import check_secret_key, create_app  # Flask: loaded by the command that serves
 
+        # a short key is refused before anything is loaded or said (one error line)
+        check_secret_key(
+            config.get("SECRET_KEY") or os.environ.get("SECRET_KEY") or os.environ.get("NRRULES_SECRET_KEY")
+        )
         click.echo("nrrules: loading the rules and warming search ...", err=True)
         app = create_app(config)
         click.echo(f"nrrules: serving on http://{host}:{port}/ (Ctrl-C to stop)", err=True)
