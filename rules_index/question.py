@@ -23,11 +23,16 @@ offline pack so the browser reads a question as the server does (`rules_index.of
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from memo import memo
 
-__all__ = ["Question", "read", "ASKS", "FRAMING", "INTENTS", "RULE_MARKS", "marks"]
+__all__ = ["Question", "read", "focus", "ASKS", "FRAMING", "INTENTS", "RULE_MARKS", "marks", "LONG_QUERY"]
+
+LONG_QUERY = 2000  # characters a search accepts: a whole forum post
+FOCUS_CHARS = 200  # characters of it that are searched (`rules_index.search.MAX_QUERY`)
+MAX_NAMES = 4  # card names a post mentions that are searched beside its question
 
 
 @dataclass(frozen=True)
@@ -115,3 +120,42 @@ def marks(text: str) -> frozenset[str]:
     _, _, rule_marks, reference, _ = _compiled()
     plain = reference.sub(" ", text)
     return frozenset(name for name, pattern in rule_marks if pattern.search(plain))
+
+
+# A sentence ends at ".", "!" or "?" (and any closing quote or bracket) followed by a blank.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+
+
+def focus(query: str, mentions: Callable[[str], list[str]] | None = None, limit: int = FOCUS_CHARS) -> str:
+    """The part of a long query that is searched: a query of at most ``limit`` characters as it
+    is; a longer one (a forum post describing a board, then asking) cut to its question: its
+    last sentences ending in "?" (the last sentences when none does), as many as fit, in their
+    order, then the card names the post mentions that they do not (``mentions``, at most
+    `MAX_NAMES`) as long as they fit. Linear in the query's length: a post of `LONG_QUERY`
+    characters costs one split and one pass of ``mentions``."""
+    text = " ".join(query.split())
+    if len(text) <= limit:
+        return text
+    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    asked = [s for s in sentences if s.rstrip("\"')] ").endswith("?")] or sentences
+    picked: list[str] = []
+    used = 0
+    for sentence in reversed(asked):
+        if used + len(sentence) + 1 > limit:
+            break
+        picked.insert(0, sentence)
+        used += len(sentence) + 1
+    if not picked:  # one sentence longer than the limit: its end, where the question is
+        tail = asked[-1][-limit:]
+        picked = [tail[tail.find(" ") + 1 :] if " " in tail else tail]
+        used = len(picked[0])
+    found = " ".join(picked)
+    low = found.casefold()
+    for name in (mentions(text) if mentions else [])[:MAX_NAMES]:
+        if name.casefold() in low:
+            continue
+        if used + len(name) + 1 > limit:
+            break
+        found += " " + name
+        used += len(name) + 1
+    return found[:limit]

@@ -47,6 +47,7 @@ from memo import memo
 
 from .cards import name_key, ruling_text
 from .lookup import parse_query
+from .question import LONG_QUERY, MAX_NAMES, focus
 from .search import SearchResult, index_words, mark_words, norm_of
 
 if TYPE_CHECKING:
@@ -80,6 +81,8 @@ class UnifiedResult:
     sources: list[str]
     hits: list[Any] = field(default_factory=list)  # SearchHit | JudgeHit | card hits, best first
     offer: SearchResult | None = None
+    searched: str = ""  # what was searched: the query, or a long post's question (`question.focus`)
+    showing: dict[str, str] | None = None  # a card named with a typo: {"id", "title", "typed"}
 
 
 def _tier(hit: Any) -> int:
@@ -155,15 +158,15 @@ def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> dict[s
     out: dict[str, list[CardResult]] = {s: [] for s in sources}
     typed = name_key(query)
     named = store.named(query, limit) if "cards" in sources else []
-    for cid, score in named:
-        card = store.card(cid)
+    for m in named:
+        card = store.card(m.card_id)
         if card is None:
             continue
-        exact = score >= EXACT_NAME
+        exact = m.score >= EXACT_NAME
         # the start of a card's name ("corr" for Corroder): the share of the name typed
         norm = 1.0 if exact else round(min(1.0, len(typed) / max(1, len(name_key(card.title)))), 4)
         match = "exact" if exact else "text"
-        out["cards"].append(CardResult("cards", cid, card.title, "", score, norm, match))
+        out["cards"].append(CardResult("cards", m.card_id, card.title, "", m.score, norm, match))
     ranked, ideal = store.rank(query, sources, limit, skip=frozenset(h.id for h in out.get("cards", [])))
     for source, found in ranked.items():
         room = limit - len(out[source])
@@ -203,8 +206,20 @@ def _ruling_words(ruling: Ruling) -> str:
 def search_sources(
     library: Library, query: str, version: str, sources: list[str], limit: int = 10
 ) -> UnifiedResult:
-    """Search each of ``sources`` (names from `SOURCES`, assumed available) and merge them."""
-    result = UnifiedResult(query=query, sources=list(sources))
+    """Search each of ``sources`` (names from `SOURCES`, assumed available) and merge them. A
+    query longer than `search.MAX_QUERY` (a forum post, up to `question.LONG_QUERY`) is cut
+    to its question and the cards it names first (`question.focus`), so a long post costs
+    what a short question does."""
+    store = _cards(library) if any(s in sources for s in ("cards", "rulings")) else None
+    full = query
+    query = focus(query[: LONG_QUERY * 2], _mentions(store) if store is not None else None)
+    result = UnifiedResult(query=full, sources=list(sources), searched=query)
+    named = store.named(query, 1) if store is not None and "cards" in sources else []
+    if named and named[0].corrected:
+        # A card named with a typo, in the plural or by part of its name: searched by its name.
+        title = store.card(named[0].card_id).title
+        result.showing = {"id": named[0].card_id, "title": title, "typed": query}
+        query = result.searched = title
     lists: dict[str, list[Any]] = {}
     searcher = library.searcher(version)
     ref = parse_query(query)
@@ -228,7 +243,8 @@ def search_sources(
             lists["judge"] = judge.search(query, limit=limit, snippets=False)
     card_sources = tuple(s for s in ("cards", "rulings") if s in sources)
     words = exact_rule is None and (ref is None or ref.kind != "number")  # search by words?
-    store = _cards(library) if card_sources and words else None
+    if not (card_sources and words):
+        store = None
     if store is not None:
         lists.update(card_hits(store, query, card_sources, limit))
     result.hits = merge(lists, limit, result.offer is not None and result.offer.question)
@@ -242,3 +258,12 @@ def search_sources(
     if result.hits and result.offer is not None and not result.offer.hits:
         result.offer = SearchResult(query=result.offer.query, hits=[])
     return result
+
+
+def _mentions(store):
+    """The titles of the cards a long post names (`cards.NameMatcher.mentioned`)."""
+
+    def mentioned(text: str) -> list[str]:
+        return [store.card(cid).title for cid in store.matcher.mentioned(text, MAX_NAMES)]
+
+    return mentioned

@@ -184,7 +184,7 @@ def test_search_ranks_by_words_as_rank_does(store):
         assert [
             (h.card_id, h.ruling) for h in store.search(query, sources=("rulings",), limit=10)
         ] == expected
-    named = [cid for cid, _ in store.named("ice wall", 10)]
+    named = [m.card_id for m in store.named("ice wall", 10)]
     hits = store.search("ice wall", sources=("cards",), limit=10)
     assert [h.card_id for h in hits[: len(named)]] == named
     assert len({h.card_id for h in hits}) == len(hits)  # a named card is not listed twice

@@ -25,6 +25,7 @@ from rules_index.cards import (
     CITED_NUMBER,
     CardStore,
     Keyword,
+    NameMatch,
     cited_numbers,
     find_keywords,
     ruling_text,
@@ -58,17 +59,36 @@ def has_cards(rules: Rules) -> bool:
 
 
 def find(rules: Rules, ref: str) -> Card:
-    """The card a reference names: card id, NetrunnerDB code, or name forgiving case, accents
-    and punctuation ("Snare", "snare!", "Sn@re!")."""
+    """The card a reference names: card id, NetrunnerDB code, or name forgiving case, accents,
+    punctuation, plurals, parts of identities' names and typos ("Snare", "snare!", "Sn@re!",
+    "tolbooth"; `CardStore.match`, the one card-name matcher)."""
+    return find_match(rules, ref)[0]
+
+
+def find_match(rules: Rules, ref: str) -> tuple[Card, NameMatch]:
+    """`find`, and how the card was found (``NameMatch.corrected``: under another name than
+    the one typed, which the answer says: `showing`)."""
     ref = (ref or "").strip()
     if not ref or len(ref) > MAX_QUERY:
         raise BadRequest(f"a card id, NetrunnerDB code or name of 1 to {MAX_QUERY} characters is required")
     s = store(rules)
-    found = s.find(ref, limit=1)
+    found = s.match(ref, limit=1)
     if not found:
         near = [h.title for h in s.search(ref, sources=("cards",), limit=3)]
         raise CardNotFound(f"no card matches {ref!r}", suggestions=near)
-    return found[0]
+    return s.card(found[0].card_id), found[0]
+
+
+def showing(rules: Rules, card: Card, typed: str | None) -> dict[str, str] | None:
+    """``{"id", "title", "typed"}`` when ``typed`` is a name the matcher reads as ``card`` under
+    another name ("tolbooth" for Tollbooth), else None: what a card's answer says it shows."""
+    typed = " ".join((typed or "").split())
+    if not typed or len(typed) > MAX_QUERY:
+        return None
+    found = store(rules).match(typed, limit=1)
+    if not found or found[0].card_id != card.id or not found[0].corrected:
+        return None
+    return {"id": card.id, "title": card.title, "typed": typed}
 
 
 def _ruling(rules: Rules, r: Ruling, index: int, doc: Any, linker: _Linker) -> dict[str, Any]:
@@ -321,6 +341,7 @@ def search_hits(
             "score": round(h.score, 4),
             "snippet": h.snippet,
             "ruling": h.ruling,
+            "how": h.how,
             "url": f"/c/{c.id}" + (f"#ruling-{h.ruling}" if h.ruling is not None else ""),
         }
         if h.source == "cards":
@@ -343,7 +364,9 @@ def card_search(
     if not 1 <= limit <= MAX_LIMIT:
         raise BadRequest(f"limit must be from 1 to {MAX_LIMIT}, not {limit}")
     hits = search_hits(rules, query, sources, limit)
-    return {"query": " ".join(query.split()), "sources": list(sources), "results": hits}
+    first = next((h for h in hits if h["source"] == "cards"), None)
+    shown = showing(rules, store(rules).card(first["id"]), query) if first and first["how"] else None
+    return {"query": " ".join(query.split()), "sources": list(sources), "results": hits, "showing": shown}
 
 
 def card_link(rules: Rules, code: str | None, name: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rules_index.question import LONG_QUERY
 from rules_index.unified import SOURCES, available_sources, search_sources
 
 __all__ = ["MAX_LIMIT", "MAX_QUERY", "SOURCES", "available_sources", "check_query", "parse_sources", "search"]
@@ -22,7 +23,7 @@ __all__ = ["MAX_LIMIT", "MAX_QUERY", "SOURCES", "available_sources", "check_quer
 from ..errors import BadRequest, NotFound
 from .context import Rules
 
-MAX_QUERY = 200
+MAX_QUERY = LONG_QUERY  # a whole forum post; its question is what is searched (`question.focus`)
 MAX_LIMIT = 50
 BUILD_HINT = {
     "cards": "no card data is built: run `nrrules build --cards DIR|URL`",
@@ -37,7 +38,9 @@ def check_query(q: str | None) -> str:
     if not q:
         raise BadRequest("q is required: words, a rule number, an id or a card name")
     if len(q) > MAX_QUERY:
-        raise BadRequest(f"q is too long ({len(q)} characters, at most {MAX_QUERY})")
+        raise BadRequest(
+            f"q is too long ({len(q)} characters, at most {MAX_QUERY}): ask the question in fewer words"
+        )
     return q
 
 
@@ -118,6 +121,8 @@ def search(
     offer = found.offer
     return {
         "query": q,
+        "searched": found.searched,
+        "showing": found.showing,
         "version": v,
         "sources": wanted,
         "results": [_hit(rules, hit, v) for hit in found.hits],

@@ -51,9 +51,22 @@ def _page_response(card_id: str, version: str | None):
 
 @bp.get("/c/<path:ref>")
 def card_page(ref: str):
-    card = payloads.find(rules(), ref)
-    if ref != card.id:  # a code or a name: the card's own address
-        return redirect(url_for("cards.card_page", ref=card.id, **request.args), 302)
+    card, found = payloads.find_match(rules(), ref)
+    if ref != card.id:  # a code or a name: the card's own address (saying what was typed)
+        extra = {"typed": ref} if found.corrected else {}
+        return redirect(url_for("cards.card_page", ref=card.id, **request.args, **extra), 302)
+    shown = payloads.showing(rules(), card, request.args.get("typed"))
+    if shown is not None:  # "Showing Tollbooth (you typed tolbooth)": not from the page cache
+        v = rules().version(request.args.get("v"))
+        return render_template(
+            "card.html",
+            p=payloads.card(rules(), card, v),
+            showing=shown,
+            title=f"{card.title} — card, rulings and rules",
+            version=v,
+            is_latest=rules().is_latest(v),
+            vq={} if rules().is_latest(v) else {"v": v},
+        )
     return _page_response(card.id, request.args.get("v"))
 
 
@@ -64,7 +77,9 @@ def card_lookup():
 
 @bp.get("/api/cards/<path:card>")
 def card_api(card: str):
-    return jsonify(payloads.card(rules(), payloads.find(rules(), card), request.args.get("v")))
+    found, how = payloads.find_match(rules(), card)
+    shown = payloads.showing(rules(), found, card) if how.corrected else None
+    return jsonify({**payloads.card(rules(), found, request.args.get("v")), "showing": shown})
 
 
 @bp.get("/api/cards/<path:card>/rulings")
