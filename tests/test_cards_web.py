@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -258,3 +259,38 @@ def test_breaker_subtypes_link_to_the_cr_list_of_program_subtypes(client):
     laundry = client.get("/api/cards/dirty_laundry").get_json()
     assert laundry["text"].startswith("Run") and "subtypes" not in laundry["text_html"]
     assert laundry["subtype_rules"][0]["id"] == "rule_event_subtypes"
+
+
+@pytest.mark.parametrize(
+    ("typed", "card_id", "title"),
+    [
+        ("tolbooth", "tollbooth", "Tollbooth"),
+        ("funhose", "funhouse", "Funhouse"),
+        ("corodder", "corroder", "Corroder"),
+        ("hostile takover", "hostile_takeover", "Hostile Takeover"),
+        ("Mediums", "medium", "Medium"),
+        ("reality plus", "nbn_reality_plus", "NBN: Reality Plus"),
+    ],
+)
+def test_the_card_page_the_card_api_and_the_pickers_forgive_a_misspelt_name(client, typed, card_id, title):
+    """One matcher behind /c/<name>, /api/cards/<name> and the editor's /api/cards?q= (issue 34)."""
+    r = client.get(f"/c/{typed}")
+    assert r.status_code == 302 and r.headers["Location"].split("?")[0].endswith(f"/c/{card_id}")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert f"Showing {html.escape(title)} (you typed {typed})" in page
+    assert f"<h1>{html.escape(title)}</h1>" in page
+    api = client.get(f"/api/cards/{typed}").get_json()
+    assert api["id"] == card_id and api["showing"] == {"id": card_id, "title": title, "typed": typed}
+    picker = client.get("/api/cards", query_string={"q": typed, "source": "cards", "limit": 25}).get_json()
+    assert picker["results"][0]["id"] == card_id and picker["results"][0]["board"] is not None
+    assert picker["showing"] == {"id": card_id, "title": title, "typed": typed}
+
+
+def test_a_card_named_as_typed_says_nothing_and_a_forged_typed_note_is_not_shown(client):
+    assert client.get("/api/cards/tollbooth").get_json()["showing"] is None
+    assert client.get("/api/cards", query_string={"q": "Tollbooth"}).get_json()["showing"] is None
+    assert "you typed" not in client.get("/c/tollbooth").get_data(as_text=True)
+    # ?typed= is shown only when the matcher reads it as this card under another name
+    forged = client.get("/c/tollbooth", query_string={"typed": "<b>free credits</b>"}).get_data(as_text=True)
+    assert "you typed" not in forged and "<b>free credits</b>" not in forged
+    assert "you typed" not in client.get("/c/tollbooth?typed=funhose").get_data(as_text=True)

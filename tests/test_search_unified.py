@@ -4,6 +4,7 @@ finds nothing. Real CR build, real judges' excerpt, real NetrunnerDB snapshot.""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -264,3 +265,120 @@ def test_cli_shows_sources_and_offers(all_dir):
     assert typo.exit_code == 0 and "did you mean mark" in typo.output and "Closest matches" in typo.output
     bad = runner.invoke(main, ["search", "x", "-s", "nope", "--build-dir", str(all_dir)])
     assert bad.exit_code == 2 and bad.output.startswith("error:") and "nope" in bad.output
+
+
+# A forum post as players write them (issue 34): a board described at length, then the question.
+FORUM_POST = (
+    "Hi everyone, I have been playing Netrunner for a couple of months at my local game store and "
+    "something came up at our casual night last week that nobody at the table could agree on, so I "
+    "am hoping someone here can settle it. My opponent was playing a Weyland deck and had a Tollbooth "
+    "rezzed as the outermost piece of ice protecting R&D, with a couple of other pieces behind it that "
+    "I had not seen yet. I was playing a fairly standard Shaper rig: Corroder and Gordian Blade "
+    "installed, a Daily Casts in the rig and a few cards in my grip. At the start of my turn I drew, "
+    "took a credit and then made a run on R&D with only four credits left in my credit pool after "
+    "installing a program. When I approached Tollbooth, its ability triggered and I was not able to "
+    "pay the three credits because I had spent most of my money earlier in the turn. My opponent said "
+    "the run simply ended right there. Another player watching said that I could have jacked out "
+    "before the ability resolved, because there is a moment when you approach ice where you get to "
+    "decide whether to continue the run. A third player said that jacking out is only possible after "
+    "you have passed a piece of ice, not before you encounter it, so I was stuck. We looked at the "
+    "rules on a phone but got lost in the numbered steps of the run, and then argued about it for the "
+    "rest of the evening instead of playing. When exactly can the Runner jack out during a run, and "
+    "could I have jacked out before Tollbooth made me pay?"
+)
+
+
+def test_a_long_forum_post_is_answered_by_its_question_and_the_cards_it_names(client):
+    assert 1400 <= len(FORUM_POST) <= 2000
+    data = search(client, FORUM_POST, limit=10)
+    assert data["query"] == FORUM_POST
+    searched = data["searched"]
+    assert len(searched) <= 200 and searched.startswith("When exactly can the Runner jack out")
+    assert "Corroder" in searched and "Tollbooth" in searched  # the cards the post names
+    top = [(h["source"], h["id"]) for h in data["results"][:5]]
+    assert ("rulings", "tollbooth") in top, top
+    rules = [h["id"] for h in data["results"] if h["source"] == "rules"]
+    assert rules and rules[0] in {
+        "rule_jacking_out",
+        "step_jack_out_choice",
+        "rule_jack_out_after_passing_ice",
+    }
+    page = client.get("/search", query_string={"q": FORUM_POST}).get_data(as_text=True)
+    assert 'id="searched"' in page and "When exactly can the Runner jack out" in page
+    out = CliRunner().invoke(
+        main,
+        [
+            "search",
+            FORUM_POST,
+            "-n",
+            "3",
+            "--json",
+            "--build-dir",
+            str(client.application.config["BUILD_DIR"]),
+        ],
+    )
+    assert out.exit_code == 0 and json.loads(out.output)["searched"] == searched
+
+
+def test_a_query_over_2000_characters_gets_a_clear_400(client):
+    long = (FORUM_POST + " " + FORUM_POST).replace(" ", "_")  # no blank to strip at the cut
+    resp = client.get("/api/search", query_string={"q": long[:2001]})
+    assert resp.status_code == 400
+    assert resp.get_json()["error"].startswith("q is too long (2001 characters, at most 2000)")
+    page = client.get("/search", query_string={"q": long[:2001]})
+    assert page.status_code == 400 and "too long" in page.get_data(as_text=True)
+    assert client.get("/api/search", query_string={"q": long[:2000]}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "?" * 2000,
+        "a" * 2000,
+        "(" * 1000 + ")" * 1000,
+        "what? " * 333,
+        "\u202e\u200b\x00\x7f" * 500,
+        ". " * 1000,
+        "Tollbooth " * 200,
+        "é" * 1999 + "?",
+        ("Snare! " * 50 + "why? ") * 5,
+        '"' * 1000 + "\\" * 1000,
+    ],
+)
+def test_hostile_long_queries_are_answered_without_error(client, hostile):
+    assert len(hostile) <= 2000
+    resp = client.get("/api/search", query_string={"q": hostile})
+    assert resp.status_code in (200, 400), resp.get_data(as_text=True)[:300]
+    if resp.status_code == 200:
+        data = resp.get_json()
+        assert len(data["searched"]) <= 200 and isinstance(data["results"], list)
+    else:  # only an empty query (nothing printable) is refused
+        assert "q is required" in resp.get_json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "title"),
+    [
+        ("tolbooth", "Tollbooth"),
+        ("funhose", "Funhouse"),
+        ("corodder", "Corroder"),
+        ("hostile takover", "Hostile Takeover"),
+        ("Mediums", "Medium"),
+        ("reality plus", "NBN: Reality Plus"),
+    ],
+)
+def test_a_misspelt_card_name_shows_the_card_and_says_so(client, typed, title):
+    data = search(client, typed, limit=5)
+    first = data["results"][0]
+    assert (first["source"], first["title"], first["match"]) == ("cards", title, "exact")
+    assert data["showing"] == {"id": first["id"], "title": title, "typed": typed}
+    assert data["searched"] == title
+    page = client.get("/search", query_string={"q": typed}).get_data(as_text=True)
+    assert f'Showing <a href="/c/{first["id"]}">{html.escape(title)}</a> (you typed {typed})' in page
+
+
+@pytest.mark.parametrize("typed", ["jack out", "score", "run", "tags", "alice", "steelskin"])
+def test_words_and_partial_names_are_not_corrected(client, typed):
+    """Words every card text uses are no typos of a card ("score" is not Scorch), and a name's
+    start ("alice", "steelskin") finds the card as it always did, without a correction."""
+    assert search(client, typed, limit=5)["showing"] is None
