@@ -247,12 +247,13 @@ class NameMatcher:
         """Edits a name typed as ``key`` may carry: none under 4 letters, 1 under 8, else 2."""
         return 0 if len(key) < 4 else 1 if len(key) < 8 else 2
 
-    def match(self, query: str, limit: int = 10) -> list[NameMatch]:
+    def match(self, query: str, limit: int = 10, typos: bool = True) -> list[NameMatch]:
         """The cards a typed name means, best first: its whole name (or an identity's part),
         else names starting with it (2+ letters, shortest first) and, for 4+ letters, its
         singular ("Mediums"); when none, the names within `edits` typos of it if it has a word
         no card uses. Bounded: a key of at most `MAX_QUERY` characters, typos only for keys of
-        at most 48 (longer than any name), two deletions of it looked up."""
+        at most 48 (longer than any name), two deletions of it looked up. ``typos`` False:
+        no typos (a caller that knows the typed word is a rules term)."""
         key = name_key(query)[:MAX_QUERY]
         if not key:
             return []
@@ -277,7 +278,7 @@ class NameMatcher:
             for rank, k in enumerate(starts[:limit]):
                 for cid in self.ids(k):
                     out.setdefault(cid, NameMatch(cid, PREFIX_SCORE - rank, "prefix"))
-        if not out and self.edits(key) and len(key) <= 48 and self._unknown(query):
+        if typos and not out and self.edits(key) and len(key) <= 48 and self._unknown(query):
             for rank, k in enumerate(self._near(key)[:limit]):
                 for cid in self.ids(k):
                     out.setdefault(cid, NameMatch(cid, EXACT_SCORE - rank, "typo"))
@@ -846,7 +847,7 @@ class CardStore:
         """Cards by id, NetrunnerDB code or name (`match`)."""
         return [self._data.cards[m.card_id] for m in self.match(query, limit)]
 
-    def match(self, query: str, limit: int = 10) -> list[NameMatch]:
+    def match(self, query: str, limit: int = 10, typos: bool = True) -> list[NameMatch]:
         """The cards a reference means, best first: its card id or NetrunnerDB code, else its
         name forgiving case, accents, punctuation, plurals, parts of identities' names and
         typos (`NameMatcher.match`, the one card-name matcher)."""
@@ -915,11 +916,11 @@ class CardStore:
             ids = list(dict.fromkeys(i for k, v in self._data.names.items() if k.startswith(key) for i in v))
         return self._data.cards[ids[0]] if len(ids) == 1 else None
 
-    def named(self, query: str, limit: int) -> list[NameMatch]:
+    def named(self, query: str, limit: int, typos: bool = True) -> list[NameMatch]:
         """The cards a query names by name (`NameMatcher.match`): whole names (and their parts,
         plurals and typos) at `EXACT_SCORE`, then names starting with it from `PREFIX_SCORE`
         down."""
-        return self.matcher.match(query, limit)
+        return self.matcher.match(query, limit, typos)
 
     def cited_rules(self, card_id: str, doc: Document) -> list[tuple[str, str]]:
         """(number, rule id) for every CR number the card's rulings cite that `doc` has."""

@@ -1012,6 +1012,10 @@ class Searcher:
             )
         return " ".join(self._stems(" ".join(info["words"]))) in self._terms
 
+    def defines(self, text: str) -> bool:
+        """Whether ``text`` is a term some rule defines ("Checkpoint": a card and a CR term)."""
+        return self._names_term({"words": [w.lower() for w in re.findall(_TOKEN, text)]})
+
     def _pairs(self, info: dict) -> list[tuple[str, str]]:
         """Adjacent pairs of the query's distinct stems (the ranker's proximity feature)."""
         stems = list(dict.fromkeys(self._stems(" ".join(info["words"]))))

@@ -150,14 +150,16 @@ class CardResult:
     ruling: int | None = None
 
 
-def card_hits(store, query: str, sources: tuple[str, ...], limit: int) -> dict[str, list[CardResult]]:
+def card_hits(
+    store, query: str, sources: tuple[str, ...], limit: int, typos: bool = True
+) -> dict[str, list[CardResult]]:
     """Card and ruling hits with their norm, per source: a card named by its whole name is
     exact; one whose name starts with the query has the share of its name typed; the rest
     their BM25F score (`CardStore.rank`, which matches the words as the rules index does)
     over the best score the query could reach in the card index."""
     out: dict[str, list[CardResult]] = {s: [] for s in sources}
     typed = name_key(query)
-    named = store.named(query, limit) if "cards" in sources else []
+    named = store.named(query, limit, typos) if "cards" in sources else []
     for m in named:
         card = store.card(m.card_id)
         if card is None:
@@ -215,6 +217,14 @@ def search_sources(
     query = focus(query[: LONG_QUERY * 2], _mentions(store) if store is not None else None)
     result = UnifiedResult(query=full, sources=list(sources), searched=query)
     named = store.named(query, 1) if store is not None and "cards" in sources else []
+    typos = True
+    if (
+        named
+        and named[0].how == "typo"
+        and library.searcher(version).defines(store.card(named[0].card_id).title)
+    ):
+        # "checkpoitn": a typo of a card's name that is also a term the CR defines means the term
+        named, typos = [], False
     if named and named[0].corrected:
         # A card named with a typo, in the plural or by part of its name: searched by its name.
         title = store.card(named[0].card_id).title
@@ -246,7 +256,7 @@ def search_sources(
     if not (card_sources and words):
         store = None
     if store is not None:
-        lists.update(card_hits(store, query, card_sources, limit))
+        lists.update(card_hits(store, query, card_sources, limit, typos))
     result.hits = merge(lists, limit, result.offer is not None and result.offer.question)
     # Snippets for the hits kept only: each source found up to ``limit``, one list keeps ``limit``.
     if result.offer is not None:
