@@ -637,18 +637,50 @@ def _build_index(data: CardData, path: Path) -> None:
 _HEADING = re.compile(r"\A\s*#+\s*([^\n]*)\n?")
 
 
+# Markdown emphasis in rulings ("*Jesminder*'s ability", "**AI**"): words between one or two
+# asterisks (no asterisk inside, no blank at either end).
+EMPHASIS = re.compile(r"(\*\*|\*)([^\s*](?:[^*]*?[^\s*])?)\1")
+# The run timing structure the CR has now (6.9, Steps of a Run) is in every CR version built from
+# ../shared/cr: each of the 104 timing steps (stable ``step_`` ids) of the oldest, 22.12, is in
+# 26.03 (which adds checkpoint steps). 22.12 states no effective date: its name says December
+# 2022. A ruling dated before then that NSG's rules team has not verified was made under older
+# rules (FFG's Rules Reference, early NISEI documents): check it against the CR.
+CURRENT_RUN_STRUCTURE_SINCE = "2022-12-01"
+PRE_CR_NOTE = "pre-CR ruling: check against 6.9"
+
+
 @dataclass(frozen=True)
 class RulingText:
     """A ruling as plain words: where it comes from (its leading Markdown heading, such as
-    "ANCUR UFAQ 21 [Michael Boggs]"), then question and answer, or a statement (`text`)."""
+    "ANCUR UFAQ 21 [Michael Boggs]"), then question and answer, or a statement (`text`).
+    ``follow_up``: a further question glued to the end of the answer in the source (its own
+    paragraph, ending in "?"; the source gives no answer to it), split from the answer."""
 
     source: str | None
     question: str | None
     answer: str | None
     text: str | None
+    follow_up: str | None = None
 
 
-def ruling_text(r: Ruling) -> RulingText:
+def _split_follow_up(answer: str | None) -> tuple[str | None, str | None]:
+    """(answer, the question glued after it): the answer's last paragraphs ending in "?",
+    when a paragraph that does not precedes them."""
+    if not answer:
+        return answer, None
+    paras = [p.strip() for p in re.split(r"\n\s*\n", answer) if p.strip()]
+    cut = len(paras)
+    while cut > 1 and paras[cut - 1].rstrip("\"'”’)] ").endswith("?"):
+        cut -= 1
+    if cut == len(paras):
+        return answer, None
+    return "\n\n".join(paras[:cut]), "\n\n".join(paras[cut:])
+
+
+def ruling_text(r: Ruling, marked: bool = False) -> RulingText:
+    """The ruling's words without markup: links and tags reduced to their words, the source
+    heading taken out, Markdown emphasis taken out (kept with ``marked``, for `EMPHASIS` to
+    render), and a question glued to the answer split off (`RulingText.follow_up`)."""
     source = None
     parts: list[str | None] = []
     for raw in (r.question, r.answer, r.text_ruling):
@@ -658,10 +690,33 @@ def ruling_text(r: Ruling) -> RulingText:
         words = plain_text(raw)
         m = _HEADING.match(words)
         if m and source is None and m.group(1).strip():
-            source = m.group(1).strip()
+            source = EMPHASIS.sub(r"\2", m.group(1)).strip()
             words = words[m.end() :]
-        parts.append(re.sub(r"(?m)^#+\s*", "", words).strip() or None)
-    return RulingText(source, *parts)
+        words = re.sub(r"(?m)^#+\s*", "", words)
+        if not marked:
+            words = EMPHASIS.sub(r"\2", words)
+        parts.append(words.strip() or None)
+    answer, follow_up = _split_follow_up(parts[1])
+    return RulingText(source, parts[0], answer, parts[2], follow_up)
+
+
+def first_sentence(text: str | None, limit: int = 200) -> str:
+    """The first sentence of a ruling's answer ("No.", "Yes. ..." give their next one too), on
+    one line, cut at a word within ``limit`` characters."""
+    words = " ".join((text or "").split())
+    m = re.match(r"(?:(?:yes|no)[.!,]\s+)?.*?(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s|$)", words, re.IGNORECASE)
+    found = m.group(0) if m else words
+    if len(found) > limit:
+        found = found[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return found
+
+
+def era_note(r: Ruling) -> str | None:
+    """`PRE_CR_NOTE` for a ruling dated before `CURRENT_RUN_STRUCTURE_SINCE` and not verified by
+    NSG's rules team; None otherwise (and for an undated one)."""
+    if r.verified or not r.date_update:
+        return None
+    return PRE_CR_NOTE if r.date_update < CURRENT_RUN_STRUCTURE_SINCE else None
 
 
 # "rule 1.15.10b", "CR 1.4", "section 6.5.2", "Rules 1.3"

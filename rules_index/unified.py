@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from memo import memo
 
-from .cards import name_key, ruling_text
+from .cards import era_note, first_sentence, name_key, ruling_text
 from .lookup import parse_query
 from .question import LONG_QUERY, MAX_NAMES, focus
 from .search import SearchResult, index_words, mark_words, norm_of
@@ -148,6 +148,8 @@ class CardResult:
     norm: float
     match: str
     ruling: int | None = None
+    answer: str | None = None  # rulings: the first sentence of the answer (`cards.first_sentence`)
+    note: str | None = None  # rulings: `cards.era_note`
 
 
 def card_hits(
@@ -193,8 +195,11 @@ def card_snippets(store, hits: list, query: str) -> None:
         if getattr(hit, "source", None) == "cards" and not hit.snippet:
             hit.snippet = mark_words(store.card(hit.id).stripped_text, stems, CARD_SNIPPET_CHARS)
         elif getattr(hit, "source", None) == "rulings" and not hit.snippet:
-            text = _ruling_words(store.rulings(hit.id)[hit.ruling])
-            hit.snippet = mark_words(text, stems, CARD_SNIPPET_CHARS)
+            ruling = store.rulings(hit.id)[hit.ruling]
+            hit.snippet = mark_words(_ruling_words(ruling), stems, CARD_SNIPPET_CHARS)
+            found = ruling_text(ruling)
+            hit.answer = first_sentence(found.answer) if found.question else None
+            hit.note = era_note(ruling)
 
 
 @memo("unified.ruling_words")  # rulings are few (about 2,000) and read-only; bounded all the same

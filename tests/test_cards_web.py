@@ -294,3 +294,38 @@ def test_a_card_named_as_typed_says_nothing_and_a_forged_typed_note_is_not_shown
     forged = client.get("/c/tollbooth", query_string={"typed": "<b>free credits</b>"}).get_data(as_text=True)
     assert "you typed" not in forged and "<b>free credits</b>" not in forged
     assert "you typed" not in client.get("/c/tollbooth?typed=funhose").get_data(as_text=True)
+
+
+def test_ruling_markdown_is_rendered_safely_and_a_glued_question_is_split(client, nrdb_dir):
+    funhouse = client.get("/api/cards/funhouse").get_json()
+    jes = next(r for r in funhouse["rulings"] if "Jesminder" in (r["answer"] or ""))
+    assert "*" not in jes["answer"] and "If Jesminder’s ability is applicable" in jes["answer"]
+    assert "<em>Jesminder</em>’s ability" in jes["html"]["answer"]
+    page = client.get("/c/funhouse").get_data(as_text=True)
+    assert "<em>Jesminder</em>" in page and "*Jesminder*" not in page
+    # Baklan's answer carries the next question in the source, without its answer
+    raw = json.loads((nrdb_dir / "rulings" / "baklan_bochkin.json").read_text())[0]["answer"]
+    assert raw.startswith("Yes.\n\nCan the Corp re-rez")
+    baklan = client.get("/api/cards/baklan_bochkin").get_json()["rulings"]
+    glued = next(r for r in baklan if r["follow_up"])
+    assert glued["answer"] == "Yes."
+    assert glued["follow_up"].startswith("Can the Corp re-rez a piece of ice") and glued[
+        "follow_up"
+    ].endswith("?")
+    assert "Also asked" in client.get("/c/baklan_bochkin").get_data(as_text=True)
+
+
+def test_rulings_from_before_the_current_run_structure_are_marked(client, nrdb_dir):
+    from rules_index.cards import CURRENT_RUN_STRUCTURE_SINCE, PRE_CR_NOTE
+
+    seen = set()
+    for card_id in ("flip_switch", "funhouse", "tollbooth", "keiko"):
+        raw = json.loads((nrdb_dir / "rulings" / f"{card_id}.json").read_text())
+        by_date = {(r["date_update"], r["nsg_rules_team_verified"]) for r in raw}
+        for r in client.get(f"/api/cards/{card_id}").get_json()["rulings"]:
+            assert (r["date"], r["verified"]) in by_date
+            old = r["date"] < CURRENT_RUN_STRUCTURE_SINCE and not r["verified"]
+            assert r["note"] == (PRE_CR_NOTE if old else None), (card_id, r["date"])
+            seen.add(r["note"])
+    assert seen == {PRE_CR_NOTE, None}  # both kinds among these cards
+    assert PRE_CR_NOTE in client.get("/c/flip_switch").get_data(as_text=True)

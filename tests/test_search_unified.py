@@ -382,3 +382,21 @@ def test_words_and_partial_names_are_not_corrected(client, typed):
     """Words every card text uses are no typos of a card ("score" is not Scorch), and a name's
     start ("alice", "steelskin") finds the card as it always did, without a correction."""
     assert search(client, typed, limit=5)["showing"] is None
+
+
+def test_ruling_hits_carry_the_answers_first_sentence_and_their_era(client, nrdb_dir):
+    from rules_index.cards import PRE_CR_NOTE
+
+    data = search(client, "jack out", source="rulings", limit=10)
+    rulings = data["results"]
+    assert rulings and all("answer" in h and "note" in h for h in rulings)
+    for h in rulings:
+        card = client.get(f"/api/cards/{h['id']}").get_json()
+        ruling = card["rulings"][int(h["url"].rsplit("-", 1)[1])]
+        if ruling["question"]:
+            first = " ".join(ruling["answer"].split())
+            assert h["answer"] and first.startswith(h["answer"].rstrip("…")), (h["answer"], first)
+        assert h["note"] == ruling["note"]
+    assert any(h["note"] == PRE_CR_NOTE for h in rulings) and any(h["note"] is None for h in rulings)
+    page = client.get("/search", query_string={"q": "jack out", "source": "rulings"}).get_data(as_text=True)
+    assert 'class="answer"' in page and PRE_CR_NOTE in page

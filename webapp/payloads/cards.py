@@ -23,10 +23,12 @@ from typing import Any
 from engine.cardtext import board_card
 from rules_index.cards import (
     CITED_NUMBER,
+    EMPHASIS,
     CardStore,
     Keyword,
     NameMatch,
     cited_numbers,
+    era_note,
     find_keywords,
     ruling_text,
     subtype_rule,
@@ -98,20 +100,24 @@ def _ruling(rules: Rules, r: Ruling, index: int, doc: Any, linker: _Linker) -> d
         if res.nodes:
             cited.append({"number": number, "id": res.nodes[0].id})
     words = ruling_text(r)
+    marked = ruling_text(r, marked=True)
     numbers = {c["number"]: c["id"] for c in cited}
     linker.seen.clear()  # each ruling links the first use of each keyword
     return {
         "index": index,
         "date": r.date_update,
         "verified": r.verified,
+        "note": era_note(r),
         "source": words.source,
         "question": words.question,
         "answer": words.answer,
         "text": words.text,
+        "follow_up": words.follow_up,
         "html": {
-            "question": linker.ruling_text(words.question, numbers),
-            "answer": linker.ruling_text(words.answer, numbers),
-            "text": linker.ruling_text(words.text, numbers),
+            "question": linker.ruling_text(marked.question, numbers),
+            "answer": linker.ruling_text(marked.answer, numbers),
+            "text": linker.ruling_text(marked.text, numbers),
+            "follow_up": linker.ruling_text(marked.follow_up, numbers),
         },
         "rules": cited,
     }
@@ -246,8 +252,21 @@ class _Linker:
         return "<br>".join(line for line in body.split("\n") if line.strip())
 
     def ruling_text(self, text: str | None, cited: dict[str, str]) -> str | None:
+        """A ruling's words (with their Markdown emphasis, `ruling_text(marked=True)`) as safe
+        HTML: the emphasis as <em> and <strong>, every other character escaped."""
         if not text:
             return None
+        out: list[str] = []
+        at = 0
+        for m in EMPHASIS.finditer(text):
+            out.append(self._lines(text[at : m.start()], cited))
+            tag = "strong" if m.group(1) == "**" else "em"
+            out.append(f"<{tag}>{self._lines(m.group(2), cited)}</{tag}>")
+            at = m.end()
+        out.append(self._lines(text[at:], cited))
+        return "".join(out)
+
+    def _lines(self, text: str, cited: dict[str, str]) -> str:
         return "<br>".join(self._plain(line, cited) for line in text.split("\n") if line.strip())
 
 

@@ -94,7 +94,7 @@ def _hit(rules: Rules, hit, v: str) -> dict[str, Any]:
         }
     # cards and rulings (`unified.card_snippets`: escaped, words in <mark>)
     ruling = hit.source == "rulings"
-    return {
+    out = {
         "id": hit.id,
         "title": f"{hit.title}: ruling" if ruling else hit.title,
         "kind": "ruling" if ruling else "card",
@@ -103,6 +103,9 @@ def _hit(rules: Rules, hit, v: str) -> dict[str, Any]:
         "url": f"/c/{hit.id}" + (f"#ruling-{hit.ruling}" if ruling else ""),
         **common,
     }
+    if ruling:  # the answer's first sentence beside the question, and the ruling's era
+        out.update(answer=hit.answer, note=hit.note)
+    return out
 
 
 def search(
