@@ -28,7 +28,19 @@ from dataclasses import dataclass
 
 from memo import memo
 
-__all__ = ["Question", "read", "focus", "ASKS", "FRAMING", "INTENTS", "RULE_MARKS", "marks", "LONG_QUERY"]
+__all__ = [
+    "Question",
+    "read",
+    "focus",
+    "changes_asked",
+    "term_asked",
+    "ASKS",
+    "FRAMING",
+    "INTENTS",
+    "RULE_MARKS",
+    "marks",
+    "LONG_QUERY",
+]
 
 LONG_QUERY = 2000  # characters a search accepts: a whole forum post
 FOCUS_CHARS = 200  # characters of it that are searched (`rules_index.search.MAX_QUERY`)
@@ -159,3 +171,41 @@ def focus(query: str, mentions: Callable[[str], list[str]] | None = None, limit:
         found += " " + name
         used += len(name) + 1
     return found[:limit]
+
+
+# A question about what changed between CR versions ("what changed in run timing between 25.08
+# and 26.03", "changes 25.08 26.03", "diff 24.03..25.04", "what's new in 26.03").
+CHANGES = r"\b(?:chang\w*|differen\w*|diffs?|updat\w*|new)\b"
+VERSION_NAME = r"(?<![\d.])(\d{2}\.\d{2})(?![\d.])"
+# A question asking what a term means: "define X", "definition of X", "meaning of X", "what is
+# (a|an|the) X", "what are X", "what does X mean".
+DEFINE = (
+    r"^(?:define|definition of|meaning of|what(?:'s|s| is| are)(?: an?| the)?)\s+(.+?)[\s?.!]*$"
+    r"|^what does (?:an? |the )?(.+?) mean[\s?.!]*$"
+)
+
+
+def changes_asked(query: str, versions: list[str]) -> tuple[str, str] | None:
+    """The two versions (older, newer) a question about changes names, from ``versions`` (every
+    built version, oldest first): both when it names two, the one before and the one it names
+    when it names one ("what's new in 26.03"). None when it does not ask about changes or names
+    no built version."""
+    text = query[:FOCUS_CHARS]
+    if not re.search(CHANGES, text, re.I):
+        return None
+    named = [v for v in dict.fromkeys(re.findall(VERSION_NAME, text)) if v in versions]
+    if len(named) >= 2:
+        old, new = sorted(named[:2], key=versions.index)
+        return old, new
+    if len(named) == 1 and versions.index(named[0]) > 0:
+        return versions[versions.index(named[0]) - 1], named[0]
+    return None
+
+
+def term_asked(query: str) -> str | None:
+    """The term a "define X" / "what is X" question asks about (lowercased, one line), or None."""
+    m = re.match(DEFINE, " ".join(query[:FOCUS_CHARS].split()), re.I)
+    if not m:
+        return None
+    term = (m.group(1) or m.group(2) or "").strip().strip("\"'“”‘’").lower()
+    return term or None

@@ -47,7 +47,7 @@ from memo import memo
 
 from .cards import era_note, first_sentence, name_key, ruling_text
 from .lookup import parse_query
-from .question import LONG_QUERY, MAX_NAMES, focus
+from .question import LONG_QUERY, MAX_NAMES, changes_asked, focus, term_asked
 from .search import SearchResult, index_words, mark_words, norm_of
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ __all__ = ["SOURCES", "UnifiedResult", "merge", "search_sources", "available_sou
 log = logging.getLogger(__name__)
 
 SOURCES = ("rules", "cards", "rulings", "judge")
-TIERS = {"exact": 3, "jargon": 2, "looser": 0}  # every other match is tier 1
+TIERS = {"exact": 3, "jargon": 2, "defines": 2, "looser": 0}  # every other match is tier 1
 # The card store's scores: a whole name 1000, the start of a name 900 and down (shortest
 # name first), BM25F well below 100 (CARDS_API.md).
 EXACT_NAME, NAME_PREFIX = 1000.0, 100.0
@@ -83,6 +83,7 @@ class UnifiedResult:
     offer: SearchResult | None = None
     searched: str = ""  # what was searched: the query, or a long post's question (`question.focus`)
     showing: dict[str, str] | None = None  # a card named with a typo: {"id", "title", "typed"}
+    changes: tuple[str, str] | None = None  # a question about changes: (older, newer) version
 
 
 def _tier(hit: Any) -> int:
@@ -220,6 +221,9 @@ def search_sources(
     store = _cards(library) if any(s in sources for s in ("cards", "rulings")) else None
     full = query
     query = focus(query[: LONG_QUERY * 2], _mentions(store) if store is not None else None)
+    asked = term_asked(query)
+    if asked and parse_query(asked) is not None:  # "what is 6.9.4c": the rule it names
+        query = asked
     result = UnifiedResult(query=full, sources=list(sources), searched=query)
     named = store.named(query, 1) if store is not None and "cards" in sources else []
     typos = True
@@ -239,11 +243,18 @@ def search_sources(
     searcher = library.searcher(version)
     ref = parse_query(query)
     exact_rule = None
+    result.changes = changes_asked(query, library.available_versions())
     if "rules" in sources:
         result.offer = searcher.search_result(query, limit, snippets=False)
         lists["rules"] = result.offer.hits
         if result.offer.hits and result.offer.hits[0].match == "exact":
             exact_rule = result.offer.hits[0]
+        term = term_asked(query) if exact_rule is None else None
+        defined = searcher.defining(term) if term else None
+        if defined is not None:
+            # "define X", "what is X": the rule defining X first, the rules search's hits after
+            first = searcher._hit(defined, 500.0, None, "defines", norm=1.0)
+            lists["rules"] = [first] + [h for h in lists["rules"] if h.id != defined.id][: limit - 1]
     elif ref is not None:
         found = library.lookup(query, version)
         exact_rule = found.node

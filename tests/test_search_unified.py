@@ -400,3 +400,63 @@ def test_ruling_hits_carry_the_answers_first_sentence_and_their_era(client, nrdb
     assert any(h["note"] == PRE_CR_NOTE for h in rulings) and any(h["note"] is None for h in rulings)
     page = client.get("/search", query_string={"q": "jack out", "source": "rulings"}).get_data(as_text=True)
     assert 'class="answer"' in page and PRE_CR_NOTE in page
+
+
+@pytest.mark.parametrize(
+    ("query", "pair"),
+    [
+        ("what changed in run timing between 25.08 and 26.03", ("25.08", "26.03")),
+        ("changes 25.08 26.03", ("25.08", "26.03")),
+        ("differences 26.03 vs 24.03", ("24.03", "26.03")),
+        ("what's new in 26.03", ("25.08", "26.03")),
+        ("changes in 22.12", None),  # no version before the oldest
+        ("what changed in 19.01 and 20.02", None),  # versions that are not built
+        ("jack out 25.08", None),  # versions, but no question about changes
+    ],
+)
+def test_a_question_about_changes_offers_the_changes_page_first(client, query, pair):
+    data = search(client, query)
+    if pair is None:
+        assert data["changes"] is None
+        return
+    old, new = pair
+    assert data["changes"] == {
+        "from": old,
+        "to": new,
+        "url": f"/changes/{old}..{new}",
+        "api": f"/api/changes/{old}..{new}",
+    }
+    assert client.get(data["changes"]["url"]).status_code == 200
+    page = client.get("/search", query_string={"q": query}).get_data(as_text=True)
+    offer = page.index('id="changes-offer"')
+    assert f'href="/changes/{old}..{new}"' in page[offer:]
+    assert '<ol class="results">' not in page or offer < page.index('<ol class="results">')
+
+
+@pytest.mark.parametrize(
+    ("query", "term"),
+    [
+        ("define nested cost", "nested cost"),
+        ("what is the bank", "bank"),
+        ("define active", "active"),
+        ("what are virus counters", "virus counters"),
+        ("what does paid ability window mean", "paid ability window"),
+        ("what is a checkpoint?", "checkpoint"),
+        ("definition of virus counter", "virus counters"),  # singular of the bold plural
+    ],
+)
+def test_define_and_what_is_put_the_defining_rule_first(client, all_dir, query, term):
+    from rules_index.store import Library
+
+    doc = Library.open(all_dir).document()
+    defining = [n.id for n in doc.nodes if n.kind != "example" and term in [t.lower() for t in n.terms]]
+    assert defining, term
+    first = search(client, query, limit=5)["results"][0]
+    assert (first["source"], first["id"], first["match"]) == ("rules", defining[0], "defines")
+    assert first["snippet"]
+
+
+def test_what_is_a_rule_number_names_the_rule_and_an_unknown_term_searches_as_before(client):
+    first = search(client, "what is 6.9.4c")["results"][0]
+    assert (first["id"], first["match"]) == ("step_jack_out_choice", "exact")
+    assert all(h["match"] != "defines" for h in search(client, "define tolbooth")["results"])

@@ -41,6 +41,9 @@ def _print_hits(hits: list[dict]) -> None:
 
 def _search_text(data: Payload) -> None:
     hits, v, text = data["results"], data["version"], data["query"]
+    if data["changes"]:
+        c = data["changes"]
+        click.echo(f"What changed from CR {c['from']} to CR {c['to']}: nrrules changes {c['from']} {c['to']}")
     if data["showing"]:
         click.echo(f"Showing {data['showing']['title']} (you typed {data['showing']['typed']})")
     elif data["searched"] != text:

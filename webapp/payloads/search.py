@@ -108,6 +108,14 @@ def _hit(rules: Rules, hit, v: str) -> dict[str, Any]:
     return out
 
 
+def _changes(pair: tuple[str, str] | None) -> dict[str, str] | None:
+    """A question about what changed between two versions: the changes page to offer first."""
+    if pair is None:
+        return None
+    old, new = pair
+    return {"from": old, "to": new, "url": f"/changes/{old}..{new}", "api": f"/api/changes/{old}..{new}"}
+
+
 def search(
     rules: Rules,
     q: str,
@@ -126,6 +134,7 @@ def search(
         "query": q,
         "searched": found.searched,
         "showing": found.showing,
+        "changes": _changes(found.changes),
         "version": v,
         "sources": wanted,
         "results": [_hit(rules, hit, v) for hit in found.hits],
