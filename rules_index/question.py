@@ -136,6 +136,8 @@ def marks(text: str) -> frozenset[str]:
 
 # A sentence ends at ".", "!" or "?" (and any closing quote or bracket) followed by a blank.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+# Control, zero-width and direction characters: blanks in a query (`search.clean_query` too).
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
 
 
 def focus(query: str, mentions: Callable[[str], list[str]] | None = None, limit: int = FOCUS_CHARS) -> str:
@@ -144,8 +146,9 @@ def focus(query: str, mentions: Callable[[str], list[str]] | None = None, limit:
     last sentences ending in "?" (the last sentences when none does), as many as fit, in their
     order, then the card names the post mentions that they do not (``mentions``, at most
     `MAX_NAMES`) as long as they fit. Linear in the query's length: a post of `LONG_QUERY`
-    characters costs one split and one pass of ``mentions``."""
-    text = " ".join(query.split())
+    characters costs one split and one pass of ``mentions``. The saved copy's search reads a
+    long query the same way, without the card names (``focus`` in offline-search.js)."""
+    text = " ".join(CONTROL.sub(" ", query).split())
     if len(text) <= limit:
         return text
     sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]

@@ -70,6 +70,7 @@ from . import bank, ranker, translation, vectors
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
+from .question import CONTROL
 from .question import marks as question_marks
 from .question import read as read_question
 from .whoosh_open import open_index
@@ -460,7 +461,7 @@ class SearchResult:
 _ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+_CONTROL = CONTROL
 
 
 def clean_query(query: object) -> str:
