@@ -197,18 +197,19 @@ def card_snippets(store, hits: list, query: str) -> None:
             hit.snippet = mark_words(store.card(hit.id).stripped_text, stems, CARD_SNIPPET_CHARS)
         elif getattr(hit, "source", None) == "rulings" and not hit.snippet:
             ruling = store.rulings(hit.id)[hit.ruling]
-            hit.snippet = mark_words(_ruling_words(ruling), stems, CARD_SNIPPET_CHARS)
-            found = ruling_text(ruling)
-            hit.answer = first_sentence(found.answer) if found.question else None
+            words, hit.answer = _ruling_words(ruling)
+            hit.snippet = mark_words(words, stems, CARD_SNIPPET_CHARS)
             hit.note = era_note(ruling)
 
 
 @memo("unified.ruling_words")  # rulings are few (about 2,000) and read-only; bounded all the same
-def _ruling_words(ruling: Ruling) -> str:
+def _ruling_words(ruling: Ruling) -> tuple[str, str | None]:
     """The plain text a ruling's snippet is cut from: its question, else its ruling (markdown
-    and its source heading removed, `ruling_text`, several regular expressions a ruling)."""
+    and its source heading removed, `ruling_text`, several regular expressions a ruling); and
+    the first sentence of its answer (None for a ruling without a question)."""
     found = ruling_text(ruling)
-    return found.question or found.text or ""
+    answer = first_sentence(found.answer) if found.question else None
+    return found.question or found.text or "", answer
 
 
 def search_sources(
