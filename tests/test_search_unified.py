@@ -50,19 +50,27 @@ def test_default_searches_every_built_source_and_labels_each_hit(client):
         assert h["url"].startswith({"rules": "/id/", "judge": "/j/"}.get(h["source"], "/c/"))
     # one list, the sources taking turns within a tier: each source's hits in its own order
     # (the shares of the query's evidence never increase), and every source's n-th hit before
-    # any source's (n+1)-th; hits of equal rank by their share
+    # any source's (n+1)-th, but a hit of another source than the rules that is not relevant
+    # enough (`unified.RELEVANT_NORM`, `RELEVANT_SHARE`) waits `IRRELEVANT_DELAY` turns; hits of
+    # equal turn by their share
+    from rules_index.unified import IRRELEVANT_DELAY, RELEVANT_NORM, RELEVANT_SHARE
+
     text = [h for h in data["results"] if h["match"] == "text"]
     assert len({h["source"] for h in text}) >= 3
-    ranks, counts = [], {}
+    floor = min(RELEVANT_NORM, RELEVANT_SHARE * max(h["norm"] for h in text if h["source"] == "rules"))
+    waiting = [h for h in text if h["source"] != "rules" and h["norm"] < floor]
+    assert waiting and len(waiting) < len(text)  # both kinds, so the order below is tested
+    ranks, turns, counts = [], [], {}
     for h in text:
         ranks.append(counts.get(h["source"], 0))
         counts[h["source"]] = ranks[-1] + 1
-    assert ranks == sorted(ranks), ranks
+        turns.append(ranks[-1] + (IRRELEVANT_DELAY if h in waiting else 0))
+    assert turns == sorted(turns), turns
     for source in counts:
         norms = [h["norm"] for h in text if h["source"] == source]
         assert norms == sorted(norms, reverse=True), source
-    for r in set(ranks):
-        norms = [h["norm"] for h, k in zip(text, ranks, strict=True) if k == r]
+    for r in set(turns):
+        norms = [h["norm"] for h, k in zip(text, turns, strict=True) if k == r]
         assert norms == sorted(norms, reverse=True), r
 
 
@@ -460,3 +468,14 @@ def test_what_is_a_rule_number_names_the_rule_and_an_unknown_term_searches_as_be
     first = search(client, "what is 6.9.4c")["results"][0]
     assert (first["id"], first["match"]) == ("step_jack_out_choice", "exact")
     assert all(h["match"] != "defines" for h in search(client, "define tolbooth")["results"])
+
+
+def test_a_source_takes_a_place_in_the_first_five_only_when_relevant(client):
+    """No fixed slots (issue 34): a judge item sharing one word with a question ("Jak Sinclair
+    gaining clicks": the take-back item, norm 0.07) no longer comes in the first five, while a
+    judge item carrying the query's words still comes first."""
+    top = search(client, "Jak Sinclair gaining clicks", limit=10)["results"][:5]
+    assert all(h["source"] != "judge" for h in top), top
+    assert search(client, "player drew too many cards")["results"][0]["source"] == "judge"
+    card = search(client, "Tollbooth", limit=5)["results"]  # a card query: the card, its rulings
+    assert [(h["source"], h["id"]) for h in card[:2]] == [("cards", "tollbooth"), ("rulings", "tollbooth")]

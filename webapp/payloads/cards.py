@@ -81,6 +81,14 @@ def find_match(rules: Rules, ref: str) -> tuple[Card, NameMatch]:
     return s.card(found[0].card_id), found[0]
 
 
+def card_named(rules: Rules, ref: str, version: str | None = None) -> dict[str, Any]:
+    """`card` for the card a reference names (`find_match`), with ``showing`` when it was named
+    under another name ("tolbooth"): /api/cards/<card> and `nrrules card --json`."""
+    found, how = find_match(rules, ref)
+    shown = showing(rules, found, ref) if how.corrected else None
+    return {**card(rules, found, version), "showing": shown}
+
+
 def showing(rules: Rules, card: Card, typed: str | None) -> dict[str, str] | None:
     """``{"id", "title", "typed"}`` when ``typed`` is a name the matcher reads as ``card`` under
     another name ("tolbooth" for Tollbooth), else None: what a card's answer says it shows."""

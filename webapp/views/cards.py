@@ -77,9 +77,7 @@ def card_lookup():
 
 @bp.get("/api/cards/<path:card>")
 def card_api(card: str):
-    found, how = payloads.find_match(rules(), card)
-    shown = payloads.showing(rules(), found, card) if how.corrected else None
-    return jsonify({**payloads.card(rules(), found, request.args.get("v")), "showing": shown})
+    return jsonify(payloads.card_named(rules(), card, request.args.get("v")))
 
 
 @bp.get("/api/cards/<path:card>/rulings")
