@@ -235,9 +235,9 @@ def search_sources(
 ) -> UnifiedResult:
     """Search each of ``sources`` (names from `SOURCES`, assumed available) and merge them. A
     query longer than `search.MAX_QUERY` (a forum post, up to `question.LONG_QUERY`) is cut
-    to its question and the cards it names first (`question.focus`), so a long post costs
-    what a short question does."""
-    store = _cards(library) if any(s in sources for s in ("cards", "rulings")) else None
+    to its question, then the names of the cards it mentions (`question.focus`), so a long
+    post costs what a short question does."""
+    store = _cards(library)  # also for the card names of a long post searched in the rules only
     full = query
     query = focus(query[: LONG_QUERY * 2], _mentions(store) if store is not None else None)
     asked = term_asked(query)
