@@ -4,7 +4,8 @@
 
 Runs in a fresh child process so peak memory (max RSS) is the card build's own. Prints seconds
 (best of --repeat) for reading + validating the folder, for the whole build (read, legality,
-cards.json, Whoosh index), for opening the build, and per-query latency of name lookup and
+cards.json, Whoosh index), for opening the build, and per-query latency of name lookup
+(and of the name matcher: its build, misspelt names, the names of a 2,000-character post) and
 search; peak memory traced for reading and the process's max RSS.
 """
 
@@ -56,6 +57,27 @@ def measure(nrdb_dir: str, repeat: int) -> dict:
             for n in names:
                 store.find(n)
         find_ms = (time.perf_counter() - t0) * 1000 / (20 * len(names))
+        # the one name matcher (issue 34): its build per card build, misspelt, plural and partial
+        # names, and the card names of a 2,000-character post
+        from rules_index.cards import NameMatcher
+
+        t0 = time.perf_counter()
+        NameMatcher(store._data.cards)
+        matcher_ms = (time.perf_counter() - t0) * 1000
+        typed = ["tolbooth", "funhose", "corodder", "hostile takover", "Mediums", "reality plus", "alice"]
+        typed += ["steelskin", "score", "zzzzzzzzzzzz"]
+        t0 = time.perf_counter()
+        for _ in range(20):
+            for n in typed:
+                store.match(n)
+        typo_ms = (time.perf_counter() - t0) * 1000 / (20 * len(typed))
+        post = ("My opponent had a Tollbooth on R&D and I had Corroder and Ice Wall; can I jack out? " * 30)[
+            :2000
+        ]
+        t0 = time.perf_counter()
+        for _ in range(20):
+            store.matcher.mentioned(post)
+        mentioned_ms = (time.perf_counter() - t0) * 1000 / 20
         queries = ["end the run", "net damage", "can the runner trash", "Snare!", "bypass ice", "tag"]
         store.search("warm")
         t0 = time.perf_counter()
@@ -72,6 +94,9 @@ def measure(nrdb_dir: str, repeat: int) -> dict:
         "unchanged_s": unchanged,
         "open_s": min(open_times),
         "find_ms": find_ms,
+        "matcher_ms": matcher_ms,
+        "typo_ms": typo_ms,
+        "mentioned_ms": mentioned_ms,
         "search_ms": search_ms,
         "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
@@ -99,6 +124,9 @@ def main() -> None:
     print(f"unchanged rebuild {r['unchanged_s']:7.2f} s")
     print(f"open the build    {r['open_s']:7.3f} s")
     print(f"name lookup       {r['find_ms']:7.2f} ms / query")
+    print(f"name matcher      {r['matcher_ms']:7.1f} ms to build (once per opened card build)")
+    print(f"misspelt names    {r['typo_ms']:7.3f} ms / query (typos, plurals, parts)")
+    print(f"names in a post   {r['mentioned_ms']:7.3f} ms / 2,000-character post")
     print(f"search            {r['search_ms']:7.2f} ms / query")
     print(f"max RSS           {r['max_rss_mb']:7.0f} MB")
 

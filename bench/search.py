@@ -13,6 +13,9 @@ latest version, cards and rulings from ../shared/nrdb/v2, judge items from ../sh
 merged by `rules_index.unified.search_sources`, over the same queries (built into a temporary
 directory first; p50/p99 wall and CPU per query).
 
+With ``--long``, only posts of 200 to 2,000 characters (a board described, then the question),
+each timed through the whole uncached /api/search answer (`question.focus` bounds the work).
+
 With ``--mix``, only the HTTP bench's 40 searches (`bench/http_load.py --only nocache`), each
 timed alone through the whole uncached /api/search answer: which queries cost most, and where.
 """
@@ -171,6 +174,48 @@ def bench_mix(build_dir: str | None, repeat: int) -> list[dict]:
     return rows
 
 
+# A forum post (written for this bench): a board described at length, the question at the end.
+LONG_POST = (
+    "Last night my opponent had a Tollbooth rezzed on R&D and an Ice Wall behind it, and I had "
+    "Corroder and Gordian Blade installed with four credits in my pool after installing a program. "
+    "When I approached Tollbooth its ability triggered and I could not pay the three credits, so "
+    "the run ended and we argued about whether I could have jacked out first. "
+)
+LONG_QUESTION = "When exactly can the Runner jack out, and could I have jacked out before paying?"
+
+
+def bench_long(build_dir: str | None, repeat: int) -> list[dict]:
+    """CPU ms of the whole uncached /api/search answer (every built source) for a post of 200 to
+    2,000 characters: the board described, then its question (`question.focus` bounds the work
+    to the question and the cards the post names). Median of ``repeat`` runs after a warm-up."""
+    from rules_index.store import Library
+    from webapp import liveserver
+    from webapp.jsonprovider import dumps_bytes
+    from webapp.payloads import search as search_payload
+    from webapp.payloads.context import Rules
+
+    library = Library.open(liveserver.ensure_build(build_dir))
+    rules = Rules(library)
+    version = library.latest
+    rows = []
+    for size in (200, 500, 1000, 1500, 2000):
+        board = (LONG_POST * 10)[: max(0, size - len(LONG_QUESTION) - 1)]
+        q = (
+            (board.rsplit(" ", 1)[0] + ". " + LONG_QUESTION)[-size:]
+            if size > len(LONG_QUESTION)
+            else LONG_QUESTION
+        )
+        whole = lambda q=q: dumps_bytes(search_payload.search(rules, q, version))  # noqa: E731
+        whole()
+        times = []
+        for _ in range(repeat):
+            c = time.process_time()
+            whole()
+            times.append(time.process_time() - c)
+        rows.append({"chars": len(q), "cpu_ms": statistics.median(times) * 1000})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--versions", default=",".join(VERSIONS))
@@ -184,11 +229,21 @@ def main(argv: list[str] | None = None) -> int:
         help="only the HTTP bench's 40 searches, one by one: CPU ms of each uncached /api/search "
         "answer (and of its rules and card parts), slowest first",
     )
-    ap.add_argument("--build-dir", default=os.environ.get("NRRULES_BUILD_DIR"), help="for --mix")
+    ap.add_argument("--build-dir", default=os.environ.get("NRRULES_BUILD_DIR"), help="for --mix and --long")
     ap.add_argument(
         "--sources", action="store_true", help="also time one search over every source (latest version)"
     )
+    ap.add_argument(
+        "--long",
+        action="store_true",
+        help="only posts of 200 to 2,000 characters: CPU ms of each uncached /api/search answer",
+    )
     args = ap.parse_args(argv)
+    if args.long:
+        print(f"{'characters':>10} {'CPU ms':>8}  (whole /api/search answer, every built source, median)")
+        for r in bench_long(args.build_dir, max(5, args.repeat)):
+            print(f"{r['chars']:10d} {r['cpu_ms']:8.2f}")
+        return 0
     if args.mix:
         mix = sorted(bench_mix(args.build_dir, max(3, args.repeat)), key=lambda r: -r["whole_ms"])
         print(f"{'query':22} {'whole ms':>9} {'rules ms':>9} {'cards ms':>9} {'JSON B':>7}  (CPU, median)")

@@ -22,7 +22,6 @@ the codes the CR's card links carry), the rule numbers its rulings cite, and sea
 from __future__ import annotations
 
 import bisect
-import difflib
 import hashlib
 import json
 import logging
@@ -160,6 +159,7 @@ class CardHit:
     score: float
     snippet: str
     ruling: int | None = None  # index into the card's rulings (newest first) for ruling hits
+    how: str | None = None  # a card found by its name: how (`NameMatch.how`)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -170,12 +170,174 @@ class CardHit:
 # ----------------------------------------------------------------------------------------------
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
 def name_key(text: str) -> str:
     """Case, accents and punctuation forgiven: "Sn@re!" and "snare" differ by one letter,
     "Méliès" and "melies" not at all."""
+    text = text or ""
+    if text.isascii():  # most names: the same key, several times faster
+        return _NOT_ALNUM.sub("", text.casefold())
     folded = unicodedata.normalize("NFKD", text or "")
     folded = "".join(c for c in folded if not unicodedata.combining(c)).casefold()
     return "".join(c for c in folded if c.isalnum())
+
+
+CORRECTED = ("part", "plural", "typo")  # how a card is found under another name than the one typed
+_NAME_WORD = re.compile(r"[^\W_]+(?:['’.&-][^\W_]+)*")
+MAX_NAME_WORDS = 7  # the most words of a card name looked for in a text (longest names have 7)
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """A card a typed name means: ``how`` is ``exact`` (its whole name), ``part`` (the part of
+    an identity's name before or after its colon, naming one card: "reality plus", "alice
+    merchant"), ``prefix`` (its name starts with what was typed), ``plural`` ("Mediums") or
+    ``typo`` (within `NameMatcher.edits` of a name, typed with a word no card uses:
+    "tolbooth", "hostile takover"). ``score``: `EXACT_SCORE` for every whole name (exact, part,
+    plural, typo), prefixes from `PREFIX_SCORE` down, shortest name first."""
+
+    card_id: str
+    score: float
+    how: str
+
+    @property
+    def corrected(self) -> bool:
+        """The name shown is not the name typed (part, plural, typo): say so."""
+        return self.how in CORRECTED
+
+
+class NameMatcher:
+    """The one card-name matcher (search, the card pickers, ``/c/<name>``, a post's card names),
+    built once per loaded card build: every name's `name_key`, the parts of identities'
+    names and names without their leading "The", a sorted key list for prefixes, a one-deletion index for typos and the words the
+    cards use (a query of known words is no typo: "score" is not "Scorch")."""
+
+    def __init__(self, cards: dict[str, Card]) -> None:
+        self.names: dict[str, list[str]] = {}  # whole name key -> card ids
+        parts: dict[str, list[str]] = {}
+        raw: set[str] = set()  # each distinct word once: `name_key` is the costly part
+        for c in cards.values():
+            for title in dict.fromkeys((c.title, c.stripped_title)):
+                self.names.setdefault(name_key(title), []).append(c.id)
+                for part in title.split(":", 1) if ":" in title else ():
+                    parts.setdefault(name_key(part), []).append(c.id)
+                if title.casefold().startswith("the "):
+                    parts.setdefault(name_key(title[4:]), []).append(c.id)
+                raw.update(title.split())
+            raw.update((c.stripped_text or "").split())
+        for ids in self.names.values():
+            ids[:] = dict.fromkeys(ids)
+        # A part naming one card and no card's whole name ("nbn" names a dozen: not a part).
+        self.parts = {
+            k: ids
+            for k, ids in parts.items()
+            if len(k) >= 4 and k not in self.names and len(dict.fromkeys(ids)) == 1
+        }
+        self.order = sorted({*self.names, *self.parts})
+        self.words = frozenset(name_key(w) for w in raw)
+        self.by_delete: dict[str, list[str]] = {}
+        for key in self.order:
+            if len(key) >= 4:
+                for d in {key[:i] + key[i + 1 :] for i in range(len(key))}:
+                    self.by_delete.setdefault(d, []).append(key)
+
+    def ids(self, key: str) -> list[str]:
+        return self.names.get(key) or self.parts.get(key) or []
+
+    @staticmethod
+    def edits(key: str) -> int:
+        """Edits a name typed as ``key`` may carry: none under 4 letters, 1 under 8, else 2."""
+        return 0 if len(key) < 4 else 1 if len(key) < 8 else 2
+
+    def match(self, query: str, limit: int = 10, typos: bool = True) -> list[NameMatch]:
+        """The cards a typed name means, best first: its whole name (or an identity's part),
+        else names starting with it (2+ letters, shortest first) and, for 4+ letters, its
+        singular ("Mediums"); when none, the names within `edits` typos of it if it has a word
+        no card uses. Bounded: a key of at most `MAX_QUERY` characters, typos only for keys of
+        at most 48 (longer than any name), two deletions of it looked up. ``typos`` False:
+        no typos (a caller that knows the typed word is a rules term)."""
+        key = name_key(query)[:MAX_QUERY]
+        if not key:
+            return []
+        out: dict[str, NameMatch] = {}
+        for cid in self.names.get(key, []):
+            out.setdefault(cid, NameMatch(cid, EXACT_SCORE, "exact"))
+        for cid in self.parts.get(key, []):
+            out.setdefault(cid, NameMatch(cid, EXACT_SCORE, "part"))
+        if not out and len(key) >= 4 and key.endswith("s"):
+            singulars = [
+                key[:-1],
+                key[:-2] if key.endswith("es") else "",
+                key[:-3] + "y" if key.endswith("ies") else "",
+            ]
+            singular = next((k for k in singulars if k and self.ids(k)), None)
+            for cid in self.ids(singular) if singular else []:
+                out.setdefault(cid, NameMatch(cid, EXACT_SCORE, "plural"))
+        if len(key) >= 2:
+            start = bisect.bisect_left(self.order, key)
+            end = bisect.bisect_left(self.order, key + "\uffff", start)
+            starts = sorted((k for k in self.order[start:end] if k != key), key=lambda k: (len(k), k))
+            for rank, k in enumerate(starts[:limit]):
+                for cid in self.ids(k):
+                    out.setdefault(cid, NameMatch(cid, PREFIX_SCORE - rank, "prefix"))
+        if typos and not out and self.edits(key) and len(key) <= 48 and self._unknown(query):
+            for rank, k in enumerate(self._near(key)[:limit]):
+                for cid in self.ids(k):
+                    out.setdefault(cid, NameMatch(cid, EXACT_SCORE - rank, "typo"))
+        return sorted(out.values(), key=lambda m: -m.score)[:limit]
+
+    def _unknown(self, query: str) -> bool:
+        """Whether the query has a word of 4+ letters (as `name_key` reads it: "Sn@re" is
+        "snre") that no card's name or text uses."""
+        return any(len(k) >= 4 and k not in self.words for k in map(name_key, query.split()))
+
+    def _near(self, key: str) -> list[str]:
+        """Name keys within `edits` of ``key`` (optimal string alignment), nearest first: the
+        keys sharing a one-deletion form with ``key`` or one of its one- and two-deletion forms
+        (every key one edit away, and two edits made of a deletion on each side, an insertion
+        and a deletion, or a transposition and another edit)."""
+        from .search import _distance
+
+        limit = self.edits(key)
+        ones = {key[:i] + key[i + 1 :] for i in range(len(key))}
+        forms = {key} | ones
+        if limit >= 2:
+            forms |= {d[:i] + d[i + 1 :] for d in ones for i in range(len(d))}
+        candidates: set[str] = set()
+        for form in forms:
+            if form in self.names or form in self.parts:
+                candidates.add(form)
+            candidates.update(self.by_delete.get(form, ()))
+        found = []
+        for cand in candidates:
+            dist = _distance(key, cand, limit)
+            if dist <= limit:
+                found.append((dist, len(cand), cand))
+        return [cand for _, _, cand in sorted(found)]
+
+    def mentioned(self, text: str, limit: int = 8) -> list[str]:
+        """The cards a text (a forum post) names, as card ids, in the order first named: runs
+        of up to `MAX_NAME_WORDS` words that make a card's whole name (or an identity's part),
+        longest first; a one-word name only as a capitalised word of 4+ letters ("Tollbooth",
+        not "tollbooth" nor "run"). One pass over the words: linear in the text."""
+        found: dict[str, None] = {}
+        words = _NAME_WORD.findall(text)
+        keys = [name_key(w) for w in words]
+        i = 0
+        while i < len(words) and len(found) < limit:
+            for n in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
+                key = "".join(keys[i : i + n])
+                ids = self.ids(key)
+                if not ids or (n == 1 and (len(key) < 4 or not words[i][:1].isupper())):
+                    continue
+                if len(ids) == 1:
+                    found.setdefault(ids[0], None)
+                i += n - 1
+                break
+            i += 1
+        return list(found)[:limit]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -481,18 +643,50 @@ def _build_index(data: CardData, path: Path) -> None:
 _HEADING = re.compile(r"\A\s*#+\s*([^\n]*)\n?")
 
 
+# Markdown emphasis in rulings ("*Jesminder*'s ability", "**AI**"): words between one or two
+# asterisks (no asterisk inside, no blank at either end).
+EMPHASIS = re.compile(r"(\*\*|\*)([^\s*](?:[^*]*?[^\s*])?)\1")
+# The run timing structure the CR has now (6.9, Steps of a Run) is in every CR version built from
+# ../shared/cr: each of the 104 timing steps (stable ``step_`` ids) of the oldest, 22.12, is in
+# 26.03 (which adds checkpoint steps). 22.12 states no effective date: its name says December
+# 2022. A ruling dated before then that NSG's rules team has not verified was made under older
+# rules (FFG's Rules Reference, early NISEI documents): check it against the CR.
+CURRENT_RUN_STRUCTURE_SINCE = "2022-12-01"
+PRE_CR_NOTE = "pre-CR ruling: check against 6.9"
+
+
 @dataclass(frozen=True)
 class RulingText:
     """A ruling as plain words: where it comes from (its leading Markdown heading, such as
-    "ANCUR UFAQ 21 [Michael Boggs]"), then question and answer, or a statement (`text`)."""
+    "ANCUR UFAQ 21 [Michael Boggs]"), then question and answer, or a statement (`text`).
+    ``follow_up``: a further question glued to the end of the answer in the source (its own
+    paragraph, ending in "?"; the source gives no answer to it), split from the answer."""
 
     source: str | None
     question: str | None
     answer: str | None
     text: str | None
+    follow_up: str | None = None
 
 
-def ruling_text(r: Ruling) -> RulingText:
+def _split_follow_up(answer: str | None) -> tuple[str | None, str | None]:
+    """(answer, the question glued after it): the answer's last paragraphs ending in "?",
+    when a paragraph that does not precedes them."""
+    if not answer:
+        return answer, None
+    paras = [p.strip() for p in re.split(r"\n\s*\n", answer) if p.strip()]
+    cut = len(paras)
+    while cut > 1 and paras[cut - 1].rstrip("\"'”’)] ").endswith("?"):
+        cut -= 1
+    if cut == len(paras):
+        return answer, None
+    return "\n\n".join(paras[:cut]), "\n\n".join(paras[cut:])
+
+
+def ruling_text(r: Ruling, marked: bool = False) -> RulingText:
+    """The ruling's words without markup: links and tags reduced to their words, the source
+    heading taken out, Markdown emphasis taken out (kept with ``marked``, for `EMPHASIS` to
+    render), and a question glued to the answer split off (`RulingText.follow_up`)."""
     source = None
     parts: list[str | None] = []
     for raw in (r.question, r.answer, r.text_ruling):
@@ -502,10 +696,33 @@ def ruling_text(r: Ruling) -> RulingText:
         words = plain_text(raw)
         m = _HEADING.match(words)
         if m and source is None and m.group(1).strip():
-            source = m.group(1).strip()
+            source = EMPHASIS.sub(r"\2", m.group(1)).strip()
             words = words[m.end() :]
-        parts.append(re.sub(r"(?m)^#+\s*", "", words).strip() or None)
-    return RulingText(source, *parts)
+        words = re.sub(r"(?m)^#+\s*", "", words)
+        if not marked:
+            words = EMPHASIS.sub(r"\2", words)
+        parts.append(words.strip() or None)
+    answer, follow_up = _split_follow_up(parts[1])
+    return RulingText(source, parts[0], answer, parts[2], follow_up)
+
+
+def first_sentence(text: str | None, limit: int = 200) -> str:
+    """The first sentence of a ruling's answer ("No.", "Yes. ..." give their next one too), on
+    one line, cut at a word within ``limit`` characters."""
+    words = " ".join((text or "").split())
+    m = re.match(r"(?:(?:yes|no)[.!,]\s+)?.*?(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s|$)", words, re.IGNORECASE)
+    found = m.group(0) if m else words
+    if len(found) > limit:
+        found = found[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return found
+
+
+def era_note(r: Ruling) -> str | None:
+    """`PRE_CR_NOTE` for a ruling dated before `CURRENT_RUN_STRUCTURE_SINCE` and not verified by
+    NSG's rules team; None otherwise (and for an undated one)."""
+    if r.verified or not r.date_update:
+        return None
+    return PRE_CR_NOTE if r.date_update < CURRENT_RUN_STRUCTURE_SINCE else None
 
 
 # "rule 1.15.10b", "CR 1.4", "section 6.5.2", "Rules 1.3"
@@ -533,6 +750,7 @@ class _Loaded:
     rulings_of: dict[str, list[Ruling]]
     tables: dict[str, dict[str, dict]]
     names: dict[str, list[str]] = field(default_factory=dict)  # name_key -> card ids
+    matcher: NameMatcher | None = None  # the one card-name matcher of this build
     standard_data: CardData | None = None  # what legality is computed from (None: an older build)
 
 
@@ -638,6 +856,7 @@ class CardStore:
             rulings_of={k: _ruling_order(v) for k, v in by_card.items()},
             tables=tables,
             names=names,
+            matcher=NameMatcher(cards),
             standard_data=_legality_data(raw, cards, printings),
         )
 
@@ -686,27 +905,26 @@ class CardStore:
         return self._data.rulings_of.get(card_id, [])
 
     def find(self, query: str, limit: int = 10) -> list[Card]:
-        """Cards by id, NetrunnerDB code or name, forgiving case, accents and punctuation:
-        exact name first, then names starting with the query, then near spellings."""
+        """Cards by id, NetrunnerDB code or name (`match`)."""
+        return [self._data.cards[m.card_id] for m in self.match(query, limit)]
+
+    def match(self, query: str, limit: int = 10, typos: bool = True) -> list[NameMatch]:
+        """The cards a reference means, best first: its card id or NetrunnerDB code, else its
+        name forgiving case, accents, punctuation, plurals, parts of identities' names and
+        typos (`NameMatcher.match`, the one card-name matcher)."""
         query = (query or "").strip()[:MAX_QUERY]
         if not query:
             return []
         exact = self.card(query) or self.by_code(query)
         if exact is not None:
-            return [exact]
-        key = name_key(query)
-        if not key:
-            return []
-        names = self._data.names
-        ids = list(names.get(key, []))
-        if not ids and len(key) >= 3:
-            starts = sorted((k for k in names if k.startswith(key)), key=len)
-            ids = [cid for k in starts for cid in names[k]]
-        if not ids and len(key) >= 3:
-            close = difflib.get_close_matches(key, names.keys(), n=limit, cutoff=0.75)
-            ids = [cid for k in close for cid in names[k]]
-        seen: dict[str, None] = dict.fromkeys(ids)
-        return [self._data.cards[cid] for cid in list(seen)[:limit]]
+            return [NameMatch(exact.id, EXACT_SCORE, "exact")]
+        return self.matcher.match(query, limit)
+
+    @property
+    def matcher(self) -> NameMatcher:
+        if self._data.matcher is None:
+            self._data.matcher = NameMatcher(self._data.cards)
+        return self._data.matcher
 
     # ----- the rules -------------------------------------------------------------------------
     def mentions(self, doc: Document) -> dict[str, list[str]]:
@@ -759,29 +977,11 @@ class CardStore:
             ids = list(dict.fromkeys(i for k, v in self._data.names.items() if k.startswith(key) for i in v))
         return self._data.cards[ids[0]] if len(ids) == 1 else None
 
-    def named(self, query: str, limit: int) -> list[tuple[str, float]]:
-        """(card id, score) of cards named by the query: whole name 1000, then names starting
-        with it (2+ letters), shortest first, from 900 down."""
-        key = name_key(query)
-        if not key:
-            return []
-        names = self._data.names
-        out: dict[str, float] = {cid: EXACT_SCORE for cid in names.get(key, [])}
-        if len(key) >= 2:
-            ordered = self._sorted_names()
-            start = bisect.bisect_left(ordered, key)
-            end = bisect.bisect_left(ordered, key + "\uffff", start)
-            starts = sorted((k for k in ordered[start:end] if k != key), key=lambda k: (len(k), k))
-            for rank, k in enumerate(starts[:limit]):
-                for cid in names[k]:
-                    out.setdefault(cid, PREFIX_SCORE - rank)
-        return sorted(out.items(), key=lambda kv: -kv[1])[:limit]
-
-    def _sorted_names(self) -> list[str]:
-        ordered = getattr(self, "_name_order", None)
-        if ordered is None:
-            ordered = self._name_order = sorted(self._data.names)
-        return ordered
+    def named(self, query: str, limit: int, typos: bool = True) -> list[NameMatch]:
+        """The cards a query names by name (`NameMatcher.match`): whole names (and their parts,
+        plurals and typos) at `EXACT_SCORE`, then names starting with it from `PREFIX_SCORE`
+        down."""
+        return self.matcher.match(query, limit, typos)
 
     def cited_rules(self, card_id: str, doc: Document) -> list[tuple[str, str]]:
         """(number, rule id) for every CR number the card's rulings cite that `doc` has."""
@@ -829,10 +1029,14 @@ class CardStore:
         # A card whose whole name is the query comes first (case, accents, punctuation
         # forgiven), then cards whose name starts with it (shortest first: as-you-type).
         named = self.named(query, limit) if "cards" in wanted else []
-        for cid, score in named:
-            card = self._data.cards[cid]
-            hits.append(CardHit("cards", cid, card.title, score, _snippet(card.stripped_text, query)))
-        ranked, _ = self.rank(query, wanted, limit, skip=frozenset(cid for cid, _ in named))
+        for m in named:
+            card = self._data.cards[m.card_id]
+            hits.append(
+                CardHit(
+                    "cards", m.card_id, card.title, m.score, _snippet(card.stripped_text, query), how=m.how
+                )
+            )
+        ranked, _ = self.rank(query, wanted, limit, skip=frozenset(m.card_id for m in named))
         # One list: the scores of both sources come from the same index and scorer.
         by_words = sorted((r for source in wanted for r in ranked.get(source, [])), key=lambda r: -r.score)
         for r in by_words[: max(0, limit - len(hits))]:

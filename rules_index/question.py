@@ -23,11 +23,28 @@ offline pack so the browser reads a question as the server does (`rules_index.of
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from memo import memo
 
-__all__ = ["Question", "read", "ASKS", "FRAMING", "INTENTS", "RULE_MARKS", "marks"]
+__all__ = [
+    "Question",
+    "read",
+    "focus",
+    "changes_asked",
+    "term_asked",
+    "ASKS",
+    "FRAMING",
+    "INTENTS",
+    "RULE_MARKS",
+    "marks",
+    "LONG_QUERY",
+]
+
+LONG_QUERY = 2000  # characters a search accepts: a whole forum post
+FOCUS_CHARS = 200  # characters of it that are searched (`rules_index.search.MAX_QUERY`)
+MAX_NAMES = 4  # card names a post mentions that are searched beside its question
 
 
 @dataclass(frozen=True)
@@ -115,3 +132,83 @@ def marks(text: str) -> frozenset[str]:
     _, _, rule_marks, reference, _ = _compiled()
     plain = reference.sub(" ", text)
     return frozenset(name for name, pattern in rule_marks if pattern.search(plain))
+
+
+# A sentence ends at ".", "!" or "?" (and any closing quote or bracket) followed by a blank.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+# Control, zero-width and direction characters: blanks in a query (`search.clean_query` too).
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+
+
+def focus(query: str, mentions: Callable[[str], list[str]] | None = None, limit: int = FOCUS_CHARS) -> str:
+    """The part of a long query that is searched: a query of at most ``limit`` characters as it
+    is; a longer one (a forum post describing a board, then asking) cut to its question: its
+    last sentences ending in "?" (the last sentences when none does), as many as fit, in their
+    order, then the card names the post mentions that they do not (``mentions``, at most
+    `MAX_NAMES`) as long as they fit. Linear in the query's length: a post of `LONG_QUERY`
+    characters costs one split and one pass of ``mentions``. The saved copy's search reads a
+    long query the same way, without the card names (``focus`` in offline-search.js)."""
+    text = " ".join(CONTROL.sub(" ", query).split())
+    if len(text) <= limit:
+        return text
+    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    asked = [s for s in sentences if s.rstrip("\"')] ").endswith("?")] or sentences
+    picked: list[str] = []
+    used = 0
+    for sentence in reversed(asked):
+        if used + len(sentence) + 1 > limit:
+            break
+        picked.insert(0, sentence)
+        used += len(sentence) + 1
+    if not picked:  # one sentence longer than the limit: its end, where the question is
+        tail = asked[-1][-limit:]
+        picked = [tail[tail.find(" ") + 1 :] if " " in tail else tail]
+        used = len(picked[0])
+    found = " ".join(picked)
+    low = found.casefold()
+    for name in (mentions(text) if mentions else [])[:MAX_NAMES]:
+        if name.casefold() in low:
+            continue
+        if used + len(name) + 1 > limit:
+            break
+        found += " " + name
+        used += len(name) + 1
+    return found[:limit]
+
+
+# A question about what changed between CR versions ("what changed in run timing between 25.08
+# and 26.03", "changes 25.08 26.03", "diff 24.03..25.04", "what's new in 26.03").
+CHANGES = r"\b(?:chang\w*|differen\w*|diffs?|updat\w*|new)\b"
+VERSION_NAME = r"(?<![\d.])(\d{2}\.\d{2})(?![\d.])"
+# A question asking what a term means: "define X", "definition of X", "meaning of X", "what is
+# (a|an|the) X", "what are X", "what does X mean".
+DEFINE = (
+    r"^(?:define|definition of|meaning of|what(?:'s|s| is| are)(?: an?| the)?)\s+(.+?)[\s?.!]*$"
+    r"|^what does (?:an? |the )?(.+?) mean[\s?.!]*$"
+)
+
+
+def changes_asked(query: str, versions: list[str]) -> tuple[str, str] | None:
+    """The two versions (older, newer) a question about changes names, from ``versions`` (every
+    built version, oldest first): both when it names two, the one before and the one it names
+    when it names one ("what's new in 26.03"). None when it does not ask about changes or names
+    no built version."""
+    text = query[:FOCUS_CHARS]
+    if not re.search(CHANGES, text, re.I):
+        return None
+    named = [v for v in dict.fromkeys(re.findall(VERSION_NAME, text)) if v in versions]
+    if len(named) >= 2:
+        old, new = sorted(named[:2], key=versions.index)
+        return old, new
+    if len(named) == 1 and versions.index(named[0]) > 0:
+        return versions[versions.index(named[0]) - 1], named[0]
+    return None
+
+
+def term_asked(query: str) -> str | None:
+    """The term a "define X" / "what is X" question asks about (lowercased, one line), or None."""
+    m = re.match(DEFINE, " ".join(query[:FOCUS_CHARS].split()), re.I)
+    if not m:
+        return None
+    term = (m.group(1) or m.group(2) or "").strip().strip("\"'“”‘’").lower()
+    return term or None

@@ -70,6 +70,7 @@ from . import bank, ranker, translation, vectors
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
+from .question import CONTROL
 from .question import marks as question_marks
 from .question import read as read_question
 from .whoosh_open import open_index
@@ -464,7 +465,7 @@ class SearchResult:
 _ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+_CONTROL = CONTROL
 
 
 def clean_query(query: object) -> str:
@@ -634,6 +635,7 @@ class Searcher:
         self._infos: dict[str, ranker.NodeInfo] = {}
         self._asked: dict[str, tuple[str, ...]] | None = None
         self._terms: frozenset[str] | None = None
+        self._defined: dict[str, str] | None = None
         self._surface: dict[str, None] | None = None
         self._cites: dict[str, frozenset[str]] | None = None
         self._dfs: dict[tuple[str, str], int] = {}
@@ -1026,6 +1028,31 @@ class Searcher:
                 " ".join(self._stems(term)) for n in _searchable(self.doc) for term in n.terms
             )
         return " ".join(self._stems(" ".join(info["words"]))) in self._terms
+
+    def defining(self, term: str) -> Node | None:
+        """The rule that defines ``term`` (a term a rule's text sets in bold, `Node.terms`; the
+        first in document order when several do), forgiving case and a plural ("virus
+        counter", "paid abilities" find theirs); None when no rule defines it."""
+        if self._defined is None:
+            table: dict[str, str] = {}
+            for node in _searchable(self.doc):
+                for t in node.terms:
+                    table.setdefault(" ".join(t.lower().split()), node.id)
+            self._defined = table
+        key = " ".join(term.lower().split())
+        forms = [
+            key,
+            key + "s",
+            key[:-1] if key.endswith("s") else "",
+            key[:-3] + "y" if key.endswith("ies") else "",
+        ]
+        forms += [key[:-3] + "ies" if key.endswith("y") else ""]
+        found = next((self._defined[f] for f in forms if f and f in self._defined), None)
+        return self.doc.node(found) if found else None
+
+    def defines(self, text: str) -> bool:
+        """Whether ``text`` is a term some rule defines ("Checkpoint": a card and a CR term)."""
+        return self._names_term({"words": [w.lower() for w in re.findall(_TOKEN, text)]})
 
     def _pairs(self, info: dict) -> list[tuple[str, str]]:
         """Adjacent pairs of the query's distinct stems (the ranker's proximity feature)."""

@@ -184,7 +184,7 @@ def test_search_ranks_by_words_as_rank_does(store):
         assert [
             (h.card_id, h.ruling) for h in store.search(query, sources=("rulings",), limit=10)
         ] == expected
-    named = [cid for cid, _ in store.named("ice wall", 10)]
+    named = [m.card_id for m in store.named("ice wall", 10)]
     hits = store.search("ice wall", sources=("cards",), limit=10)
     assert [h.card_id for h in hits[: len(named)]] == named
     assert len({h.card_id for h in hits}) == len(hits)  # a named card is not listed twice
@@ -504,3 +504,39 @@ def test_long_snippets_are_cut_at_whole_words(store):
                 after = at + len(body)
                 assert after == len(flat) or flat[after] in " ,;:", (hit.card_id, body)
     assert seen >= 3  # some snippets really were cut
+
+
+def test_the_name_matcher_forgives_typos_plurals_parts_and_prefixes(store):
+    """`CardStore.match`: the one card-name matcher (issue 34), on the real NetrunnerDB data."""
+
+    def first(typed):
+        found = store.match(typed, 5)
+        return (store.card(found[0].card_id).title, found[0].how) if found else None
+
+    assert first("Tollbooth") == ("Tollbooth", "exact")
+    assert first("tolbooth") == ("Tollbooth", "typo")  # a letter left out
+    assert first("funhose") == ("Funhouse", "typo")
+    assert first("corodder") == ("Corroder", "typo")  # two edits in an 8-letter name
+    assert first("hostile takover") == ("Hostile Takeover", "typo")
+    assert first("Mediums") == ("Medium", "plural")
+    assert first("reality plus") == ("NBN: Reality Plus", "part")  # an identity's name after its colon
+    assert first("turning wheel") == ("The Turning Wheel", "part")
+    assert first("alice") == ("Alice Merchant: Clan Agitator", "prefix")
+    assert first("steelskin") == ("Steelskin Scarring", "prefix")
+    # words every card text uses are no typos, and 3 letters are too few to correct
+    for typed in ("score", "jack out", "runs", "tags", "credits", "tol", "zzzzzzzzzz"):
+        assert not any(m.how == "typo" for m in store.match(typed, 5)), typed
+    # too many edits: no card ("tlbth" is three away from Tollbooth)
+    assert first("tlbth") is None
+    # parts naming several cards (every NBN identity) name none
+    assert all(m.how == "prefix" for m in store.match("nbn", 5))
+
+
+def test_the_name_matcher_finds_the_cards_a_post_names(store):
+    post = (
+        "My opponent had a Tollbooth on R&D and I had Corroder with an Ice Wall behind it; "
+        "then Hostile Takeover was scored. Can I run again? I'd tollbooth it again."
+    )
+    titles = [store.card(cid).title for cid in store.matcher.mentioned(post)]
+    assert titles == ["Tollbooth", "Corroder", "Ice Wall", "Hostile Takeover"]
+    assert store.matcher.mentioned("run " * 1000) == []  # words, not capitalised one-word names

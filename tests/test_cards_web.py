@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -34,7 +35,10 @@ def test_card_page_by_id_code_and_forgiving_name(client):
     for ref in ("Sn@re!", "snare", "SNARE!"):
         r = client.get(f"/c/{ref}")
         if ref != "snare":
-            assert r.status_code == 302 and r.headers["Location"].endswith("/c/snare")
+            # "Sn@re!" is one edit from the name: the card's page says what was typed
+            assert r.status_code == 302 and r.headers["Location"].split("?")[0].endswith("/c/snare")
+    assert "typed=" not in client.get("/c/SNARE!").headers["Location"]
+    assert client.get("/c/Sn@re!").headers["Location"].endswith("/c/snare?typed=Sn@re!")
     page = client.get("/c/snare").get_data(as_text=True)
     assert "<h1>Snare!</h1>" in page and "not legal (rotated)" in page
     assert client.get("/c/01103").headers["Location"].endswith("/c/ice_wall")
@@ -255,3 +259,73 @@ def test_breaker_subtypes_link_to_the_cr_list_of_program_subtypes(client):
     laundry = client.get("/api/cards/dirty_laundry").get_json()
     assert laundry["text"].startswith("Run") and "subtypes" not in laundry["text_html"]
     assert laundry["subtype_rules"][0]["id"] == "rule_event_subtypes"
+
+
+@pytest.mark.parametrize(
+    ("typed", "card_id", "title"),
+    [
+        ("tolbooth", "tollbooth", "Tollbooth"),
+        ("funhose", "funhouse", "Funhouse"),
+        ("corodder", "corroder", "Corroder"),
+        ("hostile takover", "hostile_takeover", "Hostile Takeover"),
+        ("Mediums", "medium", "Medium"),
+        ("reality plus", "nbn_reality_plus", "NBN: Reality Plus"),
+    ],
+)
+def test_the_card_page_the_card_api_and_the_pickers_forgive_a_misspelt_name(client, typed, card_id, title):
+    """One matcher behind /c/<name>, /api/cards/<name> and the editor's /api/cards?q= (issue 34)."""
+    r = client.get(f"/c/{typed}")
+    assert r.status_code == 302 and r.headers["Location"].split("?")[0].endswith(f"/c/{card_id}")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert f"Showing {html.escape(title)} (you typed {typed})" in page
+    assert f"<h1>{html.escape(title)}</h1>" in page
+    api = client.get(f"/api/cards/{typed}").get_json()
+    assert api["id"] == card_id and api["showing"] == {"id": card_id, "title": title, "typed": typed}
+    picker = client.get("/api/cards", query_string={"q": typed, "source": "cards", "limit": 25}).get_json()
+    assert picker["results"][0]["id"] == card_id and picker["results"][0]["board"] is not None
+    assert picker["showing"] == {"id": card_id, "title": title, "typed": typed}
+
+
+def test_a_card_named_as_typed_says_nothing_and_a_forged_typed_note_is_not_shown(client):
+    assert client.get("/api/cards/tollbooth").get_json()["showing"] is None
+    assert client.get("/api/cards", query_string={"q": "Tollbooth"}).get_json()["showing"] is None
+    assert "you typed" not in client.get("/c/tollbooth").get_data(as_text=True)
+    # ?typed= is shown only when the matcher reads it as this card under another name
+    forged = client.get("/c/tollbooth", query_string={"typed": "<b>free credits</b>"}).get_data(as_text=True)
+    assert "you typed" not in forged and "<b>free credits</b>" not in forged
+    assert "you typed" not in client.get("/c/tollbooth?typed=funhose").get_data(as_text=True)
+
+
+def test_ruling_markdown_is_rendered_safely_and_a_glued_question_is_split(client, nrdb_dir):
+    funhouse = client.get("/api/cards/funhouse").get_json()
+    jes = next(r for r in funhouse["rulings"] if "Jesminder" in (r["answer"] or ""))
+    assert "*" not in jes["answer"] and "If Jesminder’s ability is applicable" in jes["answer"]
+    assert "<em>Jesminder</em>’s ability" in jes["html"]["answer"]
+    page = client.get("/c/funhouse").get_data(as_text=True)
+    assert "<em>Jesminder</em>" in page and "*Jesminder*" not in page
+    # Baklan's answer carries the next question in the source, without its answer
+    raw = json.loads((nrdb_dir / "rulings" / "baklan_bochkin.json").read_text())[0]["answer"]
+    assert raw.startswith("Yes.\n\nCan the Corp re-rez")
+    baklan = client.get("/api/cards/baklan_bochkin").get_json()["rulings"]
+    glued = next(r for r in baklan if r["follow_up"])
+    assert glued["answer"] == "Yes."
+    assert glued["follow_up"].startswith("Can the Corp re-rez a piece of ice") and glued[
+        "follow_up"
+    ].endswith("?")
+    assert "Also asked" in client.get("/c/baklan_bochkin").get_data(as_text=True)
+
+
+def test_rulings_from_before_the_current_run_structure_are_marked(client, nrdb_dir):
+    from rules_index.cards import CURRENT_RUN_STRUCTURE_SINCE, PRE_CR_NOTE
+
+    seen = set()
+    for card_id in ("flip_switch", "funhouse", "tollbooth", "keiko"):
+        raw = json.loads((nrdb_dir / "rulings" / f"{card_id}.json").read_text())
+        by_date = {(r["date_update"], r["nsg_rules_team_verified"]) for r in raw}
+        for r in client.get(f"/api/cards/{card_id}").get_json()["rulings"]:
+            assert (r["date"], r["verified"]) in by_date
+            old = r["date"] < CURRENT_RUN_STRUCTURE_SINCE and not r["verified"]
+            assert r["note"] == (PRE_CR_NOTE if old else None), (card_id, r["date"])
+            seen.add(r["note"])
+    assert seen == {PRE_CR_NOTE, None}  # both kinds among these cards
+    assert PRE_CR_NOTE in client.get("/c/flip_switch").get_data(as_text=True)

@@ -488,3 +488,36 @@ def test_the_saved_copy_answers_hostile_queries_without_failing(browser, library
     )
     assert vec[queries.index(long_question)] == vectors.PACK_DIM
     assert vec[queries.index("x" * 20_000)] is None  # no known word: no vector
+
+
+def test_the_saved_copy_reads_a_long_post_by_its_question_as_the_server_does(browser, library):  # noqa: F811
+    """A query over 200 characters (a forum post) is searched by its question in the browser as
+    on the server (`question.focus`, without the card names the server adds from its card data)."""
+    from rules_index.question import focus
+
+    board = (
+        "My opponent had a rezzed piece of ice protecting R&D and I had two icebreakers installed "
+        "with four credits in my pool after installing a program earlier in the turn. "
+    )
+    posts = [
+        board * 6 + "When can the Runner jack out? And can I jack out before paying?",
+        board * 6 + "I think the run just ended there.",  # no question: its last sentences
+        ("word " * 300).strip() + "?",  # one sentence longer than the limit: its end
+        board * 3 + '"Can I jack out?" he asked.\n\u202eIs that legal?\x00 ' + board,
+        "short question?",
+        "",
+    ]
+    pack = (library.version_dir(LATEST) / OFFLINE_FILE).read_text(encoding="utf-8")
+    got = _with_saved_index(
+        browser,
+        pack,
+        "qs.map(q => [NROfflineIndex.focus(q), ix.search(q.length > 200 ? NROfflineIndex.focus(q) : q, 5).map(h => h.id)])",
+        posts,
+    )
+    searcher = Searcher(library.searcher(LATEST).index_path, library.document(LATEST), word_vectors="pack")
+    for post, (focused, ids) in zip(posts, got, strict=True):
+        assert focused == focus(post), post[:60]
+        assert len(focused) <= 200
+        assert ids == [h.id for h in searcher.search(focus(post), limit=5)], post[:60]
+    assert got[0][0] == "When can the Runner jack out? And can I jack out before paying?"
+    assert got[0][1]

@@ -171,7 +171,7 @@ GETS = [
     ("/api/rules/6.9.4c/versions?v=nope", 404),
     ("/api/rules/" + "9" * 301 + "/versions", 400),
     ("/api/search?q=", 400),
-    ("/api/search?q=" + "x" * 201, 400),
+    ("/api/search?q=" + "x" * 2001, 400),
     ("/api/search?q=x&limit=0", 400),
     ("/api/search?q=x&v=9.9", 404),
     ("/api/search?q=x&source=bogus", 400),

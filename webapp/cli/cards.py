@@ -79,10 +79,12 @@ def register(group: click.Group) -> None:
         rules = open_rules(build_dir)
         if not payloads.has_cards(rules) and fallback is not None:
             return ctx.invoke(fallback, name=name, version=version, as_json=as_json, build_dir=build_dir)
-        p = payloads.card(rules, payloads.find(rules, " ".join(name)), version)
+        p = payloads.card_named(rules, " ".join(name), version)
         if as_json:
             emit(p)
             return
+        if p["showing"]:
+            click.echo(f"Showing {p['title']} (you typed {p['showing']['typed']})")
         click.echo(click.style(p["title"], bold=True) + f"  [{p['id']}]")
         click.echo(_stat_line(p))
         std = p["standard"]

@@ -33,10 +33,21 @@ def _print_hits(hits: list[dict]) -> None:
         if crumbs:
             click.echo(f"    {crumbs}")
         click.echo(f"    {terminal_snippet(hit['snippet'])}")
+        if hit.get("answer"):
+            click.echo(f"    A: {hit['answer']}")
+        if hit.get("note"):
+            click.echo(f"    ({hit['note']})")
 
 
 def _search_text(data: Payload) -> None:
     hits, v, text = data["results"], data["version"], data["query"]
+    if data["changes"]:
+        c = data["changes"]
+        click.echo(f"What changed from CR {c['from']} to CR {c['to']}: nrrules changes {c['from']} {c['to']}")
+    if data["showing"]:
+        click.echo(f"Showing {data['showing']['title']} (you typed {data['showing']['typed']})")
+    elif data["searched"] != text:
+        click.echo(f"A long question: searched for {data['searched']!r}")
     if hits:
         click.echo(f"CR {v}: {len(hits)} result(s) for {text!r}")
         _print_hits(hits)

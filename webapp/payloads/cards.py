@@ -22,9 +22,12 @@ from typing import Any
 
 from rules_index.cards import (
     CITED_NUMBER,
+    EMPHASIS,
     CardStore,
     Keyword,
+    NameMatch,
     cited_numbers,
+    era_note,
     find_keywords,
     ruling_text,
     subtype_rule,
@@ -58,17 +61,44 @@ def has_cards(rules: Rules) -> bool:
 
 
 def find(rules: Rules, ref: str) -> Card:
-    """The card a reference names: card id, NetrunnerDB code, or name forgiving case, accents
-    and punctuation ("Snare", "snare!", "Sn@re!")."""
+    """The card a reference names: card id, NetrunnerDB code, or name forgiving case, accents,
+    punctuation, plurals, parts of identities' names and typos ("Snare", "snare!", "Sn@re!",
+    "tolbooth"; `CardStore.match`, the one card-name matcher)."""
+    return find_match(rules, ref)[0]
+
+
+def find_match(rules: Rules, ref: str) -> tuple[Card, NameMatch]:
+    """`find`, and how the card was found (``NameMatch.corrected``: under another name than
+    the one typed, which the answer says: `showing`)."""
     ref = (ref or "").strip()
     if not ref or len(ref) > MAX_QUERY:
         raise BadRequest(f"a card id, NetrunnerDB code or name of 1 to {MAX_QUERY} characters is required")
     s = store(rules)
-    found = s.find(ref, limit=1)
+    found = s.match(ref, limit=1)
     if not found:
         near = [h.title for h in s.search(ref, sources=("cards",), limit=3)]
         raise CardNotFound(f"no card matches {ref!r}", suggestions=near)
-    return found[0]
+    return s.card(found[0].card_id), found[0]
+
+
+def card_named(rules: Rules, ref: str, version: str | None = None) -> dict[str, Any]:
+    """`card` for the card a reference names (`find_match`), with ``showing`` when it was named
+    under another name ("tolbooth"): /api/cards/<card> and `nrrules card --json`."""
+    found, how = find_match(rules, ref)
+    shown = showing(rules, found, ref) if how.corrected else None
+    return {**card(rules, found, version), "showing": shown}
+
+
+def showing(rules: Rules, card: Card, typed: str | None) -> dict[str, str] | None:
+    """``{"id", "title", "typed"}`` when ``typed`` is a name the matcher reads as ``card`` under
+    another name ("tolbooth" for Tollbooth), else None: what a card's answer says it shows."""
+    typed = " ".join((typed or "").split())
+    if not typed or len(typed) > MAX_QUERY:
+        return None
+    found = store(rules).match(typed, limit=1)
+    if not found or found[0].card_id != card.id or not found[0].corrected:
+        return None
+    return {"id": card.id, "title": card.title, "typed": typed}
 
 
 def _ruling(rules: Rules, r: Ruling, index: int, doc: Any, linker: _Linker) -> dict[str, Any]:
@@ -78,20 +108,24 @@ def _ruling(rules: Rules, r: Ruling, index: int, doc: Any, linker: _Linker) -> d
         if res.nodes:
             cited.append({"number": number, "id": res.nodes[0].id})
     words = ruling_text(r)
+    marked = ruling_text(r, marked=True)
     numbers = {c["number"]: c["id"] for c in cited}
     linker.seen.clear()  # each ruling links the first use of each keyword
     return {
         "index": index,
         "date": r.date_update,
         "verified": r.verified,
+        "note": era_note(r),
         "source": words.source,
         "question": words.question,
         "answer": words.answer,
         "text": words.text,
+        "follow_up": words.follow_up,
         "html": {
-            "question": linker.ruling_text(words.question, numbers),
-            "answer": linker.ruling_text(words.answer, numbers),
-            "text": linker.ruling_text(words.text, numbers),
+            "question": linker.ruling_text(marked.question, numbers),
+            "answer": linker.ruling_text(marked.answer, numbers),
+            "text": linker.ruling_text(marked.text, numbers),
+            "follow_up": linker.ruling_text(marked.follow_up, numbers),
         },
         "rules": cited,
     }
@@ -249,8 +283,21 @@ class _Linker:
         return "<br>".join(line for line in body.split("\n") if line.strip())
 
     def ruling_text(self, text: str | None, cited: dict[str, str]) -> str | None:
+        """A ruling's words (with their Markdown emphasis, `ruling_text(marked=True)`) as safe
+        HTML: the emphasis as <em> and <strong>, every other character escaped."""
         if not text:
             return None
+        out: list[str] = []
+        at = 0
+        for m in EMPHASIS.finditer(text):
+            out.append(self._lines(text[at : m.start()], cited))
+            tag = "strong" if m.group(1) == "**" else "em"
+            out.append(f"<{tag}>{self._lines(m.group(2), cited)}</{tag}>")
+            at = m.end()
+        out.append(self._lines(text[at:], cited))
+        return "".join(out)
+
+    def _lines(self, text: str, cited: dict[str, str]) -> str:
         return "<br>".join(self._plain(line, cited) for line in text.split("\n") if line.strip())
 
 
@@ -344,6 +391,7 @@ def search_hits(
             "score": round(h.score, 4),
             "snippet": h.snippet,
             "ruling": h.ruling,
+            "how": h.how,
             "url": f"/c/{c.id}" + (f"#ruling-{h.ruling}" if h.ruling is not None else ""),
         }
         if h.source == "cards":
@@ -366,7 +414,9 @@ def card_search(
     if not 1 <= limit <= MAX_LIMIT:
         raise BadRequest(f"limit must be from 1 to {MAX_LIMIT}, not {limit}")
     hits = search_hits(rules, query, sources, limit)
-    return {"query": " ".join(query.split()), "sources": list(sources), "results": hits}
+    first = next((h for h in hits if h["source"] == "cards"), None)
+    shown = showing(rules, store(rules).card(first["id"]), query) if first and first["how"] else None
+    return {"query": " ".join(query.split()), "sources": list(sources), "results": hits, "showing": shown}
 
 
 def card_link(rules: Rules, code: str | None, name: str) -> dict[str, Any]:

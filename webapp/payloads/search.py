@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rules_index.question import LONG_QUERY
 from rules_index.unified import SOURCES, available_sources, search_sources
 
 __all__ = ["MAX_LIMIT", "MAX_QUERY", "SOURCES", "available_sources", "check_query", "parse_sources", "search"]
@@ -23,7 +24,7 @@ from ..errors import BadRequest, NotFound
 from ..textfmt import symbols_snippet
 from .context import Rules
 
-MAX_QUERY = 200
+MAX_QUERY = LONG_QUERY  # a whole forum post; its question is what is searched (`question.focus`)
 MAX_LIMIT = 50
 BUILD_HINT = {
     "cards": "no card data is built: run `nrrules build --cards DIR|URL`",
@@ -38,7 +39,9 @@ def check_query(q: str | None) -> str:
     if not q:
         raise BadRequest("q is required: words, a rule number, an id or a card name")
     if len(q) > MAX_QUERY:
-        raise BadRequest(f"q is too long ({len(q)} characters, at most {MAX_QUERY})")
+        raise BadRequest(
+            f"q is too long ({len(q)} characters, at most {MAX_QUERY}): ask the question in fewer words"
+        )
     return q
 
 
@@ -99,7 +102,7 @@ def _source_hit(rules: Rules, hit, v: str) -> dict[str, Any]:
         }
     # cards and rulings (`unified.card_snippets`: escaped, words in <mark>)
     ruling = hit.source == "rulings"
-    return {
+    out = {
         "id": hit.id,
         "title": f"{hit.title}: ruling" if ruling else hit.title,
         "kind": "ruling" if ruling else "card",
@@ -108,6 +111,17 @@ def _source_hit(rules: Rules, hit, v: str) -> dict[str, Any]:
         "url": f"/c/{hit.id}" + (f"#ruling-{hit.ruling}" if ruling else ""),
         **common,
     }
+    if ruling:  # the answer's first sentence beside the question, and the ruling's era
+        out.update(answer=hit.answer, note=hit.note)
+    return out
+
+
+def _changes(pair: tuple[str, str] | None) -> dict[str, str] | None:
+    """A question about what changed between two versions: the changes page to offer first."""
+    if pair is None:
+        return None
+    old, new = pair
+    return {"from": old, "to": new, "url": f"/changes/{old}..{new}", "api": f"/api/changes/{old}..{new}"}
 
 
 def search(
@@ -126,6 +140,9 @@ def search(
     offer = found.offer
     return {
         "query": q,
+        "searched": found.searched,
+        "showing": found.showing,
+        "changes": _changes(found.changes),
         "version": v,
         "sources": wanted,
         "results": [_hit(rules, hit, v) for hit in found.hits],

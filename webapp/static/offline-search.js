@@ -25,6 +25,27 @@
     if (typeof q !== "string") return "";
     return q.slice(0, MAX_QUERY * 4).replace(CONTROL, " ").split(/\s+/).filter(Boolean).join(" ").slice(0, MAX_QUERY);
   }
+  /* question.py focus() without the card names: a query over MAX_QUERY characters (a forum post)
+     is read as its last sentences ending in "?" (else its last sentences), as many as fit. */
+  var SENTENCE_END = /(?<=[.!?])["')\]]*\s+/;
+  function focus(q) {
+    if (typeof q !== "string") return "";
+    var text = q.replace(CONTROL, " ").split(/\s+/).filter(Boolean).join(" ");
+    if (text.length <= MAX_QUERY) return text;
+    var sentences = text.split(SENTENCE_END).map(function (x) { return x.trim(); }).filter(Boolean);
+    var asked = sentences.filter(function (x) { return /\?$/.test(x.replace(/["')\] ]+$/, "")); });
+    if (!asked.length) asked = sentences;
+    var picked = [], used = 0;
+    for (var i = asked.length - 1; i >= 0; i--) {
+      if (used + asked[i].length + 1 > MAX_QUERY) break;
+      picked.unshift(asked[i]); used += asked[i].length + 1;
+    }
+    if (!picked.length) {
+      var tail = asked[asked.length - 1].slice(-MAX_QUERY), sp = tail.indexOf(" ");
+      picked = [sp >= 0 ? tail.slice(sp + 1) : tail];
+    }
+    return picked.join(" ").slice(0, MAX_QUERY);
+  }
   var DIGITS62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"; /* offline._base62 */
   var MORE = "wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"; /* offline.py MORE / FINAL */
   function decode(coded) { /* "doc delta, score, ..." base-32 coded (offline.decode_post) -> Map doc -> score */
@@ -893,5 +914,6 @@
     return best.slice(0, K).map(function (x) { return docs[x[1]]; });
   };
 
+  Index.focus = focus;
   root.NROfflineIndex = Index;
 })(typeof self !== "undefined" ? self : this);

@@ -117,7 +117,7 @@
     /* Results shaped like /api/search's. */
     search: function (q, limit) {
       return loadIndex().then(function (ix) {
-        return ix.search(q, limit).map(function (h) { h.url = hitUrl(ix, h.id); return h; });
+        return ix.search(NROfflineIndex.focus(q), limit).map(function (h) { h.url = hitUrl(ix, h.id); return h; });
       });
     },
     /* A rule shaped like /api/rules/<id>'s (what previews need). */
@@ -380,7 +380,7 @@
     if (found.pos !== null) { location.replace("/id/" + encodeURIComponent(ix.rules[found.pos][0])); return; }
     var h1 = el("h1", null, "Search: “" + q + "” "); h1.appendChild(el("small", null, "CR " + ix.version + ", saved copy"));
     rootBox.appendChild(h1);
-    var hits = ix.search(q, 25);
+    var hits = ix.search(NROfflineIndex.focus(q), 25); /* a long post: its question (question.focus) */
     if (found.suggestions.length) {
       var p = el("p", "suggestions", "No rule " + found.ref.value + " in CR " + ix.version + ". Nearest: ");
       found.suggestions.forEach(function (n, i) {

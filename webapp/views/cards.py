@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 
@@ -61,9 +62,24 @@ def _page_response(card_id: str, version: str | None):
 
 @bp.get("/c/<path:ref>")
 def card_page(ref: str):
-    card = payloads.find(rules(), ref)
-    if ref != card.id:  # a code or a name: the card's own address
-        return local_redirect(with_query(url_for("cards.card_page", ref=card.id)), 302)
+    card, found = payloads.find_match(rules(), ref)
+    if ref != card.id:  # a code or a name: the card's own address (saying what was typed)
+        path = with_query(url_for("cards.card_page", ref=card.id))
+        if found.corrected:
+            path += ("&" if "?" in path else "?") + urlencode({"typed": ref}, errors="surrogatepass")
+        return local_redirect(path, 302)
+    shown = payloads.showing(rules(), card, request.args.get("typed"))
+    if shown is not None:  # "Showing Tollbooth (you typed tolbooth)": not from the page cache
+        v = rules().version(request.args.get("v"))
+        return render_template(
+            "card.html",
+            p=payloads.card(rules(), card, v),
+            showing=shown,
+            title=f"{card.title} — card, rulings and rules",
+            version=v,
+            is_latest=rules().is_latest(v),
+            vq={} if rules().is_latest(v) else {"v": v},
+        )
     return _page_response(card.id, request.args.get("v"))
 
 
@@ -74,7 +90,7 @@ def card_lookup():
 
 @bp.get("/api/cards/<path:card>")
 def card_api(card: str):
-    return jsonify(payloads.card(rules(), payloads.find(rules(), card), request.args.get("v")))
+    return jsonify(payloads.card_named(rules(), card, request.args.get("v")))
 
 
 @bp.get("/api/cards/<path:card>/rulings")

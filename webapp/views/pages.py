@@ -197,7 +197,8 @@ def search_page():
     q = (request.args.get("q") or "").strip()
     if len(q) > search_payloads.MAX_QUERY:
         raise BadRequest(
-            f"search text is too long ({len(q)} characters, at most {search_payloads.MAX_QUERY})"
+            f"search text is too long ({len(q)} characters, at most {search_payloads.MAX_QUERY}): "
+            "ask the question in fewer words"
         )
     v = rules().version(request.args.get("v"))
     if not q:
