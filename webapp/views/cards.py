@@ -5,6 +5,7 @@
 /api/cards/<card>/rulings             its official rulings, newest first
 /api/cards/<card>/board               the engine-ready board card object (board editor), and
                                       what the engine does with each unit of its text
+/cards/coverage?pool=standard|all     the same as a page: per card type, and every unit not modeled
 /api/cards/coverage?pool=standard|all how much of the pool's printed text the engine models
 /api/cards?q=&source=&limit=          card and ruling search, each hit labelled by source
 """
@@ -12,8 +13,12 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+import engine
 
 from ..caches import cache
 from ..errors import BadRequest
@@ -25,10 +30,23 @@ from ..payloads import cards as payloads
 bp = Blueprint("cards", __name__)
 
 
+def engine_revision() -> str:
+    """Changes whenever the engine's code changes: card pages and the coverage page say what the
+    engine does with card text, so their ETags change with it (as with a template's change)."""
+    rev = current_app.extensions.get("nrrules.engine_rev")
+    if rev is None:
+        h = hashlib.sha256()
+        for path in sorted(Path(engine.__file__).parent.rglob("*.py")):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+        rev = current_app.extensions["nrrules.engine_rev"] = h.hexdigest()[:12]
+    return rev
+
+
 def _page_response(card_id: str, version: str | None):
     """The rendered card page, from the app's page cache (keyed by build and host)."""
     v = rules().version(version)
-    raw = f"{build_id()}|{asset_revision(current_app)}|card|{v}|{card_id}|{request.host_url}"
+    raw = f"{build_id()}|{asset_revision(current_app)}|{engine_revision()}|card|{v}|{card_id}|{request.host_url}"
     etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
     pages = cache("pages")
     key = ("card", v, card_id, request.host_url)
@@ -76,10 +94,58 @@ def card_rulings_api(card: str):
 
 @bp.get("/api/cards/coverage")
 def card_coverage_api():
-    pool = request.args.get("pool", "standard")
-    if pool not in ("standard", "all"):
-        raise BadRequest(f"pool must be 'standard' or 'all', not {pool[:20]!r}")
-    return jsonify(payloads.coverage(rules(), standard_only=pool == "standard"))
+    return jsonify(payloads.coverage(rules(), payloads.parse_pool(request.args.get("pool"))))
+
+
+@bp.get("/cards/coverage")
+def coverage_page():
+    """How much of the card pool's text the engine models, as a page (from the page cache)."""
+    standard = payloads.parse_pool(request.args.get("pool"))
+    pool = "standard" if standard else "all"
+    v = rules().latest
+    # the Standard pool is the one in force today: a new ban list or rotation is a new page
+    std = (payloads.cards_info(rules()) or {}).get("standard") or {}
+    snap = f"{std.get('snapshot')}|{std.get('restriction')}" if standard else ""
+    raw = f"{build_id()}|{asset_revision(current_app)}|{engine_revision()}|coverage|{pool}|{snap}|{v}"
+    etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
+    pages = cache("pages")
+    key = ("coverage", pool)
+    entry = pages.get(key) if pages is not None else None
+    if entry is None or entry[0] != etag:
+        if request.if_none_match.contains(etag):
+            return cached_response(b"", None, etag, "text/html", PAGE_MAX_AGE)
+        p = payloads.coverage(rules(), standard)
+        body = render_template(
+            "cards_coverage.html",
+            p=p,
+            groups=_open_units(p),
+            title=f"Card coverage, {'Standard pool' if standard else 'every card'} — what the stepper models",
+            version=v,
+            is_latest=True,
+            vq={},
+        ).encode("utf-8")
+        entry = (etag, body, gzip_bytes(body))
+        if pages is not None:
+            pages.put(key, entry)
+    return cached_response(entry[1], entry[2], etag, "text/html", PAGE_MAX_AGE)
+
+
+def _open_units(p: dict) -> list[dict]:
+    """The units not modeled, by card type (in the table's order) and card (by name)."""
+    groups: dict[str, dict[str, dict]] = {k: {} for k in p["by_type"]}
+    for u in p["not_modeled"]:
+        cards = groups.setdefault(u["type"] or "", {})
+        cards.setdefault(u["card_id"], {"id": u["card_id"], "title": u["title"], "units": []})
+        cards[u["card_id"]]["units"].append(u)
+    return [
+        {
+            "type": key,
+            "cards": sorted(cards.values(), key=lambda c: (c["title"] or "").lower()),
+            "count": sum(len(c["units"]) for c in cards.values()),
+        }
+        for key, cards in groups.items()
+        if cards
+    ]
 
 
 @bp.get("/api/cards/<path:card>/board")
@@ -107,6 +173,12 @@ def card_search_api():
         entry = (etag, body, gzip_bytes(body) if len(body) >= GZIP_MIN else None)
         answers.put(key, entry)
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
+
+
+@bp.app_template_filter("card_symbols")
+def card_symbols(text: str) -> Markup:
+    """Plain card text with its [symbols] as glyphs (payloads.cards.symbols_html)."""
+    return Markup(payloads.symbols_html(text))
 
 
 @bp.app_template_global()
