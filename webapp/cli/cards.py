@@ -94,6 +94,10 @@ def register(group: click.Group) -> None:
         )
         if p["text"]:
             click.echo(p["text"])
+        e = p["engine"]
+        click.echo(f"\nin the stepper: {e['summary']}")
+        for u in e["units"]:
+            click.echo(f"  - {u['text']}\n      {u['says']}")
         click.echo(f"\nrulings: {len(p['rulings'])}  (nrrules rulings {p['id']})")
         click.echo(f"rules of CR {p['version']} that mention it ({len(p['rules'])}):")
         for r in p["rules"]:
@@ -146,8 +150,7 @@ def register(group: click.Group) -> None:
         click.echo(row("all", p["total"]))
         if show_list:
             for u in p["not_modeled"]:
-                where = f" (at: {u['at']})" if u["at"] else ""
-                click.echo(f"{u['status']:<8} {u['title']}: {u['text']}{where}")
+                click.echo(f"{u['title']}: {u['text']}\n    {u['says']}")
 
     @group.command("card-search")
     @click.argument("query", nargs=-1, required=True)

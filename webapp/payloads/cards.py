@@ -267,7 +267,7 @@ def engine_account(rules: Rules, card: Card) -> dict[str, Any]:
     elif not in_play:
         summary = "Nothing on this card acts in play."
     elif not by_hand:
-        summary = f"Modeled: the stepper applies all of this card's text in play ({_n(in_play, 'unit')})."
+        summary = f"All modeled: the stepper applies every unit of this card's text in play ({in_play}); none is by hand."
     else:
         parts = [
             f"{counts[x]} {w}"

@@ -6,6 +6,7 @@
 /api/cards/<card>/board               the engine-ready board card object (board editor), and
                                       what the engine does with each unit of its text
 /cards/coverage?pool=standard|all     the same as a page: per card type, and every unit not modeled
+/cards/coverage/all                   a static export's path for ?pool=all (redirects there)
 /api/cards/coverage?pool=standard|all how much of the pool's printed text the engine models
 /api/cards?q=&source=&limit=          card and ruling search, each hit labelled by source
 """
@@ -128,6 +129,12 @@ def coverage_page():
         if pages is not None:
             pages.put(key, entry)
     return cached_response(entry[1], entry[2], etag, "text/html", PAGE_MAX_AGE)
+
+
+@bp.get("/cards/coverage/all")
+def coverage_all_path():
+    """A static export's path for the whole data set's page (webapp.export) -> ?pool=all."""
+    return redirect(url_for("cards.coverage_page", pool="all"), 302)
 
 
 def _open_units(p: dict) -> list[dict]:
