@@ -187,7 +187,7 @@ STATUS_LABELS = {MODELED: "modeled", BY_HAND: "by hand", SHOWN: "shown", NOT_APP
 # Where a unit is met (engine.cardtext's `at`: a trigger condition of engine.triggers.WHEN, or
 # the subroutine, paid ability window or play it belongs to): one phrase, or one per side of
 # the card whose text it is. A value not listed here falls back to engine.triggers.WHEN.
-_AT_WORDS: dict[str, str | dict[str, str]] = {
+AT_WORDS: dict[str, str | dict[str, str]] = {
     "encountered": {
         "corp": "when the Runner encounters this ice",
         "runner": "when the Runner encounters a piece of ice",
@@ -216,7 +216,7 @@ def where_words(at: str | None, side: str | None) -> str | None:
     """Where the engine meets a unit (`at`), in words: "when the Runner encounters this ice"."""
     if not at:
         return None
-    words = _AT_WORDS.get(at)
+    words = AT_WORDS.get(at)
     if isinstance(words, dict):
         return words["runner" if side == "runner" else "corp"]
     return words or WHEN.get(at) or f"where it applies ({at.replace('_', ' ')})"
