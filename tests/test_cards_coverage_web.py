@@ -29,12 +29,13 @@ def _table(page: str) -> dict[str, list[str]]:
     """The coverage table's rows: type id (or "all") -> the cells' text."""
     rows = {}
     for m in re.finditer(r'<tr data-type="([^"]+)">(.*?)</tr>', page, re.S):
-        rows[m.group(1)] = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", m.group(2))]
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", m.group(2))
+        rows[m.group(1)] = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in cells]
     return rows
 
 
 def _cells(figures: dict) -> list[str]:
-    return [f"{figures[k] * 100:.1f} %" if k == "modeled_share" else str(figures[k]) for k in COLUMNS]
+    return [f"{figures[k] * 100:.1f}\u00a0%" if k == "modeled_share" else str(figures[k]) for k in COLUMNS]
 
 
 @pytest.mark.parametrize("pool", ["standard", "all"])
@@ -51,7 +52,7 @@ def test_coverage_page_shows_the_figures_of_its_json_twin(client, pool):
         assert rows[key] == _cells(figures), key
     assert rows["all"] == _cells(api["total"])
     t = api["total"]
-    assert f"<b>{t['modeled_share'] * 100:.1f} %</b> of the units in play modeled" in page
+    assert f"<b>{t['modeled_share'] * 100:.1f}&#160;%</b> of the units in play modeled" in page
     assert f"<b>{t['fully_modeled']}</b> of {t['cards']} cards fully modeled" in page
     # every unit not modeled is listed, under its card, whose name links its page
     assert f"Units not modeled ({len(api['not_modeled'])})" in page
