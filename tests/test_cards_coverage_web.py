@@ -152,11 +152,12 @@ def test_card_pages_say_what_the_stepper_does(client):
     assert any(st == "shown" and w == "shown on the card for the judge" for st, _, w in units)
     assert any(st == "modeled" and t == "+2[mu]" for st, t, _ in units)
     assert summary.startswith("By hand: 1 of 2 units in play")
+    assert summary.endswith("Deck-building, nothing to do in play: 1.")
 
 
 def test_identity_page_says_its_text_is_shown(client):
     summary, units = _stepper(client.get("/c/jinteki_personal_evolution").get_data(as_text=True))
-    assert summary.startswith("An identity") and units
+    assert summary.startswith("An identity") and summary.endswith(f"({len(units)} by hand).") and units
     assert all(st == "shown" for st, _, _ in units)
 
 

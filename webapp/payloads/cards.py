@@ -261,7 +261,10 @@ def engine_account(rules: Rules, card: Card) -> dict[str, Any]:
     in_play = len(units) - counts[NOT_APPLICABLE]
     by_hand = left_to_judge(units)
     if place == "identity":
-        summary = "An identity: the stepper shows its text on the board for the judge and applies none of it."
+        summary = (
+            "An identity: the stepper shows its text on the board for the judge and applies none of it "
+            f"({by_hand} by hand)."
+        )
     elif not units:
         summary = "Its printed text has no abilities: the stepper uses the card's printed numbers."
     elif not in_play:
@@ -278,6 +281,8 @@ def engine_account(rules: Rules, card: Card) -> dict[str, Any]:
             f"By hand: {by_hand} of {_n(in_play, 'unit')} in play ({', '.join(parts)}). "
             f"Modeled: {counts[MODELED]}."
         )
+    if counts[NOT_APPLICABLE] and place == "board":
+        summary += f" Deck-building, nothing to do in play: {counts[NOT_APPLICABLE]}."
     return {
         "place": place,
         "summary": summary,
