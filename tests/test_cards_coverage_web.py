@@ -10,10 +10,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from engine.cardtext import card_units
+from engine.cardtext import STATUSES, card_units
 from webapp import create_app
 from webapp.cli import main
-from webapp.payloads import cards as payloads
+from webapp.payloads import card_engine
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def client(cards_built):
     return app.test_client()
 
 
-COLUMNS = ("cards", "fully_modeled", "modeled_share", "units", "modeled", "by_hand", "shown", "n/a")
+COLUMNS = ("cards", "fully_modeled", "modeled_share", "units", *STATUSES)
 
 
 def _table(page: str) -> dict[str, list[str]]:
@@ -171,7 +171,7 @@ def test_card_json_engine_account_agrees_with_the_board_answer(client):
 
 
 def test_every_at_the_engine_gives_has_words(cards_built):
-    """The words of each `at` live in one table (payloads.cards.AT_WORDS): every value engine.cardtext
+    """The words of each `at` live in one table (payloads.card_engine.AT_WORDS): every value engine.cardtext
     gives over the whole data set is in it, so no unit falls back to the generic phrase."""
     from rules_index.store import Library
 
@@ -184,20 +184,20 @@ def test_every_at_the_engine_gives_has_words(cards_built):
         except ValueError:
             continue
     assert {"encountered", "subroutine", "play", "paid ability window", "turn_begins"} <= seen
-    assert seen <= set(payloads.AT_WORDS), sorted(seen - set(payloads.AT_WORDS))
+    assert seen <= set(card_engine.AT_WORDS), sorted(seen - set(card_engine.AT_WORDS))
     for at in seen:
         for side in ("corp", "runner"):
-            words = payloads.where_words(at, side)
+            words = card_engine.where_words(at, side)
             assert words and words.startswith(("when ", "in ")), (at, side, words)
 
 
 def test_status_words_for_a_card_with_no_place_on_the_board():
-    assert payloads.unit_words("n/a", None, "runner") == "deck-building: nothing to do in play"
+    assert card_engine.unit_words("n/a", None, "runner") == "deck-building: nothing to do in play"
     assert (
-        payloads.unit_words("by_hand", "play", "corp")
+        card_engine.unit_words("by_hand", "play", "corp")
         == "a judge resolves it by hand when the Corp plays this operation"
     )
-    assert payloads.unit_words("by_hand", "some_new_point", "corp").endswith("(some new point)")
+    assert card_engine.unit_words("by_hand", "some_new_point", "corp").endswith("(some new point)")
 
 
 def test_cli_card_and_coverage_use_the_same_words(cards_built):

@@ -130,7 +130,9 @@ def register(group: click.Group) -> None:
         """How much of the card pool's printed text the engine models: per card type, cards fully
         modeled and units (one subroutine or printed paragraph each) modeled, by hand (surfaced
         where they apply), shown on the card, or not applicable (deck-building)."""
-        p = payloads.coverage(open_rules(build_dir), standard_only=not every_card)
+        from ..payloads import card_engine
+
+        p = card_engine.coverage(open_rules(build_dir), standard_only=not every_card)
         if as_json:
             emit(p)
             return

@@ -3,8 +3,7 @@
     card(rules, found, version)      the card page, /api/cards/<card>, `nrrules card --json`
     rulings(rules, found)            /api/cards/<card>/rulings, `nrrules rulings --json`
     board(rules, found)              /api/cards/<card>/board: the engine-ready board card object
-    engine_account(rules, found)     a card page's "In the stepper": what the engine does with it
-    coverage(rules, standard_only)   /cards/coverage, /api/cards/coverage, `nrrules card-coverage`
+                                     (what the engine does with card text, in words: card_engine)
     card_search(rules, q, ...)       /api/cards?q=: card and ruling hits, each with its `source`
     search_hits(rules, q, ...)       the same hits as a list, for the unified /api/search
     card_link(rules, code, name)     where a rule page links a card it mentions (with a preview)
@@ -22,18 +21,8 @@ import html
 import re
 from typing import Any
 
-from engine.cardtext import (
-    BY_HAND,
-    MODELED,
-    NOT_APPLICABLE,
-    SHOWN,
-    STATUSES,
-    Unit,
-    board_card,
-    card_units,
-)
+from engine.cardtext import board_card, card_units
 from engine.cardtext import coverage as text_coverage
-from engine.triggers import WHEN
 from rules_index.cards import (
     CITED_NUMBER,
     CardStore,
@@ -134,202 +123,42 @@ def _names(s: CardStore, card: Card) -> dict[str, Any]:
     }
 
 
-def _subtype_names(s: CardStore) -> dict[str, str]:
-    return {k: v["name"] for k, v in s.table("card_subtypes").items()}
-
-
-def _units(s: CardStore, card: Card) -> list[Unit] | None:
-    """engine.cardtext's account of a card's text, or None for a card with no place on the board."""
-    try:
-        return card_units(card, _subtype_names(s))
-    except ValueError:
-        return None
-
-
 def board(rules: Rules, card: Card) -> dict[str, Any]:
     """The board card object the engine takes (engine.cardtext), or None for a card that has
-    no place on the board; `units` says what the engine does with each unit of its text and
-    `by_hand` counts those left to a judge (resolved by hand where they apply, or shown)."""
+    no place on the board; `recognised` counts the subroutines/abilities translated."""
     s = store(rules)
-    units = _units(s, card)
-    if units is None:
+    names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
+    try:
+        obj = board_card(card, names)
+        from .card_engine import unit_dict  # each unit with its status in words (`says`)
+
+        units = [unit_dict(u, card.side_id) for u in card_units(card, names)]
+    except ValueError:
         return {"id": card.id, "title": card.title, "card": None, "units": [], "by_hand": 0}
-    obj = board_card(card, _subtype_names(s))
-    return {
-        "id": card.id,
-        "title": card.title,
-        "card": obj,
-        "units": [unit_dict(u, card.side_id) for u in units],
-        "by_hand": left_to_judge(units),
-    }
+    by_hand = sum(1 for u in units if u["status"] in ("by_hand", "shown"))
+    return {"id": card.id, "title": card.title, "card": obj, "units": units, "by_hand": by_hand}
 
 
 def engine_units(rules: Rules, card: Card) -> list[dict[str, Any]]:
     """What the engine does with each unit of a card's printed text (engine.cardtext)."""
-    units = _units(store(rules), card)
-    return [unit_dict(u, card.side_id) for u in units or ()]
-
-
-# ----------------------------------------------------------------------------------------------
-# What the engine does with card text, in words: card pages, the coverage page and the CLI all
-# take their wording from here.
-# ----------------------------------------------------------------------------------------------
-
-# engine.cardtext's statuses, as a card page says them (a by-hand unit adds where it is met)
-STATUS_WORDS = {
-    MODELED: "modeled",
-    BY_HAND: "a judge resolves it by hand",
-    SHOWN: "shown on the card for the judge",
-    NOT_APPLICABLE: "deck-building: nothing to do in play",
-}
-# Short labels (a badge beside each unit, table headings)
-STATUS_LABELS = {MODELED: "modeled", BY_HAND: "by hand", SHOWN: "shown", NOT_APPLICABLE: "n/a"}
-# Where a unit is met (engine.cardtext's `at`: a trigger condition of engine.triggers.WHEN, or
-# the subroutine, paid ability window or play it belongs to): one phrase, or one per side of
-# the card whose text it is. A value not listed here falls back to engine.triggers.WHEN.
-AT_WORDS: dict[str, str | dict[str, str]] = {
-    "encountered": {
-        "corp": "when the Runner encounters this ice",
-        "runner": "when the Runner encounters a piece of ice",
-    },
-    "passed": {"corp": "when the Runner passes this ice", "runner": "when the Runner passes a piece of ice"},
-    "scored": "when the Corp scores this agenda",
-    "stolen": {"corp": "when the Runner steals this agenda", "runner": "when the Runner steals an agenda"},
-    "installed": "when the Runner installs this card",
-    "successful_run": {
-        "corp": "when a run on this server is successful",
-        "runner": "when the Runner makes a successful run",
-    },
-    "accessed": {"corp": "when the Runner accesses this card", "runner": "when the Runner accesses a card"},
-    "turn_begins": {"corp": "when the Corp's turn begins", "runner": "when the Runner's turn begins"},
-    "turn_ends": {"corp": "when the Corp's turn ends", "runner": "when the Runner's turn ends"},
-    "subroutine": "when this subroutine resolves",
-    "paid ability window": {
-        "corp": "when the Corp uses it in a paid ability window",
-        "runner": "when the Runner uses it in a paid ability window",
-    },
-    "play": {"corp": "when the Corp plays this operation", "runner": "when the Runner plays this event"},
-}
-
-
-def where_words(at: str | None, side: str | None) -> str | None:
-    """Where the engine meets a unit (`at`), in words: "when the Runner encounters this ice"."""
-    if not at:
-        return None
-    words = AT_WORDS.get(at)
-    if isinstance(words, dict):
-        return words["runner" if side == "runner" else "corp"]
-    return words or WHEN.get(at) or f"where it applies ({at.replace('_', ' ')})"
-
-
-def unit_words(status: str, at: str | None, side: str | None) -> str:
-    """One unit's status in plain words: "modeled", "a judge resolves it by hand when the
-    Runner encounters this ice", "shown on the card for the judge", "deck-building: nothing to
-    do in play"; a modeled trigger says when the stepper applies it."""
-    where = where_words(at, side)
-    if status == BY_HAND:
-        return f"{STATUS_WORDS[BY_HAND]} {where or 'where it applies'}"
-    if status == MODELED and where:
-        return f"modeled: the stepper applies it {where}"
-    return STATUS_WORDS.get(status, status)
-
-
-def unit_dict(u: Unit, side: str | None) -> dict[str, Any]:
-    """A unit as the API gives it: engine.cardtext's fields and `says`, its status in words."""
-    return {**u.to_dict(), "says": unit_words(u.status, u.at, side)}
-
-
-def left_to_judge(units: list[Unit]) -> int:
-    """Units a judge resolves by hand: surfaced where they apply, or shown on the card."""
-    return sum(1 for u in units if u.status in (BY_HAND, SHOWN))
-
-
-def engine_account(rules: Rules, card: Card) -> dict[str, Any]:
-    """What the engine does with a card, for its page ("In the stepper"): every unit of its text
-    with its status in words, the counts, and one sentence that sums it up."""
-    units = _units(store(rules), card)
-    if units is None:
-        return {
-            "place": "none",
-            "summary": "This card has no place on the board: the stepper does not use it.",
-            "units": [],
-            "counts": dict.fromkeys(STATUSES, 0),
-            "by_hand": 0,
-        }
-    counts = {st: sum(1 for u in units if u.status == st) for st in STATUSES}
-    place = "identity" if card.card_type_id.endswith("identity") else "board"
-    in_play = len(units) - counts[NOT_APPLICABLE]
-    by_hand = left_to_judge(units)
-    if place == "identity":
-        summary = (
-            "An identity: the stepper shows its text on the board for the judge and applies none of it "
-            f"({by_hand} by hand)."
-        )
-    elif not units:
-        summary = "Its printed text has no abilities: the stepper uses the card's printed numbers."
-    elif not in_play:
-        summary = "Nothing on this card acts in play."
-    elif not by_hand:
-        summary = f"All modeled: the stepper applies every unit of this card's text in play ({in_play}); none is by hand."
-    else:
-        parts = [
-            f"{counts[x]} {w}"
-            for x, w in ((BY_HAND, "resolved by a judge where it applies"), (SHOWN, "shown on the card"))
-            if counts[x]
-        ]
-        summary = (
-            f"By hand: {by_hand} of {_n(in_play, 'unit')} in play ({', '.join(parts)}). "
-            f"Modeled: {counts[MODELED]}."
-        )
-    if counts[NOT_APPLICABLE] and place == "board":
-        summary += f" Deck-building, nothing to do in play: {counts[NOT_APPLICABLE]}."
-    return {
-        "place": place,
-        "summary": summary,
-        "units": [unit_dict(u, card.side_id) for u in units],
-        "counts": counts,
-        "by_hand": by_hand,
-    }
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-POOLS = ("standard", "all")
+    s = store(rules)
+    names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
+    try:
+        return [u.to_dict() for u in card_units(card, names)]
+    except ValueError:
+        return []
 
 
 def coverage(rules: Rules, standard_only: bool = True) -> dict[str, Any]:
     """How much of the card pool's printed text the engine models (the Standard pool by default,
-    else every card of the data set): per card type and overall, every unit counted. Each unit
-    not modeled has its card's `type` and says where it is met (`says`); `types` names the card
-    types; `standard`, the Standard snapshot counted (None for every card)."""
+    else every card of the data set): per card type and overall, every unit counted."""
     s = store(rules)
+    names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
     cards = s.cards()
-    snapshot = None
     if standard_only:
-        legality, snapshot = s.standard()
+        legality, _ = s.standard()
         cards = [c for c in cards if c.id in legality and legality[c.id].legal]
-    p = text_coverage(cards, _subtype_names(s))
-    for u in p["not_modeled"]:
-        c = s.card(u["card_id"])
-        u["type"] = c.card_type_id if c else None
-        u["says"] = unit_words(u["status"], u["at"], c.side_id if c else None)
-    types = s.table("card_types")
-    return {
-        "pool": "standard" if standard_only else "all",
-        "standard": snapshot,
-        **p,
-        "types": {k: (types.get(k) or {}).get("name") or k.replace("_", " ") for k in p["by_type"]},
-    }
-
-
-def parse_pool(value: str | None) -> bool:
-    """``pool=standard|all`` (default standard) -> whether only the Standard pool is counted."""
-    pool = "standard" if value is None else value
-    if pool not in POOLS:
-        raise BadRequest(f"pool must be 'standard' or 'all', not {pool[:20]!r}")
-    return pool == "standard"
+    return {"pool": "standard" if standard_only else "all", **text_coverage(cards, names)}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -356,16 +185,6 @@ _SYMBOL_CLASS = {
 _SYMBOL_TERMS = {"recurring-credit": "recurring credits", "interrupt": "interrupt"}
 
 
-def _glyph(name: str) -> str | None:
-    cls = _SYMBOL_CLASS.get(name)
-    return None if cls is None else f'<span class="sym sym-{cls}" title="{name}">[{name}]</span>'
-
-
-def symbols_html(text: str) -> str:
-    """Plain card text as safe HTML with its [symbols] as glyph spans (no keyword links)."""
-    return _SYMBOL.sub(lambda m: _glyph(m.group(1)) or m.group(0), html.escape(text or "", quote=False))
-
-
 class _Linker:
     """Turns plain text into safe HTML: symbols as glyph spans, the first use of each CR
     keyword (across every text given to one linker) as a link to its rule, and cited rule
@@ -379,9 +198,10 @@ class _Linker:
 
     def _symbol(self, m: re.Match) -> str:
         name = m.group(1)
-        glyph = _glyph(name)
-        if glyph is None:
+        cls = _SYMBOL_CLASS.get(name)
+        if cls is None:
             return m.group(0)
+        glyph = f'<span class="sym sym-{cls}" title="{name}">[{name}]</span>'
         kw = self.table.get(_SYMBOL_TERMS.get(name, ""))
         if kw is None or kw.term in self.seen:
             return glyph
@@ -440,7 +260,10 @@ class _Linker:
 
 
 def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]:
-    """Everything a judge wants about one card: data, legality, rulings, rules mentioning it."""
+    """Everything a judge wants about one card: data, legality, rulings, rules mentioning it, and
+    what the engine does with it (`engine`: payloads.card_engine)."""
+    from .card_engine import engine_account
+
     s = store(rules)
     v = rules.version(version)
     doc = rules.library.document(v)
@@ -479,7 +302,7 @@ def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]
         "cited_rules": [{"id": rid, "number": n} for rid, n in cited.items()],
         "netrunnerdb": f"https://netrunnerdb.com/en/card/{printings[-1].id}" if printings else None,
         "url": f"/c/{card.id}",
-        "engine": engine_account(rules, card),
+        "engine": engine_account(s, card),
     }
 
 

@@ -14,40 +14,25 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
-from markupsafe import Markup
-
-import engine
 
 from ..caches import cache
 from ..errors import BadRequest
 from ..httputil import GZIP_MIN, PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes
 from ..jsonprovider import dumps_bytes
 from ..library import build_id, rules
+from ..payloads import card_engine
 from ..payloads import cards as payloads
 
 bp = Blueprint("cards", __name__)
 
 
-def engine_revision() -> str:
-    """Changes whenever the engine's code changes: card pages and the coverage page say what the
-    engine does with card text, so their ETags change with it (as with a template's change)."""
-    rev = current_app.extensions.get("nrrules.engine_rev")
-    if rev is None:
-        h = hashlib.sha256()
-        for path in sorted(Path(engine.__file__).parent.rglob("*.py")):
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
-        rev = current_app.extensions["nrrules.engine_rev"] = h.hexdigest()[:12]
-    return rev
-
-
 def _page_response(card_id: str, version: str | None):
     """The rendered card page, from the app's page cache (keyed by build and host)."""
     v = rules().version(version)
-    raw = f"{build_id()}|{asset_revision(current_app)}|{engine_revision()}|card|{v}|{card_id}|{request.host_url}"
+    engine = card_engine.engine_revision()  # the page says what the engine does with the card
+    raw = f"{build_id()}|{asset_revision(current_app)}|{engine}|card|{v}|{card_id}|{request.host_url}"
     etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
     pages = cache("pages")
     key = ("card", v, card_id, request.host_url)
@@ -95,19 +80,20 @@ def card_rulings_api(card: str):
 
 @bp.get("/api/cards/coverage")
 def card_coverage_api():
-    return jsonify(payloads.coverage(rules(), payloads.parse_pool(request.args.get("pool"))))
+    return jsonify(card_engine.coverage(rules(), card_engine.parse_pool(request.args.get("pool"))))
 
 
 @bp.get("/cards/coverage")
 def coverage_page():
     """How much of the card pool's text the engine models, as a page (from the page cache)."""
-    standard = payloads.parse_pool(request.args.get("pool"))
+    standard = card_engine.parse_pool(request.args.get("pool"))
     pool = "standard" if standard else "all"
     v = rules().latest
     # the Standard pool is the one in force today: a new ban list or rotation is a new page
     std = (payloads.cards_info(rules()) or {}).get("standard") or {}
     snap = f"{std.get('snapshot')}|{std.get('restriction')}" if standard else ""
-    raw = f"{build_id()}|{asset_revision(current_app)}|{engine_revision()}|coverage|{pool}|{snap}|{v}"
+    engine = card_engine.engine_revision()
+    raw = f"{build_id()}|{asset_revision(current_app)}|{engine}|coverage|{pool}|{snap}|{v}"
     etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
     pages = cache("pages")
     key = ("coverage", pool)
@@ -115,11 +101,13 @@ def coverage_page():
     if entry is None or entry[0] != etag:
         if request.if_none_match.contains(etag):
             return cached_response(b"", None, etag, "text/html", PAGE_MAX_AGE)
-        p = payloads.coverage(rules(), standard)
+        p = card_engine.coverage(rules(), standard)
         body = render_template(
             "cards_coverage.html",
             p=p,
             groups=_open_units(p),
+            columns=[st for st in card_engine.statuses() if st in p["total"]],
+            labels=card_engine.STATUS_LABELS,
             title=f"Card coverage, {'Standard pool' if standard else 'every card'} — what the stepper models",
             version=v,
             is_latest=True,
@@ -134,6 +122,8 @@ def coverage_page():
 @bp.get("/cards/coverage/all")
 def coverage_all_path():
     """A static export's path for the whole data set's page (webapp.export) -> ?pool=all."""
+    from flask import redirect
+
     return redirect(url_for("cards.coverage_page", pool="all"), 302)
 
 
@@ -182,10 +172,25 @@ def card_search_api():
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
 
 
-@bp.app_template_filter("card_symbols")
-def card_symbols(text: str) -> Markup:
-    """Plain card text with its [symbols] as glyphs (payloads.cards.symbols_html)."""
-    return Markup(payloads.symbols_html(text))
+@bp.record_once
+def _symbols_filter(state) -> None:
+    """The `sym` filter (bracketed symbols as glyph spans) unit texts are shown with, unless the
+    app already has one."""
+    state.app.jinja_env.filters.setdefault("sym", _symbols_html)
+
+
+def _symbols_html(text: str):
+    from markupsafe import Markup, escape
+
+    glyphs = payloads._SYMBOL_CLASS
+    sub = payloads._SYMBOL.sub
+
+    def glyph(m) -> str:
+        name = m.group(1)
+        cls = glyphs.get(name)
+        return m.group(0) if cls is None else f'<span class="sym sym-{cls}" title="{name}">[{name}]</span>'
+
+    return Markup(sub(glyph, str(escape(text or ""))))
 
 
 @bp.app_template_global()
