@@ -56,7 +56,8 @@ def test_coverage_page_shows_the_figures_of_its_json_twin(client, pool):
     assert f"<b>{t['fully_modeled']}</b> of {t['cards']} cards fully modeled" in page
     # every unit not modeled is listed, under its card, whose name links its page
     assert f"Units not modeled ({len(api['not_modeled'])})" in page
-    assert page.count('<li class="unit st-') == len(api["not_modeled"]) == t["by_hand"] + t["shown"]
+    left = t["by_hand"] + t["shown"] + t.get("absent", 0)  # "absent": not on the board (yet)
+    assert page.count('<li class="unit st-') == len(api["not_modeled"]) == left
     for u in api["not_modeled"][:: max(1, len(api["not_modeled"]) // 40)]:
         card = re.search(
             rf'<li><a href="/c/{re.escape(u["card_id"])}">([^<]+)</a>\s*<ul class="units">(.*?)</ul>',
@@ -77,11 +78,12 @@ def test_coverage_figures_add_up_and_the_all_pool_is_larger(client):
     assert every["total"]["cards"] > std["total"]["cards"] > 400
     for p in (std, every):
         t = p["total"]
-        assert t["units"] == t["modeled"] + t["by_hand"] + t["shown"] + t["n/a"]
+        assert t["units"] == sum(t[st] for st in STATUSES)
         assert sum(f["cards"] for f in p["by_type"].values()) == t["cards"]
         assert set(p["types"]) == set(p["by_type"]) and p["types"]["ice"] == "Ice"
         assert all(
-            u["status"] in ("by_hand", "shown") and u["type"] in p["by_type"] for u in p["not_modeled"]
+            u["status"] in ("by_hand", "shown", "absent") and u["type"] in p["by_type"]
+            for u in p["not_modeled"]
         )
 
 
@@ -149,16 +151,26 @@ def test_card_pages_say_what_the_stepper_does(client):
 
     summary, units = _stepper(client.get("/c/lilypad").get_data(as_text=True))
     assert ("na", "Limit 1 console per player.", "deck-building: nothing to do in play") in units
-    assert any(st == "shown" and w == "shown on the card for the judge" for st, _, w in units)
+    middle = [u for u in units if u[1].startswith("The first time each turn you install a program")]
+    assert len(middle) == 1 and middle[0][0] in ("shown", "by_hand")
+    assert middle[0][2] in (
+        "shown on the card for the judge",
+        "a judge resolves it by hand when the Runner installs a card",
+    )
     assert any(st == "modeled" and t == "+2[mu]" for st, t, _ in units)
     assert summary.startswith("By hand: 1 of 2 units in play")
     assert summary.endswith("Deck-building, nothing to do in play: 1.")
 
 
 def test_identity_page_says_its_text_is_shown(client):
-    summary, units = _stepper(client.get("/c/jinteki_personal_evolution").get_data(as_text=True))
+    """A Runner's identity is on the board with its text shown (a Corp's, where the engine has no
+    place for it, says so)."""
+    summary, units = _stepper(client.get("/c/noise_hacker_extraordinaire").get_data(as_text=True))
     assert summary.startswith("An identity") and summary.endswith(f"({len(units)} by hand).") and units
     assert all(st == "shown" for st, _, _ in units)
+    summary, units = _stepper(client.get("/c/jinteki_personal_evolution").get_data(as_text=True))
+    assert summary.startswith("An identity") and units
+    assert all(st in ("shown", "absent") for st, _, _ in units)
 
 
 def test_card_json_engine_account_agrees_with_the_board_answer(client):
@@ -184,7 +196,8 @@ def test_every_at_the_engine_gives_has_words(cards_built):
         except ValueError:
             continue
     assert {"encountered", "subroutine", "play", "paid ability window", "turn_begins"} <= seen
-    assert seen <= set(card_engine.AT_WORDS), sorted(seen - set(card_engine.AT_WORDS))
+    named = {part for at in seen for part in card_engine.at_parts(at)}
+    assert named <= set(card_engine.AT_WORDS), sorted(named - set(card_engine.AT_WORDS))
     for at in seen:
         for side in ("corp", "runner"):
             words = card_engine.where_words(at, side)

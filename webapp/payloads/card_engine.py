@@ -42,16 +42,18 @@ STATUS_LABELS = {
 }
 # Where a unit is met (engine.cardtext's `at`: a trigger condition of engine.triggers.WHEN, or
 # the subroutine, paid ability window or play it belongs to): one phrase, or one per side of
-# the card whose text it is. A value not listed here falls back to engine.triggers.WHEN.
+# the card whose text it is ("this ice" where only the card's own encounter meets it; "an
+# agenda", "a card" where the condition may watch other cards too). A value not listed here
+# falls back to engine.triggers.WHEN.
 AT_WORDS: dict[str, str | dict[str, str]] = {
     "encountered": {
         "corp": "when the Runner encounters this ice",
         "runner": "when the Runner encounters a piece of ice",
     },
     "passed": {"corp": "when the Runner passes this ice", "runner": "when the Runner passes a piece of ice"},
-    "scored": "when the Corp scores this agenda",
-    "stolen": {"corp": "when the Runner steals this agenda", "runner": "when the Runner steals an agenda"},
-    "installed": "when the Runner installs this card",
+    "scored": "when the Corp scores an agenda",
+    "stolen": "when the Runner steals an agenda",
+    "installed": "when the Runner installs a card",
     "successful_run": {
         "corp": "when a run on this server is successful",
         "runner": "when the Runner makes a successful run",
@@ -64,15 +66,29 @@ AT_WORDS: dict[str, str | dict[str, str]] = {
         "corp": "when the Corp uses it in a paid ability window",
         "runner": "when the Runner uses it in a paid ability window",
     },
+    "action window": {
+        "corp": "when the Corp takes it as an action",
+        "runner": "when the Runner takes it as an action",
+    },
     "play": {"corp": "when the Corp plays this operation", "runner": "when the Runner plays this event"},
 }
 POOLS = ("standard", "all")
 
 
+def at_parts(at: str) -> list[str]:
+    """The conditions an `at` names: one, or several ("installed or turn begins") as AT_WORDS keys."""
+    return [p if p in AT_WORDS else p.replace(" ", "_") for p in at.split(" or ")]
+
+
 def where_words(at: str | None, side: str | None) -> str | None:
-    """Where the engine meets a unit (`at`), in words: "when the Runner encounters this ice"."""
+    """Where the engine meets a unit (`at`), in words: "when the Runner encounters this ice"; an
+    ability on several conditions names each ("... or when the Runner's turn begins")."""
     if not at:
         return None
+    return " or ".join(_where(part, side) for part in at_parts(at))
+
+
+def _where(at: str, side: str | None) -> str:
     words = AT_WORDS.get(at)
     if isinstance(words, dict):
         return words["runner" if side == "runner" else "corp"]
