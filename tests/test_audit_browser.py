@@ -33,8 +33,19 @@ CONTRAST_JS = r"""() => {
   return out; }"""
 
 # One page for each kind of coloured text: highlighted search words (<mark>), word diffs
-# (<del>/<ins>), card keywords and symbols, the editor's server tags, source labels.
-PAGES = ("/", "/r/6.9.4c", "/search?q=Snare", "/c/snare", "/changes/25.08..26.03", "/editor", "/all")
+# (<del>/<ins>), card keywords and symbols, the editor's server tags, source labels, what the
+# stepper does with card text (a card's "In the stepper", the coverage page).
+PAGES = (
+    "/",
+    "/r/6.9.4c",
+    "/search?q=Snare",
+    "/c/snare",
+    "/c/anvil",
+    "/cards/coverage",
+    "/changes/25.08..26.03",
+    "/editor",
+    "/all",
+)
 
 
 @pytest.fixture(scope="module")

@@ -74,3 +74,29 @@ def test_tap_a_card_keyword_and_read_its_rule(browser, card_server):  # noqa: F8
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_coverage_page_on_a_phone_and_into_a_card(page, card_server):  # noqa: F811
+    """/cards/coverage at 390x844: the page does not scroll sideways, the table scrolls in its own
+    box with the card type column kept in view; a card of the list opens its page, whose "In the
+    stepper" says what a judge does by hand."""
+    page.goto(card_server + "/cards/coverage")
+    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1], width
+    box = page.locator(".tablebox")
+    inner, outer = box.evaluate("b => [b.scrollWidth, b.clientWidth]")
+    assert inner > outer  # the table's columns do not fit a phone: they scroll inside the box
+    first = page.locator("#cov-table tbody th[scope=row]").first
+    x0 = first.bounding_box()["x"]
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    assert abs(first.bounding_box()["x"] - x0) < 1  # the type column stays in view
+    assert page.locator("#cov-table thead th").last.is_visible()
+    page.screenshot(path=str(ARTIFACTS / "card-coverage-phone.png"))
+    link = page.locator('.cov-cards a[href="/c/anvil"]')
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_url("**/c/anvil")
+    hand = page.locator("#engine-units .unit.st-by_hand .says")
+    assert hand.first.inner_text() == "a judge resolves it by hand when the Runner encounters this ice"
+    assert page.locator("#engine-summary").inner_text().startswith("By hand: 1")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")

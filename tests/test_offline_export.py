@@ -20,7 +20,7 @@ from helpers import LATEST
 from rules_index.offline import OFFLINE_FILE
 from webapp import create_app
 from webapp.cli import main
-from webapp.export import MARKER, ExportError, defined_terms, export_site, static_links
+from webapp.export import MARKER, ExportError, coverage_links, defined_terms, export_site, static_links
 
 OLD = "22.12"
 BASE = "http://localhost"
@@ -119,6 +119,30 @@ def test_card_pages_and_json_match_the_app(static_server, client):
     cards = re.findall(r'href="(/c/[^"#?]+)"', page.decode())
     assert status == 200 and cards
     assert all(fetch(static_server, c)[0] == 200 for c in cards)
+
+
+def test_coverage_pages_and_json_match_the_app(static_server, client):
+    """The coverage page a card page links, both pools (every card's at its static path, which
+    the app redirects to ?pool=all), and the Standard pool's JSON."""
+    status, data = fetch(static_server, "/api/cards/coverage")
+    assert status == 200 and data == app_bytes(client, "/api/cards/coverage")
+    status, card = fetch(static_server, "/c/ice_wall")
+    assert 'href="/cards/coverage"' in card.decode()
+    for static_path, url in (
+        ("/cards/coverage", "/cards/coverage"),
+        ("/cards/coverage/all", "/cards/coverage?pool=all"),
+    ):
+        status, page = fetch(static_server, static_path)
+        assert status == 200
+        app_page = app_bytes(client, url).decode()
+        assert page.decode() == static_links(coverage_links(app_page), LATEST), url
+        # no link the static host would answer with another pool's page or JSON
+        assert "?pool=all" not in page.decode() and "?pool=all" in app_page
+        assert client.get(static_path).status_code in (200, 302)
+    standard = fetch(static_server, "/cards/coverage")[1].decode()
+    assert 'href="/cards/coverage/all">every card</a>' in standard
+    every = fetch(static_server, "/cards/coverage/all")[1].decode()
+    assert 'href="/cards/coverage">Standard pool</a>' in every and "as JSON" not in every
 
 
 def test_shared_files_match_the_app(static_server, client, library, site, cards_built):

@@ -16,12 +16,19 @@ URL (latest version)               file
 ``/sw.js``, ``/manifest.webmanifest``, ``/offline.html``, ``/static/...``   as they are
 ``/search?q=...``                  ``search/index.html``: searches the offline pack in the browser
 ``/c/<card id>``, ``/api/cards/<id>``  ``c/<id>/index.html``, ``api/cards/<id>`` (when card data is built)
+``/cards/coverage``, ``?pool=all``  ``cards/coverage/index.html``, ``cards/coverage/all/index.html``
+                                   (what the stepper models of the card pool) and the Standard
+                                   pool's JSON ``api/cards/coverage`` (when card data is built)
 =================================  ===========================================================
 
 An older version's pages live under ``/v/<version>/`` (``/v/22.12/id/<id>``, ``/v/22.12/all``,
 ``/v/22.12/api/rules/<id>``): a static host ignores query strings, so the app's ``?v=22.12`` links
 are written as ``/v/22.12/...`` paths in exported HTML (the app redirects those paths to its
 ``?v=`` form, so both address the same page). JSON files are byte for byte the app's.
+
+A static host ignores query strings, so the coverage page of every card (``?pool=all``) is
+written at ``/cards/coverage/all`` (the app redirects that path to ``?pool=all``) and links to it
+are rewritten; its JSON twin stays on the server (the exported page does not link it).
 
 What stays on the server: live search as you type (the static site searches the offline pack
 instead), the rule graph, the board editor and the stepper.
@@ -240,13 +247,39 @@ def defined_terms(doc) -> list[str]:
 
 def _card_files(client, out: _Writer, base_url: str, latest: str) -> None:
     """Every card's page and JSON twin (``/c/<id>``, ``/api/cards/<id>``, the latest version:
-    rule pages link cards there). The card's JSON holds its rulings; ``/api/cards/<id>/rulings``
+    rule pages link cards there), and the coverage pages the card pages link. The card's JSON holds its rulings; ``/api/cards/<id>/rulings``
     and ``/board`` stay on the server (a static host cannot hold both a file and a folder at
     ``api/cards/<id>``), as does card search."""
     for card in rules().library.cards().cards():
         page = _get(client, f"/c/{card.id}", base_url).decode("utf-8")
         out.put(f"c/{card.id}/index.html", static_links(page, latest).encode("utf-8"))
         out.put(f"api/cards/{card.id}", _get(client, f"/api/cards/{card.id}", base_url))
+    _coverage_files(client, out, base_url, latest)
+
+
+# The coverage page's links a static host cannot answer (it ignores ?pool=all): the page of every
+# card has a path of its own; its JSON twin is not exported, so the exported page does not link it.
+_POOL_ALL_PAGE = 'href="/cards/coverage?pool=all"'
+_POOL_ALL_JSON = re.compile(
+    r'<link rel="alternate" type="application/json" href="/api/cards/coverage\?pool=all">\n?'
+    r'| · <a href="/api/cards/coverage\?pool=all">as JSON</a>'
+)
+
+
+def coverage_links(html: str) -> str:
+    """An exported coverage page's links to the page of every card as its static path."""
+    return _POOL_ALL_JSON.sub("", html.replace(_POOL_ALL_PAGE, 'href="/cards/coverage/all"'))
+
+
+def _coverage_files(client, out: _Writer, base_url: str, latest: str) -> None:
+    """The card coverage pages (the Standard pool's and every card's) and the Standard pool's JSON."""
+    for url, rel in (
+        ("/cards/coverage", "cards/coverage/index.html"),
+        ("/cards/coverage?pool=all", "cards/coverage/all/index.html"),
+    ):
+        page = _get(client, url, base_url).decode("utf-8")
+        out.put(rel, static_links(coverage_links(page), latest).encode("utf-8"))
+    out.put("api/cards/coverage", _get(client, "/api/cards/coverage", base_url))
 
 
 def _card_count(library) -> int:

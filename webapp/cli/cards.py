@@ -96,6 +96,10 @@ def register(group: click.Group) -> None:
         )
         if p["text"]:
             click.echo(p["text"])
+        e = p["engine"]
+        click.echo(f"\nin the stepper: {e['summary']}")
+        for u in e["units"]:
+            click.echo(f"  - {u['text']}\n      {u['says']}")
         click.echo(f"\nrulings: {len(p['rulings'])}  (nrrules rulings {p['id']})")
         click.echo(f"rules of CR {p['version']} that mention it ({len(p['rules'])}):")
         for r in p["rules"]:
@@ -128,7 +132,9 @@ def register(group: click.Group) -> None:
         """How much of the card pool's printed text the engine models: per card type, cards fully
         modeled and units (one subroutine or printed paragraph each) modeled, by hand (surfaced
         where they apply), shown on the card, or not applicable (deck-building)."""
-        p = payloads.coverage(open_rules(build_dir), standard_only=not every_card)
+        from ..payloads import card_engine
+
+        p = card_engine.coverage(open_rules(build_dir), standard_only=not every_card)
         if as_json:
             emit(p)
             return
@@ -148,8 +154,7 @@ def register(group: click.Group) -> None:
         click.echo(row("all", p["total"]))
         if show_list:
             for u in p["not_modeled"]:
-                where = f" (at: {u['at']})" if u["at"] else ""
-                click.echo(f"{u['status']:<8} {u['title']}: {u['text']}{where}")
+                click.echo(f"{u['title']}: {u['text']}\n    {u['says']}")
 
     @group.command("card-search")
     @click.argument("query", nargs=-1, required=True)

@@ -3,6 +3,7 @@
     card(rules, found, version)      the card page, /api/cards/<card>, `nrrules card --json`
     rulings(rules, found)            /api/cards/<card>/rulings, `nrrules rulings --json`
     board(rules, found)              /api/cards/<card>/board: the engine-ready board card object
+                                     (what the engine does with card text, in words: card_engine)
     card_search(rules, q, ...)       /api/cards?q=: card and ruling hits, each with its `source`
     search_hits(rules, q, ...)       the same hits as a list, for the unified /api/search
     card_link(rules, code, name)     where a rule page links a card it mentions (with a preview)
@@ -164,7 +165,9 @@ def board(rules: Rules, card: Card) -> dict[str, Any]:
     names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
     try:
         obj = board_card(card, names)
-        units = [u.to_dict() for u in card_units(card, names)]
+        from .card_engine import unit_dict  # each unit with its status in words (`says`)
+
+        units = [unit_dict(u, card.side_id) for u in card_units(card, names)]
     except ValueError:
         return {"id": card.id, "title": card.title, "card": None, "units": [], "by_hand": 0}
     by_hand = sum(1 for u in units if u["status"] in ("by_hand", "shown"))
@@ -302,7 +305,10 @@ class _Linker:
 
 
 def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]:
-    """Everything a judge wants about one card: data, legality, rulings, rules mentioning it."""
+    """Everything a judge wants about one card: data, legality, rulings, rules mentioning it, and
+    what the engine does with it (`engine`: payloads.card_engine)."""
+    from .card_engine import engine_account
+
     s = store(rules)
     v = rules.version(version)
     doc = rules.library.document(v)
@@ -341,6 +347,7 @@ def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]
         "cited_rules": [{"id": rid, "number": n} for rid, n in cited.items()],
         "netrunnerdb": f"https://netrunnerdb.com/en/card/{printings[-1].id}" if printings else None,
         "url": f"/c/{card.id}",
+        "engine": engine_account(s, card),
     }
 
 

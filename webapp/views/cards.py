@@ -5,6 +5,8 @@
 /api/cards/<card>/rulings             its official rulings, newest first
 /api/cards/<card>/board               the engine-ready board card object (board editor), and
                                       what the engine does with each unit of its text
+/cards/coverage?pool=standard|all     the same as a page: per card type, and every unit not modeled
+/cards/coverage/all                   a static export's path for ?pool=all (redirects there)
 /api/cards/coverage?pool=standard|all how much of the pool's printed text the engine models
 /api/cards?q=&source=&limit=          card and ruling search, each hit labelled by source
 """
@@ -29,6 +31,7 @@ from ..httputil import (
 )
 from ..jsonprovider import dumps_bytes
 from ..library import build_id, rules
+from ..payloads import card_engine
 from ..payloads import cards as payloads
 
 bp = Blueprint("cards", __name__)
@@ -37,7 +40,8 @@ bp = Blueprint("cards", __name__)
 def _page_response(card_id: str, version: str | None):
     """The rendered card page, from the app's page cache (keyed by build and host)."""
     v = rules().version(version)
-    raw = f"{build_id()}|{asset_revision(current_app)}|card|{v}|{card_id}|{request.host_url}"
+    engine = card_engine.engine_revision()  # the page says what the engine does with the card
+    raw = f"{build_id()}|{asset_revision(current_app)}|{engine}|card|{v}|{card_id}|{request.host_url}"
     etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
     pages = cache("pages")
     key = ("card", v, card_id, request.host_url)
@@ -100,10 +104,69 @@ def card_rulings_api(card: str):
 
 @bp.get("/api/cards/coverage")
 def card_coverage_api():
-    pool = request.args.get("pool", "standard")
-    if pool not in ("standard", "all"):
-        raise BadRequest(f"pool must be 'standard' or 'all', not {pool[:20]!r}")
-    return jsonify(payloads.coverage(rules(), standard_only=pool == "standard"))
+    return jsonify(card_engine.coverage(rules(), card_engine.parse_pool(request.args.get("pool"))))
+
+
+@bp.get("/cards/coverage")
+def coverage_page():
+    """How much of the card pool's text the engine models, as a page (from the page cache)."""
+    standard = card_engine.parse_pool(request.args.get("pool"))
+    pool = "standard" if standard else "all"
+    v = rules().latest
+    # the Standard pool is the one in force today: a new ban list or rotation is a new page
+    std = (payloads.cards_info(rules()) or {}).get("standard") or {}
+    snap = f"{std.get('snapshot')}|{std.get('restriction')}" if standard else ""
+    engine = card_engine.engine_revision()
+    raw = f"{build_id()}|{asset_revision(current_app)}|{engine}|coverage|{pool}|{snap}|{v}"
+    etag = hashlib.sha256(raw.encode()).hexdigest()[:24]
+    pages = cache("pages")
+    key = ("coverage", pool)
+    entry = pages.get(key) if pages is not None else None
+    if entry is None or entry[0] != etag:
+        if request.if_none_match.contains(etag):
+            return cached_response(b"", None, etag, "text/html", PAGE_MAX_AGE)
+        p = card_engine.coverage(rules(), standard)
+        body = render_template(
+            "cards_coverage.html",
+            p=p,
+            groups=_open_units(p),
+            columns=[st for st in card_engine.statuses() if st in p["total"]],
+            labels=card_engine.STATUS_LABELS,
+            title=f"Card coverage, {'Standard pool' if standard else 'every card'} — what the stepper models",
+            version=v,
+            is_latest=True,
+            vq={},
+        ).encode("utf-8")
+        entry = (etag, body, gzip_bytes(body))
+        if pages is not None:
+            pages.put(key, entry)
+    return cached_response(entry[1], entry[2], etag, "text/html", PAGE_MAX_AGE)
+
+
+@bp.get("/cards/coverage/all")
+def coverage_all_path():
+    """A static export's path for the whole data set's page (webapp.export) -> ?pool=all."""
+    from flask import redirect
+
+    return redirect(url_for("cards.coverage_page", pool="all"), 302)
+
+
+def _open_units(p: dict) -> list[dict]:
+    """The units not modeled, by card type (in the table's order) and card (by name)."""
+    groups: dict[str, dict[str, dict]] = {k: {} for k in p["by_type"]}
+    for u in p["not_modeled"]:
+        cards = groups.setdefault(u["type"] or "", {})
+        cards.setdefault(u["card_id"], {"id": u["card_id"], "title": u["title"], "units": []})
+        cards[u["card_id"]]["units"].append(u)
+    return [
+        {
+            "type": key,
+            "cards": sorted(cards.values(), key=lambda c: (c["title"] or "").lower()),
+            "count": sum(len(c["units"]) for c in cards.values()),
+        }
+        for key, cards in groups.items()
+        if cards
+    ]
 
 
 @bp.get("/api/cards/<path:card>/board")
@@ -131,6 +194,27 @@ def card_search_api():
         entry = (etag, body, gzip_bytes(body) if len(body) >= GZIP_MIN else None)
         answers.put(key, entry)
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
+
+
+@bp.record_once
+def _symbols_filter(state) -> None:
+    """The `sym` filter (bracketed symbols as glyph spans) unit texts are shown with, unless the
+    app already has one."""
+    state.app.jinja_env.filters.setdefault("sym", _symbols_html)
+
+
+def _symbols_html(text: str):
+    from markupsafe import Markup, escape
+
+    glyphs = payloads._SYMBOL_CLASS
+    sub = payloads._SYMBOL.sub
+
+    def glyph(m) -> str:
+        name = m.group(1)
+        cls = glyphs.get(name)
+        return m.group(0) if cls is None else f'<span class="sym sym-{cls}" title="{name}">[{name}]</span>'
+
+    return Markup(sub(glyph, str(escape(text or ""))))
 
 
 @bp.app_template_global()
