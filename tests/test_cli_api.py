@@ -46,8 +46,6 @@ TWINS = [
         "/api/cards?q=end+the+run&source=rulings&limit=5",
     ),
     (["card-search", "snare"], "/api/cards?q=snare"),
-    (["card-coverage"], "/api/cards/coverage"),
-    (["card-coverage", "--all"], "/api/cards/coverage?pool=all"),
     (["term", "paid", "ability"], "/api/terms/paid%20ability"),
     (["term", "R&D", "-v", "22.12"], "/api/terms/R%26D?v=22.12"),
 ]

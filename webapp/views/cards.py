@@ -196,27 +196,6 @@ def card_search_api():
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
 
 
-@bp.record_once
-def _symbols_filter(state) -> None:
-    """The `sym` filter (bracketed symbols as glyph spans) unit texts are shown with, unless the
-    app already has one."""
-    state.app.jinja_env.filters.setdefault("sym", _symbols_html)
-
-
-def _symbols_html(text: str):
-    from markupsafe import Markup, escape
-
-    glyphs = payloads._SYMBOL_CLASS
-    sub = payloads._SYMBOL.sub
-
-    def glyph(m) -> str:
-        name = m.group(1)
-        cls = glyphs.get(name)
-        return m.group(0) if cls is None else f'<span class="sym sym-{cls}" title="{name}">[{name}]</span>'
-
-    return Markup(sub(glyph, str(escape(text or ""))))
-
-
 @bp.app_template_global()
 def card_link(code: str | None, name: str) -> dict:
     """For rule pages: where a card the CR mentions links (see payloads.cards.card_link)."""
