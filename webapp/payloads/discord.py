@@ -610,7 +610,7 @@ def _card_choices(rules: Rules, typed: str) -> list[dict[str, str]]:
     if not typed:
         return []
     store = card_payloads.store(rules)
-    ids = [cid for cid, _ in store.named(typed, CHOICES_MAX)]
+    ids = [m.card_id for m in store.named(typed, CHOICES_MAX)]
     cards = [c for c in (store.card(i) for i in ids) if c is not None]
     if not cards and len(typed) >= 3:
         cards = store.find(typed, limit=10)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules_index.cards import EXACT_SCORE
 from rules_index.gamelog import MAX_LINE, annotate_lines
 from rules_index.store import LibraryError
 
@@ -105,8 +104,9 @@ def annotate(
 
     def card(name: str) -> dict[str, Any] | None:
         if name not in cards:
-            found = store.named(name, 1) if store is not None else []
-            hit = store.card(found[0][0]) if found and found[0][1] >= EXACT_SCORE else None
+            found = store.named(name, 1, typos=False) if store is not None else []
+            # exact names only: a log line names a card as printed (no typo, plural or part)
+            hit = store.card(found[0].card_id) if found and found[0].how == "exact" else None
             cards[name] = (
                 None
                 if hit is None
