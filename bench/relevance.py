@@ -72,6 +72,7 @@ from whoosh.qparser import OrGroup, QueryParser  # noqa: E402
 from rules_index import bank  # noqa: E402
 from rules_index.bank import BANK_DIR  # noqa: E402
 from rules_index.expansion import Asked, judge_questions, question_log, ruling_questions  # noqa: E402
+from rules_index.question import LONG_QUERY  # noqa: E402
 from rules_index.search import MAX_QUERY, Searcher, build_index, clean_query, index_words  # noqa: E402
 from scraper import Document, parse_html  # noqa: E402
 
@@ -284,9 +285,9 @@ def run_sources(
     version: str, cr_dir: Path, set_paths: tuple[Path, ...] | list[Path], split: str | None = None
 ) -> dict[str, dict]:
     """Score every set on the merged list of every source (``--sources``), beside plain BM25
-    over the rules. A query longer than the search box takes (`MAX_QUERY` characters; the web
-    answers it 400 "q is too long") is scored twice: ``merged`` as the library searches it (cut
-    to its first `MAX_QUERY` characters), ``served`` as the web answers it (refused: a miss)."""
+    over the rules. ``merged`` is the list the library gives; ``served`` the one the web gives:
+    the same up to `question.LONG_QUERY` characters (a post is searched by its question and the
+    cards it names), refused (a miss) beyond."""
     from rules_index.unified import available_sources, search_sources
 
     out: dict[str, dict] = {}
@@ -307,7 +308,9 @@ def run_sources(
                 ]
                 for q in every
             }
-            served = {q: ([] if len(q) > MAX_QUERY else ids) for q, ids in merged.items()}
+            # the web answers queries up to LONG_QUERY characters (a whole post: its question and
+            # the cards it names are searched, `question.focus`) and refuses longer ones
+            served = {q: ([] if len(q) > LONG_QUERY else ids) for q, ids in merged.items()}
             base = {q["q"]: baseline.search(q["q"], limit=10) for q in queries}
             r = evaluate(merged, queries)
             out[Path(set_path).name] = {
