@@ -404,3 +404,13 @@ def test_a_reader_that_stops_reading_is_not_an_error(build_dir):
     err = proc.stderr.decode()
     assert proc.returncode == 0, err
     assert "error" not in err.lower() and "Traceback" not in err, err
+
+
+def test_the_mcp_server_refuses_a_short_secret_key(build_dir, monkeypatch):
+    """The MCP server signs engine tokens the web app opens: a key it is given must be as long as
+    the web app needs (32 bytes), and a short one is one error line, nothing served."""
+    monkeypatch.delenv("NRRULES_SECRET_KEY", raising=False)
+    monkeypatch.setenv("SECRET_KEY", "short")
+    r = CliRunner().invoke(main, ["mcp", "--build-dir", str(build_dir)])
+    assert r.exit_code == 2 and r.stderr.startswith("error: SECRET_KEY is too short")
+    assert r.stderr.count("\n") == 1 and r.stdout == ""

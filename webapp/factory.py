@@ -16,7 +16,7 @@ from flask.sessions import SessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import caches
-from .errors import NrrulesError
+from .errors import MIN_SECRET_BYTES, MissingSecretKey, check_secret_key  # noqa: F401 (re-exported)
 from .httputil import install_http_policies
 from .jsonprovider import dumps_bytes
 from .library import LibraryHolder
@@ -27,30 +27,6 @@ from .views import discord as discord_views
 from .views import gamelog as gamelog_views
 
 DEV_SECRET = "nrrules-dev-secret-change-me"  # only for apps made with TESTING
-
-
-MIN_SECRET_BYTES = 32  # as long as secrets.token_urlsafe(32) gives at the least: not guessable
-_KEY_HINT = (
-    "set it to a long random string, the same on every worker and machine, "
-    "e.g. SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')"
-)
-
-
-class MissingSecretKey(NrrulesError, RuntimeError):
-    """The app was started for real (not TESTING) without a SECRET_KEY, or with one too short
-    to resist guessing (fewer than `MIN_SECRET_BYTES` bytes)."""
-
-
-def check_secret_key(key: Any) -> None:
-    """Refuse a SECRET_KEY that is unset, empty or shorter than `MIN_SECRET_BYTES` bytes (a short
-    key can be found by trying keys against one token, and would let anyone forge tokens)."""
-    if not key:
-        raise MissingSecretKey(f"SECRET_KEY is not set (or empty): {_KEY_HINT}")
-    size = len(key.encode("utf-8", "surrogatepass") if isinstance(key, str) else bytes(key))
-    if size < MIN_SECRET_BYTES:
-        raise MissingSecretKey(
-            f"SECRET_KEY is too short ({size} bytes, at least {MIN_SECRET_BYTES} are needed): {_KEY_HINT}"
-        )
 
 
 class NoCookieSession(SessionInterface):

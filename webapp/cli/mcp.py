@@ -64,6 +64,10 @@ def register(group: click.Group) -> None:
         if not path.startswith("/"):
             raise BadRequest(f"--path must start with '/', not {path!r}")
         rules, base, key = mcp_server.settings(build_dir, base_url)
+        if key is not None:  # a given key signs tokens the web app opens: as long as it needs
+            from ..errors import check_secret_key
+
+            check_secret_key(key)
         if not http:
             mcp_server.run_stdio(rules, base, key)
             return
