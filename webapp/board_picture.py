@@ -219,7 +219,7 @@ def _notes(card: dict) -> tuple[list[dict[str, Any]], int]:
         effects = t.get("effects") if isinstance(t.get("effects"), list) else [t.get("effects")]
         hand = any(_is_text(e) for e in effects)
         by_hand += hand
-        words = " ".join(effect_label(e) for e in effects if e is not None)
+        words = "; ".join(effect_label(e) for e in effects if e is not None)
         when = str(t.get("when", "")).replace("_", " ")
         notes.append({"text": words if hand else f"When {when}: {words}", "by_hand": hand})
     for text in card.get("unmodeled") or ():
