@@ -49,6 +49,26 @@ def walk(s, prefer=()):
     raise AssertionError("did not finish")
 
 
+def until(s, done, limit: int = 40):
+    """Pass priority / continue (else the first legal decision) until `done(session)` holds;
+    fails when it never does."""
+    for _ in range(limit):
+        if done(s):
+            return s
+        assert not s.finished, "finished first"
+        legal = [d["id"] for d in engine.legal_decisions(s)]
+        s, _ = engine.apply(s, next((x for x in ("pass", "continue") if x in legal), legal[0]))
+    raise AssertionError("never reached")
+
+
+def offered(decision_id: str):
+    return lambda s: decision_id in [d["id"] for d in engine.legal_decisions(s)]
+
+
+def walked(pred):
+    return lambda s: any(pred(e) for e in s.trace)
+
+
 def toll_remote(card, credits: int) -> dict:
     return {
         "version": 1,
@@ -116,11 +136,7 @@ def test_ice_wall_gets_stronger_with_advancement_counters(doc, card):
         "servers": {"hq": {"ice": [wall]}},
     }
     s = engine.start(b, "run", doc, {"server": "hq"})
-    for _ in range(20):
-        legal = [d["id"] for d in engine.legal_decisions(s)]
-        if "use:corroder.1" in legal:
-            break
-        s, _ = engine.apply(s, "pass" if "pass" in legal else "continue")
+    s = until(s, offered("use:corroder.1"))
     enc = [e for e in s.trace if e.step == "step_encounter_begins" and "strength" in e.objects]
     assert enc and enc[0].objects["strength"] == 3 and enc[0].objects["printed"] == 1
     legal = [d["id"] for d in engine.legal_decisions(s)]
@@ -136,11 +152,7 @@ def test_scatter_field_alone_has_strength_4_and_not_with_other_ice(doc, card):
     for ice, want in (([field], 4), ([field, card("ice_wall", rezzed=True)], 0)):
         b = {"version": 1, "runner": {"credits": 5}, "servers": {"hq": {"ice": ice}}}
         s = engine.start(b, "run", doc, {"server": "hq"})
-        for _ in range(20):
-            if any(e.step == "step_encounter_begins" and "strength" in e.objects for e in s.trace):
-                break
-            legal = [d["id"] for d in engine.legal_decisions(s)]
-            s, _ = engine.apply(s, "pass" if "pass" in legal else "continue")
+        s = until(s, walked(lambda e: e.step == "step_encounter_begins" and "strength" in e.objects))
         enc = [e for e in s.trace if e.step == "step_encounter_begins" and "strength" in e.objects]
         assert enc[0].objects["strength"] == want
 
@@ -177,12 +189,8 @@ def test_unmodeled_encounter_text_is_surfaced_at_its_trigger(doc, card):
     it by hand with the card's words, instead of the engine going on without it."""
     b = {"version": 1, "runner": {"credits": 5}, "servers": {"hq": {"ice": [card("anvil", rezzed=True)]}}}
     s = engine.start(b, "run", doc, {"server": "hq"})
-    for _ in range(20):
-        legal = engine.legal_decisions(s)
-        by_hand = [d for d in legal if d["id"] == "resolved"]
-        if by_hand:
-            break
-        s, _ = engine.apply(s, "pass" if any(d["id"] == "pass" for d in legal) else "continue")
+    s = until(s, offered("resolved"))
+    by_hand = [d for d in engine.legal_decisions(s) if d["id"] == "resolved"]
     assert by_hand and "When the Runner encounters this ice" in by_hand[0]["label"]
     assert by_hand[0]["player"] == "corp"
 
@@ -328,11 +336,7 @@ def test_pad_campaign_gains_when_the_corps_turn_begins_and_not_the_runners(doc, 
         "servers": {"remote1": {"content": pad}},
     }
     s = engine.start(b, "corp_turn", doc)
-    for _ in range(20):  # up to the turn's formal beginning and its reaction window
-        if any(e.objects.get("condition") == "turn_begins" for e in s.trace):
-            break
-        legal = [d["id"] for d in engine.legal_decisions(s)]
-        s, _ = engine.apply(s, "pass" if "pass" in legal else legal[0])
+    s = until(s, walked(lambda e: e.objects.get("condition") == "turn_begins"))  # 5.6.1d
     pending = [e for e in s.trace if e.objects.get("condition") == "turn_begins"]
     assert pending and "rule_begin_end_turn_step" in pending[0].rules
     s = _walk_turn(s)
@@ -383,11 +387,7 @@ def test_a_by_hand_resolution_with_the_judges_changes_sticks_and_replays(doc, ca
     from there, and the session's JSON (what a shared link holds) replays to the same state."""
     b = {"version": 1, "runner": {"credits": 5}, "servers": {"hq": {"ice": [card("anvil", rezzed=True)]}}}
     s = engine.start(b, "run", doc, {"server": "hq"})
-    for _ in range(20):
-        ids = [d["id"] for d in engine.legal_decisions(s)]
-        if "resolved" in ids:
-            break
-        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue")
+    s = until(s, offered("resolved"))
     with pytest.raises(engine.IllegalDecision):
         engine.apply(s, "resolved:runner.credits=1,runner.mu=3")  # not adjustable
     with pytest.raises(engine.IllegalDecision):
@@ -421,12 +421,7 @@ def test_hosted_recurring_credits_pay_a_rez_and_the_refusals_agree(doc):
         "servers": {"hq": {"ice": [wall]}, "remote1": {"content": bank}},
     }
     s = engine.start(b, "run", doc, {"server": "hq"})
-    for _ in range(10):
-        ids = [d["id"] for d in engine.legal_decisions(s)]
-        if "rez" in ids:
-            break
-        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue")
-    assert "rez" in ids
+    s = until(s, offered("rez"))
     assert not [r for r in engine.refused_decisions(s) if r.id == "rez"]
     s, _ = engine.apply(s, "rez")
     assert s.board["corp"]["credits"] == 0
@@ -483,12 +478,8 @@ def test_a_rez_decision_carries_the_rez_text_the_engine_does_not_model(doc, card
     bloop = card("bloop")
     b = {"version": 1, "corp": {"credits": 10}, "servers": {"hq": {"ice": [bloop]}}}
     s = engine.start(b, "run", doc, {"server": "hq"})
-    for _ in range(10):
-        rez = [d for d in engine.legal_decisions(s) if d["id"] == "rez"]
-        if rez:
-            break
-        ids = [d["id"] for d in engine.legal_decisions(s)]
-        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue")
+    s = until(s, offered("rez"))
+    rez = [d for d in engine.legal_decisions(s) if d["id"] == "rez"]
     assert rez and "by hand: As an additional cost to rez this ice" in rez[0]["label"]
 
 
