@@ -183,7 +183,12 @@ def editor():
         if not match:
             raise NotFound(f"no example board {name!r}; examples: {', '.join(e['name'] for e in known)}")
         board = match[0]["board"]
-    return _editor_page(v, board, [], 200, structure=structure, server=server)
+        remotes = server_order([k for k in board.get("servers") or {} if k not in CENTRAL])
+        server = remotes[-1] if remotes else server  # the run follows the board: its last remote
+    return _editor_page(v, board, [], 200, structure=structure, server=server, example=name)
+
+
+EMPTY_BOARD: dict[str, Any] = {"format": "nrrules-board", "version": 1, "servers": {}}
 
 
 def _editor_page(
@@ -194,10 +199,11 @@ def _editor_page(
     board_text: str | None = None,
     structure: str = "run",
     server: str = "hq",
+    example: str | None = None,
 ):
     exs = engine_payloads.examples()
     if board is None and board_text is None:
-        board = exs[0]["board"] if exs else {"format": "nrrules-board", "version": 1, "servers": {}}
+        board = {**EMPTY_BOARD, "servers": {}}  # the examples are one tap away, above the picture
     text = board_text if board_text is not None else json.dumps(board, indent=1)
     structures = engine_payloads.structures(rules(), v)["structures"]
     if board is None and board_text is not None:
@@ -216,6 +222,7 @@ def _editor_page(
             vq={} if rules().is_latest(v) else {"v": v},
             board_text=text,
             examples=exs,
+            example=example,
             structures=structures,
             problems=problems,
             structure=structure,
