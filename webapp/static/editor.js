@@ -435,7 +435,7 @@
       kids.push(numField("Rez cost", path + ".rez_cost"), numField("Trash cost", path + ".trash_cost"));
     }
     var info = agenda
-      ? (c.agenda_points != null ? c.agenda_points + " points · " : "") + "needs " + (c.advancement_requirement != null ? c.advancement_requirement : "?")
+      ? (c.agenda_points != null ? c.agenda_points + (c.agenda_points === 1 ? " point · " : " points · ") : "") + "needs " + (c.advancement_requirement != null ? c.advancement_requirement : "?")
       : (c.rez_cost != null ? "rez " + c.rez_cost + "¢" : "") + (c.trash_cost != null ? " · trash " + c.trash_cost + "¢" : "");
     var head = el("div", { cls: "ic-head" }, [el("b", { cls: "ic-name", text: c.name || "Card" }), el("span", { cls: "ty", text: (agenda ? "Agenda" : "Asset") + (info ? " · " + info : "") })]);
     var box = el("div", { cls: "bc content " + (c.type === "asset" ? (c.rezzed ? "rz" : "unrz") : ""), "data-box": path, "data-card": path }, [head]);
