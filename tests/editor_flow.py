@@ -73,7 +73,12 @@ class Thumb:
         self.log.append(f"type {text!r}")
 
     def counts(self) -> dict[str, Any]:
-        return {"taps": self.taps, "page_loads": self.loads, "screens": round(self.screens, 2), "typed": self.typed}
+        return {
+            "taps": self.taps,
+            "page_loads": self.loads,
+            "screens": round(self.screens, 2),
+            "typed": self.typed,
+        }
 
 
 def pick_card(thumb: Thumb, scope, typed: str, card_id: str, focused: bool = False) -> None:
@@ -109,7 +114,9 @@ def build_scenario(thumb: Thumb, base: str, expect) -> dict[str, Any]:
     pick_card(thumb, programs, "corroder", "corroder")
     pick_card(thumb, programs, "gordian", "gordian_blade", focused=True)
     expect(programs.locator(".rc .ic-name")).to_have_text(["Corroder", "Gordian Blade"])
-    thumb.tap(page.locator("#formroot .bp-runner .stepper[data-box='runner.credits'] .more"), "Runner credits +1")
+    thumb.tap(
+        page.locator("#formroot .bp-runner .stepper[data-box='runner.credits'] .more"), "Runner credits +1"
+    )
     expect(page.locator("input[data-path='runner.credits']")).to_have_value("6")
     expect(page.locator("#valid-status")).to_have_text("Board is valid.")
     return thumb.counts()
