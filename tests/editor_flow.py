@@ -8,7 +8,7 @@ Hostile Takeover in its root; the Runner with Corroder and Gordian Blade and 6 c
 cards are typed by name, Tollbooth with a typo ("tolbooth": the forgiving name matcher).
 
 Counting: a tap is one click on an element (typing is not a tap: it is counted in characters);
-a page load is a document request of the main frame; the screens of scrolling are what the judge
+a page load is a `load` event of the page (a form post and its redirect are one); the screens of scrolling are what the judge
 scrolls to bring each element into reach (|change of scrollY| / viewport height, before the tap:
 the page's own scrolling after a tap is not the judge's work). An element hidden under the
 sticky header or the Start bar is scrolled to as a judge would.
@@ -32,11 +32,10 @@ class Thumb:
     log: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.page.on("request", self._request)
+        self.page.on("load", self._load)
 
-    def _request(self, req) -> None:
-        if req.resource_type == "document" and req.frame == self.page.main_frame:
-            self.loads += 1
+    def _load(self, _page) -> None:
+        self.loads += 1
 
     @property
     def screens(self) -> float:
