@@ -282,6 +282,9 @@ def test_editor_examples_load_and_save(page, server, tmp_path):
     expect(page.locator('[data-path="servers.rd.ice[0].name"]')).to_have_value("Data Raven")
     # save: the downloaded file is the board in the form
     page.fill('[data-path="corp.credits"]', "21")
+    # the JSON panel is folded under the picture (one tap away) when the picture is drawn
+    expect(page.locator(".json-panel")).not_to_have_attribute("open", "")
+    page.click(".json-panel > summary")
     with page.expect_download() as info:
         page.click("#save")
     saved = tmp_path / "saved.json"
