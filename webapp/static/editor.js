@@ -317,6 +317,14 @@
     changed(true);
     focusLater('[data-ice="' + b + '"] .mv-' + (to < from ? "out" : "in"));
   }
+  /* the board as a picture: a tap on a card's name opens (or closes) its fields */
+  function tapToEdit(head, details) {
+    head.classList.add("tap-edit");
+    head.addEventListener("click", function (e) {
+      if (e.target.closest("button, input, select, a")) return;
+      details.open = !details.open;
+    });
+  }
   function focusLater(sel) {
     setTimeout(function () { var e = root.querySelector(sel); if (e && !e.disabled) e.focus(); }, 0);
   }
@@ -341,6 +349,7 @@
     li.appendChild(tools);
     var subs = Array.isArray(ice.subroutines) ? ice.subroutines : [];
     var details = el("details", { cls: "ic-edit" });
+    tapToEdit(head, details);
     if (openIce[path]) details.open = true;
     details.addEventListener("toggle", function () { if (details.open) openIce[path] = true; else delete openIce[path]; });
     details.appendChild(el("summary", { text: "Edit " + subs.length + " subroutine" + (subs.length === 1 ? "" : "s") + ", costs" }));
@@ -445,6 +454,7 @@
     tools.appendChild(button("✕", function () { setAt(model, path, undefined); changed(true); }, "del", { "aria-label": "Remove " + (c.name || "card"), title: "Remove" }));
     box.appendChild(tools);
     var details = el("details", { cls: "ic-edit" });
+    tapToEdit(head, details);
     if (openIce[path]) details.open = true;
     details.addEventListener("toggle", function () { if (details.open) openIce[path] = true; else delete openIce[path]; });
     details.appendChild(el("summary", { text: "Edit " + (c.name || "card") }));
@@ -644,6 +654,7 @@
     if (Array.isArray(c.subtypes) && c.subtypes.length) box.appendChild(el("span", { cls: "ty", text: c.subtypes.join(" · ") }));
     var abilities = Array.isArray(c.abilities) ? c.abilities : [];
     var details = el("details", { cls: "ic-edit" });
+    tapToEdit(head, details);
     if (openIce[path]) details.open = true;
     details.addEventListener("toggle", function () { if (details.open) openIce[path] = true; else delete openIce[path]; });
     var what = zone === "programs" ? ", strength, " + abilities.length + " abilit" + (abilities.length === 1 ? "y" : "ies") : "";
