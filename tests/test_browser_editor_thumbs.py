@@ -7,8 +7,10 @@ tests/editor_flow.py's, which bench/editor_thumbs.py prints."""
 
 from __future__ import annotations
 
+import json
+
 from editor_flow import Thumb, build_scenario, step_to_end
-from test_browser import browser, serve, sync_api  # noqa: F401  (shared fixtures)
+from test_browser import browser, serve, server, sync_api  # noqa: F401  (shared fixtures)
 from test_browser_stepper import ARTIFACTS, card_server  # noqa: F401
 
 expect = sync_api.expect
@@ -65,3 +67,58 @@ def test_tollbooth_run_built_by_names_and_stepped_in_place(browser, card_server)
     expect(page.locator("#finished")).to_contain_text("unsuccessful")
     context.close()
     assert not problems, problems
+
+
+def test_run_target_follows_applied_boards_and_ice_goes_where_chosen(browser, server):  # noqa: F811
+    """Without card data (hand-made cards): Apply JSON, a saved session and an example set the
+    server to run; new ice goes inside by default and outside when chosen; -/+ never go below 0."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server + "/editor")
+    page.wait_for_selector("#formroot .srv[data-server='hq']")
+    # an empty board: no ice anywhere, no remote
+    expect(page.locator("#formroot .ic")).to_have_count(0)
+    expect(page.locator("#formroot .srv[data-server^='remote']")).to_have_count(0)
+    expect(page.locator("a.example-link[aria-current='true']")).to_have_text("Empty board")
+    page.click(".json-panel > summary")
+    ice = {"name": "Wall", "type": "ice", "rez_cost": 1, "subroutines": ["end_the_run"]}
+    board = {"format": "nrrules-board", "version": 1, "servers": {"remote2": {"ice": [ice]}}}
+    page.fill("#boardjson", json.dumps(board))
+    page.click("#applyjson")
+    expect(page.locator("#server")).to_have_value("remote2")
+    # a saved session names its own server
+    board["servers"]["hq"] = {"ice": [ice]}
+    page.fill("#boardjson", json.dumps({"board": board, "structure": "run", "params": {"server": "hq"}}))
+    page.click("#applyjson")
+    expect(page.locator("#server")).to_have_value("hq")
+    expect(page.locator("#formroot .srv[data-server='hq'] .ic")).to_have_count(1)
+    # an example: its remote is the one to run, and the address says which example
+    page.click("a.example-link[data-example='remote-run']")
+    expect(page.locator("#server")).to_have_value("remote1")
+    assert page.url.endswith("example=remote-run")
+    # new ice: inside (innermost) by default, outside when chosen beside the name box
+    srv = page.locator("#formroot .srv[data-server='hq']")
+    page.click("a.example-link[data-example='']")
+    expect(page.locator("#formroot .ic")).to_have_count(0)
+    srv.locator(".add-ice").click()
+    srv.locator("input[data-path='servers.hq.ice[0].name']").fill("First")
+    srv.locator(".add-ice").click()
+    expect(srv.locator(".ic .ic-name")).to_have_text(["First", "Ice 2"])
+    srv.locator(".ice-at [data-side='outside']").click()
+    expect(srv.locator(".ice-at [data-side='outside']")).to_have_attribute("aria-pressed", "true")
+    srv.locator(".add-ice").click()
+    expect(srv.locator(".ic .ic-name")).to_have_text(["Ice 3", "First", "Ice 2"])
+    expect(page.locator("#server")).to_have_value("hq")
+    # -/+ on a count: one tap each, never below 0, written to the board
+    credits = page.locator("#formroot .stepper[data-box='corp.credits']")
+    for _ in range(6):
+        credits.locator(".less").click()
+    expect(credits.locator("input")).to_have_value("0")
+    credits.locator(".more").click()
+    expect(credits.locator("input")).to_have_value("1")
+    expect(page.locator("#valid-status")).to_have_text("Board is valid.")
+    saved = json.loads(page.locator("#boardjson").input_value())
+    assert saved["corp"]["credits"] == 1
+    assert [i["name"] for i in saved["servers"]["hq"]["ice"]] == ["Ice 3", "First", "Ice 2"]
+    context.close()
