@@ -140,7 +140,8 @@ def api_session(token: str):
         answer = state_json(spec, rebuilt, with_texts=texts)
         return _with_html(answer, rebuilt, with_trace=True) if html else answer
 
-    return _answer(("session", token, texts, html), make)
+    # the page part holds the absolute share link: kept per host
+    return _answer(("session", token, texts, html, request.host_url if html else None), make)
 
 
 @bp.post("/api/engine/sessions/<token>/decisions")
@@ -158,7 +159,7 @@ def api_decide(token: str):
         # the page's main part needs the whole trace to draw; it is sent only if asked for
         return _with_html(state_json(new, rebuilt, with_texts=texts), rebuilt, with_trace=trace)
 
-    return _answer(("decide", token, decision, trace, texts, html), make)
+    return _answer(("decide", token, decision, trace, texts, html, request.host_url if html else None), make)
 
 
 # ----- HTML ------------------------------------------------------------------------------------
