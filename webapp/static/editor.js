@@ -921,7 +921,16 @@
       if (x === a) x.setAttribute("aria-current", "true"); else x.removeAttribute("aria-current");
     });
     if (history.replaceState) history.replaceState(null, "", a.href);  // a reload keeps the choice
+    showChosen();
   }
+  /* the chosen board's chip in view in its scrolling row */
+  function showChosen() {
+    var row = document.querySelector("nav.examples"), on = row && row.querySelector("a.on");
+    if (on && (on.offsetLeft + on.offsetWidth > row.scrollLeft + row.clientWidth || on.offsetLeft < row.scrollLeft)) {
+      row.scrollLeft = on.offsetLeft - row.offsetLeft - 8;
+    }
+  }
+  showChosen();
   document.querySelectorAll("a.example-link").forEach(function (a) {
     a.addEventListener("click", function (e) {
       if (e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
