@@ -8,7 +8,7 @@ import re
 
 import pytest
 from test_browser import ARTIFACTS as BROWSER_ARTIFACTS
-from test_browser import browser, serve, server, sync_api  # noqa: F401  (shared fixtures: one server per module)
+from test_browser import browser, decide, serve, server, sync_api  # noqa: F401  (shared fixtures: one server per module)
 
 expect = sync_api.expect
 ARTIFACTS = BROWSER_ARTIFACTS.parent / "stepper"
@@ -65,8 +65,10 @@ def build_board(page) -> None:
     r1.locator(".add-ice").click()
     r2.locator(".add-ice").click()
     r2.locator("input[data-path='servers.remote2.ice[0].name']").fill("Wall of Static")
-    # the second ice goes innermost (chosen position), then is moved outward and back
-    r2.locator("select.ice-at").select_option(label="innermost (bottom)")
+    # the second ice goes innermost (the default, chosen beside the name box), then is moved
+    # outward and back
+    expect(r2.locator(".ice-at [data-side='inside']")).to_have_attribute("aria-pressed", "true")
+    r2.locator(".ice-at [data-side='inside']").click()
     r2.locator(".add-ice").click()
     r2.locator("input[data-path='servers.remote2.ice[1].name']").fill("Tollbooth")
     r2.locator("[data-pos='1'] .mv-out").click()
@@ -128,8 +130,7 @@ def test_build_step_share_and_undo(screen, server, browser):  # noqa: F811
             approached.append((state, pos))
             shot(page, f"{name}-{state}-{pos}")
         ids = [b.get_attribute("data-decision") for b in page.locator("#decisions button").all()]
-        with page.expect_navigation():
-            page.locator(f"#decisions button[data-decision='{pick(ids)}']").click()
+        decide(page, page.locator(f"#decisions button[data-decision='{pick(ids)}']"))
     assert page.locator("#finished").count() == 1
     # the unrezzed outer ice stops the run at its approach (rez?), the rezzed inner one at its encounter
     assert ("approached", 0) in approached and ("encountered", 1) in approached
@@ -180,10 +181,16 @@ def test_build_step_share_and_undo(screen, server, browser):  # noqa: F811
     # (text content: some groups are unfolded here and folded on a fresh page)
     trace = page.locator("#trace").text_content()
     board = page.locator("#board").text_content()
-    # undo goes back one decision; reload gives the same page
-    page.click("#undo")
-    page.wait_for_load_state()
+    # undo goes back one decision (in place); reload gives the same page
+    finished_url = page.url
+    decide(page, page.locator("#undo"))
     assert page.locator("#finished").count() == 0 and page.locator("#decisions button").count() > 0
+    # Back in the browser's history shows the finished position again, forward the undone one
+    page.go_back()
+    expect(page.locator("#finished")).to_have_count(1)
+    assert page.url == finished_url
+    page.go_forward()
+    expect(page.locator("#finished")).to_have_count(0)
     undone = page.locator("#trace").inner_text()
     page.reload()
     assert page.locator("#trace").inner_text() == undone
@@ -202,8 +209,8 @@ def test_stepper_without_javascript(browser, server):  # noqa: F811
     pg = context.new_page()
     pg.goto(server + "/editor?example=remote-run")
     assert pg.locator("#edpic .srv[data-server='remote1'] .ic").count() == 2
-    assert pg.locator("#server option:checked").inner_text() == "HQ"
-    pg.select_option("#server", "remote1")
+    # the server to run follows the board: its remote
+    assert pg.locator("#server option:checked").inner_text() == "Server 1"
     with pg.expect_navigation():
         pg.click("#start")
     # the picture, the trace and the decisions as form buttons
@@ -259,6 +266,8 @@ def test_rig_edited_on_the_picture(screen, server):  # noqa: F811
     page.fill(f"input[data-path='{path}.abilities[0].count']", "1")
     expect(page.locator("#valid-status")).to_have_text("Board is valid.")
     # hardware installed and uninstalled again, with the keyboard focus kept on the zone
+    # (the zones other than programs are folded until opened)
+    page.locator(".rig-ed > details.more > summary").click()
     hardware = page.locator(".rig[data-zone='hardware']")
     hardware.locator(".add-card").click()
     expect(hardware.locator(".rc")).to_have_count(1)
@@ -287,8 +296,7 @@ def test_rig_edited_on_the_picture(screen, server):  # noqa: F811
         )
         if choice.startswith("use:"):
             used.append(labels[ids.index(choice)])
-        with page.expect_navigation():
-            page.locator(f"#decisions button[data-decision='{choice}']").click()
+        decide(page, page.locator(f"#decisions button[data-decision='{choice}']"))
     expect(page.locator("#finished")).to_contain_text("successful")
     # strength 2 against 3: first the pump, then the barrier break
     assert [u.split(":")[0] for u in used] == ["Corroder", "Corroder"]
@@ -326,10 +334,9 @@ def test_real_cards_picked_in_the_editor(screen, card_server):
     the other), and step a run through them: the card data fills what the engine plays."""
     name, page = screen
     page.goto(card_server + "/editor")
-    page.wait_for_selector("#formroot .srv[data-server='hq'] .ic")
+    page.wait_for_selector("#formroot .srv[data-server='hq']")
     hq = page.locator("#formroot .srv[data-server='hq']")
-    hq.locator(".ic .del").click()  # the example's hand-made ice
-    expect(hq.locator(".ic")).to_have_count(0)
+    expect(hq.locator(".ic")).to_have_count(0)  # the editor starts from an empty board
     ice_q = hq.locator("input.pick-q[data-pick='ice']")
     expect(ice_q).to_be_visible()  # card data is built on this server
     ice_q.fill("Ice Wall")
@@ -376,8 +383,7 @@ def test_real_cards_picked_in_the_editor(screen, card_server):
             used.append(buttons.nth(ids.index(choice)).inner_text())
             if page.locator(".ic.is-encountered").count():
                 expect(page.locator(".ic.is-encountered b")).to_have_text("Ice Wall")
-        with page.expect_navigation():
-            page.locator(f"#decisions button[data-decision='{choice}']").click()
+        decide(page, page.locator(f"#decisions button[data-decision='{choice}']"))
     expect(page.locator("#finished")).to_contain_text("successful")
     assert used and used[0].startswith("Corroder") and "break 1 barrier" in used[0]
     shot(page, f"{name}-real-cards-run")

@@ -312,6 +312,39 @@ def test_editor_page(client):
     assert client.get("/editor?example=nope").status_code == 404
 
 
+def test_editor_starts_empty_and_an_example_names_its_server(client):
+    html = client.get("/editor").get_data(as_text=True)
+    board = json.loads(
+        re.search(r'id="boardjson"[^>]*>([^<]*)</textarea>', html).group(1).replace("&#34;", '"')
+    )
+    assert board["servers"] == {}  # an empty board; the examples are links above the picture
+    assert 'aria-current="true">Empty board</a>' in html
+    remote = client.get("/editor?example=remote-run").get_data(as_text=True)
+    assert '<option value="remote1" selected>Server 1</option>' in remote  # the run follows the board
+    assert 'aria-current="true">Example: ' in remote
+
+
+def test_decision_in_place_brings_the_page_part(client, board):
+    """`html=1`: the decision's JSON twin carries the stepper page's main part, the same as the
+    page draws for the new position (one template), and the title; no trace unless asked."""
+    data = start(client, board).get_json()
+    first = data["decisions"][0]["id"]
+    resp = client.post(f"/api/engine/sessions/{data['token']}/decisions?html=1", json={"decision": first})
+    answer = resp.get_json()
+    assert resp.status_code == 200 and "trace" not in answer
+    assert answer["title"] == "Run on HQ" and answer["html"].lstrip().startswith('<div class="st"')
+    plain = decide(client, data["token"], first).get_json()
+    assert plain["token"] == answer["token"] and "html" not in plain
+    page = client.get(answer["url"]).get_data(as_text=True)
+    assert answer["html"].strip() in page
+    again = client.get(f"/api/engine/sessions/{answer['token']}?html=1").get_json()
+    assert again["html"] == answer["html"] and again["trace"]
+    with_trace = client.post(
+        f"/api/engine/sessions/{data['token']}/decisions?html=1&trace=1", json={"decision": first}
+    ).get_json()
+    assert len(with_trace["trace"]) == with_trace["trace_length"]
+
+
 def test_editor_form_without_javascript(client, board):
     ok = client.post("/editor", data={"board": json.dumps(board), "structure": "run", "server": "hq"})
     assert ok.status_code == 303 and ok.headers["Location"].startswith("/step?s=")

@@ -2,7 +2,10 @@
    is the source of truth for the no-JavaScript form; with JavaScript, the picture and the
    player panels are built from it and kept in sync, validated as you type
    (POST /api/engine/validate), and every error appears next to its field. The server to run is
-   chosen from the board's own servers; a new remote appears in that list at once, selected. */
+   chosen from the board's own servers and follows the edits: a new remote, a card put on a
+   server, an applied JSON or example make that server the one to run. Made for a thumb: cards
+   picked by name (the forgiving name matcher of /api/cards), -/+ on every count, the less used
+   fields folded, and Start in a bar that stays at the bottom of the screen. */
 (function () {
   "use strict";
   var form = document.getElementById("boardform");
@@ -84,6 +87,43 @@
     });
     return wrap(lbl, input, path);
   }
+  /* a count with -/+ buttons beside it (44 px each): one tap per step, no select-and-retype */
+  function stepField(lbl, path, dflt, io) {
+    io = io || {
+      get: function () { return getAt(model, path); },
+      set: function (n) { setAt(model, path, n); }
+    };
+    var v = io.get();
+    var input = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric", "data-path": path, "aria-label": lbl });
+    input.value = v == null ? (dflt == null ? "" : dflt) : v;
+    function current() {
+      var raw = input.value.trim();
+      return /^-?\d+$/.test(raw) ? Number(raw) : (dflt || 0);
+    }
+    input.addEventListener("input", function () {
+      var raw = input.value.trim();
+      io.set(raw === "" ? undefined : (/^-?\d+$/.test(raw) ? Number(raw) : raw));
+      changed(false);
+    });
+    function bump(d) {
+      var n = Math.max(0, current() + d);
+      input.value = n;
+      io.set(n);
+      changed(false);
+    }
+    var less = button("−", function () { bump(-1); }, "step less", { "aria-label": "One less: " + lbl, "data-step": path });
+    var more = button("+", function () { bump(1); }, "step more", { "aria-label": "One more: " + lbl, "data-step": path });
+    return el("div", { cls: "field stepper", role: "group", "aria-label": lbl, "data-box": path }, [
+      el("span", { cls: "fl", text: lbl }), el("span", { cls: "stp" }, [less, input, more]), el("span", { cls: "ferr", "data-for": path })
+    ]);
+  }
+  function more(summaryText, kids, key) {
+    var d = el("details", { cls: "more" }, [el("summary", { text: summaryText })].concat(kids));
+    if (openMore[key]) d.open = true;
+    d.addEventListener("toggle", function () { if (d.open) openMore[key] = true; else delete openMore[key]; });
+    return d;
+  }
+  var openMore = {};  // which folded groups are open, across re-renders
   function textField(lbl, path, onInput) {
     var input = el("input", { type: "text", "data-path": path, "aria-label": lbl, maxlength: "100" });
     input.value = getAt(model, path) || "";
@@ -129,20 +169,20 @@
     if (Array.isArray(v)) {
       return el("span", { cls: "field", "data-box": path }, [lbl, el("span", { text: v.length + " named cards (edit in JSON)" }), err(path)]);
     }
-    return numField(lbl, path, dflt);
+    return stepField(lbl, path, dflt);
   }
   function scoreField(side) {
     var path = side + ".score_area";
-    var cards = getAt(model, path) || [];
-    var total = Array.isArray(cards) ? cards.reduce(function (n, c) { return n + ((c && c.agenda_points) || 0); }, 0) : 0;
-    var input = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric", "data-path": path, "aria-label": side + " score" });
-    input.value = total;
-    input.addEventListener("input", function () {
-      var n = input.value.trim() === "" ? 0 : Number(input.value);
-      setAt(model, path, n > 0 ? [{ name: "Scored agendas", type: "agenda", agenda_points: n }] : []);
-      changed(false);
+    return stepField("Score", path, 0, {
+      get: function () {
+        var cards = getAt(model, path) || [];
+        return Array.isArray(cards) ? cards.reduce(function (n, c) { return n + ((c && c.agenda_points) || 0); }, 0) : 0;
+      },
+      set: function (n) {
+        n = typeof n === "number" ? n : 0;
+        setAt(model, path, n > 0 ? [{ name: "Scored agendas", type: "agenda", agenda_points: n }] : []);
+      }
     });
-    return wrap("Score", input, path);
   }
 
   /* ---------- subroutines ---------- */
@@ -183,7 +223,7 @@
   var cardData = form.getAttribute("data-cards") !== "0";
   var pickerSeq = 0;
 
-  function cardPicker(what, accepts, onPick) {
+  function cardPicker(what, accepts, onPick, title) {
     var id = "pick-" + (++pickerSeq);
     var input = el("input", {
       type: "search", cls: "pick-q", id: id, role: "combobox", "aria-autocomplete": "list",
@@ -193,7 +233,7 @@
     var list = el("ul", { cls: "pick-list", id: id + "-list", role: "listbox", "aria-label": "Cards: " + what });
     list.hidden = true;
     var note = el("span", { cls: "pick-note", "aria-live": "polite" });
-    var box = el("div", { cls: "pick" }, [el("label", { cls: "field", "for": id }, ["Real " + what + " by name", input]), list, note]);
+    var box = el("div", { cls: "pick" }, [el("label", { cls: "field", "for": id }, [title || "Add " + what + " by name", input]), list, note]);
     var hits = [], active = -1, timer = null, seq = 0;
     function close() {
       list.hidden = true; active = -1;
@@ -277,6 +317,14 @@
     changed(true);
     focusLater('[data-ice="' + b + '"] .mv-' + (to < from ? "out" : "in"));
   }
+  /* the board as a picture: a tap on a card's name opens (or closes) its fields */
+  function tapToEdit(head, details) {
+    head.classList.add("tap-edit");
+    head.addEventListener("click", function (e) {
+      if (e.target.closest("button, input, select, a")) return;
+      details.open = !details.open;
+    });
+  }
   function focusLater(sel) {
     setTimeout(function () { var e = root.querySelector(sel); if (e && !e.disabled) e.focus(); }, 0);
   }
@@ -301,6 +349,7 @@
     li.appendChild(tools);
     var subs = Array.isArray(ice.subroutines) ? ice.subroutines : [];
     var details = el("details", { cls: "ic-edit" });
+    tapToEdit(head, details);
     if (openIce[path]) details.open = true;
     details.addEventListener("toggle", function () { if (details.open) openIce[path] = true; else delete openIce[path]; });
     details.appendChild(el("summary", { text: "Edit " + subs.length + " subroutine" + (subs.length === 1 ? "" : "s") + ", costs" }));
@@ -322,34 +371,43 @@
     return li;
   }
 
+  /* new ice goes innermost unless "outside" is chosen, beside the name box; the choice is kept
+     per server across re-renders */
+  var iceSide = {};
+  function insertIce(server, card) {
+    var ice = getAt(model, "servers." + server + ".ice") || [];
+    var at = iceSide[server] === "outside" ? 0 : ice.length;
+    ice.splice(at, 0, card);
+    setAt(model, "servers." + server + ".ice", ice);
+    Object.keys(openIce).forEach(function (p) { if (p.indexOf("servers." + server + ".") === 0) delete openIce[p]; });
+    target(server);
+    return at;
+  }
   function addIceControl(server, n) {
-    var list = getAt(model, "servers." + server + ".ice") || [];
-    var sel = el("select", { cls: "ice-at", "aria-label": "Position of the new ice in " + label(server) });
-    sel.appendChild(el("option", { value: "0", text: n ? "outermost (top)" : "first ice" }));
-    for (var i = 1; i < n; i++) {
-      sel.appendChild(el("option", { value: String(i), text: "between " + (list[i - 1].name || "ice " + i) + " and " + (list[i].name || "ice " + (i + 1)) }));
-    }
-    if (n) sel.appendChild(el("option", { value: String(n), text: "innermost (bottom)" }));
-    var add = button("Add ice", function () {
-      var at = Number(sel.value);
+    var side = iceSide[server] || "inside";
+    var where = el("span", { cls: "ice-at", role: "group", "aria-label": "Where new ice goes on " + label(server) });
+    [["inside", "Inside", "innermost (next to the server)"], ["outside", "Outside", "outermost (met first)"]].forEach(function (o) {
+      var b = button(o[1], function () {
+        iceSide[server] = o[0];
+        where.querySelectorAll("button").forEach(function (x) { x.setAttribute("aria-pressed", x === b ? "true" : "false"); });
+      }, "seg", { "aria-pressed": side === o[0] ? "true" : "false", "data-side": o[0], title: "New ice " + o[2], "aria-label": "New ice " + o[2] });
+      where.appendChild(b);
+    });
+    if (!n) where.hidden = true;  // the first ice has no side
+    var add = button("Hand-made ice", function () {
       var ice = getAt(model, "servers." + server + ".ice") || [];
-      ice.splice(at, 0, { name: "Ice " + (ice.length + 1), type: "ice", rezzed: false, rez_cost: 1, subroutines: ["end_the_run"] });
-      setAt(model, "servers." + server + ".ice", ice);
-      Object.keys(openIce).forEach(function (p) { if (p.indexOf("servers." + server + ".") === 0) delete openIce[p]; });
+      var at = insertIce(server, { name: "Ice " + (ice.length + 1), type: "ice", rezzed: false, rez_cost: 1, subroutines: ["end_the_run"] });
       openIce["servers." + server + ".ice[" + at + "]"] = true;  // the new ice's fields, ready to fill in
       changed(true);
       focusLater('[data-ice="servers.' + server + ".ice[" + at + ']"] .rez');
-    }, "add-ice");
+    }, "small add-ice", { "aria-label": "Add hand-made ice to " + label(server) });
     var pick = cardPicker("ice", ofType("ice"), function (card) {
-      var at = Number(sel.value);
-      var ice = getAt(model, "servers." + server + ".ice") || [];
       card.rezzed = false;
-      ice.splice(at, 0, card);
-      setAt(model, "servers." + server + ".ice", ice);
+      insertIce(server, card);
       changed(true);
-      focusLater('[data-ice="servers.' + server + ".ice[" + at + ']"] .rez');
-    });
-    return el("div", { cls: "ice-add" }, [el("label", { cls: "field" }, ["New ice at", sel]), add, pick]);
+      focusLater('.srv[data-server="' + server + '"] input[data-pick="ice"]');  // the next ice, typed at once
+    }, "Ice on " + label(server));
+    return el("div", { cls: "ice-add" }, [pick, where, add]);
   }
 
   function rootCard(server, i) {
@@ -371,24 +429,39 @@
     var path = "servers." + server + ".content";
     var c = getAt(model, path);
     if (!c) {
-      return el("div", { cls: "bc", "data-box": path }, [button("Install a card", function () {
+      return el("div", { cls: "bc", "data-box": path }, [button("Hand-made agenda", function () {
         setAt(model, path, { name: "Agenda", type: "agenda", agenda_points: 2, advancement_requirement: 3, advancements: 0 });
+        target(server);
         changed(true);
-      }), err(path)]);
+      }, "small add-content"), err(path)]);
     }
-    var kids = [textField("Card", path + ".name"), selectField("Type", path + ".type", ["agenda", "asset"], "agenda")];
-    if ((c.type || "agenda") === "agenda") {
-      kids.push(numField("Points", path + ".agenda_points"), numField("Adv. req.", path + ".advancement_requirement"), numField("Advanced", path + ".advancements"));
+    var agenda = (c.type || "agenda") === "agenda";
+    var kids = [textField("Card", path + ".name", function (v) { box.querySelector(".ic-name").textContent = v || "Card"; }),
+      selectField("Type", path + ".type", ["agenda", "asset"], "agenda")];
+    if (agenda) {
+      kids.push(stepField("Points", path + ".agenda_points"), stepField("Adv. req.", path + ".advancement_requirement"));
     } else {
       kids.push(numField("Rez cost", path + ".rez_cost"), numField("Trash cost", path + ".trash_cost"));
     }
-    var box = el("div", { cls: "bc content " + (c.type === "asset" ? (c.rezzed ? "rz" : "unrz") : ""), "data-box": path }, [el("div", { cls: "row" }, kids)]);
+    var info = agenda
+      ? (c.agenda_points != null ? c.agenda_points + (c.agenda_points === 1 ? " point · " : " points · ") : "") + "needs " + (c.advancement_requirement != null ? c.advancement_requirement : "?")
+      : (c.rez_cost != null ? "rez " + c.rez_cost + "¢" : "") + (c.trash_cost != null ? " · trash " + c.trash_cost + "¢" : "");
+    var head = el("div", { cls: "ic-head" }, [el("b", { cls: "ic-name", text: c.name || "Card" }), el("span", { cls: "ty", text: (agenda ? "Agenda" : "Asset") + (info ? " · " + info : "") })]);
+    var box = el("div", { cls: "bc content " + (c.type === "asset" ? (c.rezzed ? "rz" : "unrz") : ""), "data-box": path, "data-card": path }, [head]);
     var tools = el("div", { cls: "ic-tools" });
+    if (agenda) tools.appendChild(stepField("Advanced", path + ".advancements", 0));
     if (c.type === "asset") tools.appendChild(rezToggle(path + ".rezzed", c.name || "asset"));
-    tools.appendChild(button("✕", function () { setAt(model, path, undefined); changed(true); }, "del", { "aria-label": "Remove " + (c.name || "card") }));
+    tools.appendChild(button("✕", function () { setAt(model, path, undefined); changed(true); }, "del", { "aria-label": "Remove " + (c.name || "card"), title: "Remove" }));
     box.appendChild(tools);
+    var details = el("details", { cls: "ic-edit" });
+    tapToEdit(head, details);
+    if (openIce[path]) details.open = true;
+    details.addEventListener("toggle", function () { if (details.open) openIce[path] = true; else delete openIce[path]; });
+    details.appendChild(el("summary", { text: "Edit " + (c.name || "card") }));
+    details.appendChild(el("div", { cls: "row" }, kids));
+    box.appendChild(details);
     box.appendChild(err(path));
-    box.querySelector("select").addEventListener("change", function () { changed(true); });
+    details.querySelector("select").addEventListener("change", function () { changed(true); });
     return box;
   }
 
@@ -396,45 +469,51 @@
     var path = "servers." + key;
     var srv = getAt(model, path) || {};
     var ice = Array.isArray(srv.ice) ? srv.ice : [];
-    var col = el("div", { cls: "srv server" + (serverSelect.value === key ? " atk" : ""), "data-server": key, "data-box": path });
+    var remote = /^remote/.test(key);
+    var running = serverSelect.value === key && !serverField.hidden;
+    var col = el("div", { cls: "srv server" + (running ? " atk" : ""), "data-server": key, "data-box": path });
     var h = el("h3", {}, [label(key)]);
-    if (serverSelect.value === key && !serverField.hidden) h.appendChild(el("span", { cls: "tag", text: "run" }));
-    if (!/^remote/.test(key)) h.appendChild(el("span", { cls: "zone", text: centralCount(key) }));
+    if (running) h.appendChild(el("span", { cls: "tag", text: "run" }));
+    if (!remote) h.appendChild(el("span", { cls: "zone", text: centralCount(key) }));
     col.appendChild(h);
     col.appendChild(err(path));
-    col.appendChild(addIceControl(key, ice.length));
     if (ice.length) {
       var ol = el("ol", { cls: "ice" });
       ice.forEach(function (_, i) { ol.appendChild(iceCard(key, i, ice.length)); });
       col.appendChild(ol);
-    } else {
-      col.appendChild(el("p", { cls: "noice", text: "no ice" }));
     }
+    col.appendChild(addIceControl(key, ice.length));
     col.appendChild(err(path + ".ice"));
     var rootBox = el("div", { cls: "root" });
-    if (/^remote/.test(key)) rootBox.appendChild(contentCard(key));
-    (srv.root || []).forEach(function (_, i) { rootBox.appendChild(rootCard(key, i)); });
-    if (/^remote/.test(key)) {
+    if (remote) {
+      rootBox.appendChild(contentCard(key));
       rootBox.appendChild(cardPicker("agenda or asset", ofType("agenda", "asset"), function (card) {
         if (card.type === "agenda") card.advancements = 0;
         else card.rezzed = false;
         setAt(model, path + ".content", card);
+        target(key);
         changed(true);
-      }));
+      }, srv.content ? "Replace with a card by name" : "Agenda or asset in " + label(key)));
     }
-    rootBox.appendChild(cardPicker("upgrade", ofType("upgrade"), function (card) {
+    var roots = srv.root || [];
+    var upgrades = roots.map(function (_, i) { return rootCard(key, i); });
+    upgrades.push(cardPicker("upgrade", ofType("upgrade"), function (card) {
       var list = getAt(model, path + ".root") || [];
       card.rezzed = false;
       list.push(card);
       setAt(model, path + ".root", list);
+      openMore["root:" + key] = true;
+      target(key);
       changed(true);
-    }));
-    rootBox.appendChild(button("Add upgrade", function () {
+    }, "Upgrade by name"));
+    upgrades.push(button("Hand-made upgrade", function () {
       var list = getAt(model, path + ".root") || [];
       list.push({ name: "Upgrade " + (list.length + 1), type: "upgrade", rezzed: false, rez_cost: 1, trash_cost: 2 });
-      setAt(model, path + ".root", list); changed(true);
+      setAt(model, path + ".root", list); openMore["root:" + key] = true; changed(true);
     }, "small add-upgrade"));
-    if (/^remote/.test(key)) {
+    if (roots.length) openMore["root:" + key] = true;
+    rootBox.appendChild(more("Upgrades" + (roots.length ? " (" + roots.length + ")" : ""), upgrades, "root:" + key));
+    if (remote) {
       rootBox.appendChild(button("Remove " + label(key), function () { delete model.servers[key]; changed(true); }, "small danger remove-server"));
     }
     col.appendChild(rootBox);
@@ -459,12 +538,12 @@
     var bp = el("section", { cls: "bp ed-bp", "aria-label": "Board (editable)" });
     bp.appendChild(el("div", { cls: "bp-side bp-corp", "data-box": "corp" }, [
       el("h2", { text: "Corp" }),
-      el("div", { cls: "row" }, [
-        numField("Credits", "corp.credits", 5), numField("Clicks", "corp.clicks", 0),
-        numField("Bad publicity", "corp.bad_publicity", 0), countField("Cards in HQ", "corp.hand", 5),
+      el("div", { cls: "row" }, [stepField("Credits", "corp.credits", 5), stepField("Clicks", "corp.clicks", 0)]),
+      more("Bad publicity, cards, score, whose turn", [el("div", { cls: "row" }, [
+        stepField("Bad publicity", "corp.bad_publicity", 0), countField("Cards in HQ", "corp.hand", 5),
         countField("Cards in R&D", "corp.deck", 30), scoreField("corp"),
         selectField("Whose turn", "turn", ["runner", "corp"], "runner")
-      ]),
+      ])], "corp"),
       err("corp")
     ]));
     var srvs = el("div", { cls: "bp-srvs", "data-box": "servers" });
@@ -474,12 +553,12 @@
     bp.appendChild(el("p", { cls: "ed-tools" }, [button("Add remote server", addRemote, "add-remote")]));
     bp.appendChild(el("div", { cls: "bp-side bp-runner", "data-box": "runner" }, [
       el("h2", { text: "Runner" }),
-      el("div", { cls: "row" }, [
-        numField("Credits", "runner.credits", 5), numField("Clicks", "runner.clicks", 0),
-        numField("Tags", "runner.tags", 0), numField("Link", "runner.link", 0),
-        numField("Core damage", "runner.core_damage", 0), countField("Cards in grip", "runner.hand", 5),
+      el("div", { cls: "row" }, [stepField("Credits", "runner.credits", 5), stepField("Clicks", "runner.clicks", 0)]),
+      more("Tags, link, damage, cards, score", [el("div", { cls: "row" }, [
+        stepField("Tags", "runner.tags", 0), stepField("Link", "runner.link", 0),
+        stepField("Core damage", "runner.core_damage", 0), countField("Cards in grip", "runner.hand", 5),
         countField("Cards in stack", "runner.deck", 30), scoreField("runner")
-      ]),
+      ])], "runner"),
       rigEditor(),
       err("runner")
     ]));
@@ -575,6 +654,7 @@
     if (Array.isArray(c.subtypes) && c.subtypes.length) box.appendChild(el("span", { cls: "ty", text: c.subtypes.join(" · ") }));
     var abilities = Array.isArray(c.abilities) ? c.abilities : [];
     var details = el("details", { cls: "ic-edit" });
+    tapToEdit(head, details);
     if (openIce[path]) details.open = true;
     details.addEventListener("toggle", function () { if (details.open) openIce[path] = true; else delete openIce[path]; });
     var what = zone === "programs" ? ", strength, " + abilities.length + " abilit" + (abilities.length === 1 ? "y" : "ies") : "";
@@ -611,7 +691,7 @@
     var col = el("div", { cls: "rig", "data-zone": zone, "data-box": path }, [el("h3", { text: title + (cards.length ? " (" + cards.length + ")" : "") })]);
     cards.forEach(function (_, i) { col.appendChild(rigCard(zone, type, i)); });
     var noun = { programs: "program", hardware: "hardware", resources: "resource", facedown: "facedown card" }[zone];
-    col.appendChild(button("Install " + noun, function () {
+    var handMade = button("Hand-made " + noun, function () {
       var list = getAt(model, path);
       list = Array.isArray(list) ? list : [];
       var card = zone === "programs"
@@ -623,7 +703,7 @@
       openIce[at] = true;  // the new card's fields, ready to fill in
       changed(true);
       focusLater('[data-card="' + at + '"] input[data-path="' + at + '.name"]');
-    }, "small add-card", { "aria-label": "Install a " + noun }));
+    }, "small add-card", { "aria-label": "Install a hand-made " + noun });
     if (type) {
       col.appendChild(cardPicker(noun, ofType(type), function (card) {
         var list = getAt(model, path);
@@ -631,27 +711,64 @@
         list.push(card);
         setAt(model, path, list);
         changed(true);
-        focusLater('[data-zone="' + zone + '"] .pick-q');
-      }));
+        focusLater('[data-zone="' + zone + '"] .pick-q');  // the next one, typed at once
+      }, "Install " + noun + " by name"));
     }
+    col.appendChild(handMade);
     col.appendChild(err(path));
     return col;
   }
 
+  /* programs on view; the identity and the other zones folded (open when they hold cards) */
   function rigEditor() {
-    var box = el("div", { cls: "rig-ed", "data-box": "runner.rig" }, [el("div", { cls: "row" }, identityFields()), err("runner.rig")]);
-    RIG_ZONES.forEach(function (z) { box.appendChild(rigZone(z[0], z[1], z[2])); });
+    var box = el("div", { cls: "rig-ed", "data-box": "runner.rig" }, [err("runner.rig")]);
+    box.appendChild(rigZone("programs", "Programs", "program"));
+    var others = [];
+    var held = 0;
+    RIG_ZONES.forEach(function (z) {
+      if (z[0] === "programs") return;
+      var cards = getAt(model, "runner.rig." + z[0]);
+      held += Array.isArray(cards) ? cards.length : 0;
+      others.push(rigZone(z[0], z[1], z[2]));
+    });
+    var ident = getAt(model, "runner.identity");
+    if (held || ident) openMore.rig = true;
+    box.appendChild(more("Identity, hardware, resources, facedown" + (held ? " (" + held + ")" : ""),
+      [el("div", { cls: "row" }, identityFields())].concat(others), "rig"));
     return box;
   }
 
   function addRemote() {
     var i = 1; while (model.servers["remote" + i]) i++;
     var key = "remote" + i;
-    model.servers[key] = { ice: [], content: { name: "Agenda", type: "agenda", agenda_points: 2, advancement_requirement: 3, advancements: 0 } };
+    // empty until a card is put in it (the picker under its name has the focus)
+    model.servers[key] = { ice: [] };
     syncServers();
     serverSelect.value = key;  // a new remote is the server to run, at once
     changed(true);
-    focusLater('.srv[data-server="' + key + '"] .add-ice');
+    focusLater('.srv[data-server="' + key + '"] ' + (cardData ? 'input[data-pick="ice"]' : ".add-ice"));
+    setTimeout(function () {
+      var col = root.querySelector('.srv[data-server="' + key + '"]');
+      if (col) col.scrollIntoView({ block: "start" });
+    }, 0);
+  }
+  /* the run follows the edits: the server a card was just put on is the one to run */
+  function target(key) {
+    if (serverField.hidden || !model.servers[key]) return;
+    syncServers();
+    serverSelect.value = key;
+  }
+  /* after a whole board is loaded (Apply JSON, a file, an example): the server it names (a saved
+     session: {board, structure, params: {server}}), else the chosen one if the board has it and
+     it holds cards, else the last remote, else the first central server with ice */
+  function defaultTarget(named) {
+    var keys = serverKeys();
+    var has = function (k) { var s = model.servers[k] || {}; return (s.ice && s.ice.length) || s.content || (s.root && s.root.length); };
+    if (named && keys.indexOf(named) >= 0) return named;
+    if (keys.indexOf(serverSelect.value) >= 0 && has(serverSelect.value)) return serverSelect.value;
+    var remotes = keys.filter(function (k) { return /^remote/.test(k); });
+    if (remotes.length) return remotes[remotes.length - 1];
+    return keys.filter(has)[0] || "hq";
   }
 
   /* the server list: the board's own servers, by their names; keeps the choice if it still exists */
@@ -727,10 +844,27 @@
     showProblems([{ path: "", message: message }]);
   }
 
-  function loadText(text) {
+  /* `retarget`: a whole new board (Apply JSON, a file, an example), whose server to run is
+     chosen again; a saved session ({board, structure, params}) names its own */
+  function loadText(text, retarget) {
+    var named = null;
     try { model = JSON.parse(text); } catch (e) {
       showLocalError("the board is not valid JSON: " + e.message);
       return false;
+    }
+    if (model && typeof model === "object" && model.board && typeof model.board === "object" && !model.servers) {
+      var spec = model;
+      model = spec.board;
+      if (spec.structure && structure.querySelector('option[value="' + CSS.escape(String(spec.structure)) + '"]')) {
+        structure.value = spec.structure;
+        structureChanged();
+      }
+      named = spec.params && typeof spec.params.server === "string" ? spec.params.server : null;
+    }
+    if (retarget && model && typeof model === "object" && !Array.isArray(model)) {
+      model.servers = model.servers || {};
+      syncServers();
+      serverSelect.value = defaultTarget(named);
     }
     syncText(); render(); validate();
     return true;
@@ -767,12 +901,12 @@
 
   /* ---------- load / save / examples ---------- */
   document.getElementById("jsontools").hidden = false;
-  document.getElementById("applyjson").addEventListener("click", function () { loadText(textarea.value); });
+  document.getElementById("applyjson").addEventListener("click", function () { loadText(textarea.value, true); });
   document.getElementById("loadfile").addEventListener("change", function (e) {
     var f = e.target.files && e.target.files[0];
     if (!f) return;
     if (f.size > 200000) { showLocalError("file too large for a board"); return; }
-    f.text().then(loadText);
+    f.text().then(function (t) { loadText(t, true); });
   });
   document.getElementById("save").addEventListener("click", function () {
     var blob = new Blob([JSON.stringify(model, null, 2) + "\n"], { type: "application/json" });
@@ -781,19 +915,44 @@
     setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
   });
   var examplesPromise = null;
+  function chosen(a) {
+    document.querySelectorAll("a.example-link").forEach(function (x) {
+      x.classList.toggle("on", x === a);
+      if (x === a) x.setAttribute("aria-current", "true"); else x.removeAttribute("aria-current");
+    });
+    if (history.replaceState) history.replaceState(null, "", a.href);  // a reload keeps the choice
+    showChosen();
+  }
+  /* the chosen board's chip in view in its scrolling row */
+  function showChosen() {
+    var row = document.querySelector("nav.examples"), on = row && row.querySelector("a.on");
+    if (on && (on.offsetLeft + on.offsetWidth > row.scrollLeft + row.clientWidth || on.offsetLeft < row.scrollLeft)) {
+      row.scrollLeft = on.offsetLeft - row.offsetLeft - 8;
+    }
+  }
+  showChosen();
   document.querySelectorAll("a.example-link").forEach(function (a) {
     a.addEventListener("click", function (e) {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
       e.preventDefault();
+      var name = a.getAttribute("data-example");
+      if (!name) {  // the empty board
+        loadText(JSON.stringify({ format: "nrrules-board", version: 1, servers: {} }), true);
+        chosen(a);
+        return;
+      }
       examplesPromise = examplesPromise || fetch("/api/engine/examples").then(function (r) { return r.json(); });
       examplesPromise.then(function (data) {
-        var ex = (data.examples || []).filter(function (x) { return x.name === a.getAttribute("data-example"); })[0];
-        if (ex) loadText(JSON.stringify(ex.board));
+        var ex = (data.examples || []).filter(function (x) { return x.name === name; })[0];
+        if (ex) { loadText(JSON.stringify(ex.board), true); chosen(a); }
       });
     });
   });
 
-  textarea.addEventListener("change", function () { loadText(textarea.value); });
+  textarea.addEventListener("change", function () { loadText(textarea.value, true); });
   if (staticPicture) staticPicture.hidden = true;
+  var jsonPanel = form.querySelector(".json-panel");
+  if (jsonPanel) jsonPanel.open = false;  // the picture is the editor; the JSON one tap away
   root.hidden = false;
   structureChanged();
   loadText(textarea.value);

@@ -1,7 +1,11 @@
 /* Stepper: a rule's text opens in place (a bottom sheet on phones, a popover on wide screens)
    when a step number or a fired rule is tapped; copy the ruling's summary; expand or fold the
-   whole trace. Progressive enhancement: without this file every rule is a link to its page and
-   every group a <details>. No inline scripts (CSP). */
+   whole trace; take a decision (or undo one) in place: the decision's JSON twin
+   (POST /api/engine/sessions/<token>/decisions?html=1) brings the page's new main part, which
+   replaces the old one, and the address bar follows (history API), so the link stays the one to
+   share and Back goes back a decision. Progressive enhancement: without this file every rule is a
+   link to its page, every group a <details> and every decision a form button. No inline
+   scripts (CSP). */
 (function () {
   "use strict";
   var sheet = document.getElementById("rulesheet");
@@ -87,38 +91,118 @@
   closeBtn.addEventListener("click", close);
   document.addEventListener("keydown", function (e) { if (e.key === "Escape") close(); });
   window.addEventListener("resize", function () { if (opener && !sheet.hidden) place(opener); });
-  document.querySelectorAll(".st a.rl, .st a.fired").forEach(function (a) {
-    a.setAttribute("aria-haspopup", "dialog");
-    a.setAttribute("aria-expanded", "false");
-  });
-
-  /* copy the summary */
-  document.querySelectorAll("button.copytext[data-for]").forEach(function (b) {
-    var box = document.getElementById(b.getAttribute("data-for"));
-    if (!box) return;
-    b.hidden = false;
-    b.addEventListener("click", function () {
-      var done = function () { b.textContent = "Summary copied"; setTimeout(function () { b.textContent = "Copy summary"; }, 1800); };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(box.value).then(done, function () { box.select(); });
-      } else { box.focus(); box.select(); }
+  /* what the main part needs once drawn (at load, and after each in-place update) */
+  function enhance() {
+    document.querySelectorAll(".st a.rl, .st a.fired").forEach(function (a) {
+      a.setAttribute("aria-haspopup", "dialog");
+      a.setAttribute("aria-expanded", "false");
     });
-  });
 
-  /* expand / fold the whole trace */
-  var trace = document.getElementById("trace");
-  var h2 = trace && trace.parentNode.querySelector("h2");
-  if (trace && h2) {
-    var all = document.createElement("button");
-    all.type = "button";
-    all.className = "btn";
-    all.id = "expand-all";
-    all.textContent = "Expand all";
-    all.addEventListener("click", function () {
-      var opening = all.textContent === "Expand all";
-      trace.querySelectorAll("details").forEach(function (d) { d.open = opening; });
-      all.textContent = opening ? "Fold all" : "Expand all";
+    /* copy the summary */
+    document.querySelectorAll("button.copytext[data-for]").forEach(function (b) {
+      var box = document.getElementById(b.getAttribute("data-for"));
+      if (!box) return;
+      b.hidden = false;
+      b.addEventListener("click", function () {
+        var done = function () { b.textContent = "Summary copied"; setTimeout(function () { b.textContent = "Copy summary"; }, 1800); };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(box.value).then(done, function () { box.select(); });
+        } else { box.focus(); box.select(); }
+      });
     });
-    h2.appendChild(all);
+
+    /* expand / fold the whole trace */
+    var trace = document.getElementById("trace");
+    var h2 = trace && trace.parentNode.querySelector("h2");
+    if (trace && h2 && !document.getElementById("expand-all")) {
+      var all = document.createElement("button");
+      all.type = "button";
+      all.className = "btn";
+      all.id = "expand-all";
+      all.textContent = "Expand all";
+      all.addEventListener("click", function () {
+        var opening = all.textContent === "Expand all";
+        trace.querySelectorAll("details").forEach(function (d) { d.open = opening; });
+        all.textContent = opening ? "Fold all" : "Expand all";
+      });
+      h2.appendChild(all);
+    }
   }
+  enhance();
+
+  /* ---------- decisions and undo in place ---------- */
+  var busy = false;
+  function tokenOf(url) {
+    var m = /[?&]s=([^&#]+)/.exec(url || "");
+    return m ? m[1] : null;
+  }
+  function show(data, push) {
+    var main = document.querySelector(".st");
+    if (!main || typeof data.html !== "string") throw new Error("no page part in the answer");
+    close();
+    var box = document.createElement("div");
+    box.innerHTML = data.html;
+    var fresh = box.querySelector(".st");
+    if (!fresh) throw new Error("no page part in the answer");
+    main.replaceWith(fresh);
+    document.title = document.title.replace(/^.*? · stepper/, (data.title || "Stepper") + " · stepper");
+    if (push) history.pushState({ s: data.token }, "", data.url);
+    enhance();
+    var first = fresh.querySelector("#decisions button") || fresh.querySelector("#finished") || fresh.querySelector("h1");
+    if (first) {
+      if (!first.matches("button")) first.setAttribute("tabindex", "-1");
+      first.focus({ preventScroll: true });
+    }
+  }
+  function load(req, push, fallback) {
+    if (busy) return;
+    busy = true;
+    var main = document.querySelector(".st");
+    main.setAttribute("aria-busy", "true");
+    fetch(req.url, req.init).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (data) {
+      busy = false;
+      show(data, push);
+    }).catch(function () {
+      busy = false;
+      main.removeAttribute("aria-busy");
+      fallback();  /* the page without JavaScript's way: a form post or a link */
+    });
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches || !form.matches("form#decisions") || !window.fetch || !history.pushState) return;
+    var btn = e.submitter;
+    var token = form.querySelector("input[name=s]").value;
+    if (!btn || !btn.value || !token) return;
+    e.preventDefault();
+    load({
+      url: "/api/engine/sessions/" + encodeURIComponent(token) + "/decisions?html=1",
+      init: { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ decision: btn.value }) }
+    }, true, function () {
+      var hidden = document.createElement("input");
+      hidden.type = "hidden"; hidden.name = "decision"; hidden.value = btn.value;
+      form.appendChild(hidden);
+      form.submit();
+    });
+  });
+  function session(token) {
+    return { url: "/api/engine/sessions/" + encodeURIComponent(token) + "?html=1", init: { headers: { Accept: "application/json" } } };
+  }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a#undo");
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button || !window.fetch || !history.pushState) return;
+    var token = tokenOf(a.getAttribute("href"));
+    if (!token) return;
+    e.preventDefault();
+    load(session(token), true, function () { window.location.href = a.href; });
+  });
+  if (history.replaceState) history.replaceState({ s: tokenOf(location.search) }, "", location.href);
+  window.addEventListener("popstate", function (e) {
+    var token = (e.state && e.state.s) || tokenOf(location.search);
+    if (!token || !document.querySelector(".st")) return;
+    load(session(token), false, function () { window.location.reload(); });
+  });
 })();

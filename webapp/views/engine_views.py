@@ -132,27 +132,34 @@ def api_start():
 
 @bp.get("/api/engine/sessions/<token>")
 def api_session(token: str):
-    texts = _flag("texts")
+    texts, html = _flag("texts"), _flag("html")
 
     def make() -> dict[str, Any]:
         spec = decode(token)
-        return state_json(spec, replay(spec, token=token), with_texts=texts)
+        rebuilt = replay(spec, token=token)
+        answer = state_json(spec, rebuilt, with_texts=texts)
+        return _with_html(answer, rebuilt, with_trace=True) if html else answer
 
-    return _answer(("session", token, texts), make)
+    # the page part holds the absolute share link: kept per host
+    return _answer(("session", token, texts, html, request.host_url if html else None), make)
 
 
 @bp.post("/api/engine/sessions/<token>/decisions")
 def api_decide(token: str):
     data = _json_body()
     decision = engine_payloads.check_decision(data.get("decision"))
-    trace, texts = _flag("trace"), _flag("texts")
+    trace, texts, html = _flag("trace"), _flag("texts"), _flag("html")
 
     def make() -> dict[str, Any]:
         spec = decode(token)
         new = spec.with_decisions([*spec.decisions, decision])
-        return state_json(new, replay(new, undo_token=token), with_trace=trace, with_texts=texts)
+        rebuilt = replay(new, undo_token=token)
+        if not html:
+            return state_json(new, rebuilt, with_trace=trace, with_texts=texts)
+        # the page's main part needs the whole trace to draw; it is sent only if asked for
+        return _with_html(state_json(new, rebuilt, with_texts=texts), rebuilt, with_trace=trace)
 
-    return _answer(("decide", token, decision, trace, texts), make)
+    return _answer(("decide", token, decision, trace, texts, html, request.host_url if html else None), make)
 
 
 # ----- HTML ------------------------------------------------------------------------------------
@@ -177,7 +184,12 @@ def editor():
         if not match:
             raise NotFound(f"no example board {name!r}; examples: {', '.join(e['name'] for e in known)}")
         board = match[0]["board"]
-    return _editor_page(v, board, [], 200, structure=structure, server=server)
+        remotes = server_order([k for k in board.get("servers") or {} if k not in CENTRAL])
+        server = remotes[-1] if remotes else server  # the run follows the board: its last remote
+    return _editor_page(v, board, [], 200, structure=structure, server=server, example=name)
+
+
+EMPTY_BOARD: dict[str, Any] = {"format": "nrrules-board", "version": 1, "servers": {}}
 
 
 def _editor_page(
@@ -188,10 +200,11 @@ def _editor_page(
     board_text: str | None = None,
     structure: str = "run",
     server: str = "hq",
+    example: str | None = None,
 ):
     exs = engine_payloads.examples()
     if board is None and board_text is None:
-        board = exs[0]["board"] if exs else {"format": "nrrules-board", "version": 1, "servers": {}}
+        board = {**EMPTY_BOARD, "servers": {}}  # the examples are one tap away, above the picture
     text = board_text if board_text is not None else json.dumps(board, indent=1)
     structures = engine_payloads.structures(rules(), v)["structures"]
     if board is None and board_text is not None:
@@ -210,6 +223,7 @@ def _editor_page(
             vq={} if rules().is_latest(v) else {"v": v},
             board_text=text,
             examples=exs,
+            example=example,
             structures=structures,
             problems=problems,
             structure=structure,
@@ -255,6 +269,40 @@ def editor_submit():
     return local_redirect(_stepper_url(rebuilt.token), code=303)
 
 
+def _stepper_vars(state: dict[str, Any], rebuilt: engine_payloads.Replayed, printing: bool = False):
+    """What stepper.html and its main part (_stepper_main.html) are rendered with: the page
+    and the in-place update after a decision (the API's ?html=1) use the same."""
+    share_url = url_for("engine.stepper", s=rebuilt.token, _external=True)
+    latest = rules().is_latest(state["version"])
+    return {
+        "state": state,
+        "view": stepper_context(
+            state,
+            rebuilt.session.frames,
+            rebuilt.doc,
+            share_url,
+            engine_payloads.structures(rules(), state["version"])["structures"],
+        ),
+        "label": server_label,
+        "printing": printing,
+        "version": state["version"],
+        "is_latest": latest,
+        "vq": {} if latest else {"v": state["version"]},
+        "share_url": share_url,
+    }
+
+
+def _with_html(answer: dict[str, Any], rebuilt: engine_payloads.Replayed, with_trace: bool) -> dict[str, Any]:
+    """The answer with the stepper's main part rendered (`html`) and the page's title, for
+    stepper.js to show a decision in place; the trace stays out unless it was asked for."""
+    page = _stepper_vars(answer, rebuilt)
+    out = {**answer, "html": render_template("_stepper_main.html", **page)}
+    out["title"] = page["view"]["title"]
+    if not with_trace:
+        out.pop("trace", None)
+    return out
+
+
 @bp.get("/step")
 def stepper():
     token = request.args.get("s", "")
@@ -263,24 +311,7 @@ def stepper():
     spec = decode(token)
     rebuilt = replay(spec, token=token)
     state = state_json(spec, rebuilt)
-    share_url = url_for("engine.stepper", s=token, _external=True)
-    return render_template(
-        "stepper.html",
-        state=state,
-        view=stepper_context(
-            state,
-            rebuilt.session.frames,
-            rebuilt.doc,
-            share_url,
-            engine_payloads.structures(rules(), state["version"])["structures"],
-        ),
-        label=server_label,
-        printing=_flag("print"),
-        version=state["version"],
-        is_latest=rules().is_latest(state["version"]),
-        vq={} if rules().is_latest(state["version"]) else {"v": state["version"]},
-        share_url=share_url,
-    )
+    return render_template("stepper.html", **_stepper_vars(state, rebuilt, _flag("print")))
 
 
 @bp.post("/step")
