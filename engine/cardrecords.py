@@ -49,6 +49,7 @@ __all__ = [
     "proposed_record",
     "record_problems",
     "resolve",
+    "resolved_units",
     "text_hash",
 ]
 
@@ -375,6 +376,11 @@ def resolve(
         )
     kind = "reviewed" if reviewed else "proposed"
     return Resolved(_cap(obj), new, problems, kind, tuple(notes))
+
+
+def resolved_units(card: Any, subtype_names: Mapping[str, str] | None = None) -> list[Unit]:
+    """A card's units as `resolve` gives them (for engine.cardtext.coverage)."""
+    return resolve(card, subtype_names).units
 
 
 def check(

@@ -1291,11 +1291,13 @@ def _name(effect: Any) -> str:
     return effect if isinstance(effect, str) else effect.get("effect", "")
 
 
-def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None) -> dict:
+def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None, units_of: Any = None) -> dict:
     """What the engine does with the printed text of `cards` (NetrunnerDB records): per card type
     and overall, cards whose every unit is modeled (or not applicable), and units modeled / by
     hand (surfaced at a trigger point or window) / shown on the card / not applicable, with the
-    list of the units not modeled. The figure counts every unit of every card."""
+    list of the units not modeled. The figure counts every unit of every card. `units_of(card,
+    subtype_names)`: a card's units (default `card_units`; engine.cardrecords.resolved_units
+    for the units as the card records keep them)."""
     from collections import Counter, defaultdict
 
     by_type: dict[str, Counter] = defaultdict(Counter)
@@ -1305,7 +1307,7 @@ def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None) -> dict
         get = c.get if isinstance(c, Mapping) else lambda k, d=None, c=c: getattr(c, k, d)
         ctype = get("card_type_id") or ""
         try:
-            units = card_units(c, subtype_names)
+            units = (units_of or card_units)(c, subtype_names)
         except ValueError:
             continue
         counts = Counter(u.status for u in units)

@@ -71,6 +71,7 @@ AT_WORDS: dict[str, str | dict[str, str]] = {
         "runner": "when the Runner takes it as an action",
     },
     "play": {"corp": "when the Corp plays this operation", "runner": "when the Runner plays this event"},
+    "rez": "when the Corp rezzes this card (on the rez decision)",
 }
 POOLS = ("standard", "all")
 
@@ -111,9 +112,13 @@ def unit_words(status: str, at: str | None, side: str | None) -> str:
     return STATUS_WORDS.get(status, status)
 
 
-def unit_dict(u: Any, side: str | None) -> dict[str, Any]:
-    """An engine.cardtext Unit as the API gives it: its fields and `says`, its status in words."""
-    return {**u.to_dict(), "says": unit_words(u.status, u.at, side)}
+def unit_dict(u: Any, side: str | None, review: str | None = None) -> dict[str, Any]:
+    """An engine.cardtext Unit as the API gives it: its fields and `says`, its status in words;
+    `reviewed`, the hand review's note of its record (engine.cardrecords), when there is one."""
+    out = {**u.to_dict(), "says": unit_words(u.status, u.at, side)}
+    if review:
+        out["reviewed"] = review
+    return out
 
 
 def left_to_judge(units: list) -> int:
@@ -133,11 +138,12 @@ def _subtype_names(s: CardStore) -> dict[str, str]:
 
 
 def units(s: CardStore, card: Card) -> list | None:
-    """engine.cardtext's account of a card's text, or None for a card with no place on the board."""
-    from engine.cardtext import card_units
+    """engine.cardtext's account of a card's text as its record keeps it (engine.cardrecords),
+    or None for a card with no place on the board."""
+    from engine.cardrecords import resolve
 
     try:
-        return card_units(card, _subtype_names(s))
+        return resolve(card, _subtype_names(s)).units
     except ValueError:
         return None
 
