@@ -411,7 +411,13 @@ def _is_ability(line: str) -> bool:
     if re.search(r"<strong>[^<]*:\s*</strong>", line):
         return True
     m = _ABILITY.match(plain(line))
-    return bool(m and (_CREDITS.fullmatch(m.group("cost").strip()) or "[click]" in m.group("cost")))
+    # a cost of credits, or one with [click] or [trash] ("[trash]: ...", "[trash], 2[credit]: ...")
+    return bool(
+        m
+        and (
+            _CREDITS.fullmatch(m.group("cost").strip()) or re.search(r"\[(?:click|trash)\]", m.group("cost"))
+        )
+    )
 
 
 def parse_ability(line: str, subtypes: Mapping[str, str] | None = None) -> dict:
