@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -196,16 +197,17 @@ class Records:
         return len(self.by_id) + len(self.broken)
 
 
-_LOADED: dict[Path, tuple[float, Records]] = {}
+_LOADED: dict[Path, tuple[tuple[int, int], Records]] = {}
 
 
 def load(folder: Path | None = None) -> Records:
     """Every record of `folder` (default engine/cards), schema-checked; memoised per folder
-    until a file in it changes (the folder's modification time). A folder that does not exist
+    until a file in it changes (modification times). A folder that does not exist
     has no records (the translator's output is then used as it is)."""
     folder = Path(folder or RECORDS_DIR)
-    try:
-        stamp = folder.stat().st_mtime
+    try:  # the folder's and its files' modification times: a record edited in place counts
+        with os.scandir(folder) as entries:
+            stamp = (folder.stat().st_mtime_ns, max((e.stat().st_mtime_ns for e in entries), default=0))
     except OSError:
         return Records(folder)
     hit = _LOADED.get(folder)
