@@ -137,15 +137,22 @@ def _subtype_names(s: CardStore) -> dict[str, str]:
     return {k: v["name"] for k, v in s.table("card_subtypes").items()}
 
 
-def units(s: CardStore, card: Card) -> list | None:
-    """engine.cardtext's account of a card's text as its record keeps it (engine.cardrecords),
-    or None for a card with no place on the board."""
+def resolved(s: CardStore, card: Card) -> Any:
+    """engine.cardrecords.resolve of a card (its units as its record keeps them, and each hand
+    review's note), or None for a card with no place on the board."""
     from engine.cardrecords import resolve
 
     try:
-        return resolve(card, _subtype_names(s)).units
+        return resolve(card, _subtype_names(s))
     except ValueError:
         return None
+
+
+def units(s: CardStore, card: Card) -> list | None:
+    """engine.cardtext's account of a card's text as its record keeps it (engine.cardrecords),
+    or None for a card with no place on the board."""
+    r = resolved(s, card)
+    return None if r is None else r.units
 
 
 def _n(count: int, noun: str) -> str:
@@ -155,7 +162,8 @@ def _n(count: int, noun: str) -> str:
 def engine_account(s: CardStore, card: Card) -> dict[str, Any]:
     """What the engine does with a card, for its page ("In the stepper"): every unit of its text
     with its status in words, the counts, and one sentence that sums it up."""
-    found = units(s, card)
+    r = resolved(s, card)
+    found = None if r is None else r.units
     if found is None:
         return {
             "place": "none",
@@ -196,7 +204,7 @@ def engine_account(s: CardStore, card: Card) -> dict[str, Any]:
     return {
         "place": place,
         "summary": summary,
-        "units": [unit_dict(u, card.side_id) for u in found],
+        "units": [unit_dict(u, card.side_id, note) for u, note in zip(found, r.reviews, strict=True)],
         "counts": counts,
         "by_hand": by_hand,
     }
