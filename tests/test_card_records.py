@@ -525,3 +525,42 @@ def test_every_standard_card_is_in_a_scenario_or_the_sweep(pool):
     """Every Standard card's record is read by the sweep; ice and icebreakers also run above."""
     assert set(_standard_ids()) >= set(pool)
     assert len(_ice_cases()) > 70 and len(_breaker_cases()) > 25
+
+
+def _encounter_strength(doc, ice: dict, server: str, programs: list | None = None) -> int:
+    b = {"version": 1, "runner": {"credits": 5, "rig": {"programs": programs or []}, "memory_limit": 10}}
+    b["servers"] = {server: {"ice": [{**ice, "rezzed": True}]}}
+    s = engine.start(b, "run", doc, {"server": server})
+    for _ in range(20):
+        enc = [e for e in s.trace if e.step == "step_encounter_begins" and "strength" in e.objects]
+        if enc:
+            return enc[0].objects["strength"]
+        ids = _ids(s)
+        s, _ = engine.apply(s, next((x for x in ("pass", "continue") if x in ids), ids[0]))
+    raise AssertionError("no encounter")
+
+
+@pytest.mark.parametrize(
+    "title,server,plus",
+    [
+        ("Palisade", "remote1", 2),
+        ("Palisade", "hq", 0),
+        ("Bathynomus", "archives", 3),
+        ("Bathynomus", "rd", 0),
+    ],
+)
+def test_reviewed_ice_strength_while_protecting_a_server(nrdb, names, doc, title, server, plus):
+    """Palisade "+2 strength while protecting a remote server", Bathynomus "+3 ... while protecting
+    Archives" (reviewed by hand: the records model them; the printed number from the card data)."""
+    card = by_name(nrdb, title)
+    r = resolve(card, names)
+    assert r.record == "reviewed" and r.units[0].status == MODELED
+    assert _encounter_strength(doc, r.card, server) == card.strength + plus
+
+
+def test_reviewed_hagen_loses_strength_per_installed_icebreaker(nrdb, names, doc):
+    card = by_name(nrdb, "Hagen")
+    hagen = resolve(card, names).card
+    breakers = [resolve(by_name(nrdb, t), names).card for t in ("Echelon", "Unity")]
+    assert _encounter_strength(doc, hagen, "hq") == card.strength
+    assert _encounter_strength(doc, hagen, "hq", breakers) == max(0, card.strength - 2)
