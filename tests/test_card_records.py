@@ -564,3 +564,22 @@ def test_reviewed_hagen_loses_strength_per_installed_icebreaker(nrdb, names, doc
     breakers = [resolve(by_name(nrdb, t), names).card for t in ("Echelon", "Unity")]
     assert _encounter_strength(doc, hagen, "hq") == card.strength
     assert _encounter_strength(doc, hagen, "hq", breakers) == max(0, card.strength - 2)
+
+
+@pytest.mark.parametrize("title", ["SDS Drone Deployment", "Public Access Plaza"])
+def test_reviewed_access_text_is_asked_when_the_card_is_accessed(nrdb, names, doc, title):
+    """An additional cost to steal (SDS Drone Deployment) or a tag for trashing (Public Access
+    Plaza), once only shown, is asked of the judge with the card's words when it is accessed."""
+    r = resolve(by_name(nrdb, title), names)
+    unit = next(u for u in r.units if u.at == "accessed")
+    assert unit.status == BY_HAND
+    content = {**r.card, **({"rezzed": True} if r.card["type"] == "asset" else {})}
+    b = {"version": 1, "runner": {"credits": 5}, "servers": {"remote1": {"content": content}}}
+    s = engine.start(b, "run", doc, {"server": "remote1"})
+    for _ in range(40):
+        labels = [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+        if labels or s.finished:
+            break
+        ids = _ids(s)
+        s, _ = engine.apply(s, next((x for x in ("pass", "continue") if x in ids), ids[0]))
+    assert labels and unit.text[:50] in labels[0]
