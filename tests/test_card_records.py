@@ -583,3 +583,79 @@ def test_reviewed_access_text_is_asked_when_the_card_is_accessed(nrdb, names, do
         ids = _ids(s)
         s, _ = engine.apply(s, next((x for x in ("pass", "continue") if x in ids), ids[0]))
     assert labels and unit.text[:50] in labels[0]
+
+
+_PLAY_EXPECT = [
+    (re.compile(r"Gain (\d+)\[credit\]\."), lambda m: {"credits": int(m.group(1))}),
+    (re.compile(r"Draw (\d+) cards?\."), lambda m: {"hand": int(m.group(1))}),
+    (re.compile(r"Gain ((?:\[click\])+)\."), lambda m: {"clicks": m.group(1).count("[click]")}),
+]
+
+
+def _play_cases() -> list[str]:
+    return [
+        c
+        for c in _standard_ids()
+        if json.loads((RECORDS_DIR / f"{c}.json").read_text())["type"] in ("operation", "event")
+    ]
+
+
+@pytest.mark.parametrize("cid", _play_cases())
+def test_each_standard_operation_and_event_plays_as_printed(cid, nrdb, names, doc):
+    """Played from HQ or the grip in its player's turn: a play ability the engine models does
+    what its printed text says when that text is one plain instruction ("Gain 9[credit].",
+    "Draw 3 cards."), and the card goes to its discard pile; one by hand stops the stepper with
+    the card's words for the judge."""
+    r = resolve(by_name(nrdb, nrdb.cards[cid].title), names)
+    assert r.problems == []
+    side = "corp" if r.card["type"] == "operation" else "runner"
+    b = engine_board_for(side, r.card)
+    s = engine.start(b, f"{side}_turn", doc)
+    for _ in range(40):
+        plays = [i for i in _ids(s) if i.startswith("play:")]
+        if plays or s.finished:
+            break
+        ids = _ids(s)
+        s, _ = engine.apply(s, next((x for x in ("pass", "continue", "resolved") if x in ids), ids[0]))
+    assert plays, r.card["name"]
+    p = s.board[side]
+    before = {"credits": p["credits"], "hand": len(p["hand"]), "clicks": p["clicks"]}
+    s, _ = engine.apply(s, plays[0])
+    play = [u for u in r.units if u.kind == "play"]
+    if any(u.status == BY_HAND for u in play):
+        for _ in range(20):
+            labels = [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+            if labels or s.finished:
+                break
+            ids = _ids(s)
+            s, _ = engine.apply(s, next((x for x in ("pass", "continue") if x in ids), ids[0]))
+        assert labels and play[0].text[:50] in labels[0], r.card["name"]
+        return
+    for _ in range(20):  # to the end of the play ability
+        if any(c.get("name") == r.card["name"] for c in s.board[side]["discard"]) or s.finished:
+            break
+        ids = _ids(s)
+        s, _ = engine.apply(s, next((x for x in ("pass", "continue") if x in ids), ids[0]))
+    assert any(c.get("name") == r.card["name"] for c in s.board[side]["discard"]), r.card["name"]
+    if len(play) != 1:
+        return  # more than one instruction: the sweep accounts for each
+    for pattern, make in _PLAY_EXPECT:
+        m = pattern.fullmatch(play[0].text)
+        if m:
+            p = s.board[side]
+            after = {"credits": p["credits"], "hand": len(p["hand"]), "clicks": p["clicks"]}
+            cost = {"credits": r.card.get("play_cost", 0), "hand": 1, "clicks": 1}
+            for key, gain in make(m).items():
+                assert after[key] - before[key] == gain - cost[key], (r.card["name"], key, before, after)
+
+
+def engine_board_for(side: str, card: dict) -> dict:
+    credits = card.get("play_cost", 0) + 5
+    other = "runner" if side == "corp" else "corp"
+    return {
+        "version": 1,
+        "turn": side,
+        side: {"credits": credits, "clicks": 3, "hand": [card], "deck": 10},
+        other: {"credits": 5, "hand": 3, "deck": 10},
+        "servers": {},
+    }
