@@ -659,3 +659,85 @@ def engine_board_for(side: str, card: dict) -> dict:
         other: {"credits": 5, "hand": 3, "deck": 10},
         "servers": {},
     }
+
+
+# "When you score this agenda, gain 7[credit]." and the like, read from the printed text
+_AGENDA_EXPECT = [
+    (re.compile(r"gain (\d+)\[credit\]"), lambda m: {"corp.credits": int(m.group(1))}),
+    (re.compile(r"give (?:the runner|them) (\d+) tags?"), lambda m: {"runner.tags": int(m.group(1))}),
+    (re.compile(r"do (\d+) (?:net|meat|core) damage"), lambda m: {"runner.hand": -int(m.group(1))}),
+    (re.compile(r"the runner loses (\d+)\[credit\]"), lambda m: {"runner.credits": -int(m.group(1))}),
+]
+_WHEN = {
+    "scored": re.compile(r"When (?:you score this agenda|this agenda is scored or stolen), (.+)\."),
+    "stolen": re.compile(r"When (?:the Runner steals this agenda|this agenda is scored or stolen), (.+)\."),
+}
+
+
+def _agenda_cases() -> list[str]:
+    return [
+        c for c in _standard_ids() if json.loads((RECORDS_DIR / f"{c}.json").read_text())["type"] == "agenda"
+    ]
+
+
+def _agenda_session(doc, agenda: dict, how: str):
+    runner = {"credits": 10, "clicks": 4, "hand": 8, "deck": 10}
+    if how == "scored":
+        adv = {**agenda, "advancements": agenda.get("advancement_requirement", 0)}
+        b = {"version": 1, "corp": {"credits": 10, "clicks": 0, "hand": 3, "deck": 10}, "runner": runner}
+        b["servers"] = {"remote1": {"content": adv}}
+        return engine.start(b, "corp_turn", doc), "score:remote1"
+    b = {"version": 1, "turn": "runner", "corp": {"credits": 10, "hand": 3, "deck": 10}, "runner": runner}
+    b["servers"] = {"remote1": {"content": agenda}}
+    return engine.start(b, "run", doc, {"server": "remote1"}), None  # accessed, it is stolen
+
+
+@pytest.mark.parametrize("how", ["scored", "stolen"])
+@pytest.mark.parametrize("cid", _agenda_cases())
+def test_each_standard_agenda_scored_and_stolen(cid, how, nrdb, names, doc):
+    """Each agenda scored by the Corp and stolen by the Runner: an ability on that condition
+    does what its printed words say when they are plain ("gain 7[credit]", "give the Runner 1
+    tag", "do 2 net damage"); one by hand stops the stepper with the card's words."""
+    r = resolve(by_name(nrdb, nrdb.cards[cid].title), names)
+    assert r.problems == []
+    s, act = _agenda_session(doc, r.card, how)
+    before = _state(s)
+    if act is not None:
+        for _ in range(60):
+            ids = _ids(s)
+            if act in ids or s.finished:
+                break
+            s, _ = engine.apply(s, next((x for x in ("pass", "continue", "resolved") if x in ids), ids[0]))
+        assert act in _ids(s), (r.card["name"], how)
+        before = _state(s)
+        s, _ = engine.apply(s, act)
+    units = [u for u in r.units if u.at and how in u.at.replace(" ", "_").split("_or_")]
+    asked = []
+    for _ in range(60):
+        if s.finished:
+            break
+        ids = _ids(s)
+        asked += [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+        if how == "scored" and not any(
+            x in ("pass", "continue", "resolved") or x.startswith("trigger:") for x in ids
+        ):
+            break  # the Corp's next action: the score and its abilities are done
+        s, _ = engine.apply(
+            s, next((x for x in ("resolved", "pass", "continue", "no_trash") if x in ids), ids[0])
+        )
+    done = s.outcome.scored if how == "scored" else s.outcome.stolen
+    assert r.card["name"] in done, (r.card["name"], how, done)
+    for u in units:
+        if u.status == BY_HAND:
+            assert any(u.text[:50] in label for label in asked), (r.card["name"], how, u.text)
+            continue
+        m = _WHEN[how].fullmatch(u.text)
+        want = None
+        for pattern, make in _AGENDA_EXPECT:
+            if m and pattern.fullmatch(m.group(1).lower()):
+                want = make(pattern.fullmatch(m.group(1).lower()))
+        if want is None or u.status != MODELED:
+            continue
+        after = _state(s)
+        for key, delta in want.items():
+            assert after[key] - before[key] == delta, (r.card["name"], how, key, before, after)
