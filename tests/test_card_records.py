@@ -741,3 +741,81 @@ def test_each_standard_agenda_scored_and_stolen(cid, how, nrdb, names, doc):
         after = _state(s)
         for key, delta in want.items():
             assert after[key] - before[key] == delta, (r.card["name"], how, key, before, after)
+
+
+_TURN_GAIN = re.compile(r"When your turn begins, gain (\d+)\[credit\]\.")
+_MU = re.compile(r"\+(\d+)\[mu\]")
+
+
+def _installed_cases() -> list[str]:
+    done = set(_ice_cases()) | set(_breaker_cases()) | set(_play_cases()) | set(_agenda_cases())
+    return [c for c in _standard_ids() if c not in done]
+
+
+def _place(card: dict, side: str) -> dict:
+    b: dict = {
+        "version": 1,
+        "turn": side,
+        "corp": {"credits": 10, "hand": 3, "deck": 10},
+        "runner": {"credits": 10, "clicks": 4, "hand": 5, "deck": 10, "memory_limit": 10},
+        "servers": {},
+    }
+    kind = card.get("type")
+    if kind == "asset":
+        b["servers"]["remote1"] = {"content": {**card, "rezzed": True}}
+    elif kind == "upgrade":
+        b["servers"]["remote1"] = {"root": [{**card, "rezzed": True}]}
+    elif kind in ("program", "hardware", "resource"):
+        b["runner"]["rig"] = {kind + ("s" if kind != "hardware" else ""): [card]}
+    else:  # a Runner identity
+        b["runner"]["identity"] = card
+    return b
+
+
+@pytest.mark.parametrize("cid", _installed_cases())
+def test_each_other_standard_card_installed_and_its_turn_begins(cid, nrdb, names, doc):
+    """Every other Standard card (assets, upgrades, programs, hardware, resources, identities)
+    put on the board by name: the board is valid, its controller's turn begins, a plain "When
+    your turn begins, gain N[credit]." pays N, a by-hand turn-begins ability is asked with the
+    card's words, and "+N[mu]" raises the memory limit by N."""
+    r = resolve(by_name(nrdb, nrdb.cards[cid].title), names)
+    assert r.problems == []
+    if r.card.get("type") is None and nrdb.cards[cid].card_type_id == "corp_identity":
+        assert {u.status for u in r.units} <= {"absent"}  # the board has no place for it yet
+        return
+    side = "corp" if r.card.get("type") in ("asset", "upgrade") else "runner"
+    b = _place(r.card, side)
+    assert engine.validate_board(b) == [], (r.card["name"], engine.validate_board(b)[:2])
+    before = b[side]["credits"]
+    s = engine.start(b, f"{side}_turn", doc)
+    asked = []
+    for _ in range(40):
+        if s.finished:
+            break
+        ids = _ids(s)
+        asked += [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+        if not any(x in ("pass", "continue", "resolved") or x.startswith("trigger:") for x in ids):
+            break  # the first action of the turn: its start is done
+        s, _ = engine.apply(s, next((x for x in ("resolved", "pass", "continue") if x in ids), ids[0]))
+    for u in r.units:
+        if u.at == "turn_begins" and u.status == BY_HAND:
+            assert any(u.text[:50] in label for label in asked), (r.card["name"], u.text)
+        m = _TURN_GAIN.fullmatch(u.text)
+        if m and u.status == MODELED:
+            assert s.board[side]["credits"] - before == int(m.group(1)), r.card["name"]
+        m = _MU.fullmatch(u.text)
+        if m:
+            assert u.status == MODELED
+            progs = [
+                {"name": f"P{i}", "type": "program", "memory_cost": 1} for i in range(4 + int(m.group(1)))
+            ]
+            rig = (
+                {"programs": progs, "hardware": [r.card]}
+                if r.card["type"] == "hardware"
+                else {"programs": progs}
+            )
+            if r.card["type"] == "resource":
+                rig["resources"] = [r.card]
+            assert engine.validate_board({"version": 1, "runner": {"rig": rig}}) == [], r.card["name"]
+            progs.append({"name": "One more", "type": "program", "memory_cost": 1})
+            assert engine.validate_board({"version": 1, "runner": {"rig": rig}}) != [], r.card["name"]
