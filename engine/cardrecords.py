@@ -33,6 +33,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,19 +199,25 @@ class Records:
 
 
 _LOADED: dict[Path, tuple[tuple[int, int], Records]] = {}
+_CHECKED: dict[Path, float] = {}  # when each folder's modification times were last looked at
+RECHECK_SECONDS = 1.0
 
 
 def load(folder: Path | None = None) -> Records:
     """Every record of `folder` (default engine/cards), schema-checked; memoised per folder
-    until a file in it changes (modification times). A folder that does not exist
+    until a file in it changes (modification times, looked at most once a second). A folder that does not exist
     has no records (the translator's output is then used as it is)."""
     folder = Path(folder or RECORDS_DIR)
+    hit = _LOADED.get(folder)
+    now = time.monotonic()
+    if hit and now - _CHECKED.get(folder, 0.0) < RECHECK_SECONDS:
+        return hit[1]
+    _CHECKED[folder] = now
     try:  # the folder's and its files' modification times: a record edited in place counts
         with os.scandir(folder) as entries:
             stamp = (folder.stat().st_mtime_ns, max((e.stat().st_mtime_ns for e in entries), default=0))
     except OSError:
         return Records(folder)
-    hit = _LOADED.get(folder)
     if hit and hit[0] == stamp:
         return hit[1]
     recs = Records(folder)
@@ -558,6 +565,9 @@ def generate(
         changed.append(cid)
         if write:
             (folder / f"{cid}.json").unlink()
+    if write:
+        _LOADED.pop(folder.resolve(), None)  # read again on next use
+        _LOADED.pop(folder, None)
     return said, changed
 
 
