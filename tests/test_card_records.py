@@ -819,3 +819,21 @@ def test_each_other_standard_card_installed_and_its_turn_begins(cid, nrdb, names
             assert engine.validate_board({"version": 1, "runner": {"rig": rig}}) == [], r.card["name"]
             progs.append({"name": "One more", "type": "program", "memory_cost": 1})
             assert engine.validate_board({"version": 1, "runner": {"rig": rig}}) != [], r.card["name"]
+
+
+def test_standard_recurring_credits_are_modeled_only_when_they_may_pay_any_cost(nrdb, names, pool):
+    """The engine spends recurring credits on any cost of their controller (engine.recurring):
+    a card whose text restricts them ("You can spend hosted credits to pay trash costs.") has
+    them shown on the card, not modeled (Azimat, Cezve, Mantle, Mahkota Langit Grid)."""
+    restricted = 0
+    for cid in pool:
+        try:
+            r = resolve(nrdb.cards[cid], names)
+        except ValueError:
+            continue
+        limits = [u for u in r.units if "spend hosted credits" in u.text.lower()]
+        restricted += bool(limits)
+        if limits:
+            assert "recurring" not in r.card, r.card["name"]
+            assert any("[recurring-credit]" in t for t in r.card["unmodeled"]), r.card["name"]
+    assert restricted >= 4
