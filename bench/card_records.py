@@ -6,6 +6,9 @@ Prints:
 
 * the time to make every card's board object and its account of units (`engine.cardtext`
   `board_card` + `card_units`) for the whole data set (target: at most 2 s), best of --repeat;
+* the time to read every behaviour record (engine/cards, schema-checked, `engine.cardrecords.load`
+  with no memo) and resolve every recorded card against the card data (`resolve`), and to
+  propose every record as the generator does (`generate`, nothing written) (target: at most 2 s);
 * the time to start a session (`engine.start`, a run) on a board of 40 real cards put on it by
   name (ice on three servers, assets and upgrades, a Runner rig), median and best of 50 starts
   (target: at most 20 ms), and the time of its decisions to the run's end (at most 20).
@@ -45,10 +48,10 @@ RIG = [
 
 
 def board_of(cards: dict, names: dict) -> dict:
-    from engine.cardtext import board_card
+    from engine.cardrecords import resolve  # the editor's path: the card's record where present
 
     def card(cid: str, **extra) -> dict:
-        return {**board_card(cards[cid], names), **extra}
+        return {**resolve(cards[cid], names).card, **extra}
 
     ice = [cid for cid in ICE if cid in cards]
     up = [card("ash_2x3zb9cy", rezzed=True)] if "ash_2x3zb9cy" in cards else []
@@ -105,6 +108,28 @@ def main() -> None:
                 pass
         best = min(best, time.perf_counter() - t0)
     print(f"  board objects and units for {n} cards: {best:.2f} s (best of {args.repeat}; target <= 2 s)")
+
+    from engine import cardrecords
+    from rules_index.cards import standard_legality
+
+    legality, _ = standard_legality(data)
+    pool = [cid for cid, leg in legality.items() if leg.legal]
+    best = best_gen = float("inf")
+    for _ in range(args.repeat):
+        cardrecords._LOADED.clear()  # read and check every file again
+        t0 = time.perf_counter()
+        recs = cardrecords.load()
+        for cid in recs.by_id:
+            cardrecords.resolve(cards[cid], names, recs)
+        best = min(best, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        said, _ = cardrecords.generate(data, pool, cardrecords.RECORDS_DIR, write=False)
+        best_gen = min(best_gen, time.perf_counter() - t0)
+    print(
+        f"  behaviour records: read and check {len(recs)} and resolve their cards: {best:.2f} s; "
+        f"the generator over {len(pool)} Standard cards ({len(said)} changes): {best_gen:.2f} s "
+        f"(best of {args.repeat}; target <= 2 s)"
+    )
 
     b = board_of(cards, names)
     count = sum(

@@ -187,9 +187,10 @@ EFFECTS: dict[str, dict[str, Any]] = {
 }
 # ice `strength_mods`: a constant ability changing the ice's strength (engine.rig.ice_strength):
 # "per" counts something (each hosted advancement counter: Ice Wall), "while" a condition (the
-# only piece of ice protecting its server: Scatter Field; the Runner is tagged)
-STRENGTH_PER = ("advancement",)
-STRENGTH_WHILE = ("only_ice", "tagged")
+# only piece of ice protecting its server: Scatter Field; the Runner is tagged; it protects a
+# remote server: Palisade, or Archives: Bathynomus); "icebreaker": each installed icebreaker (Hagen)
+STRENGTH_PER = ("advancement", "icebreaker")
+STRENGTH_WHILE = ("only_ice", "tagged", "protecting_remote", "protecting_archives")
 MAX_UNMODELED = 10  # printed paragraphs the engine does not apply, on one card
 _LIMITS = ("once_per", "only_if", "threat")  # optional limits on icebreaker abilities (break, strength)
 MAX_OPTIONS = 4  # options of one "choose" effect ("X or end the run")

@@ -52,6 +52,7 @@ __all__ = [
     "plain",
     "subroutine_lines",
     "ability_lines",
+    "translate",
 ]
 
 MAX_TEXT = 1000  # the board format's limit for a text field
@@ -410,7 +411,13 @@ def _is_ability(line: str) -> bool:
     if re.search(r"<strong>[^<]*:\s*</strong>", line):
         return True
     m = _ABILITY.match(plain(line))
-    return bool(m and (_CREDITS.fullmatch(m.group("cost").strip()) or "[click]" in m.group("cost")))
+    # a cost of credits, or one with [click] or [trash] ("[trash]: ...", "[trash], 2[credit]: ...")
+    return bool(
+        m
+        and (
+            _CREDITS.fullmatch(m.group("cost").strip()) or re.search(r"\[(?:click|trash)\]", m.group("cost"))
+        )
+    )
 
 
 def parse_ability(line: str, subtypes: Mapping[str, str] | None = None) -> dict:
@@ -698,6 +705,30 @@ def _sentence_list(line: str) -> list[str]:
     return [x.lower() for x in _sentences(line)]
 
 
+def _shape(out: dict) -> dict:
+    """What `_added` compares: each list's length, each other value as it is (copied)."""
+    return {
+        k: len(v) if isinstance(v, list) else (dict(v) if isinstance(v, dict) else v) for k, v in out.items()
+    }
+
+
+def _added(before: dict, out: dict) -> dict:
+    """The board object's fields a unit added: new list items (kept as the same objects, so a
+    later change to one shows), numbers added (``mu`` +1), and any other field set or changed."""
+    piece: dict[str, Any] = {}
+    for k, v in out.items():
+        was = before.get(k)
+        if isinstance(v, list):
+            if len(v) > (was or 0):
+                piece[k] = v[was or 0 :]
+        elif isinstance(v, bool) or not isinstance(v, int):
+            if v != was:
+                piece[k] = v
+        elif v != (was or 0):
+            piece[k] = v - (was or 0)
+    return piece
+
+
 class _Card:
     """Builds one board card and the account of its units together, so that what the card does
     on the board and what the coverage says it does cannot disagree."""
@@ -707,15 +738,21 @@ class _Card:
         self.controller = controller
         self.out = out
         self.units: list[Unit] = []
+        # what each unit added to the board object (`pieces`), for the card records
+        # (engine.cardrecords): the board object as it was before the unit
+        self.pieces: list[dict] = []
+        self._before = _shape(out)
 
     def unit(self, text: str, kind: str, status: str, at: str | None = None) -> None:
         self.units.append(Unit(text[:MAX_TEXT], kind, status, at))
+        self.pieces.append(_added(self._before, self.out))
+        self._before = _shape(self.out)
 
     def shown(self, text: str, kind: str = "constant") -> None:
-        self.unit(text, kind, SHOWN)
         self.out.setdefault("unmodeled", [])
         if len(self.out["unmodeled"]) < 10:
             self.out["unmodeled"].append(text[:MAX_TEXT])
+        self.unit(text, kind, SHOWN)
 
     # ----- paragraphs ----------------------------------------------------------------------
     def trigger(self, line: str, low: str, src: str | None = None) -> bool:
@@ -900,8 +937,8 @@ class _Card:
             if all(d == "advance" for d in done):
                 self.shown(line)
             else:
-                self.unit(line, "constant", MODELED)
                 self.out.setdefault("unmodeled", []).append("You can advance this card.")
+                self.unit(line, "constant", MODELED)
             return True
         self.unit(line, "constant", MODELED)
         return True
@@ -924,7 +961,16 @@ def board_card(card: Any, subtype_names: Mapping[str, str] | None = None) -> dic
     return _build(card, subtype_names)[0]
 
 
-def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, list[Unit]]:
+def translate(
+    card: Any, subtype_names: Mapping[str, str] | None = None
+) -> tuple[dict, list[Unit], list[dict]]:
+    """`board_card` and `card_units` at once, with what each unit added to the board object
+    (its engine vocabulary: subroutines, abilities, triggers, effects, constants ...; {} for a
+    unit that adds nothing): what engine.cardrecords stores and checks per unit."""
+    return _build(card, subtype_names)
+
+
+def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, list[Unit], list[dict]]:
     get = card.get if isinstance(card, Mapping) else lambda k, d=None: getattr(card, k, d)
     ctype = get("card_type_id") or ""
     text = get("text") or ""
@@ -936,7 +982,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         # the Runner's identity is on the board (its text shown with it); the Corp's is not yet
         status = SHOWN if ctype == "runner_identity" else ABSENT
         units = [Unit(p[:MAX_TEXT], "identity", status) for p in plain(text).split("\n") if p]
-        return out, units
+        return out, units, [{} for _ in units]
     if ctype not in _CORP | _RUNNER:
         raise ValueError(f"a {ctype or 'typeless'} card has no place on the board")
     out["type"] = ctype
@@ -961,7 +1007,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
     b = _Card(ctype, controller, out)
     if ctype in ("operation", "event"):
         _play(b, text)
-        return out, b.units
+        return out, b.units, b.pieces
     if ctype == "ice":
         out["subroutines"] = []
     icebreaker = ctype == "program" and "icebreaker" in subtypes and out.get("strength") is not None
@@ -1014,7 +1060,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
             b.by_hand_at("encountered", line)
             continue
         b.shown(line, "ability" if _is_ability(raw) else "constant")
-    return out, b.units
+    return out, b.units, b.pieces
 
 
 # an ice paragraph that matters during an encounter with it, and one about rezzing it
@@ -1251,11 +1297,13 @@ def _name(effect: Any) -> str:
     return effect if isinstance(effect, str) else effect.get("effect", "")
 
 
-def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None) -> dict:
+def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None, units_of: Any = None) -> dict:
     """What the engine does with the printed text of `cards` (NetrunnerDB records): per card type
     and overall, cards whose every unit is modeled (or not applicable), and units modeled / by
     hand (surfaced at a trigger point or window) / shown on the card / not applicable, with the
-    list of the units not modeled. The figure counts every unit of every card."""
+    list of the units not modeled. The figure counts every unit of every card. `units_of(card,
+    subtype_names)`: a card's units (default `card_units`; engine.cardrecords.resolved_units
+    for the units as the card records keep them)."""
     from collections import Counter, defaultdict
 
     by_type: dict[str, Counter] = defaultdict(Counter)
@@ -1265,7 +1313,7 @@ def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None) -> dict
         get = c.get if isinstance(c, Mapping) else lambda k, d=None, c=c: getattr(c, k, d)
         ctype = get("card_type_id") or ""
         try:
-            units = card_units(c, subtype_names)
+            units = (units_of or card_units)(c, subtype_names)
         except ValueError:
             continue
         counts = Counter(u.status for u in units)

@@ -19,8 +19,9 @@ def strength(card: dict) -> int:
 def ice_strength(board: dict, server: str, ice: dict) -> int:
     """A piece of ice's current strength: printed, plus its constant `strength_mods` (never
     below 0 for comparisons with an icebreaker's, 3.9.5g): +N for each hosted advancement
-    counter (Ice Wall), +N while it is the only piece of ice protecting its server (Scatter
-    Field), +N while the Runner is tagged."""
+    counter (Ice Wall) or installed icebreaker (Hagen, -1), +N while it is the only piece of ice
+    protecting its server (Scatter Field), while the Runner is tagged, while it protects a remote
+    server (Palisade) or Archives (Bathynomus)."""
     base = ice.get("strength", 0)
     mods = ice.get("strength_mods")
     if not mods:
@@ -30,11 +31,19 @@ def ice_strength(board: dict, server: str, ice: dict) -> int:
         if per == "advancement":
             base += m["amount"] * ice.get("counters", {}).get("advancement", 0)
             continue
+        if per == "icebreaker":
+            progs = board["runner"]["rig"]["programs"]
+            base += m["amount"] * sum(1 for p in progs if "icebreaker" in (p.get("subtypes") or ()))
+            continue
         cond = m.get("while")
         if cond == "only_ice":
             holds = len(board["servers"][server]["ice"]) == 1
         elif cond == "tagged":
             holds = board["runner"]["tags"] > 0
+        elif cond == "protecting_remote":
+            holds = server.startswith("remote")
+        elif cond == "protecting_archives":
+            holds = server == "archives"
         else:  # pragma: no cover - the validator refuses others
             holds = False
         if holds:

@@ -233,7 +233,7 @@ def _notes(card: dict) -> tuple[list[dict[str, Any]], int]:
     return notes, by_hand
 
 
-def _ice_strength(card: Any, n_ice: int, tags: int = 0) -> int | None:
+def _ice_strength(card: Any, n_ice: int, tags: int = 0, server: str = "") -> int | None:
     """The ice's strength with its constant `strength_mods` (engine.rig.ice_strength), or None
     when it has none (or the board is not well formed)."""
     if not isinstance(card, dict) or not isinstance(card.get("strength_mods"), list):
@@ -248,7 +248,12 @@ def _ice_strength(card: Any, n_ice: int, tags: int = 0) -> int | None:
         if m.get("per") == "advancement":
             adv = counters.get("advancement", 0)
             base += m["amount"] * (adv if isinstance(adv, int) else 0)
-        elif (m.get("while") == "only_ice" and n_ice == 1) or (m.get("while") == "tagged" and tags):
+        elif (
+            (m.get("while") == "only_ice" and n_ice == 1)
+            or (m.get("while") == "tagged" and tags)
+            or (m.get("while") == "protecting_remote" and server.startswith("remote"))
+            or (m.get("while") == "protecting_archives" and server == "archives")
+        ):
             base += m["amount"]
     return max(0, base)
 
@@ -271,7 +276,7 @@ def _server_view(key: str, srv: dict, corp: dict, run: RunPosition | None, tags:
     ice = []
     for i, card in enumerate(ice_in):
         view = card_view(card, "ice")
-        now = _ice_strength(card, n, tags)
+        now = _ice_strength(card, n, tags, key)
         if now is not None and isinstance(view.get("strength"), int) and now != view["strength"]:
             view["boosted"] = now
         view["pos"] = i

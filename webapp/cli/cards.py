@@ -27,6 +27,31 @@ def build_cards_cmd(spec: str, build_dir: Path, force: bool) -> None:
         f"cards: {c.status}, {c.cards} cards, {c.printings} printings, {c.rulings} rulings, "
         f"{c.seconds:.2f} s  <- {c.source}{note}"
     )
+    for line in card_records_check(build_dir):
+        click.echo(line)
+
+
+def card_records_check(build_dir: Path) -> list[str]:
+    """The card build's check of the engine's card records (engine.cardrecords) against the
+    card data just built: every unit no record accounts for, every card whose printed text
+    changed since its record, every Standard card without one (each is by hand in play)."""
+    from engine.cardrecords import check, load
+    from rules_index.cards import open_cards
+
+    s = open_cards(build_dir)
+    records = load()
+    names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
+    legality, _ = s.standard()
+    problems = check(s.cards(), names, [cid for cid, leg in legality.items() if leg.legal], records)
+    head = f"card records: {len(records)} in engine/cards, "
+    if not problems:
+        return [head + "every unit accounted for"]
+    return [
+        head + f"{len(problems)} problems (by hand in play until `python -m engine.cardrecords --write` "
+        "and a review):",
+        *(f"  {p}" for p in problems[:50]),
+        *([f"  ... and {len(problems) - 50} more"] if len(problems) > 50 else []),
+    ]
 
 
 def info_line(info: dict[str, Any]) -> str:

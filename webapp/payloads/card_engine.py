@@ -71,6 +71,7 @@ AT_WORDS: dict[str, str | dict[str, str]] = {
         "runner": "when the Runner takes it as an action",
     },
     "play": {"corp": "when the Corp plays this operation", "runner": "when the Runner plays this event"},
+    "rez": "when the Corp rezzes this card (on the rez decision)",
 }
 POOLS = ("standard", "all")
 
@@ -111,9 +112,13 @@ def unit_words(status: str, at: str | None, side: str | None) -> str:
     return STATUS_WORDS.get(status, status)
 
 
-def unit_dict(u: Any, side: str | None) -> dict[str, Any]:
-    """An engine.cardtext Unit as the API gives it: its fields and `says`, its status in words."""
-    return {**u.to_dict(), "says": unit_words(u.status, u.at, side)}
+def unit_dict(u: Any, side: str | None, review: str | None = None) -> dict[str, Any]:
+    """An engine.cardtext Unit as the API gives it: its fields and `says`, its status in words;
+    `reviewed`, the hand review's note of its record (engine.cardrecords), when there is one."""
+    out = {**u.to_dict(), "says": unit_words(u.status, u.at, side)}
+    if review:
+        out["reviewed"] = review
+    return out
 
 
 def left_to_judge(units: list) -> int:
@@ -132,14 +137,22 @@ def _subtype_names(s: CardStore) -> dict[str, str]:
     return {k: v["name"] for k, v in s.table("card_subtypes").items()}
 
 
-def units(s: CardStore, card: Card) -> list | None:
-    """engine.cardtext's account of a card's text, or None for a card with no place on the board."""
-    from engine.cardtext import card_units
+def resolved(s: CardStore, card: Card) -> Any:
+    """engine.cardrecords.resolve of a card (its units as its record keeps them, and each hand
+    review's note), or None for a card with no place on the board."""
+    from engine.cardrecords import resolve
 
     try:
-        return card_units(card, _subtype_names(s))
+        return resolve(card, _subtype_names(s))
     except ValueError:
         return None
+
+
+def units(s: CardStore, card: Card) -> list | None:
+    """engine.cardtext's account of a card's text as its record keeps it (engine.cardrecords),
+    or None for a card with no place on the board."""
+    r = resolved(s, card)
+    return None if r is None else r.units
 
 
 def _n(count: int, noun: str) -> str:
@@ -149,7 +162,8 @@ def _n(count: int, noun: str) -> str:
 def engine_account(s: CardStore, card: Card) -> dict[str, Any]:
     """What the engine does with a card, for its page ("In the stepper"): every unit of its text
     with its status in words, the counts, and one sentence that sums it up."""
-    found = units(s, card)
+    r = resolved(s, card)
+    found = None if r is None else r.units
     if found is None:
         return {
             "place": "none",
@@ -190,7 +204,7 @@ def engine_account(s: CardStore, card: Card) -> dict[str, Any]:
     return {
         "place": place,
         "summary": summary,
-        "units": [unit_dict(u, card.side_id) for u in found],
+        "units": [unit_dict(u, card.side_id, note) for u, note in zip(found, r.reviews, strict=True)],
         "counts": counts,
         "by_hand": by_hand,
     }

@@ -159,29 +159,37 @@ def _names(s: CardStore, card: Card) -> dict[str, Any]:
 def board(rules: Rules, card: Card) -> dict[str, Any]:
     """The board card object the engine takes (engine.cardtext), or None for a card that has
     no place on the board; `recognised` counts the subroutines/abilities translated."""
-    from engine.cardtext import board_card, card_units  # the engine: only a card's board object needs it
+    from engine.cardrecords import resolve  # the engine: only a card's board object needs it
 
     s = store(rules)
     names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
     try:
-        obj = board_card(card, names)
+        r = resolve(card, names)  # the card's reviewed record where it accounts for the text
         from .card_engine import unit_dict  # each unit with its status in words (`says`)
 
-        units = [unit_dict(u, card.side_id) for u in card_units(card, names)]
+        units = [unit_dict(u, card.side_id, note) for u, note in zip(r.units, r.reviews, strict=True)]
     except ValueError:
         return {"id": card.id, "title": card.title, "card": None, "units": [], "by_hand": 0}
     by_hand = sum(1 for u in units if u["status"] in ("by_hand", "shown"))
-    return {"id": card.id, "title": card.title, "card": obj, "units": units, "by_hand": by_hand}
+    return {
+        "id": card.id,
+        "title": card.title,
+        "card": r.card,
+        "units": units,
+        "by_hand": by_hand,
+        "record": r.record,
+        "problems": r.problems,
+    }
 
 
 def engine_units(rules: Rules, card: Card) -> list[dict[str, Any]]:
-    """What the engine does with each unit of a card's printed text (engine.cardtext)."""
+    """What the engine does with each unit of a card's printed text (engine.cardrecords)."""
     s = store(rules)
     names = {k: v["name"] for k, v in s.table("card_subtypes").items()}
     try:
-        from engine.cardtext import card_units
+        from engine.cardrecords import resolve
 
-        return [u.to_dict() for u in card_units(card, names)]
+        return [u.to_dict() for u in resolve(card, names).units]
     except ValueError:
         return []
 
@@ -195,9 +203,10 @@ def coverage(rules: Rules, standard_only: bool = True) -> dict[str, Any]:
     if standard_only:
         legality, _ = s.standard()
         cards = [c for c in cards if c.id in legality and legality[c.id].legal]
+    from engine.cardrecords import resolved_units
     from engine.cardtext import coverage as text_coverage
 
-    return {"pool": "standard" if standard_only else "all", **text_coverage(cards, names)}
+    return {"pool": "standard" if standard_only else "all", **text_coverage(cards, names, resolved_units)}
 
 
 # ----------------------------------------------------------------------------------------------
