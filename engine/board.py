@@ -1,4 +1,4 @@
-"""Board state format (version 1): validation and normalisation.
+"""Board state format (version 2; version 1 still read): validation and normalisation.
 
 The documented format is in docs/board-format.md and engine/board.schema.json. `validate_board`
 returns every problem (field-path prefixed); `normalise_board` turns a valid board into the
@@ -11,7 +11,14 @@ import re
 from typing import Any
 
 FORMAT = "nrrules-board"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Versions still read. Version 2 (issue 32) changed one rule: the ice-level `break_cost` shortcut
+# (`break:i`) is offered only on ice that names a `break_cost`; a version 1 board also offers it
+# (at 1 credit) when the Runner has no icebreaker abilities installed. A version 1 board is read
+# as written and keeps `"version": 1` when normalised, so the engine applies its rule
+# (`implicit_break_shortcut`): its shared links and tokens replay unchanged. `upgrade_board`
+# rewrites a version 1 board as version 2 when that keeps its meaning exactly.
+READ_VERSIONS = (1, 2)
 
 MAX_CREDITS = 999
 MAX_SMALL = 99  # clicks, tags, damage, agenda points, hand size, link, amounts...
@@ -862,9 +869,11 @@ def validate_board(data: Any) -> list[str]:
         ck.add("format", f"must be {FORMAT!r}")
     if "version" not in data:
         ck.add("version", f"is required (current board format version is {FORMAT_VERSION})")
-    elif data["version"] != FORMAT_VERSION:
+    elif not _is_int(data["version"]) or data["version"] not in READ_VERSIONS:
         ck.add(
-            "version", f"unsupported board format version {data['version']!r} (supported: {FORMAT_VERSION})"
+            "version",
+            f"unsupported board format version {data['version']!r} "
+            f"(supported: {', '.join(map(str, READ_VERSIONS))}; current {FORMAT_VERSION})",
         )
     if data.get("turn", "runner") not in PLAYERS:
         ck.add("turn", "must be 'corp' or 'runner'")
@@ -1101,12 +1110,63 @@ def normalise_board(data: dict) -> dict:
         servers[name] = s
     return {
         "format": FORMAT,
-        "version": FORMAT_VERSION,
+        "version": data.get("version", FORMAT_VERSION),
         "turn": data.get("turn", "runner"),
         "corp": corp,
         "runner": runner,
         "servers": servers,
     }
+
+
+def implicit_break_shortcut(board: dict) -> bool:
+    """Does the (normalised) board follow version 1's rule for the `break_cost` shortcut: offered
+    also on ice naming no `break_cost` while the Runner has no icebreaker abilities installed?
+    Version 2 offers it only on ice that names a `break_cost` (`READ_VERSIONS`)."""
+    return board.get("version", FORMAT_VERSION) < 2
+
+
+def upgrade_board(data: dict) -> dict:
+    """A valid version 1 board rewritten as version 2 when that keeps its meaning exactly, else
+    the board as it is (still version 1, which the engine keeps reading). Version 1 offers the
+    shortcut on ice naming no `break_cost` while no icebreaker ability is installed: when no
+    Runner card anywhere on the board has a `break` or `strength` ability, that is always the
+    case, so each such piece of ice gets `"break_cost": 1` (version 1's default); when none lacks
+    a `break_cost`, nothing changes but the version. Returns a new dict."""
+    if data.get("version") != 1:
+        return dict(data)
+    lacking = [
+        (name, i)
+        for name, srv in (data.get("servers") or {}).items()
+        for i, ice in enumerate(srv.get("ice", []))
+        if isinstance(ice, str) or "break_cost" not in ice
+    ]
+    if lacking and _runner_has_breaker_ability(data.get("runner") or {}):
+        return dict(data)
+    out = {**data, "version": FORMAT_VERSION}
+    if lacking:
+        out["servers"] = {name: dict(srv) for name, srv in data["servers"].items()}
+        for name, i in lacking:
+            srv = out["servers"][name]
+            srv["ice"] = list(srv["ice"])
+            ice = srv["ice"][i]
+            srv["ice"][i] = (
+                {"name": ice, "break_cost": 1} if isinstance(ice, str) else {**ice, "break_cost": 1}
+            )
+    return out
+
+
+def _runner_has_breaker_ability(runner: dict) -> bool:
+    """Has any Runner card on the board (installed, in the grip, stack, heap or set aside) a
+    `break` or `strength` ability: one that could be installed during a session?"""
+    zones = [runner.get(z) for z in ("hand", "deck", "discard", "set_aside")]
+    zones += list((runner.get("rig") or {}).values())
+    for cards in zones:
+        for c in cards if isinstance(cards, list) else ():
+            if isinstance(c, dict) and any(
+                isinstance(a, dict) and a.get("kind") in ("break", "strength") for a in c.get("abilities", ())
+            ):
+                return True
+    return False
 
 
 def count_cards(board: dict) -> int:

@@ -254,6 +254,14 @@ def _encounter(s: Session) -> list[Refusal]:
                 if rid in ("rule_once_per_turn_flag", "rule_threat_flag") and s.doc.node(rid) is None:
                     rid = "rule_card_precedence"  # versions before 25.04 have no ability flag rules
                 out.append(Refusal(use_id, "runner", why, rid))
+    if not rig.break_shortcut(b, ice):  # version 2 boards: the shortcut only where the ice asks (issue 32)
+        for i, broken in enumerate(run["enc"]["broken"]):
+            if not broken:
+                why = (
+                    f"{ice['name']} names no break_cost: its subroutines are broken only by "
+                    "icebreaker abilities (the board's break shortcut is offered on ice with a break_cost)"
+                )
+                out.append(Refusal(f"break:{i}", "runner", why, "rule_break_subroutine"))
     out.append(
         Refusal(
             "jack_out",

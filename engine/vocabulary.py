@@ -88,6 +88,7 @@ def vocabulary() -> dict:
     return {
         "format": B.FORMAT,
         "version": B.FORMAT_VERSION,
+        "read_versions": list(B.READ_VERSIONS),
         "effects": [effect_spec(n) for n in B.EFFECTS],
         "triggers": {
             "when": list(B.TRIGGER_WHEN),
@@ -178,6 +179,11 @@ def sync_schema(schema: dict) -> dict:
                 "maximum": B.MAX_SMALL,
                 "description": "+N[mu]: memory this installed card adds to the memory limit (1.20.2)",
             }
+    out["properties"]["version"] = {
+        "enum": list(B.READ_VERSIONS),
+        "description": f"board format version (current {B.FORMAT_VERSION}; 1 is still read, with its "
+        "implicit break_cost shortcut: see engine.board.READ_VERSIONS)",
+    }
     return out
 
 

@@ -191,7 +191,11 @@ def _editor_page(
 ):
     exs = engine_payloads.examples()
     if board is None and board_text is None:
-        board = exs[0]["board"] if exs else {"format": "nrrules-board", "version": 1, "servers": {}}
+        board = (
+            exs[0]["board"]
+            if exs
+            else {"format": "nrrules-board", "version": engine_payloads.engine.FORMAT_VERSION, "servers": {}}
+        )
     text = board_text if board_text is not None else json.dumps(board, indent=1)
     structures = engine_payloads.structures(rules(), v)["structures"]
     if board is None and board_text is not None:
