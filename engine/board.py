@@ -306,6 +306,11 @@ _CARD_FIELDS_RUNNER = {
     "unmodeled",
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
+# The Corp's identity (`corp.identity`): always active (it is never installed or rezzed), its
+# abilities are conditional (`triggers`, engine.triggers), paid or [click] (`abilities`, as on a
+# rezzed asset: engine.windows) and constant (`hand_size`: "+N maximum hand size", 1.13.3b);
+# printed paragraphs the engine does not apply are `unmodeled`, shown on the board picture.
+_CORP_IDENTITY_FIELDS = {"name", "card_id", "text", "triggers", "abilities", "hand_size", "unmodeled"}
 
 
 def _is_int(v: Any) -> bool:
@@ -557,28 +562,30 @@ class _Checker:
         if "on_access" in c:
             self.effect_list(c["on_access"], f"{path}.on_access", "corp")
         if "triggers" in c:
-            trs = self.bounded_list(c["triggers"], f"{path}.triggers", MAX_ABILITIES, "triggers")
-            for i, tr in enumerate(trs or ()):
-                tp = f"{path}.triggers[{i}]"
-                if not isinstance(tr, dict) or tr.get("when") not in TRIGGER_WHEN:
-                    self.add(
-                        tp, f"must be an object with 'when' one of {', '.join(TRIGGER_WHEN)} and 'effects'"
-                    )
-                    continue
-                self.unknown(tr, {"when", "effects", "filter", "optional"}, tp)
-                self.bool_field(tr, "optional", tp)
-                if "filter" in tr:
-                    self.trigger_filter(tr, f"{tp}.filter")
-                if "effects" not in tr:
-                    self.add(f"{tp}.effects", "required")
-                else:
-                    self.effect_list(tr["effects"], f"{tp}.effects", side)
+            self.triggers(c, path, side)
         if "effects" in c:
             self.effect_list(c["effects"], f"{path}.effects", side)
         if "steal_cost" in c and ctype != "agenda":
             self.add(f"{path}.steal_cost", "only agendas have a cost to steal")
         if "agenda_points" in c and ctype != "agenda":
             self.add(f"{path}.agenda_points", "only agendas have agenda points")
+
+    def triggers(self, c: dict, path: str, side: str) -> None:
+        """A card's (or the Corp identity's) `triggers`: conditional abilities (engine.triggers)."""
+        trs = self.bounded_list(c["triggers"], f"{path}.triggers", MAX_ABILITIES, "triggers")
+        for i, tr in enumerate(trs or ()):
+            tp = f"{path}.triggers[{i}]"
+            if not isinstance(tr, dict) or tr.get("when") not in TRIGGER_WHEN:
+                self.add(tp, f"must be an object with 'when' one of {', '.join(TRIGGER_WHEN)} and 'effects'")
+                continue
+            self.unknown(tr, {"when", "effects", "filter", "optional"}, tp)
+            self.bool_field(tr, "optional", tp)
+            if "filter" in tr:
+                self.trigger_filter(tr, f"{tp}.filter")
+            if "effects" not in tr:
+                self.add(f"{tp}.effects", "required")
+            else:
+                self.effect_list(tr["effects"], f"{tp}.effects", side)
 
     def strength_mods(self, c: dict, path: str, ctype: str | None) -> None:
         """Ice `strength_mods`: each {"amount": N (-99..99), and "per" or "while"}."""
@@ -780,7 +787,7 @@ _BOTH_FIELDS = {
     "set_aside",
 }
 _PLAYER_FIELDS = {
-    "corp": _BOTH_FIELDS | {"bad_publicity"},
+    "corp": _BOTH_FIELDS | {"bad_publicity", "identity"},
     "runner": _BOTH_FIELDS
     | {"tags", "core_damage", "link", "bad_publicity_fund", "memory_limit", "identity", "rig"},
 }
@@ -824,6 +831,31 @@ def _check_identity(ck: _Checker, ident: Any) -> None:
     ck.int_field(ident, "memory_limit", "runner.identity")
     ck.text_field(ident, "card_id", "runner.identity", most=MAX_NAME)
     ck.text_field(ident, "text", "runner.identity")
+
+
+def _check_corp_identity(ck: _Checker, ident: Any) -> None:
+    if ident is None:
+        return
+    if isinstance(ident, str):
+        ident = {"name": ident}
+    if not isinstance(ident, dict):
+        ck.add("corp.identity", "must be an identity name or an object")
+        return
+    path = "corp.identity"
+    ck.unknown(ident, _CORP_IDENTITY_FIELDS, path)
+    ck.text_field(ident, "name", path, most=MAX_NAME, required=True)
+    ck.text_field(ident, "card_id", path, most=MAX_NAME)
+    ck.text_field(ident, "text", path)
+    ck.int_field(ident, "hand_size", path)
+    if "triggers" in ident:
+        ck.triggers(ident, path, "corp")
+    if "abilities" in ident:
+        ck.abilities(ident, path, "asset")  # the Corp card abilities of a rezzed asset
+    if "unmodeled" in ident:
+        texts = ck.bounded_list(ident["unmodeled"], f"{path}.unmodeled", MAX_UNMODELED, "paragraphs")
+        for i, t in enumerate(texts or ()):
+            if not isinstance(t, str) or not t or len(t) > MAX_TEXT:
+                ck.add(f"{path}.unmodeled[{i}]", f"must be a text of 1-{MAX_TEXT} characters")
 
 
 def _memory_limit(p: dict) -> Any:
@@ -888,6 +920,7 @@ def validate_board(data: Any) -> list[str]:
             ck.int_field(p, key, side)
         if side == "corp":
             ck.int_field(p, "bad_publicity", side)
+            _check_corp_identity(ck, p.get("identity"))
         else:
             for key in ("tags", "core_damage", "link"):
                 ck.int_field(p, key, side)
@@ -1057,6 +1090,8 @@ def normalise_board(data: dict) -> dict:
         "score_area": _zone(corp_in.get("score_area", []), "Agenda", "agenda"),
         "set_aside": _zone(corp_in.get("set_aside", []), "Set-aside card"),
     }
+    if corp_in.get("identity") is not None:  # absent from boards that name none (no key added)
+        corp["identity"] = _card(corp_in["identity"])
     ident_in = runner_in.get("identity")
     identity = {"name": ident_in} if isinstance(ident_in, str) else dict(ident_in) if ident_in else None
     rig_in = runner_in.get("rig", {})

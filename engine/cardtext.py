@@ -266,6 +266,9 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
 ]
 _UNLESS = re.compile(rf"(.+?),? unless (?:the runner pays|they pay) {_N}\[credit\]")
 _UNLESS_CLICK = re.compile(r"(.+?),? unless (?:the runner spends|they spend) ((?:\[click\])+)")
+_UNLESS_BOTH = re.compile(
+    rf"(.+?),? unless (?:the runner spends|they spend) ((?:\[click\])+) and {_N}\[credit\]"
+)
 _IF_TAGGED_AFTER = re.compile(r"(.+?) if the runner is tagged")
 _IF_TAGGED_BEFORE = re.compile(r"if the runner is tagged, (.+)")
 _TRACE = re.compile(
@@ -317,6 +320,15 @@ def _many(sentence: str, side: str | None = None) -> list | None:
             None
             if inner is None
             else [{"effect": "unless_pays", "amount": 0, "clicks": clicks, "effects": inner}]
+        )
+    m = _UNLESS_BOTH.fullmatch(s)
+    if m:  # "... unless they spend [click] and 2[credit]" (Thule Subsea)
+        inner = _many(m.group(1), side)
+        clicks = m.group(2).count("[click]")
+        return (
+            None
+            if inner is None
+            else [{"effect": "unless_pays", "amount": int(m.group(3)), "clicks": clicks, "effects": inner}]
         )
     m = _IF_TAGGED_AFTER.fullmatch(s) or _IF_TAGGED_BEFORE.fullmatch(s)
     if m:
@@ -933,9 +945,10 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         out["text"] = plain(text)[:MAX_TEXT]
         if get("base_link") is not None:
             out["base_link"] = get("base_link")
-        # the Runner's identity is on the board (its text shown with it); the Corp's is not yet
-        status = SHOWN if ctype == "runner_identity" else ABSENT
-        units = [Unit(p[:MAX_TEXT], "identity", status) for p in plain(text).split("\n") if p]
+        if ctype == "corp_identity":
+            return out, _corp_identity(out, text)
+        # the Runner's identity is on the board, its text shown with it
+        units = [Unit(p[:MAX_TEXT], "identity", SHOWN) for p in plain(text).split("\n") if p]
         return out, units
     if ctype not in _CORP | _RUNNER:
         raise ValueError(f"a {ctype or 'typeless'} card has no place on the board")
@@ -1046,7 +1059,7 @@ def _costs(cost: str) -> tuple[int, int, bool] | None:
     return clicks, credits, trash
 
 
-def _corp_ability(b: _Card, line: str) -> bool:
+def _corp_ability(b: _Card, line: str, as_type: str | None = None) -> bool:
     """ "[click], 1[credit], [trash]: effects" on an asset, upgrade or piece of ice: a Corp `click`
     ability (an action, 5.2.6a) or a `paid` ability (9.2.7), offered while the card is rezzed;
     its effects modeled when every part is understood, else one by-hand `text` effect the judge
@@ -1067,7 +1080,7 @@ def _corp_ability(b: _Card, line: str) -> bool:
     else:
         ab["effects"], status = [_text_effect(line)], BY_HAND
     abl = b.out.setdefault("abilities", [])
-    if len(abl) >= 10 or not engine_accepts(ab, "corp", ability=True, card_type=b.ctype):
+    if len(abl) >= 10 or not engine_accepts(ab, "corp", ability=True, card_type=as_type or b.ctype):
         return False
     abl.append(ab)
     b.unit(
@@ -1296,3 +1309,87 @@ def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None) -> dict
         "by_type": {k: shape(v) for k, v in sorted(by_type.items())},
         "not_modeled": open_units,
     }
+
+
+# ----- the Corp's identity (board `corp.identity`) -----------------------------------------------
+# Deck-building text printed on identities: nothing to do on a board in play.
+_IDENTITY_DECK = re.compile(r"your deck (?:cannot|may|must) .+|starter game only")
+_IDENTITY_HAND_SIZE = re.compile(r"you get \+(\d+) maximum hand size")
+# An identity paragraph opening with a trigger condition the engine has (engine.triggers.WHEN):
+# the condition, its filter, and whether the opener says more than the condition meets (then the
+# ability is surfaced by hand where the condition is met, and the judge checks the rest: "the
+# first time each turn ..." too, the engine keeping no once-per-turn limit on triggers).
+_IDENTITY_TRIGGERS: list[tuple[re.Pattern, str, dict | None]] = [
+    (
+        re.compile(
+            r"whenever (?:the runner steals an agenda|an agenda is stolen)(?P<extra>[^,]*), (?P<body>.+)"
+        ),
+        "stolen",
+        None,
+    ),
+    (re.compile(r"whenever you score an agenda(?P<extra>[^,]*), (?P<body>.+)"), "scored", _AGENDA),
+    (
+        re.compile(r"(?P<extra>the first time each turn )?the runner makes a successful run, (?P<body>.+)"),
+        "successful_run",
+        None,
+    ),
+    (
+        re.compile(r"whenever the runner makes a successful run(?P<extra>[^,]*), (?P<body>.+)"),
+        "successful_run",
+        None,
+    ),
+    (re.compile(r"when your turn begins(?P<extra>[^,]*), (?P<body>.+)"), "turn_begins", None),
+    (re.compile(r"when your turn ends(?P<extra>[^,]*), (?P<body>.+)"), "turn_ends", None),
+    (
+        re.compile(r"whenever the runner accesses an? (?P<extra>[^,]*?)agenda, (?P<body>.+)"),
+        "accessed",
+        _AGENDA,
+    ),
+]
+
+
+def _corp_identity(out: dict, text: str) -> list[Unit]:
+    """The Corp identity's paragraphs as board abilities (`corp.identity`, engine.board): a
+    trigger the engine has (`_IDENTITY_TRIGGERS`), modeled when its effects are understood and
+    its condition is exactly the engine's, else surfaced by hand where the condition is met;
+    "[click]: ..." / "N[credit]: ..." abilities as on a rezzed asset (`_corp_ability`); "+N
+    maximum hand size"; deck-building text not applicable; anything else shown on the board."""
+    b = _Card("corp_identity", "corp", out)
+    for raw in text.split("\n"):
+        line = plain(raw)
+        if not line:
+            continue
+        low = line.rstrip(".").lower()
+        if _NOT_IN_PLAY.fullmatch(line) or _IDENTITY_DECK.fullmatch(low):
+            b.unit(line, "deckbuilding", NOT_APPLICABLE)
+            continue
+        if _identity_trigger(b, line, low):
+            continue
+        m = _IDENTITY_HAND_SIZE.fullmatch(low)
+        if m and "hand_size" not in out:
+            out["hand_size"] = int(m.group(1))
+            b.unit(line, "constant", MODELED)
+            continue
+        if _corp_ability(b, line, "asset"):
+            continue
+        b.shown(line)
+    return b.units
+
+
+def _identity_trigger(b: _Card, line: str, low: str) -> bool:
+    for pattern, when, flt in _IDENTITY_TRIGGERS:
+        m = pattern.fullmatch(low)
+        if not m:
+            continue
+        if len(b.out.get("triggers", ())) >= 10:
+            return False
+        tr: dict[str, Any] = {"when": when}
+        if flt:
+            tr["filter"] = dict(flt)
+        if (m.group("extra") or "").strip():
+            b.by_hand_at(when, line)  # a condition narrower than the engine's: the judge checks it
+            b.out["triggers"][-1].update({k: v for k, v in tr.items() if k != "when"})
+        else:
+            b._add_trigger(tr, line[m.start("body") :].strip(), line, when)
+        return True
+    return False

@@ -141,7 +141,7 @@ def _corp_click_abilities(b: dict, credits: int) -> list[Refusal]:
         for a, ab in enumerate(c["abilities"]):
             if ab["kind"] != "click":
                 continue
-            if not c.get("rezzed"):
+            if not c.get("rezzed") and c is not b["corp"].get("identity"):  # an identity is active
                 why, rule = (
                     f"{c['name']} is unrezzed, so its abilities are inactive",
                     "rule_corp_become_active",

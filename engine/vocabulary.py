@@ -106,6 +106,7 @@ def vocabulary() -> dict:
         },
         "strength_mods": {"per": list(B.STRENGTH_PER), "while": list(B.STRENGTH_WHILE)},
         "card_types": {"corp": list(B.CORP_TYPES), "runner": list(B.RUNNER_TYPES)},
+        "corp_identity": sorted(B._CORP_IDENTITY_FIELDS),
         "zones": {"rig": list(B.RIG_ZONES), "access": list(B.ACCESS_ZONES)},
         "servers": {"central": list(B.CENTRAL), "remote": "remote1..remote99"},
         "counters": list(B.COUNTERS),
@@ -179,12 +180,41 @@ def sync_schema(schema: dict) -> dict:
                 "maximum": B.MAX_SMALL,
                 "description": "+N[mu]: memory this installed card adds to the memory limit (1.20.2)",
             }
+    defs["corp"]["properties"]["identity"] = _corp_identity_schema(_card_props(defs["corp_card"]))
     out["properties"]["version"] = {
         "enum": list(B.READ_VERSIONS),
         "description": f"board format version (current {B.FORMAT_VERSION}; 1 is still read, with its "
         "implicit break_cost shortcut: see engine.board.READ_VERSIONS)",
     }
     return out
+
+
+def _corp_identity_schema(corp_card: dict) -> dict:
+    """`corp.identity`: a name, or an object with the Corp card's `triggers`, `abilities` and
+    `unmodeled` (engine.board._CORP_IDENTITY_FIELDS)."""
+    props: dict[str, Any] = {
+        "name": {"type": "string", "minLength": 1, "maxLength": B.MAX_NAME},
+        "card_id": {"type": "string", "minLength": 1, "maxLength": B.MAX_NAME},
+        "text": {"type": "string", "minLength": 1, "maxLength": B.MAX_TEXT},
+        "hand_size": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": B.MAX_SMALL,
+            "description": "+N maximum hand size (a constant ability, 4.3.6)",
+        },
+        "triggers": corp_card["triggers"],
+        "abilities": corp_card["abilities"],
+        "unmodeled": _unmodeled_schema(),
+    }
+    assert set(props) == B._CORP_IDENTITY_FIELDS
+    return {
+        "description": "the Corp's identity: always active (4.6.4a); its abilities as a rezzed card's",
+        "oneOf": [
+            {"type": "null"},
+            {"type": "string", "minLength": 1, "maxLength": B.MAX_NAME},
+            {"type": "object", "required": ["name"], "additionalProperties": False, "properties": props},
+        ],
+    }
 
 
 def _card_props(d: dict) -> dict:
