@@ -192,6 +192,20 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
     },
 }
+# `play_if` on an operation or event: its "Play only if ..." restriction (9.3.3b), every
+# condition of which must hold for the card to be played (engine.restrictions). Condition ->
+# its kind; the Runner's last turn is what the board says of it (`runner.last_turn`).
+PLAY_IF = {
+    "runner_tagged": "bool",  # true: "the Runner is tagged"; false: "you are not tagged" (an event)
+    "runner_min_tags": "int",  # "the Runner has at least N tags"
+    "threat_level": "int",  # "the threat level is N or greater" (1.17.1a)
+    "runner_agenda_points": "int",  # "the Runner has N or more agenda points"
+    "runner_last_turn": "fact",  # "the Runner made a successful run / stole ... during their last turn"
+}
+# what happened during the Runner's last turn (`runner.last_turn`, a list; default none of them):
+# the facts a `runner_last_turn` restriction reads; "stole_or_trashed" is met by either of the two
+LAST_TURN_FACTS = ("successful_run", "stole_agenda", "trashed_corp_card")
+LAST_TURN_CONDITIONS = (*LAST_TURN_FACTS, "stole_or_trashed")
 # ice `strength_mods`: a constant ability changing the ice's strength (engine.rig.ice_strength):
 # "per" counts something (each hosted advancement counter: Ice Wall), "while" a condition (the
 # only piece of ice protecting its server: Scatter Field; the Runner is tagged)
@@ -281,6 +295,7 @@ _CARD_FIELDS_CORP = {
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
     "unmodeled",  # printed abilities the engine does not apply, shown for the judge (engine.cardtext)
+    "play_if",  # an operation's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
 }
 _CARD_FIELDS_RUNNER = {
     "name",
@@ -304,6 +319,7 @@ _CARD_FIELDS_RUNNER = {
     "boost_turn",  # engine-managed: the part of `boost` that lasts the turn (`lasts: "turn"`)
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
     "unmodeled",
+    "play_if",  # an event's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
 # The Corp's identity (`corp.identity`): always active (it is never installed or rezzed), its
@@ -565,6 +581,8 @@ class _Checker:
             self.triggers(c, path, side)
         if "effects" in c:
             self.effect_list(c["effects"], f"{path}.effects", side)
+        if "play_if" in c:
+            self.play_if(c, path, ctype)
         if "steal_cost" in c and ctype != "agenda":
             self.add(f"{path}.steal_cost", "only agendas have a cost to steal")
         if "agenda_points" in c and ctype != "agenda":
@@ -586,6 +604,25 @@ class _Checker:
                 self.add(f"{tp}.effects", "required")
             else:
                 self.effect_list(tr["effects"], f"{tp}.effects", side)
+
+    def play_if(self, c: dict, path: str, ctype: str | None) -> None:
+        """An operation's or event's `play_if`: {condition: value} (PLAY_IF), at least one."""
+        pi, pp = c["play_if"], f"{path}.play_if"
+        if ctype not in ("operation", "event"):
+            self.add(pp, "only operations and events have a play restriction")
+        if not isinstance(pi, dict) or not pi:
+            self.add(pp, f"must be a non-empty object: {', '.join(PLAY_IF)}")
+            return
+        self.unknown(pi, set(PLAY_IF), pp)
+        for key, kind in PLAY_IF.items():
+            if key not in pi:
+                continue
+            if kind == "bool":
+                self.bool_field(pi, key, pp)
+            elif kind == "int":
+                self.int_field(pi, key, pp)
+            elif pi[key] not in LAST_TURN_CONDITIONS:
+                self.add(f"{pp}.{key}", f"must be one of {', '.join(LAST_TURN_CONDITIONS)}")
 
     def strength_mods(self, c: dict, path: str, ctype: str | None) -> None:
         """Ice `strength_mods`: each {"amount": N (-99..99), and "per" or "while"}."""
@@ -789,7 +826,7 @@ _BOTH_FIELDS = {
 _PLAYER_FIELDS = {
     "corp": _BOTH_FIELDS | {"bad_publicity", "identity"},
     "runner": _BOTH_FIELDS
-    | {"tags", "core_damage", "link", "bad_publicity_fund", "memory_limit", "identity", "rig"},
+    | {"tags", "core_damage", "link", "bad_publicity_fund", "memory_limit", "identity", "rig", "last_turn"},
 }
 
 
@@ -928,6 +965,10 @@ def validate_board(data: Any) -> list[str]:
             ck.int_field(p, "memory_limit", side)
             _check_identity(ck, p.get("identity"))
             _check_rig(ck, p)
+            facts = ck.bounded_list(p.get("last_turn", []), "runner.last_turn", len(LAST_TURN_FACTS), "facts")
+            for i, x in enumerate(facts or ()):  # [] says the last turn had none of them
+                if x not in LAST_TURN_FACTS:
+                    ck.add(f"runner.last_turn[{i}]", f"must be one of {', '.join(LAST_TURN_FACTS)}")
         for zone in ("hand", "deck", "discard", "score_area", "set_aside"):
             if zone in p:
                 ck.zone(p[zone], f"{side}.{zone}", side if zone != "score_area" else "corp")
@@ -1116,6 +1157,8 @@ def normalise_board(data: dict) -> dict:
         "score_area": _zone(runner_in.get("score_area", []), "Agenda", "agenda"),
         "set_aside": _zone(runner_in.get("set_aside", []), "Set-aside card"),
     }
+    if runner_in.get("last_turn"):  # absent from boards that say nothing of it (no key added)
+        runner["last_turn"] = list(runner_in["last_turn"])
     for c in corp["score_area"] + runner["score_area"]:
         c.setdefault("agenda_points", 0)
     servers_in = data.get("servers", {})

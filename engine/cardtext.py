@@ -1205,6 +1205,13 @@ def _play(b: _Card, text: str) -> None:
     side = "corp" if ctype == "operation" else "runner"
     lines = [plain(x) for x in text.split("\n") if plain(x)]
     keep = [ln for ln in lines if not _NOT_IN_PLAY.fullmatch(ln)]
+    for ln in list(keep):  # "Play only if ...": the card's `play_if` (engine.restrictions)
+        cond = play_restriction(ln, side)
+        if cond is not None and "play_if" not in b.out:
+            b.out["play_if"] = cond
+            b.unit(ln, "restriction", MODELED)
+            keep.remove(ln)
+            lines.remove(ln)
     play = [ln for ln in keep if not _OFF_PLAY.fullmatch(ln.rstrip(".").lower())]
     for ln in lines:
         if ln not in keep:
@@ -1393,3 +1400,48 @@ def _identity_trigger(b: _Card, line: str, low: str) -> bool:
             b._add_trigger(tr, line[m.start("body") :].strip(), line, when)
         return True
     return False
+
+
+# ----- play restrictions ("Play only if ...", 9.3.3b) -> `play_if` (engine.board.PLAY_IF) ---------
+_LAST_TURN = {
+    "made a successful run": "successful_run",
+    "stole an agenda": "stole_agenda",
+    "stole or trashed a corp card": "stole_or_trashed",
+}
+_LAST = r"(?:the runner |they )?(?P<last>made a successful run|stole an agenda|stole or trashed a corp card) during their last turn"
+_PLAY_ONLY: list[tuple[re.Pattern, str, Any]] = [
+    (re.compile(r"play only if the runner is tagged"), "operation", lambda m: {"runner_tagged": True}),
+    (re.compile(r"play only if you are not tagged"), "event", lambda m: {"runner_tagged": False}),
+    (
+        re.compile(r"play only if the runner has at least (\d+) tags"),
+        "operation",
+        lambda m: {"runner_min_tags": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"play only if {_LAST}"),
+        "operation",
+        lambda m: {"runner_last_turn": _LAST_TURN[m.group("last")]},
+    ),
+    (
+        re.compile(rf"play only if the threat level is (\d+) or greater, and only if {_LAST}"),
+        "operation",
+        lambda m: {"threat_level": int(m.group(1)), "runner_last_turn": _LAST_TURN[m.group("last")]},
+    ),
+    (
+        re.compile(rf"play only if the runner has (\d+) or more agenda points and {_LAST}"),
+        "operation",
+        lambda m: {"runner_agenda_points": int(m.group(1)), "runner_last_turn": _LAST_TURN[m.group("last")]},
+    ),
+]
+
+
+def play_restriction(line: str, side: str) -> dict | None:
+    """A paragraph that is exactly a "Play only if ..." restriction the engine checks -> its
+    `play_if`; None otherwise (other restrictions stay part of the by-hand play text)."""
+    low = plain(line).rstrip(".").lower()
+    ctype = "operation" if side == "corp" else "event"
+    for pattern, on, make in _PLAY_ONLY:
+        m = pattern.fullmatch(low)
+        if m and on == ctype:
+            return make(m)
+    return None

@@ -11,6 +11,7 @@ from . import recurring, rig
 from .board import memory_limit
 from .decision import Decision, card_ref, find_card
 from .locations import corp_ability_cards, get_card
+from .restrictions import play_blocked
 
 if TYPE_CHECKING:
     from .session import Session
@@ -48,6 +49,22 @@ def _run(s: Session) -> dict | None:
 def _credits(b: dict, side: str) -> int:
     """Credits a player can pay an action or a rez with: the pool and hosted recurring credits."""
     return b[side]["credits"] + recurring.hosted_credits(b, side)
+
+
+def _play_restrictions(s: Session, side: str) -> list[Refusal]:
+    """Operations / events in the hand whose "Play only if ..." restriction is not met now: the
+    reason is `restrictions.play_blocked`'s, the evaluation the action window offers by."""
+    b = s.board
+    hand = b[side]["hand"]
+    ptype = "operation" if side == "corp" else "event"
+    rule = (
+        "rule_act_restriction" if s.doc.node("rule_act_restriction") is not None else "rule_card_precedence"
+    )
+    out = []
+    for i, c in enumerate(hand):
+        if c.get("type") == ptype and (why := play_blocked(b, c)):
+            out.append(Refusal(f"play:{card_ref(hand, i)}", side, why, rule))
+    return out
 
 
 def _corp_actions(b: dict) -> list[Refusal]:
@@ -382,6 +399,8 @@ def refused(s: Session) -> list[Refusal]:
         found = _corp_actions(s.board)
     elif side == "runner":
         found = _runner_actions(s.board)
+    if side:
+        found = [*found, *_play_restrictions(s, side)]
     elif step == "step_encounter_paw":
         found = _encounter(s)
     elif step == "step_approach_paw":

@@ -107,6 +107,8 @@ def vocabulary() -> dict:
         "strength_mods": {"per": list(B.STRENGTH_PER), "while": list(B.STRENGTH_WHILE)},
         "card_types": {"corp": list(B.CORP_TYPES), "runner": list(B.RUNNER_TYPES)},
         "corp_identity": sorted(B._CORP_IDENTITY_FIELDS),
+        "play_if": dict(B.PLAY_IF),
+        "last_turn": {"facts": list(B.LAST_TURN_FACTS), "conditions": list(B.LAST_TURN_CONDITIONS)},
         "zones": {"rig": list(B.RIG_ZONES), "access": list(B.ACCESS_ZONES)},
         "servers": {"central": list(B.CENTRAL), "remote": "remote1..remote99"},
         "counters": list(B.COUNTERS),
@@ -171,6 +173,7 @@ def sync_schema(schema: dict) -> dict:
         if triggers is not None:
             triggers["items"]["properties"]["when"]["enum"] = list(B.TRIGGER_WHEN)
         props["unmodeled"] = _unmodeled_schema()
+        props["play_if"] = _play_if_schema()
         if side == "corp_card":
             props["strength_mods"] = _strength_mods_schema()
         else:
@@ -180,6 +183,12 @@ def sync_schema(schema: dict) -> dict:
                 "maximum": B.MAX_SMALL,
                 "description": "+N[mu]: memory this installed card adds to the memory limit (1.20.2)",
             }
+    defs["runner"]["properties"]["last_turn"] = {
+        "type": "array",
+        "maxItems": len(B.LAST_TURN_FACTS),
+        "description": "what happened during the Runner's last turn (read by play_if.runner_last_turn)",
+        "items": {"enum": list(B.LAST_TURN_FACTS)},
+    }
     defs["corp"]["properties"]["identity"] = _corp_identity_schema(_card_props(defs["corp_card"]))
     out["properties"]["version"] = {
         "enum": list(B.READ_VERSIONS),
@@ -187,6 +196,21 @@ def sync_schema(schema: dict) -> dict:
         "implicit break_cost shortcut: see engine.board.READ_VERSIONS)",
     }
     return out
+
+
+def _play_if_schema() -> dict:
+    kinds = {
+        "bool": {"type": "boolean"},
+        "int": {"type": "integer", "minimum": 0, "maximum": B.MAX_SMALL},
+        "fact": {"enum": list(B.LAST_TURN_CONDITIONS)},
+    }
+    return {
+        "type": "object",
+        "minProperties": 1,
+        "additionalProperties": False,
+        "description": "an operation's or event's \"Play only if ...\" restriction (9.3.3b, engine.restrictions)",
+        "properties": {k: kinds[v] for k, v in B.PLAY_IF.items()},
+    }
 
 
 def _corp_identity_schema(corp_card: dict) -> dict:
