@@ -185,6 +185,18 @@ EFFECTS: dict[str, dict[str, Any]] = {
     },
     "gain_clicks": {"params": ("amount",), "corp_only": False, "text": "Gain {amount}[click]."},
     "take_bad_publicity": {"params": ("amount",), "corp_only": True, "text": "Take {amount} bad publicity."},
+    # ----- run events (issue 32): "Run HQ. If successful, ..." (6.7.4) -------------------------------
+    "run": {
+        "params": (),
+        "required": ("server",),
+        "enums": {"server": ("hq", "rd", "archives", "any")},
+        "optional": {"additional_access": 0},
+        "optional_nested": ("if_successful",),
+        "flags": ("instead_of_breach",),
+        "corp_only": False,
+        "runner_only": True,
+        "text": "Run {server}.",
+    },
     "may_trash_from_hand": {
         "params": ("amount",),
         "nested": ("effects",),
@@ -395,7 +407,8 @@ class _Checker:
         enums = spec.get("enums", {})
         flags = spec.get("flags", ())
         choices = spec.get("choices")
-        allowed = {"effect", *spec["params"], *nested, *strings, *optional, *lists, *enums, *flags}
+        later = spec.get("optional_nested", ())
+        allowed = {"effect", *spec["params"], *nested, *strings, *optional, *lists, *enums, *flags, *later}
         if choices:
             allowed.add(choices)
         if spec.get("zones"):
@@ -420,6 +433,17 @@ class _Checker:
                 self.add(f"{path}.{p}", f"must be one of {', '.join(known)}")
         for p in flags:
             self.bool_field(e, p, path)
+        for p in spec.get("required", ()):
+            if p not in e:
+                self.add(f"{path}.{p}", "is required")
+        if spec.get("runner_only") and controller != "runner":
+            self.add(f"{path}.effect", f"{name!r} can only be used on Runner cards")
+        for p in later:  # nested effects that may be left out
+            if p in e:
+                if depth >= MAX_TRACE_DEPTH:
+                    self.add(path, f"effects nest at most {MAX_TRACE_DEPTH} deep")
+                else:
+                    self.effect_list(e[p], f"{path}.{p}", controller, depth + 1)
         if name == "if_tagged" and e.get("min_tags") == 0:
             self.add(f"{path}.min_tags", "must be at least 1")
         if choices:
@@ -1075,7 +1099,7 @@ def _norm_ability(a: dict) -> dict:
 
 def _norm_effect(e: Any) -> dict:
     e = {"effect": e} if isinstance(e, str) else dict(e)
-    for key in ("on_success", "on_failure", "effects"):
+    for key in ("on_success", "on_failure", "effects", "if_successful"):
         if key in e:
             e[key] = _norm_effects(e[key])
     if "options" in e:

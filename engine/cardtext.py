@@ -1217,10 +1217,12 @@ def _play(b: _Card, text: str) -> None:
         if ln not in keep:
             b.unit(ln, "deckbuilding", NOT_APPLICABLE)
     effects = parse_effects("\n".join(play), side) if play else None
+    if effects is None and ctype == "event" and len(play) == 1:
+        effects = run_event(play[0])  # "Run HQ. If successful, ..." (engine.effects "run")
     allowed = (
         effects is not None
         and len(effects) <= 10
-        and (ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects))
+        and (ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS | {"run"} for e in effects))
         and engine_accepts(effects, side)
     )
     if allowed:
@@ -1445,3 +1447,44 @@ def play_restriction(line: str, side: str) -> dict | None:
         if m and on == ctype:
             return make(m)
     return None
+
+
+# ----- run events ("Run HQ. If successful, ...", 6.7.4) -> the "run" effect ------------------------
+_RUN_SERVERS = {"hq": "hq", "r&d": "rd", "archives": "archives", "any server": "any"}
+_RUN_EVENT = re.compile(r"run (?P<server>hq|r&d|archives|any server)(?:\. if successful, (?P<rest>.+))?")
+_INSTEAD = re.compile(r"instead of breaching (?P<server>hq|r&d|archives|the attacked server), (?P<inner>.+)")
+_MORE_ACCESS = re.compile(
+    r"access (?P<n>\d+) additional cards? when you breach (?P<server>hq|r&d|the attacked server)"
+)
+
+
+def run_event(line: str) -> list | None:
+    """A run event's whole play text -> one "run" effect, or None unless every part is one the
+    engine runs: the server (HQ, R&D, Archives, any server), and an "If successful" ability of
+    Runner effects (gain credits, draw cards, ...), "instead of breaching" the attacked server,
+    or "access N additional cards when you breach" it."""
+    low = plain(line).rstrip(".").lower()
+    m = _RUN_EVENT.fullmatch(low)
+    if m is None:
+        return None
+    server = _RUN_SERVERS[m.group("server")]
+    e: dict[str, Any] = {"effect": "run", "server": server}
+    rest = m.group("rest")
+    if rest:
+        inst, more = _INSTEAD.fullmatch(rest), _MORE_ACCESS.fullmatch(rest)
+        named = (inst or more).group("server") if (inst or more) else None
+        if named is not None and named != "the attacked server" and _RUN_SERVERS[named] != server:
+            return None  # breaching another server than the one run (Maintenance Access and the like)
+        if more:
+            if server not in ("hq", "rd") and named == "the attacked server":
+                return None  # additional accesses are from HQ or R&D only (7.3.5b)
+            e["additional_access"] = int(more.group("n"))
+        else:
+            start = m.start("rest") + (inst.start("inner") if inst else 0)
+            inner = parse_effects(plain(line).rstrip(".")[start:], "runner")
+            if inner is None or not all(_name(x) in _RUNNER_EFFECTS - {"text"} for x in inner):
+                return None
+            e["if_successful"] = inner
+            if inst:
+                e["instead_of_breach"] = True
+    return [e] if engine_accepts([e], "runner") else None

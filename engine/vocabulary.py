@@ -32,7 +32,13 @@ def bare_effects() -> list[str]:
     """Effects that may be written as a bare name ("end_the_run"): no required field."""
     out = []
     for name, spec in B.EFFECTS.items():
-        if spec["params"] or spec.get("nested") or spec.get("strings") or spec.get("choices"):
+        if (
+            spec["params"]
+            or spec.get("nested")
+            or spec.get("strings")
+            or spec.get("choices")
+            or spec.get("required")
+        ):
             continue
         if spec.get("zones"):
             continue
@@ -61,10 +67,16 @@ def effect_spec(name: str) -> dict:
         }
     for p in spec.get("nested", ()):
         fields[p] = {"type": "effects", "required": True}
+    for p in spec.get("optional_nested", ()):
+        fields[p] = {"type": "effects"}
     for p, known in spec.get("lists", {}).items():
         fields[p] = {"type": "list", "items": list(known) if known else "name"}
     for p, known in spec.get("enums", {}).items():
-        fields[p] = {"type": "enum", "values": list(known)}
+        fields[p] = {
+            "type": "enum",
+            "values": list(known),
+            **({"required": True} if p in spec.get("required", ()) else {}),
+        }
     for p in spec.get("flags", ()):
         fields[p] = {"type": "boolean", "default": False}
     if spec.get("choices"):
@@ -79,6 +91,7 @@ def effect_spec(name: str) -> dict:
         "fields": fields,
         "bare": name in bare_effects(),
         "corp_only": spec["corp_only"],
+        "runner_only": bool(spec.get("runner_only")),
         "words": spec["text"],
     }
 
@@ -167,6 +180,25 @@ def sync_schema(schema: dict) -> dict:
     bare, obj = defs["effect"]["oneOf"]
     bare["enum"] = bare_effects()
     obj["properties"]["effect"]["enum"] = list(B.EFFECTS)
+    run = B.EFFECTS["run"]  # a run event's fields (engine.effects, "run")
+    obj["properties"]["server"] = {
+        "enum": list(run["enums"]["server"]),
+        "description": "run: the server the event runs ('any': the Runner chooses as it is played)",
+    }
+    obj["properties"]["if_successful"] = {
+        "$ref": "#/$defs/effects",
+        "description": "run: the 'If successful' conditional ability (6.7.4), pending when the run is successful",
+    }
+    obj["properties"]["instead_of_breach"] = {
+        "type": "boolean",
+        "description": "run: 'instead of breaching': the if_successful effects replace the breach (6.7.4b)",
+    }
+    obj["properties"]["additional_access"] = {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": B.MAX_SMALL,
+        "description": "run: 'access N additional cards when you breach' (7.3.5b)",
+    }
     for side in ("corp_card", "runner_card"):
         props = _card_props(defs[side])
         triggers = props.get("triggers")
