@@ -257,3 +257,14 @@ def test_stepper_page_draws_the_corp_identity(card, build_dir):
     corp = corp[: corp.index('<div class="bp-side bp-runner">')]
     assert "<small>Thule Subsea: Safety Below</small>" in corp
     assert "When stolen:" in corp and "core damage" in corp
+
+
+def test_card_board_api_gives_the_corp_identity_object(cards_built):
+    # the editor's path: /api/cards/<card>/board gives the identity's board object and units
+    app = create_app({"TESTING": True, "BUILD_DIR": str(cards_built), "SECRET_KEY": "corp-identity-key" * 2})
+    p = app.test_client().get("/api/cards/thule_subsea_safety_below/board").get_json()
+    obj = p["card"]
+    assert obj["name"] == "Thule Subsea: Safety Below" and "type" not in obj
+    assert obj["triggers"][0]["when"] == "stolen"
+    assert [u["status"] for u in p["units"]] == ["modeled"] and p["by_hand"] == 0
+    assert engine.validate_board({"version": 2, "corp": {"identity": obj}}) == []
