@@ -404,7 +404,9 @@ def test_corp_identity_picked_by_name_in_the_editor(screen, card_server):
     assert "identity" not in board["runner"] or board["runner"]["identity"] != ident
     runner_q = page.locator(".bp-runner input.pick-q[data-pick='identity']")
     runner_q.fill("Thule Subsea")
-    expect(page.locator(".bp-runner .rig-ed > .row > .pick > .pick-note")).to_have_text("No identity with that name.")
+    expect(page.locator(".bp-runner .rig-ed > .row > .pick > .pick-note")).to_have_text(
+        "No identity with that name."
+    )
     shot(page, f"{name}-editor-corp-identity")
     page.click("#start")
     page.wait_for_url("**/step?s=**")
