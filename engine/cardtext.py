@@ -1386,6 +1386,11 @@ def _corp_identity(out: dict, text: str) -> list[Unit]:
 
 
 def _identity_trigger(b: _Card, line: str, low: str) -> bool:
+    for pattern, types, conditions in _TWO_WAY_TRIGGERS:  # "whenever an agenda is scored or stolen"
+        m = pattern.fullmatch(low) if "asset" in types else None  # the ones an active Corp card has
+        if m and len(b.out.get("triggers", ())) + len(conditions) <= 10:
+            b._add_triggers(conditions, line[m.start("body") :].strip(), line)
+            return True
     for pattern, when, flt in _IDENTITY_TRIGGERS:
         m = pattern.fullmatch(low)
         if not m:

@@ -268,3 +268,19 @@ def test_card_board_api_gives_the_corp_identity_object(cards_built):
     assert obj["triggers"][0]["when"] == "stolen"
     assert [u["status"] for u in p["units"]] == ["modeled"] and p["by_hand"] == 0
     assert engine.validate_board({"version": 2, "corp": {"identity": obj}}) == []
+
+
+def test_jinteki_personal_evolution_on_steal(card, doc):
+    # "Whenever an agenda is scored or stolen, do 1 net damage." one printed ability, two trigger
+    # conditions (scored: any agenda the Corp scores; stolen): the steal does 1 net damage, a
+    # card of the grip trashed at random
+    pe = card("Jinteki: Personal Evolution")
+    assert [t["when"] for t in pe["triggers"]] == ["scored", "stolen"]
+    b = remote_agenda_board(pe, card("Hostile Takeover"))
+    s = engine.start(b, "run", doc, {"server": "remote1"})
+    while not s.finished:
+        legal = ids(s)
+        engine.push(s, next((x for x in ("steal", "continue", "pass") if x in legal), legal[0]))
+    r = s.board["runner"]
+    assert len(r["hand"]) == 4 and len(r["discard"]) == 1
+    assert any("Jinteki: Personal Evolution" in e.text for e in s.trace if "become pending" in e.text)
