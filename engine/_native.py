@@ -41,6 +41,7 @@ COMPILED = (
     "outcome",
     "prevention",
     "recurring",
+    "restrictions",
     "rig",
     "run",
     "session",

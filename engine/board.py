@@ -1,4 +1,4 @@
-"""Board state format (version 1): validation and normalisation.
+"""Board state format (version 2; version 1 still read): validation and normalisation.
 
 The documented format is in docs/board-format.md and engine/board.schema.json. `validate_board`
 returns every problem (field-path prefixed); `normalise_board` turns a valid board into the
@@ -11,7 +11,14 @@ import re
 from typing import Any
 
 FORMAT = "nrrules-board"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Versions still read. Version 2 (issue 32) changed one rule: the ice-level `break_cost` shortcut
+# (`break:i`) is offered only on ice that names a `break_cost`; a version 1 board also offers it
+# (at 1 credit) when the Runner has no icebreaker abilities installed. A version 1 board is read
+# as written and keeps `"version": 1` when normalised, so the engine applies its rule
+# (`implicit_break_shortcut`): its shared links and tokens replay unchanged. `upgrade_board`
+# rewrites a version 1 board as version 2 when that keeps its meaning exactly.
+READ_VERSIONS = (1, 2)
 
 MAX_CREDITS = 999
 MAX_SMALL = 99  # clicks, tags, damage, agenda points, hand size, link, amounts...
@@ -178,6 +185,18 @@ EFFECTS: dict[str, dict[str, Any]] = {
     },
     "gain_clicks": {"params": ("amount",), "corp_only": False, "text": "Gain {amount}[click]."},
     "take_bad_publicity": {"params": ("amount",), "corp_only": True, "text": "Take {amount} bad publicity."},
+    # ----- run events (issue 32): "Run HQ. If successful, ..." (6.7.4) -------------------------------
+    "run": {
+        "params": (),
+        "required": ("server",),
+        "enums": {"server": ("hq", "rd", "archives", "any")},
+        "optional": {"additional_access": 0},
+        "optional_nested": ("if_successful",),
+        "flags": ("instead_of_breach",),
+        "corp_only": False,
+        "runner_only": True,
+        "text": "Run {server}.",
+    },
     "may_trash_from_hand": {
         "params": ("amount",),
         "nested": ("effects",),
@@ -185,6 +204,20 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
     },
 }
+# `play_if` on an operation or event: its "Play only if ..." restriction (9.3.3b), every
+# condition of which must hold for the card to be played (engine.restrictions). Condition ->
+# its kind; the Runner's last turn is what the board says of it (`runner.last_turn`).
+PLAY_IF = {
+    "runner_tagged": "bool",  # true: "the Runner is tagged"; false: "you are not tagged" (an event)
+    "runner_min_tags": "int",  # "the Runner has at least N tags"
+    "threat_level": "int",  # "the threat level is N or greater" (1.17.1a)
+    "runner_agenda_points": "int",  # "the Runner has N or more agenda points"
+    "runner_last_turn": "fact",  # "the Runner made a successful run / stole ... during their last turn"
+}
+# what happened during the Runner's last turn (`runner.last_turn`, a list; default none of them):
+# the facts a `runner_last_turn` restriction reads; "stole_or_trashed" is met by either of the two
+LAST_TURN_FACTS = ("successful_run", "stole_agenda", "trashed_corp_card")
+LAST_TURN_CONDITIONS = (*LAST_TURN_FACTS, "stole_or_trashed")
 # ice `strength_mods`: a constant ability changing the ice's strength (engine.rig.ice_strength):
 # "per" counts something (each hosted advancement counter: Ice Wall), "while" a condition (the
 # only piece of ice protecting its server: Scatter Field; the Runner is tagged; it protects a
@@ -275,6 +308,7 @@ _CARD_FIELDS_CORP = {
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
     "unmodeled",  # printed abilities the engine does not apply, shown for the judge (engine.cardtext)
+    "play_if",  # an operation's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
 }
 _CARD_FIELDS_RUNNER = {
     "name",
@@ -298,8 +332,14 @@ _CARD_FIELDS_RUNNER = {
     "boost_turn",  # engine-managed: the part of `boost` that lasts the turn (`lasts: "turn"`)
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
     "unmodeled",
+    "play_if",  # an event's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
+# The Corp's identity (`corp.identity`): always active (it is never installed or rezzed), its
+# abilities are conditional (`triggers`, engine.triggers), paid or [click] (`abilities`, as on a
+# rezzed asset: engine.windows) and constant (`hand_size`: "+N maximum hand size", 1.13.3b);
+# printed paragraphs the engine does not apply are `unmodeled`, shown on the board picture.
+_CORP_IDENTITY_FIELDS = {"name", "card_id", "text", "triggers", "abilities", "hand_size", "unmodeled"}
 
 
 def _is_int(v: Any) -> bool:
@@ -368,7 +408,8 @@ class _Checker:
         enums = spec.get("enums", {})
         flags = spec.get("flags", ())
         choices = spec.get("choices")
-        allowed = {"effect", *spec["params"], *nested, *strings, *optional, *lists, *enums, *flags}
+        later = spec.get("optional_nested", ())
+        allowed = {"effect", *spec["params"], *nested, *strings, *optional, *lists, *enums, *flags, *later}
         if choices:
             allowed.add(choices)
         if spec.get("zones"):
@@ -393,6 +434,17 @@ class _Checker:
                 self.add(f"{path}.{p}", f"must be one of {', '.join(known)}")
         for p in flags:
             self.bool_field(e, p, path)
+        for p in spec.get("required", ()):
+            if p not in e:
+                self.add(f"{path}.{p}", "is required")
+        if spec.get("runner_only") and controller != "runner":
+            self.add(f"{path}.effect", f"{name!r} can only be used on Runner cards")
+        for p in later:  # nested effects that may be left out
+            if p in e:
+                if depth >= MAX_TRACE_DEPTH:
+                    self.add(path, f"effects nest at most {MAX_TRACE_DEPTH} deep")
+                else:
+                    self.effect_list(e[p], f"{path}.{p}", controller, depth + 1)
         if name == "if_tagged" and e.get("min_tags") == 0:
             self.add(f"{path}.min_tags", "must be at least 1")
         if choices:
@@ -551,28 +603,51 @@ class _Checker:
         if "on_access" in c:
             self.effect_list(c["on_access"], f"{path}.on_access", "corp")
         if "triggers" in c:
-            trs = self.bounded_list(c["triggers"], f"{path}.triggers", MAX_ABILITIES, "triggers")
-            for i, tr in enumerate(trs or ()):
-                tp = f"{path}.triggers[{i}]"
-                if not isinstance(tr, dict) or tr.get("when") not in TRIGGER_WHEN:
-                    self.add(
-                        tp, f"must be an object with 'when' one of {', '.join(TRIGGER_WHEN)} and 'effects'"
-                    )
-                    continue
-                self.unknown(tr, {"when", "effects", "filter", "optional"}, tp)
-                self.bool_field(tr, "optional", tp)
-                if "filter" in tr:
-                    self.trigger_filter(tr, f"{tp}.filter")
-                if "effects" not in tr:
-                    self.add(f"{tp}.effects", "required")
-                else:
-                    self.effect_list(tr["effects"], f"{tp}.effects", side)
+            self.triggers(c, path, side)
         if "effects" in c:
             self.effect_list(c["effects"], f"{path}.effects", side)
+        if "play_if" in c:
+            self.play_if(c, path, ctype)
         if "steal_cost" in c and ctype != "agenda":
             self.add(f"{path}.steal_cost", "only agendas have a cost to steal")
         if "agenda_points" in c and ctype != "agenda":
             self.add(f"{path}.agenda_points", "only agendas have agenda points")
+
+    def triggers(self, c: dict, path: str, side: str) -> None:
+        """A card's (or the Corp identity's) `triggers`: conditional abilities (engine.triggers)."""
+        trs = self.bounded_list(c["triggers"], f"{path}.triggers", MAX_ABILITIES, "triggers")
+        for i, tr in enumerate(trs or ()):
+            tp = f"{path}.triggers[{i}]"
+            if not isinstance(tr, dict) or tr.get("when") not in TRIGGER_WHEN:
+                self.add(tp, f"must be an object with 'when' one of {', '.join(TRIGGER_WHEN)} and 'effects'")
+                continue
+            self.unknown(tr, {"when", "effects", "filter", "optional"}, tp)
+            self.bool_field(tr, "optional", tp)
+            if "filter" in tr:
+                self.trigger_filter(tr, f"{tp}.filter")
+            if "effects" not in tr:
+                self.add(f"{tp}.effects", "required")
+            else:
+                self.effect_list(tr["effects"], f"{tp}.effects", side)
+
+    def play_if(self, c: dict, path: str, ctype: str | None) -> None:
+        """An operation's or event's `play_if`: {condition: value} (PLAY_IF), at least one."""
+        pi, pp = c["play_if"], f"{path}.play_if"
+        if ctype not in ("operation", "event"):
+            self.add(pp, "only operations and events have a play restriction")
+        if not isinstance(pi, dict) or not pi:
+            self.add(pp, f"must be a non-empty object: {', '.join(PLAY_IF)}")
+            return
+        self.unknown(pi, set(PLAY_IF), pp)
+        for key, kind in PLAY_IF.items():
+            if key not in pi:
+                continue
+            if kind == "bool":
+                self.bool_field(pi, key, pp)
+            elif kind == "int":
+                self.int_field(pi, key, pp)
+            elif pi[key] not in LAST_TURN_CONDITIONS:
+                self.add(f"{pp}.{key}", f"must be one of {', '.join(LAST_TURN_CONDITIONS)}")
 
     def strength_mods(self, c: dict, path: str, ctype: str | None) -> None:
         """Ice `strength_mods`: each {"amount": N (-99..99), and "per" or "while"}."""
@@ -774,9 +849,9 @@ _BOTH_FIELDS = {
     "set_aside",
 }
 _PLAYER_FIELDS = {
-    "corp": _BOTH_FIELDS | {"bad_publicity"},
+    "corp": _BOTH_FIELDS | {"bad_publicity", "identity"},
     "runner": _BOTH_FIELDS
-    | {"tags", "core_damage", "link", "bad_publicity_fund", "memory_limit", "identity", "rig"},
+    | {"tags", "core_damage", "link", "bad_publicity_fund", "memory_limit", "identity", "rig", "last_turn"},
 }
 
 
@@ -818,6 +893,31 @@ def _check_identity(ck: _Checker, ident: Any) -> None:
     ck.int_field(ident, "memory_limit", "runner.identity")
     ck.text_field(ident, "card_id", "runner.identity", most=MAX_NAME)
     ck.text_field(ident, "text", "runner.identity")
+
+
+def _check_corp_identity(ck: _Checker, ident: Any) -> None:
+    if ident is None:
+        return
+    if isinstance(ident, str):
+        ident = {"name": ident}
+    if not isinstance(ident, dict):
+        ck.add("corp.identity", "must be an identity name or an object")
+        return
+    path = "corp.identity"
+    ck.unknown(ident, _CORP_IDENTITY_FIELDS, path)
+    ck.text_field(ident, "name", path, most=MAX_NAME, required=True)
+    ck.text_field(ident, "card_id", path, most=MAX_NAME)
+    ck.text_field(ident, "text", path)
+    ck.int_field(ident, "hand_size", path)
+    if "triggers" in ident:
+        ck.triggers(ident, path, "corp")
+    if "abilities" in ident:
+        ck.abilities(ident, path, "asset")  # the Corp card abilities of a rezzed asset
+    if "unmodeled" in ident:
+        texts = ck.bounded_list(ident["unmodeled"], f"{path}.unmodeled", MAX_UNMODELED, "paragraphs")
+        for i, t in enumerate(texts or ()):
+            if not isinstance(t, str) or not t or len(t) > MAX_TEXT:
+                ck.add(f"{path}.unmodeled[{i}]", f"must be a text of 1-{MAX_TEXT} characters")
 
 
 def _memory_limit(p: dict) -> Any:
@@ -863,9 +963,11 @@ def validate_board(data: Any) -> list[str]:
         ck.add("format", f"must be {FORMAT!r}")
     if "version" not in data:
         ck.add("version", f"is required (current board format version is {FORMAT_VERSION})")
-    elif data["version"] != FORMAT_VERSION:
+    elif not _is_int(data["version"]) or data["version"] not in READ_VERSIONS:
         ck.add(
-            "version", f"unsupported board format version {data['version']!r} (supported: {FORMAT_VERSION})"
+            "version",
+            f"unsupported board format version {data['version']!r} "
+            f"(supported: {', '.join(map(str, READ_VERSIONS))}; current {FORMAT_VERSION})",
         )
     if data.get("turn", "runner") not in PLAYERS:
         ck.add("turn", "must be 'corp' or 'runner'")
@@ -880,6 +982,7 @@ def validate_board(data: Any) -> list[str]:
             ck.int_field(p, key, side)
         if side == "corp":
             ck.int_field(p, "bad_publicity", side)
+            _check_corp_identity(ck, p.get("identity"))
         else:
             for key in ("tags", "core_damage", "link"):
                 ck.int_field(p, key, side)
@@ -887,6 +990,10 @@ def validate_board(data: Any) -> list[str]:
             ck.int_field(p, "memory_limit", side)
             _check_identity(ck, p.get("identity"))
             _check_rig(ck, p)
+            facts = ck.bounded_list(p.get("last_turn", []), "runner.last_turn", len(LAST_TURN_FACTS), "facts")
+            for i, x in enumerate(facts or ()):  # [] says the last turn had none of them
+                if x not in LAST_TURN_FACTS:
+                    ck.add(f"runner.last_turn[{i}]", f"must be one of {', '.join(LAST_TURN_FACTS)}")
         for zone in ("hand", "deck", "discard", "score_area", "set_aside"):
             if zone in p:
                 ck.zone(p[zone], f"{side}.{zone}", side if zone != "score_area" else "corp")
@@ -993,7 +1100,7 @@ def _norm_ability(a: dict) -> dict:
 
 def _norm_effect(e: Any) -> dict:
     e = {"effect": e} if isinstance(e, str) else dict(e)
-    for key in ("on_success", "on_failure", "effects"):
+    for key in ("on_success", "on_failure", "effects", "if_successful"):
         if key in e:
             e[key] = _norm_effects(e[key])
     if "options" in e:
@@ -1049,6 +1156,8 @@ def normalise_board(data: dict) -> dict:
         "score_area": _zone(corp_in.get("score_area", []), "Agenda", "agenda"),
         "set_aside": _zone(corp_in.get("set_aside", []), "Set-aside card"),
     }
+    if corp_in.get("identity") is not None:  # absent from boards that name none (no key added)
+        corp["identity"] = _card(corp_in["identity"])
     ident_in = runner_in.get("identity")
     identity = {"name": ident_in} if isinstance(ident_in, str) else dict(ident_in) if ident_in else None
     rig_in = runner_in.get("rig", {})
@@ -1073,6 +1182,8 @@ def normalise_board(data: dict) -> dict:
         "score_area": _zone(runner_in.get("score_area", []), "Agenda", "agenda"),
         "set_aside": _zone(runner_in.get("set_aside", []), "Set-aside card"),
     }
+    if runner_in.get("last_turn"):  # absent from boards that say nothing of it (no key added)
+        runner["last_turn"] = list(runner_in["last_turn"])
     for c in corp["score_area"] + runner["score_area"]:
         c.setdefault("agenda_points", 0)
     servers_in = data.get("servers", {})
@@ -1102,12 +1213,63 @@ def normalise_board(data: dict) -> dict:
         servers[name] = s
     return {
         "format": FORMAT,
-        "version": FORMAT_VERSION,
+        "version": data.get("version", FORMAT_VERSION),
         "turn": data.get("turn", "runner"),
         "corp": corp,
         "runner": runner,
         "servers": servers,
     }
+
+
+def implicit_break_shortcut(board: dict) -> bool:
+    """Does the (normalised) board follow version 1's rule for the `break_cost` shortcut: offered
+    also on ice naming no `break_cost` while the Runner has no icebreaker abilities installed?
+    Version 2 offers it only on ice that names a `break_cost` (`READ_VERSIONS`)."""
+    return board.get("version", FORMAT_VERSION) < 2
+
+
+def upgrade_board(data: dict) -> dict:
+    """A valid version 1 board rewritten as version 2 when that keeps its meaning exactly, else
+    the board as it is (still version 1, which the engine keeps reading). Version 1 offers the
+    shortcut on ice naming no `break_cost` while no icebreaker ability is installed: when no
+    Runner card anywhere on the board has a `break` or `strength` ability, that is always the
+    case, so each such piece of ice gets `"break_cost": 1` (version 1's default); when none lacks
+    a `break_cost`, nothing changes but the version. Returns a new dict."""
+    if data.get("version") != 1:
+        return dict(data)
+    lacking = [
+        (name, i)
+        for name, srv in (data.get("servers") or {}).items()
+        for i, ice in enumerate(srv.get("ice", []))
+        if isinstance(ice, str) or "break_cost" not in ice
+    ]
+    if lacking and _runner_has_breaker_ability(data.get("runner") or {}):
+        return dict(data)
+    out = {**data, "version": FORMAT_VERSION}
+    if lacking:
+        out["servers"] = {name: dict(srv) for name, srv in data["servers"].items()}
+        for name, i in lacking:
+            srv = out["servers"][name]
+            srv["ice"] = list(srv["ice"])
+            ice = srv["ice"][i]
+            srv["ice"][i] = (
+                {"name": ice, "break_cost": 1} if isinstance(ice, str) else {**ice, "break_cost": 1}
+            )
+    return out
+
+
+def _runner_has_breaker_ability(runner: dict) -> bool:
+    """Has any Runner card on the board (installed, in the grip, stack, heap or set aside) a
+    `break` or `strength` ability: one that could be installed during a session?"""
+    zones = [runner.get(z) for z in ("hand", "deck", "discard", "set_aside")]
+    zones += list((runner.get("rig") or {}).values())
+    for cards in zones:
+        for c in cards if isinstance(cards, list) else ():
+            if isinstance(c, dict) and any(
+                isinstance(a, dict) and a.get("kind") in ("break", "strength") for a in c.get("abilities", ())
+            ):
+                return True
+    return False
 
 
 def count_cards(board: dict) -> int:

@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cardtext import BY_HAND, MODELED, NOT_APPLICABLE, SHOWN, STATUSES, Unit, translate
+from . import board as B
+from .cardtext import BY_HAND, MODELED, NOT_APPLICABLE, SHOWN, STATUSES, UNIT_KINDS, Unit, translate
 
 __all__ = [
     "FORMAT",
@@ -58,23 +59,13 @@ __all__ = [
 FORMAT = 1
 RECORDS_DIR = Path(__file__).resolve().parent / "cards"
 TRANSLATOR, HAND = "translator", "hand"
-KINDS = ("subroutine", "ability", "trigger", "constant", "play", "deckbuilding", "identity")
-# the board object's fields a unit may add (engine.cardtext: what `_added` finds)
+KINDS = UNIT_KINDS
+# the board object's fields a unit may add (engine.cardtext: what `_added` finds): any field the
+# board format gives a card or the Corp's identity (engine.board, the one vocabulary), but what
+# names the card itself
 ENGINE_FIELDS = frozenset(
-    {
-        "subroutines",
-        "abilities",
-        "triggers",
-        "effects",
-        "on_access",
-        "strength_mods",
-        "unmodeled",
-        "mu",
-        "link",
-        "recurring",
-        "access_bonus",
-        "trace_bonus",
-    }
+    (B._CARD_FIELDS_CORP | B._CARD_FIELDS_RUNNER | B._CORP_IDENTITY_FIELDS)
+    - {"name", "card_id", "text", "type"}
 )
 _LIST_FIELDS = frozenset({"subroutines", "abilities", "triggers", "effects", "strength_mods", "unmodeled"})
 _ADDED_FIELDS = frozenset({"mu", "link"})

@@ -267,6 +267,9 @@ _CONDITIONS: list[tuple[re.Pattern, Any]] = [
 ]
 _UNLESS = re.compile(rf"(.+?),? unless (?:the runner pays|they pay) {_N}\[credit\]")
 _UNLESS_CLICK = re.compile(r"(.+?),? unless (?:the runner spends|they spend) ((?:\[click\])+)")
+_UNLESS_BOTH = re.compile(
+    rf"(.+?),? unless (?:the runner spends|they spend) ((?:\[click\])+) and {_N}\[credit\]"
+)
 _IF_TAGGED_AFTER = re.compile(r"(.+?) if the runner is tagged")
 _IF_TAGGED_BEFORE = re.compile(r"if the runner is tagged, (.+)")
 _TRACE = re.compile(
@@ -318,6 +321,15 @@ def _many(sentence: str, side: str | None = None) -> list | None:
             None
             if inner is None
             else [{"effect": "unless_pays", "amount": 0, "clicks": clicks, "effects": inner}]
+        )
+    m = _UNLESS_BOTH.fullmatch(s)
+    if m:  # "... unless they spend [click] and 2[credit]" (Thule Subsea)
+        inner = _many(m.group(1), side)
+        clicks = m.group(2).count("[click]")
+        return (
+            None
+            if inner is None
+            else [{"effect": "unless_pays", "amount": int(m.group(3)), "clicks": clicks, "effects": inner}]
         )
     m = _IF_TAGGED_AFTER.fullmatch(s) or _IF_TAGGED_BEFORE.fullmatch(s)
     if m:
@@ -493,6 +505,17 @@ SHOWN = "shown"  # a constant or permission the engine does not apply: shown on 
 NOT_APPLICABLE = "n/a"  # deck-building, uniqueness, reminder: nothing to do in play
 ABSENT = "absent"  # the board has no place for it yet (the Corp's identity): not on the board
 STATUSES = (MODELED, BY_HAND, SHOWN, NOT_APPLICABLE, ABSENT)
+# what a unit is (`Unit.kind`; engine.cardrecords checks stored records against this)
+UNIT_KINDS = (
+    "subroutine",
+    "ability",
+    "trigger",
+    "constant",
+    "play",
+    "restriction",
+    "deckbuilding",
+    "identity",
+)
 
 
 @dataclass(frozen=True)
@@ -979,9 +1002,11 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         out["text"] = plain(text)[:MAX_TEXT]
         if get("base_link") is not None:
             out["base_link"] = get("base_link")
-        # the Runner's identity is on the board (its text shown with it); the Corp's is not yet
-        status = SHOWN if ctype == "runner_identity" else ABSENT
-        units = [Unit(p[:MAX_TEXT], "identity", status) for p in plain(text).split("\n") if p]
+        if ctype == "corp_identity":
+            units, pieces = _corp_identity(out, text)
+            return out, units, pieces
+        # the Runner's identity is on the board, its text shown with it
+        units = [Unit(p[:MAX_TEXT], "identity", SHOWN) for p in plain(text).split("\n") if p]
         return out, units, [{} for _ in units]
     if ctype not in _CORP | _RUNNER:
         raise ValueError(f"a {ctype or 'typeless'} card has no place on the board")
@@ -1092,7 +1117,7 @@ def _costs(cost: str) -> tuple[int, int, bool] | None:
     return clicks, credits, trash
 
 
-def _corp_ability(b: _Card, line: str) -> bool:
+def _corp_ability(b: _Card, line: str, as_type: str | None = None) -> bool:
     """ "[click], 1[credit], [trash]: effects" on an asset, upgrade or piece of ice: a Corp `click`
     ability (an action, 5.2.6a) or a `paid` ability (9.2.7), offered while the card is rezzed;
     its effects modeled when every part is understood, else one by-hand `text` effect the judge
@@ -1113,7 +1138,7 @@ def _corp_ability(b: _Card, line: str) -> bool:
     else:
         ab["effects"], status = [_text_effect(line)], BY_HAND
     abl = b.out.setdefault("abilities", [])
-    if len(abl) >= 10 or not engine_accepts(ab, "corp", ability=True, card_type=b.ctype):
+    if len(abl) >= 10 or not engine_accepts(ab, "corp", ability=True, card_type=as_type or b.ctype):
         return False
     abl.append(ab)
     b.unit(
@@ -1238,15 +1263,24 @@ def _play(b: _Card, text: str) -> None:
     side = "corp" if ctype == "operation" else "runner"
     lines = [plain(x) for x in text.split("\n") if plain(x)]
     keep = [ln for ln in lines if not _NOT_IN_PLAY.fullmatch(ln)]
+    for ln in list(keep):  # "Play only if ...": the card's `play_if` (engine.restrictions)
+        cond = play_restriction(ln, side)
+        if cond is not None and "play_if" not in b.out:
+            b.out["play_if"] = cond
+            b.unit(ln, "restriction", MODELED)
+            keep.remove(ln)
+            lines.remove(ln)
     play = [ln for ln in keep if not _OFF_PLAY.fullmatch(ln.rstrip(".").lower())]
     for ln in lines:
         if ln not in keep:
             b.unit(ln, "deckbuilding", NOT_APPLICABLE)
     effects = parse_effects("\n".join(play), side) if play else None
+    if effects is None and ctype == "event" and len(play) == 1:
+        effects = run_event(play[0])  # "Run HQ. If successful, ..." (engine.effects "run")
     allowed = (
         effects is not None
         and len(effects) <= 10
-        and (ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS for e in effects))
+        and (ctype == "operation" or all(_name(e) in _RUNNER_EFFECTS | {"run"} for e in effects))
         and engine_accepts(effects, side)
     )
     if allowed:
@@ -1344,3 +1378,178 @@ def coverage(cards: Any, subtype_names: Mapping[str, str] | None = None, units_o
         "by_type": {k: shape(v) for k, v in sorted(by_type.items())},
         "not_modeled": open_units,
     }
+
+
+# ----- the Corp's identity (board `corp.identity`) -----------------------------------------------
+# Deck-building text printed on identities: nothing to do on a board in play.
+_IDENTITY_DECK = re.compile(r"your deck (?:cannot|may|must) .+|starter game only")
+_IDENTITY_HAND_SIZE = re.compile(r"you get \+(\d+) maximum hand size")
+# An identity paragraph opening with a trigger condition the engine has (engine.triggers.WHEN):
+# the condition, its filter, and whether the opener says more than the condition meets (then the
+# ability is surfaced by hand where the condition is met, and the judge checks the rest: "the
+# first time each turn ..." too, the engine keeping no once-per-turn limit on triggers).
+_IDENTITY_TRIGGERS: list[tuple[re.Pattern, str, dict | None]] = [
+    (
+        re.compile(
+            r"whenever (?:the runner steals an agenda|an agenda is stolen)(?P<extra>[^,]*), (?P<body>.+)"
+        ),
+        "stolen",
+        None,
+    ),
+    (re.compile(r"whenever you score an agenda(?P<extra>[^,]*), (?P<body>.+)"), "scored", _AGENDA),
+    (
+        re.compile(r"(?P<extra>the first time each turn )?the runner makes a successful run, (?P<body>.+)"),
+        "successful_run",
+        None,
+    ),
+    (
+        re.compile(r"whenever the runner makes a successful run(?P<extra>[^,]*), (?P<body>.+)"),
+        "successful_run",
+        None,
+    ),
+    (re.compile(r"when your turn begins(?P<extra>[^,]*), (?P<body>.+)"), "turn_begins", None),
+    (re.compile(r"when your turn ends(?P<extra>[^,]*), (?P<body>.+)"), "turn_ends", None),
+    (
+        re.compile(r"whenever the runner accesses an? (?P<extra>[^,]*?)agenda, (?P<body>.+)"),
+        "accessed",
+        _AGENDA,
+    ),
+]
+
+
+def _corp_identity(out: dict, text: str) -> tuple[list[Unit], list[dict]]:
+    """The Corp identity's paragraphs as board abilities (`corp.identity`, engine.board): a
+    trigger the engine has (`_IDENTITY_TRIGGERS`), modeled when its effects are understood and
+    its condition is exactly the engine's, else surfaced by hand where the condition is met;
+    "[click]: ..." / "N[credit]: ..." abilities as on a rezzed asset (`_corp_ability`); "+N
+    maximum hand size"; deck-building text not applicable; anything else shown on the board."""
+    b = _Card("corp_identity", "corp", out)
+    for raw in text.split("\n"):
+        line = plain(raw)
+        if not line:
+            continue
+        low = line.rstrip(".").lower()
+        if _NOT_IN_PLAY.fullmatch(line) or _IDENTITY_DECK.fullmatch(low):
+            b.unit(line, "deckbuilding", NOT_APPLICABLE)
+            continue
+        if _identity_trigger(b, line, low):
+            continue
+        m = _IDENTITY_HAND_SIZE.fullmatch(low)
+        if m and "hand_size" not in out:
+            out["hand_size"] = int(m.group(1))
+            b.unit(line, "constant", MODELED)
+            continue
+        if _corp_ability(b, line, "asset"):
+            continue
+        b.shown(line)
+    return b.units, b.pieces
+
+
+def _identity_trigger(b: _Card, line: str, low: str) -> bool:
+    for pattern, types, conditions in _TWO_WAY_TRIGGERS:  # "whenever an agenda is scored or stolen"
+        m = pattern.fullmatch(low) if "asset" in types else None  # the ones an active Corp card has
+        if m and len(b.out.get("triggers", ())) + len(conditions) <= 10:
+            b._add_triggers(conditions, line[m.start("body") :].strip(), line)
+            return True
+    for pattern, when, flt in _IDENTITY_TRIGGERS:
+        m = pattern.fullmatch(low)
+        if not m:
+            continue
+        if len(b.out.get("triggers", ())) >= 10:
+            return False
+        tr: dict[str, Any] = {"when": when}
+        if flt:
+            tr["filter"] = dict(flt)
+        if (m.group("extra") or "").strip():
+            b.by_hand_at(when, line)  # a condition narrower than the engine's: the judge checks it
+            b.out["triggers"][-1].update({k: v for k, v in tr.items() if k != "when"})
+        else:
+            b._add_trigger(tr, line[m.start("body") :].strip(), line, when)
+        return True
+    return False
+
+
+# ----- play restrictions ("Play only if ...", 9.3.3b) -> `play_if` (engine.board.PLAY_IF) ---------
+_LAST_TURN = {
+    "made a successful run": "successful_run",
+    "stole an agenda": "stole_agenda",
+    "stole or trashed a corp card": "stole_or_trashed",
+}
+_LAST = r"(?:the runner |they )?(?P<last>made a successful run|stole an agenda|stole or trashed a corp card) during their last turn"
+_PLAY_ONLY: list[tuple[re.Pattern, str, Any]] = [
+    (re.compile(r"play only if the runner is tagged"), "operation", lambda m: {"runner_tagged": True}),
+    (re.compile(r"play only if you are not tagged"), "event", lambda m: {"runner_tagged": False}),
+    (
+        re.compile(r"play only if the runner has at least (\d+) tags"),
+        "operation",
+        lambda m: {"runner_min_tags": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"play only if {_LAST}"),
+        "operation",
+        lambda m: {"runner_last_turn": _LAST_TURN[m.group("last")]},
+    ),
+    (
+        re.compile(rf"play only if the threat level is (\d+) or greater, and only if {_LAST}"),
+        "operation",
+        lambda m: {"threat_level": int(m.group(1)), "runner_last_turn": _LAST_TURN[m.group("last")]},
+    ),
+    (
+        re.compile(rf"play only if the runner has (\d+) or more agenda points and {_LAST}"),
+        "operation",
+        lambda m: {"runner_agenda_points": int(m.group(1)), "runner_last_turn": _LAST_TURN[m.group("last")]},
+    ),
+]
+
+
+def play_restriction(line: str, side: str) -> dict | None:
+    """A paragraph that is exactly a "Play only if ..." restriction the engine checks -> its
+    `play_if`; None otherwise (other restrictions stay part of the by-hand play text)."""
+    low = plain(line).rstrip(".").lower()
+    ctype = "operation" if side == "corp" else "event"
+    for pattern, on, make in _PLAY_ONLY:
+        m = pattern.fullmatch(low)
+        if m and on == ctype:
+            return make(m)
+    return None
+
+
+# ----- run events ("Run HQ. If successful, ...", 6.7.4) -> the "run" effect ------------------------
+_RUN_SERVERS = {"hq": "hq", "r&d": "rd", "archives": "archives", "any server": "any"}
+_RUN_EVENT = re.compile(r"run (?P<server>hq|r&d|archives|any server)(?:\. if successful, (?P<rest>.+))?")
+_INSTEAD = re.compile(r"instead of breaching (?P<server>hq|r&d|archives|the attacked server), (?P<inner>.+)")
+_MORE_ACCESS = re.compile(
+    r"access (?P<n>\d+) additional cards? when you breach (?P<server>hq|r&d|the attacked server)"
+)
+
+
+def run_event(line: str) -> list | None:
+    """A run event's whole play text -> one "run" effect, or None unless every part is one the
+    engine runs: the server (HQ, R&D, Archives, any server), and an "If successful" ability of
+    Runner effects (gain credits, draw cards, ...), "instead of breaching" the attacked server,
+    or "access N additional cards when you breach" it."""
+    low = plain(line).rstrip(".").lower()
+    m = _RUN_EVENT.fullmatch(low)
+    if m is None:
+        return None
+    server = _RUN_SERVERS[m.group("server")]
+    e: dict[str, Any] = {"effect": "run", "server": server}
+    rest = m.group("rest")
+    if rest:
+        inst, more = _INSTEAD.fullmatch(rest), _MORE_ACCESS.fullmatch(rest)
+        named = (inst or more).group("server") if (inst or more) else None
+        if named is not None and named != "the attacked server" and _RUN_SERVERS[named] != server:
+            return None  # breaching another server than the one run (Maintenance Access and the like)
+        if more:
+            if server not in ("hq", "rd") and named == "the attacked server":
+                return None  # additional accesses are from HQ or R&D only (7.3.5b)
+            e["additional_access"] = int(more.group("n"))
+        else:
+            start = m.start("rest") + (inst.start("inner") if inst else 0)
+            inner = parse_effects(plain(line).rstrip(".")[start:], "runner")
+            if inner is None or not all(_name(x) in _RUNNER_EFFECTS - {"text"} for x in inner):
+                return None
+            e["if_successful"] = inner
+            if inst:
+                e["instead_of_breach"] = True
+    return [e] if engine_accepts([e], "runner") else None

@@ -46,6 +46,13 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
             f"({k + 1}) " + " ".join(describe_effect(x, controller) for x in opt)
             for k, opt in enumerate(e["options"])
         )
+    if e["effect"] == "run":
+        if e.get("additional_access"):
+            text += f" If successful, access {e['additional_access']} additional card(s) when you breach it."
+        if e.get("if_successful"):
+            text += (
+                " If successful, instead of breaching: " if e.get("instead_of_breach") else " If successful: "
+            ) + (" ".join(describe_effect(x, controller) for x in e["if_successful"]))
     if e["effect"] == "trace":
         if e.get("on_success"):
             text += " If successful: " + " ".join(describe_effect(x) for x in e["on_success"])
@@ -54,9 +61,14 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
     return text
 
 
+SERVER_WORDS = {"hq": "HQ", "rd": "R&D", "archives": "Archives", "any": "any server"}
+
+
 def _described_fields(e: dict) -> dict:
     """Words of an effect's description that depend on its optional fields."""
     name = e["effect"]
+    if name == "run":
+        return {"server": SERVER_WORDS.get(e.get("server", ""), e.get("server", ""))}
     if name == "unless_pays":
         return {"cost": _cost_words(e["amount"], e.get("clicks", 0))}
     if name == "if_tagged":
@@ -1211,3 +1223,33 @@ def _trash_program(ctx: Ctx, e: dict, source: str, d: Decision | None, f: Frame 
     if d is not None and n > 1 and progs:
         _splice(f, [{"effect": "trash_program", "amount": n - 1}])
     return None
+
+
+@resolves("run")
+def _run_event(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    """ "Run HQ. If successful, ..." (a run event's play ability): the Runner initiates a run on
+    the server named ("any": the one they choose now, `run:S`), walked as a nested run; the event
+    stays in the play area until it completes (the play ability resolves after it). Its "If
+    successful" ability (6.7.4) becomes pending when the run is successful, with the other
+    abilities meeting that condition (engine.run); "instead of breaching" replaces the breach
+    (6.7.4b); "access N additional cards when you breach" adds to the breach (7.3.5b)."""
+    server = e["server"]
+    if server == "any":
+        if d is None or d.kind != "run" or d.server not in ctx.board["servers"]:
+            return wait(
+                [dec(f"run:{name}", f"{source}: run {name}", "runner") for name in ctx.board["servers"]]
+            )
+        server = d.server
+    ctx.ev(
+        f"{source}: the Runner initiates a run on {server}.",
+        ("rule_if_successful",) if e.get("if_successful") or e.get("additional_access") else ("rule_run",),
+        objects={"server": server, "card": source},
+    )
+    v: dict[str, Any] = {"server": server, "event": source}
+    if e.get("if_successful"):
+        v["if_successful"] = e["if_successful"]
+        if e.get("instead_of_breach"):
+            v["instead_of_breach"] = True
+    if e.get("additional_access"):
+        v["additional_access"] = e["additional_access"]
+    return call("run", v)

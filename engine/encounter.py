@@ -53,12 +53,6 @@ def _encounter(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return triggers.fire(ctx, f, d, "encountered", ice)
 
 
-def _legacy_break(b: dict, ice: dict) -> bool:
-    """The board-level `break_cost` shortcut (one credit-priced break per subroutine) applies when
-    the ice names a `break_cost`, or when the Runner has no icebreaker abilities installed."""
-    return "break_cost" in ice or not rig.has_interface_abilities(b)
-
-
 RIG_KINDS = ("break", "strength", "text")  # the program abilities usable in an encounter
 
 
@@ -122,7 +116,7 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         if side != "runner":
             return corp_abilities(ctx.board) if "corp_abilities" in ctx.s.kinds else []
         opts = []
-        if _legacy_break(ctx.board, ice) and ctx.spendable("runner") >= cost:
+        if rig.break_shortcut(ctx.board, ice) and ctx.spendable("runner") >= cost:
             broken = enc["broken"]
             opts = [
                 dec(f"break:{i}", _break_label(ice, i, cost, enc), "runner")

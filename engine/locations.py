@@ -112,4 +112,7 @@ def corp_ability_cards(b: dict, rezzed_only: bool = True) -> list[tuple[str, dic
         c = srv.get("content")
         if c and "abilities" in c and (c.get("rezzed") or not rezzed_only):
             found.append((f"{name}.content", c))
+    ident = b["corp"].get("identity")
+    if ident and "abilities" in ident:  # the Corp's identity: always active (never rezzed)
+        found.append((f"corp_identity.{card_ref([ident], 0)}", ident))
     return found

@@ -257,7 +257,9 @@ def score(board: dict, side: str) -> int:
 
 def max_hand(board: dict, side: str) -> int:
     p = board[side]
-    return p["max_hand_size"] - (p["core_damage"] if side == "runner" else 0)
+    if side == "corp":  # the Corp identity's "+N maximum hand size" (1.13.3b), a constant ability
+        return p["max_hand_size"] + (p.get("identity") or {}).get("hand_size", 0)
+    return p["max_hand_size"] - p["core_damage"]
 
 
 # ----- the loop ---------------------------------------------------------------------------------

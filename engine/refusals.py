@@ -11,6 +11,7 @@ from . import recurring, rig
 from .board import memory_limit
 from .decision import Decision, card_ref, find_card
 from .locations import corp_ability_cards, get_card
+from .restrictions import play_blocked
 
 if TYPE_CHECKING:
     from .session import Session
@@ -48,6 +49,22 @@ def _run(s: Session) -> dict | None:
 def _credits(b: dict, side: str) -> int:
     """Credits a player can pay an action or a rez with: the pool and hosted recurring credits."""
     return b[side]["credits"] + recurring.hosted_credits(b, side)
+
+
+def _play_restrictions(s: Session, side: str) -> list[Refusal]:
+    """Operations / events in the hand whose "Play only if ..." restriction is not met now: the
+    reason is `restrictions.play_blocked`'s, the evaluation the action window offers by."""
+    b = s.board
+    hand = b[side]["hand"]
+    ptype = "operation" if side == "corp" else "event"
+    rule = (
+        "rule_act_restriction" if s.doc.node("rule_act_restriction") is not None else "rule_card_precedence"
+    )
+    out = []
+    for i, c in enumerate(hand):
+        if c.get("type") == ptype and (why := play_blocked(b, c)):
+            out.append(Refusal(f"play:{card_ref(hand, i)}", side, why, rule))
+    return out
 
 
 def _corp_actions(b: dict) -> list[Refusal]:
@@ -141,7 +158,7 @@ def _corp_click_abilities(b: dict, credits: int) -> list[Refusal]:
         for a, ab in enumerate(c["abilities"]):
             if ab["kind"] != "click":
                 continue
-            if not c.get("rezzed"):
+            if not c.get("rezzed") and c is not b["corp"].get("identity"):  # an identity is active
                 why, rule = (
                     f"{c['name']} is unrezzed, so its abilities are inactive",
                     "rule_corp_become_active",
@@ -254,6 +271,14 @@ def _encounter(s: Session) -> list[Refusal]:
                 if rid in ("rule_once_per_turn_flag", "rule_threat_flag") and s.doc.node(rid) is None:
                     rid = "rule_card_precedence"  # versions before 25.04 have no ability flag rules
                 out.append(Refusal(use_id, "runner", why, rid))
+    if not rig.break_shortcut(b, ice):  # version 2 boards: the shortcut only where the ice asks (issue 32)
+        for i, broken in enumerate(run["enc"]["broken"]):
+            if not broken:
+                why = (
+                    f"{ice['name']} names no break_cost: its subroutines are broken only by "
+                    "icebreaker abilities (the board's break shortcut is offered on ice with a break_cost)"
+                )
+                out.append(Refusal(f"break:{i}", "runner", why, "rule_break_subroutine"))
     out.append(
         Refusal(
             "jack_out",
@@ -374,6 +399,8 @@ def refused(s: Session) -> list[Refusal]:
         found = _corp_actions(s.board)
     elif side == "runner":
         found = _runner_actions(s.board)
+    if side:
+        found = [*found, *_play_restrictions(s, side)]
     elif step == "step_encounter_paw":
         found = _encounter(s)
     elif step == "step_approach_paw":

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from memo import memo
 
+from .board import implicit_break_shortcut
+
 # how long a pump lasts (3.9.5b-c). `boost` is the strength every pump still lasting adds (so
 # `strength` reads two fields); the part of it that outlasts the encounter is also counted in
 # `boost_run` / `boost_turn`
@@ -95,6 +97,16 @@ def has_interface_abilities(board: dict) -> bool:
             if a["kind"] in ("break", "strength"):
                 return True
     return False
+
+
+def break_shortcut(board: dict, ice: dict) -> bool:
+    """Is the board-level `break_cost` shortcut (`break:i`: one credit-priced break per
+    subroutine) offered on `ice`? When the ice names a `break_cost`; on a version 1 board also
+    when the Runner has no icebreaker abilities installed (`engine.board.implicit_break_shortcut`).
+    What the encounter offers and what `engine.refusals` explains both read this."""
+    if "break_cost" in ice:
+        return True
+    return implicit_break_shortcut(board) and not has_interface_abilities(board)
 
 
 def _once_holder(ability: dict, run_v: dict | None, turn_v: dict | None) -> dict | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rig, triggers
-from .decision import Decision
+from .decision import Decision, card_ref
 from .machine import (
     END,
     RUN_ENDS,
@@ -258,7 +258,18 @@ def _success(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             ("rule_success_phase", "rule_successful_run"),
             {"run.successful": [False, True]},
         )
-    return triggers.fire(ctx, f, d, "successful_run")
+    return triggers.fire(ctx, f, d, "successful_run", extra=if_successful(f.v))
+
+
+def if_successful(v: dict) -> list[dict]:
+    """The run event's "If successful" ability (6.7.4: "after the run created this way becomes
+    successful"), pending with the other abilities that meet that condition (the Runner orders
+    them, 9.2.8d). Its key names the event in the play area, where it is while the run lasts."""
+    effects = v.get("if_successful")
+    if not effects:
+        return []
+    key = f"play_area.{card_ref([{'name': v['event']}], 0)}.0"
+    return [{"side": "runner", "source": v["event"], "effects": effects, "key": key}]
 
 
 @handles("step_breach")
@@ -266,6 +277,14 @@ def _breach(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     srv = f.v["server"]
     if srv not in ctx.board["servers"]:
         ctx.ev(f"{srv} no longer exists: there is nothing to breach.")
+        return None
+    if f.v.get("instead_of_breach"):
+        ctx.ev(
+            f'{f.v["event"]}\'s "If successful" ability replaced breaching {srv}: the Runner does not breach it.',
+            ("rule_if_successful_lingering_effect", "rule_breaching_servers"),
+            applied=False,
+            objects={"server": srv, "card": f.v["event"]},
+        )
         return None
     ctx.ev(f"The Runner breaches {srv}.", ("rule_breaching_servers",), objects={"server": srv})
     return call("breach", {"server": srv, "additional_access": f.v.get("additional_access", 0)})

@@ -316,6 +316,8 @@ def _kinds(board: dict) -> frozenset[str]:
     """Which optional mechanisms the board's cards use anywhere (see `Session.kinds`)."""
     corp, runner = board["corp"], board["runner"]
     corp_cards = [c for k in ("hand", "deck", "discard", "set_aside", "score_area") for c in corp[k]]
+    if corp.get("identity"):
+        corp_cards.append(corp["identity"])
     for srv in board["servers"].values():
         corp_cards += [*srv["ice"], *srv["root"], *([srv["content"]] if srv.get("content") else [])]
     runner_cards = [c for k in ("hand", "deck", "discard", "set_aside") for c in runner[k]]

@@ -194,7 +194,15 @@ def pending(
     for i, c in enumerate(area):
         if "triggers" in c:
             take("corp", c, f"score_area.{card_ref(area, i)}", subject is None or c is subject or any_card)
+    ident = b["corp"].get("identity")
+    if ident and "triggers" in ident:  # the Corp's identity: always active, on no server
+        take("corp", ident, identity_key(ident), subject is None or any_card)
     return out
+
+
+def identity_key(ident: dict) -> str:
+    """How decision ids name the Corp's identity: ``corp_identity.CARD`` (`card_ref`)."""
+    return f"corp_identity.{card_ref([ident], 0)}"
 
 
 def not_met(ctx: Ctx, when: str, unmet: list[str]) -> None:

@@ -24,6 +24,7 @@ from .machine import (
     setv,
     wait,
 )
+from .restrictions import play_blocked
 from .run import paw_rez_nonice
 from .windows import corp_click_abilities, paw
 
@@ -79,7 +80,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
     ptype = "operation" if side == "corp" else "event"
     hand = p["hand"]
     for i, c in enumerate(hand):
-        if c.get("type") == ptype and c.get("play_cost", 0) <= credits:
+        if c.get("type") == ptype and c.get("play_cost", 0) <= credits and play_blocked(b, c) is None:
             opts.append(
                 dec(
                     f"play:{card_ref(hand, i)}",

@@ -32,7 +32,13 @@ def bare_effects() -> list[str]:
     """Effects that may be written as a bare name ("end_the_run"): no required field."""
     out = []
     for name, spec in B.EFFECTS.items():
-        if spec["params"] or spec.get("nested") or spec.get("strings") or spec.get("choices"):
+        if (
+            spec["params"]
+            or spec.get("nested")
+            or spec.get("strings")
+            or spec.get("choices")
+            or spec.get("required")
+        ):
             continue
         if spec.get("zones"):
             continue
@@ -61,10 +67,16 @@ def effect_spec(name: str) -> dict:
         }
     for p in spec.get("nested", ()):
         fields[p] = {"type": "effects", "required": True}
+    for p in spec.get("optional_nested", ()):
+        fields[p] = {"type": "effects"}
     for p, known in spec.get("lists", {}).items():
         fields[p] = {"type": "list", "items": list(known) if known else "name"}
     for p, known in spec.get("enums", {}).items():
-        fields[p] = {"type": "enum", "values": list(known)}
+        fields[p] = {
+            "type": "enum",
+            "values": list(known),
+            **({"required": True} if p in spec.get("required", ()) else {}),
+        }
     for p in spec.get("flags", ()):
         fields[p] = {"type": "boolean", "default": False}
     if spec.get("choices"):
@@ -79,6 +91,7 @@ def effect_spec(name: str) -> dict:
         "fields": fields,
         "bare": name in bare_effects(),
         "corp_only": spec["corp_only"],
+        "runner_only": bool(spec.get("runner_only")),
         "words": spec["text"],
     }
 
@@ -88,6 +101,7 @@ def vocabulary() -> dict:
     return {
         "format": B.FORMAT,
         "version": B.FORMAT_VERSION,
+        "read_versions": list(B.READ_VERSIONS),
         "effects": [effect_spec(n) for n in B.EFFECTS],
         "triggers": {
             "when": list(B.TRIGGER_WHEN),
@@ -105,6 +119,9 @@ def vocabulary() -> dict:
         },
         "strength_mods": {"per": list(B.STRENGTH_PER), "while": list(B.STRENGTH_WHILE)},
         "card_types": {"corp": list(B.CORP_TYPES), "runner": list(B.RUNNER_TYPES)},
+        "corp_identity": sorted(B._CORP_IDENTITY_FIELDS),
+        "play_if": dict(B.PLAY_IF),
+        "last_turn": {"facts": list(B.LAST_TURN_FACTS), "conditions": list(B.LAST_TURN_CONDITIONS)},
         "zones": {"rig": list(B.RIG_ZONES), "access": list(B.ACCESS_ZONES)},
         "servers": {"central": list(B.CENTRAL), "remote": "remote1..remote99"},
         "counters": list(B.COUNTERS),
@@ -163,12 +180,32 @@ def sync_schema(schema: dict) -> dict:
     bare, obj = defs["effect"]["oneOf"]
     bare["enum"] = bare_effects()
     obj["properties"]["effect"]["enum"] = list(B.EFFECTS)
+    run = B.EFFECTS["run"]  # a run event's fields (engine.effects, "run")
+    obj["properties"]["server"] = {
+        "enum": list(run["enums"]["server"]),
+        "description": "run: the server the event runs ('any': the Runner chooses as it is played)",
+    }
+    obj["properties"]["if_successful"] = {
+        "$ref": "#/$defs/effects",
+        "description": "run: the 'If successful' conditional ability (6.7.4), pending when the run is successful",
+    }
+    obj["properties"]["instead_of_breach"] = {
+        "type": "boolean",
+        "description": "run: 'instead of breaching': the if_successful effects replace the breach (6.7.4b)",
+    }
+    obj["properties"]["additional_access"] = {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": B.MAX_SMALL,
+        "description": "run: 'access N additional cards when you breach' (7.3.5b)",
+    }
     for side in ("corp_card", "runner_card"):
         props = _card_props(defs[side])
         triggers = props.get("triggers")
         if triggers is not None:
             triggers["items"]["properties"]["when"]["enum"] = list(B.TRIGGER_WHEN)
         props["unmodeled"] = _unmodeled_schema()
+        props["play_if"] = _play_if_schema()
         if side == "corp_card":
             props["strength_mods"] = _strength_mods_schema()
         else:
@@ -178,7 +215,62 @@ def sync_schema(schema: dict) -> dict:
                 "maximum": B.MAX_SMALL,
                 "description": "+N[mu]: memory this installed card adds to the memory limit (1.20.2)",
             }
+    defs["runner"]["properties"]["last_turn"] = {
+        "type": "array",
+        "maxItems": len(B.LAST_TURN_FACTS),
+        "description": "what happened during the Runner's last turn (read by play_if.runner_last_turn)",
+        "items": {"enum": list(B.LAST_TURN_FACTS)},
+    }
+    defs["corp"]["properties"]["identity"] = _corp_identity_schema(_card_props(defs["corp_card"]))
+    out["properties"]["version"] = {
+        "enum": list(B.READ_VERSIONS),
+        "description": f"board format version (current {B.FORMAT_VERSION}; 1 is still read, with its "
+        "implicit break_cost shortcut: see engine.board.READ_VERSIONS)",
+    }
     return out
+
+
+def _play_if_schema() -> dict:
+    kinds = {
+        "bool": {"type": "boolean"},
+        "int": {"type": "integer", "minimum": 0, "maximum": B.MAX_SMALL},
+        "fact": {"enum": list(B.LAST_TURN_CONDITIONS)},
+    }
+    return {
+        "type": "object",
+        "minProperties": 1,
+        "additionalProperties": False,
+        "description": "an operation's or event's \"Play only if ...\" restriction (9.3.3b, engine.restrictions)",
+        "properties": {k: kinds[v] for k, v in B.PLAY_IF.items()},
+    }
+
+
+def _corp_identity_schema(corp_card: dict) -> dict:
+    """`corp.identity`: a name, or an object with the Corp card's `triggers`, `abilities` and
+    `unmodeled` (engine.board._CORP_IDENTITY_FIELDS)."""
+    props: dict[str, Any] = {
+        "name": {"type": "string", "minLength": 1, "maxLength": B.MAX_NAME},
+        "card_id": {"type": "string", "minLength": 1, "maxLength": B.MAX_NAME},
+        "text": {"type": "string", "minLength": 1, "maxLength": B.MAX_TEXT},
+        "hand_size": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": B.MAX_SMALL,
+            "description": "+N maximum hand size (a constant ability, 4.3.6)",
+        },
+        "triggers": corp_card["triggers"],
+        "abilities": corp_card["abilities"],
+        "unmodeled": _unmodeled_schema(),
+    }
+    assert set(props) == B._CORP_IDENTITY_FIELDS
+    return {
+        "description": "the Corp's identity: always active (4.6.4a); its abilities as a rezzed card's",
+        "oneOf": [
+            {"type": "null"},
+            {"type": "string", "minLength": 1, "maxLength": B.MAX_NAME},
+            {"type": "object", "required": ["name"], "additionalProperties": False, "properties": props},
+        ],
+    }
 
 
 def _card_props(d: dict) -> dict:

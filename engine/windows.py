@@ -393,6 +393,8 @@ def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
 
 def corp_card(b: dict, d: Decision) -> dict:
     """The Corp card an `ability:` decision names."""
+    if d.zone == "corp_identity":
+        return b["corp"]["identity"]
     srv = b["servers"][d.server]
     return srv["content"] if d.zone == "content" else srv[d.zone][locate(srv[d.zone], d)]
 

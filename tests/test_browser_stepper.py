@@ -387,3 +387,33 @@ def test_real_cards_picked_in_the_editor(screen, card_server):
     expect(page.locator("#finished")).to_contain_text("successful")
     assert used and used[0].startswith("Corroder") and "break 1 barrier" in used[0]
     shot(page, f"{name}-real-cards-run")
+
+
+def test_corp_identity_picked_by_name_in_the_editor(screen, card_server):
+    """A Corp identity picked by name goes to the Corp (`corp.identity`), with its abilities; the
+    Runner's identity picker offers Runner identities only. Stepping the board, the picture shows
+    the Corp's identity."""
+    name, page = screen
+    page.goto(card_server + "/editor")
+    corp = page.locator("#formroot .bp-corp")
+    q = corp.locator("input.pick-q[data-pick='Corp identity']")
+    expect(q).to_be_visible()
+    q.fill("Thule Subsea")
+    opt = corp.locator(".pick-opt[data-card-id='thule_subsea_safety_below']")
+    expect(opt).to_be_visible()
+    opt.click()
+    expect(corp.locator("input[data-path='corp.identity']")).to_have_value("Thule Subsea: Safety Below")
+    expect(page.locator("#valid-status")).to_have_text("Board is valid.")
+    board = page.evaluate("JSON.parse(document.getElementById('boardjson').value)")
+    ident = board["corp"]["identity"]
+    assert ident["card_id"] == "thule_subsea_safety_below" and ident["triggers"][0]["when"] == "stolen"
+    assert "identity" not in board["runner"] or board["runner"]["identity"] != ident
+    runner_q = page.locator(".bp-runner input.pick-q[data-pick='identity']")
+    runner_q.fill("Thule Subsea")
+    expect(page.locator(".bp-runner .rig-ed > .row > .pick > .pick-note")).to_have_text(
+        "No identity with that name."
+    )
+    shot(page, f"{name}-editor-corp-identity")
+    page.click("#start")
+    page.wait_for_url("**/step?s=**")
+    expect(page.locator(".bp-corp h2 small")).to_have_text("Thule Subsea: Safety Below")

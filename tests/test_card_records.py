@@ -23,6 +23,7 @@ import engine
 from engine import cardrecords
 from engine.cardrecords import RECORDS_DIR, generate, load, record_problems, resolve, text_hash
 from engine.cardtext import BY_HAND, MODELED, NOT_APPLICABLE, STATUSES, plain, translate
+from engine.refusals import refused
 from rules_index.cards import standard_legality
 from scraper.nrdb import load as load_nrdb
 
@@ -610,6 +611,15 @@ def test_each_standard_operation_and_event_plays_as_printed(cid, nrdb, names, do
     assert r.problems == []
     side = "corp" if r.card["type"] == "operation" else "runner"
     b = engine_board_for(side, r.card)
+    cond = r.card.get("play_if")
+    if cond:  # "Play only if ...": refused with its reason on a board that does not meet it
+        unmet = json.loads(json.dumps(b))
+        if cond.get("runner_tagged") is False:
+            unmet["runner"]["tags"] = 1
+        s = engine.start(unmet, f"{side}_turn", doc)
+        assert not any(i.startswith("play:") for i in _ids(s)), r.card["name"]
+        assert any("play only if" in x.reason for x in refused(s)), r.card["name"]
+        _meet(b, cond)
     s = engine.start(b, f"{side}_turn", doc)
     for _ in range(40):
         plays = [i for i in _ids(s) if i.startswith("play:")]
@@ -649,6 +659,21 @@ def test_each_standard_operation_and_event_plays_as_printed(cid, nrdb, names, do
                 assert after[key] - before[key] == gain - cost[key], (r.card["name"], key, before, after)
 
 
+def _meet(b: dict, cond: dict) -> None:
+    """The board meeting a play restriction: tags, the Runner's agenda points (and so the threat
+    level), what the Runner did during their last turn."""
+    runner = b.setdefault("runner", {})
+    if cond.get("runner_tagged") or cond.get("runner_min_tags"):
+        runner["tags"] = max(1, cond.get("runner_min_tags", 0))
+    points = max(cond.get("runner_agenda_points", 0), cond.get("threat_level", 0))
+    if points:
+        agenda = {"name": "Scored", "type": "agenda", "agenda_points": points, "advancement_requirement": 5}
+        runner["score_area"] = [agenda]
+    want = cond.get("runner_last_turn")
+    if want:
+        runner["last_turn"] = ["stole_agenda" if want == "stole_or_trashed" else want]
+
+
 def engine_board_for(side: str, card: dict) -> dict:
     credits = card.get("play_cost", 0) + 5
     other = "runner" if side == "corp" else "corp"
@@ -656,7 +681,7 @@ def engine_board_for(side: str, card: dict) -> dict:
         "version": 1,
         "turn": side,
         side: {"credits": credits, "clicks": 3, "hand": [card], "deck": 10},
-        other: {"credits": 5, "hand": 3, "deck": 10},
+        other: {"credits": 5, "hand": 5, "deck": 10},  # 4 meat damage (Measured Response) is no flatline
         "servers": {},
     }
 
@@ -752,7 +777,7 @@ def _installed_cases() -> list[str]:
     return [c for c in _standard_ids() if c not in done]
 
 
-def _place(card: dict, side: str) -> dict:
+def _place(card: dict, side: str, corp_identity: bool = False) -> dict:
     b: dict = {
         "version": 1,
         "turn": side,
@@ -761,7 +786,9 @@ def _place(card: dict, side: str) -> dict:
         "servers": {},
     }
     kind = card.get("type")
-    if kind == "asset":
+    if corp_identity:
+        b["corp"]["identity"] = card
+    elif kind == "asset":
         b["servers"]["remote1"] = {"content": {**card, "rezzed": True}}
     elif kind == "upgrade":
         b["servers"]["remote1"] = {"root": [{**card, "rezzed": True}]}
@@ -780,11 +807,9 @@ def test_each_other_standard_card_installed_and_its_turn_begins(cid, nrdb, names
     card's words, and "+N[mu]" raises the memory limit by N."""
     r = resolve(by_name(nrdb, nrdb.cards[cid].title), names)
     assert r.problems == []
-    if r.card.get("type") is None and nrdb.cards[cid].card_type_id == "corp_identity":
-        assert {u.status for u in r.units} <= {"absent"}  # the board has no place for it yet
-        return
-    side = "corp" if r.card.get("type") in ("asset", "upgrade") else "runner"
-    b = _place(r.card, side)
+    corp_identity = nrdb.cards[cid].card_type_id == "corp_identity"
+    side = "corp" if corp_identity or r.card.get("type") in ("asset", "upgrade") else "runner"
+    b = _place(r.card, side, corp_identity)
     assert engine.validate_board(b) == [], (r.card["name"], engine.validate_board(b)[:2])
     before = b[side]["credits"]
     s = engine.start(b, f"{side}_turn", doc)

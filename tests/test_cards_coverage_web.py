@@ -168,9 +168,13 @@ def test_identity_page_says_its_text_is_shown(client):
     summary, units = _stepper(client.get("/c/noise_hacker_extraordinaire").get_data(as_text=True))
     assert summary.startswith("An identity") and summary.endswith(f"({len(units)} by hand).") and units
     assert all(st == "shown" for st, _, _ in units)
-    summary, units = _stepper(client.get("/c/jinteki_personal_evolution").get_data(as_text=True))
-    assert summary.startswith("An identity") and units
-    assert all(st in ("shown", "absent") for st, _, _ in units)
+    summary, units = _stepper(client.get("/c/weyland_consortium_built_to_last").get_data(as_text=True))
+    assert summary.startswith("An identity: the stepper shows its text") and units
+    assert all(st in ("shown", "by_hand") for st, _, _ in units)
+    # a Corp identity whose ability the engine applies says so (Thule Subsea, `corp.identity`)
+    summary, units = _stepper(client.get("/c/thule_subsea_safety_below").get_data(as_text=True))
+    assert summary.startswith("An identity: the stepper applies 1 unit")
+    assert [st for st, _, _ in units] == ["modeled"]
 
 
 def test_card_json_engine_account_agrees_with_the_board_answer(client):

@@ -104,7 +104,7 @@ def test_start_raises_board_error_with_all_problems(doc_latest):
     [
         ("not a board", "board: must be a JSON object"),
         ({"servers": {}}, "version: is required"),
-        ({"version": 2}, "version: unsupported board format version 2"),
+        ({"version": 3}, "version: unsupported board format version 3"),
         ({"version": 1, "turn": "judge"}, "turn: must be 'corp' or 'runner'"),
         ({"version": 1, "extra": 1}, "extra: unknown field"),
         ({"version": 1, "servers": []}, "servers: must be an object"),

@@ -301,8 +301,8 @@ def test_coverage_counts_every_unit_of_the_standard_pool(client):
     assert t["units"] == t["modeled"] + t["by_hand"] + t["shown"] + t["n/a"] + t["absent"]
     assert 0 < t["modeled_share"] < 1 and t["surfaced_share"] >= t["modeled_share"]
     assert len(p["not_modeled"]) == t["by_hand"] + t["shown"] + t["absent"]
-    # only the Corp's identities have no place on the board yet
-    assert t["absent"] == p["by_type"]["corp_identity"]["units"]
+    # every unit has a place on the board now: the Corp's identity too (`corp.identity`)
+    assert t["absent"] == 0 and p["by_type"]["corp_identity"]["units"] > 0
     every = client.get("/api/cards/coverage?pool=all").get_json()
     assert every["total"]["cards"] > t["cards"]
     assert client.get("/api/cards/coverage?pool=bogus").status_code == 400

@@ -344,10 +344,69 @@ upgrade = st.builds(
     st.lists(corp_paid, max_size=1),
     trace_bonus,
 )
+# a "Play only if ..." restriction (engine.restrictions) on some operations and events
+play_if = st.one_of(
+    st.none(),
+    st.sampled_from(
+        [
+            {"runner_tagged": True},
+            {"runner_min_tags": 2},
+            {"runner_last_turn": "successful_run"},
+            {"threat_level": 2, "runner_last_turn": "stole_or_trashed"},
+        ]
+    ),
+)
 operation = st.builds(
-    lambda cost, eff: {"name": "Op", "type": "operation", "play_cost": cost, "effects": eff},
+    lambda cost, eff, pi: {
+        "name": "Op",
+        "type": "operation",
+        "play_cost": cost,
+        "effects": eff,
+        **({"play_if": pi} if pi else {}),
+    },
     st.integers(0, 3),
     st.lists(st.builds(lambda a: {"effect": "gain_credits", "amount": a}, amount), min_size=1, max_size=2),
+    play_if,
+)
+# a run event (engine.effects "run"): the server, an "If successful" ability, instead of breaching
+run_event = st.builds(
+    lambda server, eff, instead, more, tagged: {
+        "name": "Run Event",
+        "type": "event",
+        "play_cost": 0,
+        "effects": [
+            {
+                "effect": "run",
+                "server": server,
+                **({"if_successful": eff} if eff else {}),
+                **({"instead_of_breach": True} if instead and eff else {}),
+                **({"additional_access": more} if more else {}),
+            }
+        ],
+        **({"play_if": {"runner_tagged": False}} if tagged else {}),
+    },
+    st.sampled_from(["hq", "rd", "archives", "any"]),
+    st.one_of(
+        st.just([]),
+        st.lists(st.builds(lambda a: {"effect": "gain_credits", "amount": a}, amount), max_size=1),
+    ),
+    st.booleans(),
+    st.integers(0, 1),
+    st.booleans(),
+)
+# the Corp's identity (corp.identity): a trigger and a paid ability, always active
+corp_identity = st.one_of(
+    st.none(),
+    st.builds(
+        lambda tr, eff: {
+            "name": "Corp ID",
+            "triggers": [tr],
+            "abilities": [{"kind": "paid", "cost": 1, "effects": eff}],
+            "hand_size": 1,
+        },
+        st.deferred(lambda: trigger),
+        st.lists(simple_effect, min_size=1, max_size=1),
+    ),
 )
 hand_ice = st.builds(
     lambda st_, sub: {"name": "New Ice", "type": "ice", "rez_cost": 1, "strength": st_, "subroutines": [sub]},
@@ -363,6 +422,7 @@ runner_hand_card = st.one_of(
         st.integers(0, 3),
     ),
     st.just({"name": "Gear", "type": "hardware", "install_cost": 1, "access_bonus": {"rd": 1}}),
+    run_event,
 )
 central = st.builds(
     lambda i, r: {"ice": i, "root": r}, st.lists(ice, max_size=2), st.lists(upgrade, max_size=1)
@@ -380,8 +440,9 @@ def boards(draw):
     servers = {"hq": draw(central), "rd": draw(central), "archives": draw(central)}
     for i in range(draw(st.integers(0, 2))):
         servers[f"remote{i + 1}"] = draw(remote)
+    ident = draw(corp_identity)
     return {
-        "version": 1,
+        "version": draw(st.sampled_from([1, 2])),  # version 1's implicit break shortcut, and 2's rule
         "turn": draw(st.sampled_from(["corp", "runner"])),
         "corp": {
             "credits": draw(st.integers(0, 12)),
@@ -392,8 +453,16 @@ def boards(draw):
             "deck": draw(st.one_of(st.integers(0, 4), st.lists(corp_card, max_size=4))),
             "discard": draw(st.lists(st.one_of(agenda, asset, st.just("Old")), max_size=3)),
             "score_area": draw(st.lists(agenda, max_size=2)),
+            **({"identity": ident} if ident else {}),
         },
         "runner": {
+            "last_turn": draw(
+                st.lists(
+                    st.sampled_from(["successful_run", "stole_agenda", "trashed_corp_card"]),
+                    max_size=2,
+                    unique=True,
+                )
+            ),
             "credits": draw(st.integers(0, 12)),
             "clicks": draw(st.integers(0, 2)),
             "allotted_clicks": draw(st.integers(0, 3)),

@@ -142,6 +142,15 @@ def _ability_label(a: Any) -> str:
         lasts = a.get("lasts")
         until = f" for the remainder of the {lasts}" if lasts in ("run", "turn") else ""
         return f"{cost}¢: +{a.get('amount', 0)} strength{until}"
+    if kind in ("paid", "click") and isinstance(a.get("effects"), list):  # a Corp card's (9.2.7, 5.2.6a)
+        clicks = a.get("clicks", 1) if kind == "click" else 0
+        parts = ["[click]" * clicks if isinstance(clicks, int) else "[click]"]
+        parts += [f"{cost}¢"] if cost else []
+        parts += ["[trash]"] if a.get("trash") else []
+        if len(a["effects"]) == 1 and _is_text(a["effects"][0]):  # by hand: the printed line, cost and all
+            return str(a["effects"][0].get("text", "?"))
+        words = "; ".join(effect_label(e) for e in a["effects"])
+        return f"{', '.join(p for p in parts if p) or 'no cost'}: {words}"
     return str(a.get("text", kind or "?"))
 
 
@@ -229,7 +238,11 @@ def _notes(card: dict) -> tuple[list[dict[str, Any]], int]:
     for sub in card.get("subroutines") or ():
         by_hand += _is_text(sub)
     for a in card.get("abilities") or ():
-        by_hand += isinstance(a, dict) and a.get("kind") == "text"
+        # a Runner card's `text` ability, or a Corp card's ability whose effects are by hand
+        by_hand += isinstance(a, dict) and (
+            a.get("kind") == "text"
+            or (isinstance(a.get("effects"), list) and any(_is_text(e) for e in a["effects"]))
+        )
     return notes, by_hand
 
 
@@ -372,6 +385,18 @@ def _memory(runner: dict) -> dict[str, int] | None:
     return {"used": used, "limit": (limit if isinstance(limit, int) else 4) + memory_bonus(rig)}
 
 
+def _corp_identity(ident: Any) -> dict[str, Any] | None:
+    """The Corp's identity as the picture shows a card: its abilities, its conditional abilities
+    and the paragraphs a judge applies by hand; "+N maximum hand size" as a note."""
+    if ident is None:
+        return None
+    view = card_view(ident, "identity")
+    hand = ident.get("hand_size") if isinstance(ident, dict) else None
+    if isinstance(hand, int) and not isinstance(hand, bool) and hand:
+        view.setdefault("notes", []).insert(0, {"text": f"+{hand} maximum hand size", "by_hand": False})
+    return view
+
+
 def board_picture(board: Any, run: RunPosition | None = None) -> dict[str, Any] | None:
     """The picture model of a board (None when `board` is not a board object)."""
     if not isinstance(board, dict):
@@ -392,6 +417,7 @@ def board_picture(board: Any, run: RunPosition | None = None) -> dict[str, Any] 
             "clicks": corp.get("clicks", 0),
             "bad_publicity": corp.get("bad_publicity", 0),
             "score": _points(corp.get("score_area")),
+            "identity": _corp_identity(corp.get("identity")),
         },
         "runner": {
             "identity": ident.get("name") if isinstance(ident, dict) else None,

@@ -73,6 +73,7 @@ def board_from_cards(
     content: str | None = None,
     rig: Sequence[str] | None = None,
     identity: str | None = None,
+    corp_identity: str | None = None,
     rezzed: bool = True,
     corp: dict[str, Any] | None = None,
     runner: dict[str, Any] | None = None,
@@ -80,7 +81,8 @@ def board_from_cards(
 ) -> dict[str, Any]:
     """The board: `ice` (outermost first), `root` (upgrades) and `content` (an agenda or asset,
     remotes only) on `server`; `rig` (programs, hardware, resources, placed by type) and
-    `identity` for the Runner; `rezzed` for the Corp's installed cards; `corp` and `runner`
+    `identity` for the Runner (a Corp identity named there goes to the Corp), `corp_identity`
+    for the Corp; `rezzed` for the Corp's installed cards; `corp` and `runner`
     merged over the players' defaults (e.g. ``{"credits": 8}``)."""
     server = (server or "hq").strip().lower()
     for label, value in (("corp", corp), ("runner", runner)):
@@ -114,15 +116,24 @@ def board_from_cards(
         rig_cards.setdefault(zone, []).append(obj)
     if rig_cards:
         the_runner["rig"] = rig_cards
-    if identity is not None:
-        obj = _board_card(rules, identity, "identity")
-        if "type" in obj:
-            raise BadRequest(f"identity: {obj['name']} is {_a(obj['type'])}, not an identity")
-        the_runner["identity"] = obj
+    the_corp: dict[str, Any] = {"credits": 5, "hand": 5, "deck": 30}
+    for label, name in (("identity", identity), ("corp_identity", corp_identity)):
+        if name is None:
+            continue
+        card = card_payloads.find(rules, name) if isinstance(name, str) else None
+        obj = _board_card(rules, name, label)
+        if "type" in obj or card is None:
+            raise BadRequest(f"{label}: {obj['name']} is {_a(obj.get('type'))}, not an identity")
+        side = "corp" if card.card_type_id == "corp_identity" else "runner"
+        if label == "corp_identity" and side != "corp":
+            raise BadRequest(f"corp_identity: {obj['name']} is the Runner's identity")
+        (the_corp if side == "corp" else the_runner)["identity"] = obj
+    from engine.board import FORMAT_VERSION  # the engine: only when a board is made
+
     board: dict[str, Any] = {
-        "version": 1,
+        "version": FORMAT_VERSION,
         "turn": turn,
-        "corp": {"credits": 5, "hand": 5, "deck": 30, **(corp or {})},
+        "corp": {**the_corp, **(corp or {})},
         "runner": {**the_runner, **(runner or {})},
         "servers": {server: installed} if installed else {},
     }

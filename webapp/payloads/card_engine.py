@@ -178,6 +178,11 @@ def engine_account(s: CardStore, card: Card) -> dict[str, Any]:
     by_hand = left_to_judge(found)
     if place == "identity" and counts.get(ABSENT):
         summary = "An identity the board has no place for yet: the judge reads its text from the card."
+    elif place == "identity" and counts[MODELED]:  # a Corp identity's abilities (`corp.identity`)
+        summary = (
+            f"An identity: the stepper applies {_n(counts[MODELED], 'unit')} of its text and leaves "
+            f"{by_hand} of {_n(in_play, 'unit')} in play to the judge."
+        )
     elif place == "identity":
         summary = (
             "An identity: the stepper shows its text on the board for the judge and applies none of it "

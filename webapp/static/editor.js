@@ -303,7 +303,8 @@
     var types = Array.prototype.slice.call(arguments);
     return function (hit) { return types.indexOf(hit.board.type) >= 0; };
   }
-  function isIdentity(hit) { return !hit.board.type && /identity/i.test(hit.type || ""); }
+  function isIdentity(hit) { return !hit.board.type && /runner identity/i.test(hit.type || ""); }
+  function isCorpIdentity(hit) { return !hit.board.type && /corp identity/i.test(hit.type || ""); }
 
   /* ---------- ice on the picture ---------- */
   var openIce = {};  // which ice editors are open, by path, across re-renders
@@ -544,6 +545,7 @@
         countField("Cards in R&D", "corp.deck", 30), scoreField("corp"),
         selectField("Whose turn", "turn", ["runner", "corp"], "runner")
       ])], "corp"),
+      el("div", { cls: "row" }, corpIdentityFields()),
       err("corp")
     ]));
     var srvs = el("div", { cls: "bp-srvs", "data-box": "servers" });
@@ -593,6 +595,25 @@
       focusLater('input[data-pick="identity"]');
     });
     return [wrap("Identity", input, "runner.identity"), limit, pick];
+  }
+
+  /* the Corp's identity (corp.identity): a name, or a real one picked by name with its abilities */
+  function corpIdentityFields() {
+    var ident = getAt(model, "corp.identity");
+    var input = el("input", { type: "text", "data-path": "corp.identity", "aria-label": "Corp identity", maxlength: "100", placeholder: "none" });
+    input.value = typeof ident === "string" ? ident : (ident && ident.name) || "";
+    input.addEventListener("input", function () {
+      var v = input.value.trim(), cur = getAt(model, "corp.identity");
+      if (cur && typeof cur === "object" && v) setAt(model, "corp.identity.name", v);
+      else setAt(model, "corp.identity", v || undefined);
+      changed(false);
+    });
+    var pick = cardPicker("Corp identity", isCorpIdentity, function (card) {
+      setAt(model, "corp.identity", card);
+      changed(true);
+      focusLater('input[data-pick="Corp identity"]');
+    });
+    return [wrap("Corp identity", input, "corp.identity"), pick];
   }
 
   function abilityEditor(path, k) {

@@ -189,7 +189,11 @@ def editor():
     return _editor_page(v, board, [], 200, structure=structure, server=server, example=name)
 
 
-EMPTY_BOARD: dict[str, Any] = {"format": "nrrules-board", "version": 1, "servers": {}}
+EMPTY_BOARD: dict[str, Any] = {
+    "format": "nrrules-board",
+    "version": engine_payloads.engine.FORMAT_VERSION,
+    "servers": {},
+}
 
 
 def _editor_page(
