@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import prevention, rig, trace, triggers
-from .decision import Decision, locate
+from .decision import Decision, card_ref, locate
 from .effects import describe_effect, resolve_by_hand, resolve_effect
 from .encounter import sub_texts
 from .machine import (
@@ -24,7 +24,7 @@ from .machine import (
     wait,
 )
 from .turns import install, new_remote
-from .windows import corp_card
+from .windows import corp_card, mark_corp_used
 
 
 def _instr(f: Frame) -> dict:
@@ -198,6 +198,7 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     k = act.kind if act is not None else None
     cost = 0
     clicks = 0
+    paid_counters = ""
     if act is not None and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
         clicks = corp_card(b, act)["abilities"][act.index]["clicks"]
         setv(p, side, "clicks", p["clicks"] - clicks, ch)
@@ -233,6 +234,12 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         if "once_per" in ab:  # "use this ability only once per ...": this use counts (9.1.6)
             run = ctx.run_frame()
             rig.mark_used(ab, v["action"], run and run.v, ctx.s.frames[0].v)
+        if "counter_cost" in ab:  # "Hosted virus counter: ...": removed as part of the cost (1.16)
+            zone = v.get("zone", "programs")
+            cards = p["rig"][zone]
+            paid_counters = _pay_counters(
+                cards[v["program"]], f"runner.rig.{zone}.{card_ref(cards, v['program'])}", ab, rules, ch
+            )
     elif v["kind"] == "corp_ability":
         cost = _pay_corp_ability(ctx, v, rules, ch)
     else:  # break:i
@@ -243,8 +250,22 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     what = "[click]" * clicks
     if cost:
         what += (" and " if what else "") + f"{cost} credit(s)"
+    if v.get("paid_counters") or paid_counters:  # a hosted counter cost (a Corp card's: `_pay_corp_ability`)
+        what += (" and " if what else "") + (paid_counters or v["paid_counters"])
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
     return None
+
+
+def _pay_counters(card: dict, path: str, ab: dict, rules: list[str], ch: dict) -> str:
+    """Remove the hosted counters an ability's `counter_cost` names from its card (1.16: paid in
+    full; the offer checked the card hosts them); the words of what was paid."""
+    from .effects import set_counters
+
+    cc = ab["counter_cost"]
+    have = card.get("counters", {}).get(cc["counter"], 0)
+    set_counters(card, path, cc["counter"], have - cc["amount"], ch)
+    rules += ["rule_counters_cards", "rule_types_of_costs"]
+    return f"{cc['amount']} hosted {cc['counter']} counter(s) from {card['name']}"
 
 
 def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
@@ -254,7 +275,12 @@ def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
     d = Decision.from_id(v["action"])
     card = corp_card(b, d)
     ab = card["abilities"][d.index]
-    v.update(instructions=ab["effects"], i=0, controller="corp", source=card["name"])
+    where = d.id[len("ability:") :].rpartition(".")[0]
+    v.update(instructions=ab["effects"], i=0, controller="corp", source=card["name"], this_card=where)
+    if "once_per" in ab:  # "Once per turn →" (9.3.6g): this use counts
+        mark_corp_used(ctx.s.frames[0].v, d.id)
+    if "counter_cost" in ab:
+        v["paid_counters"] = _pay_counters(card, f"servers.{where}", ab, rules, ch)
     if ab["trash"]:
         rules += prevention.trash_corp_card(b, d, ch)
     return ab["cost"]

@@ -184,14 +184,31 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": True,
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
     },
+    # ----- counters on cards (issue 32 set A; engine.effects, CR 1.9, 1.13.1) -------------------------
+    "place_counters": {
+        "params": ("amount",),
+        "enums": {"counter": ("advancement", "agenda", "power", "virus")},
+        "required": ("counter",),
+        "corp_only": False,
+        "text": "Place {amount} {counter} counter(s) on this card.",
+    },
+    "remove_counters": {
+        "params": (),
+        "optional": {"amount": 0},  # 0: all of them ("remove all hosted power counters")
+        "enums": {"counter": ("advancement", "agenda", "power", "virus")},
+        "required": ("counter",),
+        "corp_only": False,
+        "text": "Remove {amount_text} hosted {counter} counter(s) from this card.",
+    },
 }
 # ice `strength_mods`: a constant ability changing the ice's strength (engine.rig.ice_strength):
 # "per" counts something (each hosted advancement counter: Ice Wall), "while" a condition (the
 # only piece of ice protecting its server: Scatter Field; the Runner is tagged)
-STRENGTH_PER = ("advancement",)
+STRENGTH_PER = ("advancement", "virus", "power")
 STRENGTH_WHILE = ("only_ice", "tagged")
 MAX_UNMODELED = 10  # printed paragraphs the engine does not apply, on one card
 _LIMITS = ("once_per", "only_if", "threat")  # optional limits on icebreaker abilities (break, strength)
+_CORP_LIMITS = ("counter_cost", "once_per")  # optional on Corp paid / click abilities
 MAX_OPTIONS = 4  # options of one "choose" effect ("X or end the run")
 ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this ability only once per ..."
 PUMP_LASTS = (
@@ -199,6 +216,18 @@ PUMP_LASTS = (
     "run",
     "turn",
 )  # how long a strength ability's pump lasts (3.9.5b-c); engine.rig.add_boost
+
+# ----- issue 32 set A: counters as costs, first-each-turn limits ---------------------------------
+# hosted counters an ability's cost removes from its own card ("Hosted virus counter: +2 strength",
+# "[click], hosted power counter: Gain 3[credit]"): `counter_cost` {"counter": KIND, "amount": N}
+# on icebreaker (break, strength) and Corp paid / click abilities (CR 1.16, 1.9.1, 1.13.1)
+COST_COUNTERS = ("advancement", "agenda", "power", "virus")
+COUNTER_COST_KINDS = ("break", "strength", "paid", "click")
+# "The first time each turn you would ...": a `prevent` ability usable only while the first such
+# instruction of the turn is imminent (Net Shield), `first_each: "turn"`
+FIRST_EACH = ("turn",)
+# Corp paid / click abilities' "Once per turn →" flag (9.3.6g, rule_once_per_turn_flag): `once_per`
+CORP_ONCE_PER = ("turn",)
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
 ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace")
@@ -390,6 +419,8 @@ class _Checker:
         for p, known in enums.items():
             if p in e and e[p] not in known:
                 self.add(f"{path}.{p}", f"must be one of {', '.join(known)}")
+            elif p not in e and p in spec.get("required", ()):
+                self.add(f"{path}.{p}", f"is required: one of {', '.join(known)}")
         for p in flags:
             self.bool_field(e, p, path)
         if name == "if_tagged" and e.get("min_tags") == 0:
@@ -625,12 +656,13 @@ class _Checker:
                     self.trace_ability(a, ap)
                     continue
                 if a["kind"] == "click":
-                    self.unknown(a, {"kind", "cost", "trash", "clicks", "effects"}, ap)
+                    self.unknown(a, {"kind", "cost", "trash", "clicks", "effects", *_CORP_LIMITS}, ap)
                     self.int_field(a, "clicks", ap, hi=3)
                     if a.get("clicks") == 0:
                         self.add(f"{ap}.clicks", "must be at least 1 (an action costs [click], 9.2.7b)")
                 else:
-                    self.unknown(a, {"kind", "cost", "trash", "effects"}, ap)
+                    self.unknown(a, {"kind", "cost", "trash", "effects", *_CORP_LIMITS}, ap)
+                self.corp_limits(a, ap)
                 if "effects" not in a:
                     self.add(f"{ap}.effects", "required: the ability's instructions")
                 else:
@@ -662,12 +694,14 @@ class _Checker:
             self.text_field(a, "only_if", ap)
             self.int_field(a, "threat", ap)
             if kind == "strength":
-                self.unknown(a, {"kind", "cost", "amount", "lasts", *_LIMITS}, ap)
+                self.unknown(a, {"kind", "cost", "amount", "lasts", "counter_cost", *_LIMITS}, ap)
+                self.counter_cost(a, ap)
                 self.int_field(a, "amount", ap, required=True)
                 if "lasts" in a and a["lasts"] not in PUMP_LASTS:
                     self.add(f"{ap}.lasts", f"must be one of {', '.join(PUMP_LASTS)}")
                 continue
-            self.unknown(a, {"kind", "cost", "count", "up_to", "ice_subtype", *_LIMITS}, ap)
+            self.unknown(a, {"kind", "cost", "count", "up_to", "ice_subtype", "counter_cost", *_LIMITS}, ap)
+            self.counter_cost(a, ap)
             self.int_field(a, "count", ap, hi=MAX_SUBS, required=True)
             if a.get("count") == 0:
                 self.add(f"{ap}.count", "must be at least 1")
@@ -706,7 +740,11 @@ class _Checker:
         """An interrupt that prevents part of an imminent instruction (engine.prevention): `event`
         one of `events` (a Runner card: damage, tags, trash; a Corp card: expose), `amount`, and
         `damage` (the kind) for damage or `card_types` (what it protects) for trash."""
-        self.unknown(a, {"kind", "event", "damage", "card_types", "amount", "cost", "trash"}, ap)
+        self.unknown(
+            a, {"kind", "event", "damage", "card_types", "amount", "cost", "trash", "first_each"}, ap
+        )
+        if "first_each" in a and a["first_each"] not in FIRST_EACH:
+            self.add(f"{ap}.first_each", f"must be one of {', '.join(FIRST_EACH)}")
         ev = a.get("event", "damage")
         if ev not in events:
             whose = "a Corp card" if "expose" in events else "a Runner card"
@@ -726,6 +764,28 @@ class _Checker:
             self.add(f"{ap}.amount", "must be at least 1")
         self.int_field(a, "cost", ap, hi=MAX_CREDITS)
         self.bool_field(a, "trash", ap)
+
+    def counter_cost(self, a: dict, ap: str) -> None:
+        """`counter_cost`: hosted counters the ability's cost removes from its own card,
+        {"counter": one of COST_COUNTERS, "amount": N >= 1} (1.16, 1.9.1)."""
+        if "counter_cost" not in a:
+            return
+        cc, cp = a["counter_cost"], f"{ap}.counter_cost"
+        if not isinstance(cc, dict):
+            self.add(cp, f"must be an object {{'counter': {' | '.join(COST_COUNTERS)}, 'amount': N}}")
+            return
+        self.unknown(cc, {"counter", "amount"}, cp)
+        if cc.get("counter") not in COST_COUNTERS:
+            self.add(f"{cp}.counter", f"is required: one of {', '.join(COST_COUNTERS)}")
+        self.int_field(cc, "amount", cp, required=True)
+        if cc.get("amount") == 0:
+            self.add(f"{cp}.amount", "must be at least 1")
+
+    def corp_limits(self, a: dict, ap: str) -> None:
+        """A Corp paid / click ability's counter cost and "Once per turn →" flag (9.3.6g)."""
+        self.counter_cost(a, ap)
+        if "once_per" in a and a["once_per"] not in CORP_ONCE_PER:
+            self.add(f"{ap}.once_per", f"must be one of {', '.join(CORP_ONCE_PER)}")
 
     def trace_ability(self, a: dict, ap: str) -> None:
         """A trace interrupt (9.9.3b, 9.9.6d): `amount` raises the base trace strength, `set`

@@ -4,6 +4,7 @@ alternatives the current step does not offer, each with its reason and the rule'
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ from . import recurring, rig
 from .board import memory_limit
 from .decision import Decision, card_ref, find_card
 from .locations import corp_ability_cards, get_card
+from .windows import corp_ability_blocked, corp_used
 
 if TYPE_CHECKING:
     from .session import Session
@@ -50,7 +52,7 @@ def _credits(b: dict, side: str) -> int:
     return b[side]["credits"] + recurring.hosted_credits(b, side)
 
 
-def _corp_actions(b: dict) -> list[Refusal]:
+def _corp_actions(b: dict, used: Collection[str] = ()) -> list[Refusal]:
     out = []
     corp, runner = b["corp"], b["runner"]
     credits = _credits(b, "corp")
@@ -82,7 +84,7 @@ def _corp_actions(b: dict) -> list[Refusal]:
                         "corp_basic_action_advance",
                     )
                 )
-    out += _corp_click_abilities(b, credits)
+    out += _corp_click_abilities(b, credits, used)
     if corp["clicks"] < 3:
         out.append(
             Refusal(
@@ -132,33 +134,21 @@ def _corp_actions(b: dict) -> list[Refusal]:
     return out
 
 
-def _corp_click_abilities(b: dict, credits: int) -> list[Refusal]:
-    """[click] abilities on installed Corp cards that the action window does not offer: the card
-    is unrezzed (inactive, 1.8.3c), or the Corp lacks the clicks or credits (1.16)."""
+def _corp_click_abilities(b: dict, credits: int, used: Collection[str] = ()) -> list[Refusal]:
+    """[click] abilities on installed Corp cards that the action window does not offer, and why:
+    the same test as the offer (`windows.corp_ability_blocked`): the card is unrezzed (inactive,
+    1.8.3c), the Corp lacks the clicks, credits or hosted counters (1.16), or a once-per-turn
+    ability was already used this turn (9.3.6g)."""
     out = []
     clicks = b["corp"]["clicks"]
     for where, c in corp_ability_cards(b, rezzed_only=False):
         for a, ab in enumerate(c["abilities"]):
             if ab["kind"] != "click":
                 continue
-            if not c.get("rezzed"):
-                why, rule = (
-                    f"{c['name']} is unrezzed, so its abilities are inactive",
-                    "rule_corp_become_active",
-                )
-            elif ab["clicks"] > clicks:
-                why, rule = (
-                    f"{c['name']}'s ability costs {'[click]' * ab['clicks']}; the Corp has {clicks} [click] left",
-                    "rule_cost",
-                )
-            elif ab["cost"] > credits:
-                why, rule = (
-                    f"{c['name']}'s ability costs {ab['cost']} credits; the Corp has {credits}",
-                    "rule_cost",
-                )
-            else:
-                continue
-            out.append(Refusal(f"ability:{where}.{a}", "corp", why, rule))
+            aid = f"ability:{where}.{a}"
+            why = corp_ability_blocked(c, ab, clicks, credits, aid in used)
+            if why is not None:
+                out.append(Refusal(aid, "corp", why[0], why[1]))
     return out
 
 
@@ -371,7 +361,10 @@ def refused(s: Session) -> list[Refusal]:
     found: list[Refusal] = []
     side = ACTION_STEPS.get(step or "")
     if side == "corp":
-        found = _corp_actions(s.board)
+        found = _corp_actions(s.board, corp_used(s.frames[0].v))
+        for i, r in enumerate(found):
+            if r.rule == "rule_once_per_turn_flag" and s.doc.node(r.rule) is None:
+                found[i] = Refusal(r.id, r.player, r.reason, "rule_card_precedence")  # before 25.04
     elif side == "runner":
         found = _runner_actions(s.board)
     elif step == "step_encounter_paw":

@@ -356,6 +356,7 @@ def reaction_window(ctx: Ctx, f: Frame, d: Decision | None, when: str) -> Any:
             "controller": holder,
             "source": pick["source"],
             "why": WHEN[when],
+            "this_card": pick["key"].rpartition(".")[0],  # "this card" of its effects (effects.this_card)
             **pick.get("vars", {}),
         },
         "stay",

@@ -25,7 +25,7 @@ from .machine import (
     wait,
 )
 from .run import paw_rez_nonice
-from .windows import corp_click_abilities, paw
+from .windows import corp_click_abilities, corp_used, paw
 
 
 def _gain_clicks(side: str) -> Handler:
@@ -102,7 +102,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
                     )
                 )
         if "corp_abilities" in ctx.s.kinds:
-            opts += corp_click_abilities(b, credits)
+            opts += corp_click_abilities(b, credits, corp_used(ctx.s.frames[0].v))
         if credits >= 1:
             for name, srv in b["servers"].items():
                 c = srv.get("content")
@@ -439,6 +439,7 @@ def _turn_complete(side: str) -> Handler:
             f"The {side.capitalize()}'s turn is complete; play proceeds to the {other.capitalize()}'s turn."
         )
         rules: tuple[str, ...] = ("rule_begin_end_turn_step",)
+        ctx.s.frames[0].v.pop("once_used", None)  # once-per-turn uses (9.3.6g) end with the turn
         if rig.clear_boosts(ctx.board, "turn"):  # "for the remainder of the turn" expires
             text += " Strength added for the remainder of the turn ends."
             rules = ("rule_begin_end_turn_step", "rule_lingering_effect")

@@ -102,6 +102,9 @@ def vocabulary() -> dict:
             "runner_prevents": list(B.RUNNER_PREVENTS),
             "corp_prevents": list(B.CORP_PREVENTS),
             "damage_kinds": list(B.DAMAGE_KINDS),
+            "counter_cost": {"counters": list(B.COST_COUNTERS), "kinds": list(B.COUNTER_COST_KINDS)},
+            "corp_once_per": list(B.CORP_ONCE_PER),
+            "first_each": list(B.FIRST_EACH),
         },
         "strength_mods": {"per": list(B.STRENGTH_PER), "while": list(B.STRENGTH_WHILE)},
         "card_types": {"corp": list(B.CORP_TYPES), "runner": list(B.RUNNER_TYPES)},
@@ -147,6 +150,43 @@ def _strength_mods_schema() -> dict:
     }
 
 
+def _counter_cost_schema() -> dict:
+    return {
+        "type": "object",
+        "required": ["counter", "amount"],
+        "additionalProperties": False,
+        "description": 'hosted counters the cost removes from this card ("Hosted virus counter: ...", 1.16, 1.9.1)',
+        "properties": {
+            "counter": {"enum": list(B.COST_COUNTERS)},
+            "amount": {"type": "integer", "minimum": 1, "maximum": B.MAX_SMALL},
+        },
+    }
+
+
+def _sync_abilities(defs: dict) -> None:
+    """The ability limits and costs declared in `engine.board` (issue 32 set A) on the ability
+    definitions: `counter_cost` (icebreaker and Corp paid / click abilities), `once_per` (Corp
+    paid / click abilities, 9.3.6g) and `first_each` (prevent abilities)."""
+    branches = list(defs["ability"]["oneOf"])
+    corp = _card_props(defs["corp_card"])["abilities"]["items"]["oneOf"]
+    for branch in branches + list(corp):
+        props = branch.get("properties", {})
+        kind = props.get("kind", {}).get("const")
+        if kind in B.COUNTER_COST_KINDS:
+            props["counter_cost"] = _counter_cost_schema()
+        if kind in ("paid", "click"):
+            props["once_per"] = {
+                "enum": list(B.CORP_ONCE_PER),
+                "description": '"Once per turn →": usable once per turn (9.3.6g)',
+            }
+        if kind == "prevent":
+            props["first_each"] = {
+                "enum": list(B.FIRST_EACH),
+                "description": '"The first time each turn you would ...": usable only while the first such '
+                "instruction of the turn is imminent",
+            }
+
+
 def _unmodeled_schema() -> dict:
     return {
         "type": "array",
@@ -163,6 +203,11 @@ def sync_schema(schema: dict) -> dict:
     bare, obj = defs["effect"]["oneOf"]
     bare["enum"] = bare_effects()
     obj["properties"]["effect"]["enum"] = list(B.EFFECTS)
+    obj["properties"]["counter"] = {
+        "enum": list(B.COST_COUNTERS),
+        "description": "place_counters / remove_counters: the kind of counter (1.9.5)",
+    }
+    _sync_abilities(defs)
     for side in ("corp_card", "runner_card"):
         props = _card_props(defs[side])
         triggers = props.get("triggers")
