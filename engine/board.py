@@ -221,7 +221,7 @@ PUMP_LASTS = (
 # hosted counters an ability's cost removes from its own card ("Hosted virus counter: +2 strength",
 # "[click], hosted power counter: Gain 3[credit]"): `counter_cost` {"counter": KIND, "amount": N}
 # on icebreaker (break, strength) and Corp paid / click abilities (CR 1.16, 1.9.1, 1.13.1)
-COST_COUNTERS = ("advancement", "agenda", "power", "virus")
+COST_COUNTERS = ("agenda", "power", "virus")  # advancement: `advancements` on agendas, not a cost here
 COUNTER_COST_KINDS = ("break", "strength", "paid", "click")
 # "The first time each turn you would ...": a `prevent` ability usable only while the first such
 # instruction of the turn is imminent (Net Shield), `first_each: "turn"`

@@ -27,8 +27,8 @@ def ice_strength(board: dict, server: str, ice: dict) -> int:
         return base
     for m in mods:
         per = m.get("per")
-        if per == "advancement":
-            base += m["amount"] * ice.get("counters", {}).get("advancement", 0)
+        if per is not None:  # each hosted advancement / virus / power counter (Ice Wall, Sandstone)
+            base += m["amount"] * ice.get("counters", {}).get(per, 0)
             continue
         cond = m.get("while")
         if cond == "only_ice":
