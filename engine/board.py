@@ -224,7 +224,8 @@ PUMP_LASTS = (
 COST_COUNTERS = ("agenda", "power", "virus")  # advancement: `advancements` on agendas, not a cost here
 COUNTER_COST_KINDS = ("break", "strength", "paid", "click")
 # "The first time each turn you would ...": a `prevent` ability usable only while the first such
-# instruction of the turn is imminent (Net Shield), `first_each: "turn"`
+# instruction of the turn is imminent (Net Shield), `first_each: "turn"`; on a trigger ("The first
+# time each turn you install a program, ..."), met only by the turn's first such event (9.3.2b)
 FIRST_EACH = ("turn",)
 # Corp paid / click abilities' "Once per turn →" flag (9.3.6g, rule_once_per_turn_flag): `once_per`
 CORP_ONCE_PER = ("turn",)
@@ -589,8 +590,10 @@ class _Checker:
                         tp, f"must be an object with 'when' one of {', '.join(TRIGGER_WHEN)} and 'effects'"
                     )
                     continue
-                self.unknown(tr, {"when", "effects", "filter", "optional"}, tp)
+                self.unknown(tr, {"when", "effects", "filter", "optional", "first_each"}, tp)
                 self.bool_field(tr, "optional", tp)
+                if "first_each" in tr and tr["first_each"] not in FIRST_EACH:
+                    self.add(f"{tp}.first_each", f"must be one of {', '.join(FIRST_EACH)}")
                 if "filter" in tr:
                     self.trigger_filter(tr, f"{tp}.filter")
                 if "effects" not in tr:
@@ -1014,6 +1017,7 @@ def _card(c: Any, default_type: str | None = None) -> dict:
                 "effects": _norm_effects(t["effects"]),
                 **({"filter": _norm_filter(t["filter"])} if "filter" in t else {}),
                 **({"optional": True} if t.get("optional") else {}),
+                **({"first_each": t["first_each"]} if "first_each" in t else {}),
             }
             for t in card["triggers"]
         ]

@@ -788,8 +788,18 @@ class _Card:
                 flt = make(m)
                 if flt:
                     tr["filter"] = flt
+                # "The first time each turn ...": met by the turn's first such event only
+                # (`first_each`, engine.triggers.happened); its effects modeled when understood
+                body = src[m.start("body") :].strip()
+                effects = self._effects(body)
+                if effects is not None:
+                    tr["effects"] = effects
+                    if body.lower().startswith("you may "):
+                        tr["optional"] = True
+                    if "each turn" in low[: m.start("body")]:
+                        tr["first_each"] = "turn"
                 self.out.setdefault("triggers", []).append(tr)
-                self.unit(line, "trigger", BY_HAND, when)
+                self.unit(line, "trigger", BY_HAND if effects is None else MODELED, when)
                 return True
         for pattern, types, conditions in _TWO_WAY_TRIGGERS:
             m = pattern.fullmatch(low) if self.ctype in types else None

@@ -441,6 +441,7 @@ def _turn_complete(side: str) -> Handler:
         rules: tuple[str, ...] = ("rule_begin_end_turn_step",)
         ctx.s.frames[0].v.pop("once_used", None)  # once-per-turn uses (9.3.6g) end with the turn
         ctx.s.frames[0].v.pop("seen_this_turn", None)  # and "the first time each turn" (prevention)
+        ctx.s.frames[0].v.pop("happened", None)  # (triggers.happened)
         if rig.clear_boosts(ctx.board, "turn"):  # "for the remainder of the turn" expires
             text += " Strength added for the remainder of the turn ends."
             rules = ("rule_begin_end_turn_step", "rule_lingering_effect")

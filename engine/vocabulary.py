@@ -213,6 +213,10 @@ def sync_schema(schema: dict) -> dict:
         triggers = props.get("triggers")
         if triggers is not None:
             triggers["items"]["properties"]["when"]["enum"] = list(B.TRIGGER_WHEN)
+            triggers["items"]["properties"]["first_each"] = {
+                "enum": list(B.FIRST_EACH),
+                "description": '"The first time each turn ...": met only by the first such event of the turn',
+            }
         props["unmodeled"] = _unmodeled_schema()
         if side == "corp_card":
             props["strength_mods"] = _strength_mods_schema()

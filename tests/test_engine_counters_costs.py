@@ -355,3 +355,56 @@ def test_new_fields_validate_and_bad_ones_are_refused_with_their_path():
     assert any(p.startswith(f"{base}.counter_cost.counter") for p in problems)
     assert f"{base}.counter_cost.amount: must be at least 1" in problems
     assert any(p.startswith(f"{base}.effects[0].counter: is required") for p in problems)
+
+
+def runner_turn(card, doc, hand: list[str], rig: dict | None = None):
+    b = board(
+        turn="runner",
+        runner={"credits": 20, "clicks": 0, "hand": [card(c) for c in hand], "rig": rig or {}, "deck": 10},
+    )
+    return engine.start(b, "runner_turn", doc)
+
+
+def install(s, ref: str):
+    s = until(s, f"install:{ref}")
+    s, _ = engine.apply(s, f"install:{ref}")
+    return s
+
+
+def test_lilypad_draws_on_the_first_program_install_of_the_turn_only(card, doc):
+    """LilyPAD: "The first time each turn you install a program, you may draw 1 card." (9.3.2b: an
+    ordinal trigger condition): the first install makes it pending, the second does not."""
+    s = runner_turn(card, doc, ["hantu", "propeller"], {"hardware": [card("lilypad")]})
+    s = install(s, "hantu")
+    s = until(s, "trigger:hardware.lilypad.0")
+    assert "decline:hardware.lilypad.0" in decision_ids(s)  # "you may" (9.6.9)
+    grip = len(s.board["runner"]["hand"])
+    s, _ = engine.apply(s, "trigger:hardware.lilypad.0")
+    assert len(s.board["runner"]["hand"]) == grip + 1
+    s = install(s, "propeller")
+    for _ in range(5):
+        assert not any(x.startswith("trigger:hardware.lilypad") for x in decision_ids(s))
+        if "install:" in " ".join(decision_ids(s)) or s.finished:
+            break
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    not_met = [e for e in s.trace if "hardware.lilypad.0" in e.objects.get("not_met", ())]
+    assert len(not_met) == 1 and not not_met[0].applied
+    # Propeller's own "when you install this program" did resolve
+    assert s.board["runner"]["rig"]["programs"][-1]["counters"] == {"power": 4}
+
+
+def test_lilypad_installed_after_a_program_this_turn_does_not_draw(card, doc):
+    """The first program install of the turn happened before LilyPAD was installed: installing
+    another program later that turn is not "the first time each turn"."""
+    s = runner_turn(card, doc, ["propeller", "lilypad", "hantu"])
+    s = install(s, "propeller")
+    s = install(s, "lilypad")
+    grip = len(s.board["runner"]["hand"])
+    s = install(s, "hantu")
+    for _ in range(5):
+        assert not any(x.startswith("trigger:hardware.lilypad") for x in decision_ids(s))
+        if s.finished or any(x.startswith("install:") for x in decision_ids(s)) or not decision_ids(s):
+            break
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    assert len(s.board["runner"]["hand"]) == grip - 1
+    assert s.board["runner"]["rig"]["programs"][-1]["counters"] == {"virus": 2}
