@@ -228,6 +228,9 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             p["set_aside"].append(card)
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
             v["card"] = card["name"]
+            if "additional_cost" in card:  # paid with the rest of the cost (1.16.10b)
+                paid_counters = _pay_additional(b, side, card["additional_cost"], rules, ch)
+                clicks += card["additional_cost"].get("clicks", 0)
     elif v["kind"] == "ability":
         ab = p["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         cost = ab.get("cost", 0)
@@ -254,6 +257,22 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         what += (" and " if what else "") + (paid_counters or v["paid_counters"])
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
     return None
+
+
+def _pay_additional(b: dict, side: str, ac: dict, rules: list[str], ch: dict) -> str:
+    """An operation's or event's additional cost to play it (1.16.10): its extra clicks spent
+    and tags removed (the offer checked they can be paid, turns.play_blocked); the words of the
+    part not said with the clicks."""
+    p = b[side]
+    extra = ac.get("clicks", 0)
+    if extra:
+        setv(p, side, "clicks", p["clicks"] - extra, ch)
+    rules += ["rule_additional_cost", "rule_additonal_cost_simultaenous"]
+    tags = ac.get("remove_tags", 0)
+    if tags:
+        setv(b["runner"], "runner", "tags", b["runner"]["tags"] - tags, ch)
+        return f"the removal of {tags} tag(s) (additional cost)"
+    return ""
 
 
 def _pay_counters(card: dict, path: str, ab: dict, rules: list[str], ch: dict) -> str:

@@ -227,6 +227,9 @@ COUNTER_COST_KINDS = ("break", "strength", "paid", "click")
 # instruction of the turn is imminent (Net Shield), `first_each: "turn"`; on a trigger ("The first
 # time each turn you install a program, ..."), met only by the turn's first such event (9.3.2b)
 FIRST_EACH = ("turn",)
+# "As an additional cost to play this operation/event, spend [click]" / "remove 1 tag" (1.16.10):
+# an operation's or event's `additional_cost`, paid with the play action's click and play cost
+ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL}  # field -> its largest value
 # Corp paid / click abilities' "Once per turn →" flag (9.3.6g, rule_once_per_turn_flag): `once_per`
 CORP_ONCE_PER = ("turn",)
 
@@ -304,6 +307,7 @@ _CARD_FIELDS_CORP = {
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
     "unmodeled",  # printed abilities the engine does not apply, shown for the judge (engine.cardtext)
+    "additional_cost",  # operations: {"clicks": N, "remove_tags": N} paid to play it (1.16.10)
 }
 _CARD_FIELDS_RUNNER = {
     "name",
@@ -327,6 +331,7 @@ _CARD_FIELDS_RUNNER = {
     "boost_turn",  # engine-managed: the part of `boost` that lasts the turn (`lasts: "turn"`)
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
     "unmodeled",
+    "additional_cost",  # events: {"clicks": N, "remove_tags": N} paid to play it (1.16.10)
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
 
@@ -559,6 +564,8 @@ class _Checker:
                 self.add(f"{path}.trace_bonus", "only installed Corp cards and agendas raise traces")
         if "strength_mods" in c:
             self.strength_mods(c, path, ctype)
+        if "additional_cost" in c:
+            self.additional_cost(c, path, ctype)
         if "unmodeled" in c:
             texts = self.bounded_list(c["unmodeled"], f"{path}.unmodeled", MAX_UNMODELED, "paragraphs")
             for i, t in enumerate(texts or ()):
@@ -606,6 +613,21 @@ class _Checker:
             self.add(f"{path}.steal_cost", "only agendas have a cost to steal")
         if "agenda_points" in c and ctype != "agenda":
             self.add(f"{path}.agenda_points", "only agendas have agenda points")
+
+    def additional_cost(self, c: dict, path: str, ctype: str | None) -> None:
+        """An operation's or event's `additional_cost` to play it (1.16.10): `clicks` spent and
+        `remove_tags` tags removed beside the play action's click and the play cost."""
+        ac, ap = c["additional_cost"], f"{path}.additional_cost"
+        if ctype not in ("operation", "event"):
+            self.add(ap, "only operations and events have an additional cost to play here")
+        if not isinstance(ac, dict) or not ac:
+            self.add(ap, f"must be a non-empty object: {', '.join(ADDITIONAL_COSTS)}")
+            return
+        self.unknown(ac, set(ADDITIONAL_COSTS), ap)
+        for key, hi in ADDITIONAL_COSTS.items():
+            self.int_field(ac, key, ap, hi=hi)
+            if ac.get(key) == 0:
+                self.add(f"{ap}.{key}", "must be at least 1 (omit it instead)")
 
     def strength_mods(self, c: dict, path: str, ctype: str | None) -> None:
         """Ice `strength_mods`: each {"amount": N (-99..99), and "per" or "while"}."""

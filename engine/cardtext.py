@@ -1319,6 +1319,12 @@ _OFF_PLAY = re.compile(
 )
 
 
+_PLAY_COST = re.compile(
+    r"as an additional cost to play this (?:operation|event), "
+    r"(?:spend (?P<clicks>(?:\[click\]){1,3})|remove (?P<tags>\d+) tags?)"
+)
+
+
 def _play(b: _Card, text: str) -> None:
     """An operation's or event's whole text is its play ability (9.7): modeled when every part
     is understood, else one by-hand effect the judge resolves when it is played. A paragraph
@@ -1327,6 +1333,15 @@ def _play(b: _Card, text: str) -> None:
     ctype = b.ctype
     side = "corp" if ctype == "operation" else "runner"
     lines = [plain(x) for x in text.split("\n") if plain(x)]
+    for ln in list(lines):  # "As an additional cost to play this event, spend [click]." (1.16.10)
+        m = _PLAY_COST.fullmatch(ln.rstrip(".").lower())
+        if m and "additional_cost" not in b.out:
+            clicks = m.group("clicks")
+            b.out["additional_cost"] = (
+                {"clicks": clicks.count("[click]")} if clicks else {"remove_tags": int(m.group("tags"))}
+            )
+            b.unit(ln, "constant", MODELED)
+            lines.remove(ln)
     keep = [ln for ln in lines if not _NOT_IN_PLAY.fullmatch(ln)]
     play = [ln for ln in keep if not _OFF_PLAY.fullmatch(ln.rstrip(".").lower())]
     for ln in lines:

@@ -12,6 +12,7 @@ from . import recurring, rig
 from .board import memory_limit
 from .decision import Decision, card_ref, find_card
 from .locations import corp_ability_cards, get_card
+from .turns import play_blocked
 from .windows import corp_ability_blocked, corp_used
 
 if TYPE_CHECKING:
@@ -85,6 +86,10 @@ def _corp_actions(b: dict, used: Collection[str] = ()) -> list[Refusal]:
                     )
                 )
     out += _corp_click_abilities(b, credits, used)
+    for i, c in enumerate(hand):  # operations the Corp cannot play now, and why (turns.play_blocked)
+        why = play_blocked(b, "corp", c, credits) if c.get("type") == "operation" else None
+        if why is not None:
+            out.append(Refusal(f"play:{card_ref(hand, i)}", "corp", why[0], why[1]))
     if corp["clicks"] < 3:
         out.append(
             Refusal(
@@ -194,15 +199,10 @@ def _runner_actions(b: dict) -> list[Refusal]:
                         "rule_memory_limit",
                     )
                 )
-        elif t == "event" and c.get("play_cost", 0) > _credits(b, "runner"):
-            out.append(
-                Refusal(
-                    f"play:{ref}",
-                    "runner",
-                    f"playing {c['name']} costs {c.get('play_cost', 0)} credits; the Runner has {_credits(b, 'runner')}",
-                    "rule_cost",
-                )
-            )
+        elif t == "event":
+            why = play_blocked(b, "runner", c, _credits(b, "runner"))
+            if why is not None:
+                out.append(Refusal(f"play:{ref}", "runner", why[0], why[1]))
     return out
 
 

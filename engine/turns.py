@@ -69,6 +69,36 @@ def _mandatory_draw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return call("draw", {"player": "corp", "count": 1})
 
 
+def play_blocked(b: dict, side: str, card: dict, credits: int) -> tuple[str, str] | None:
+    """Why `side` cannot play the operation or event `card` from its hand now, as (reason, rule
+    id), or None when it can: the one test behind the play action offered (`_actions`) and refused
+    (engine.refusals). Every part of the cost is paid at once (1.16.10b): the action's [click]
+    plus the `additional_cost` clicks, the play cost, and the tags the additional cost removes."""
+    p = b[side]
+    ac = card.get("additional_cost", {})
+    clicks = 1 + ac.get("clicks", 0)
+    name, who = card["name"], side.capitalize()
+    if p["clicks"] < clicks:
+        return (
+            f"playing {name} costs {'[click]' * clicks} (with its additional cost); the {who} has "
+            f"{p['clicks']} [click] left",
+            "rule_additional_cost",
+        )
+    if card.get("play_cost", 0) > credits:
+        return (
+            f"playing {name} costs {card.get('play_cost', 0)} credits; the {who} has {credits}",
+            "rule_cost",
+        )
+    tags = ac.get("remove_tags", 0)
+    if tags > b["runner"]["tags"]:
+        return (
+            f"playing {name} has the additional cost of removing {tags} tag(s); the Runner has "
+            f"{b['runner']['tags']}",
+            "rule_additional_cost",
+        )
+    return None
+
+
 def _actions(ctx: Ctx, side: str) -> list[dict]:
     b = ctx.board
     p = b[side]
@@ -79,7 +109,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
     ptype = "operation" if side == "corp" else "event"
     hand = p["hand"]
     for i, c in enumerate(hand):
-        if c.get("type") == ptype and c.get("play_cost", 0) <= credits:
+        if c.get("type") == ptype and play_blocked(b, side, c, credits) is None:
             opts.append(
                 dec(
                     f"play:{card_ref(hand, i)}",

@@ -105,6 +105,7 @@ def vocabulary() -> dict:
             "counter_cost": {"counters": list(B.COST_COUNTERS), "kinds": list(B.COUNTER_COST_KINDS)},
             "corp_once_per": list(B.CORP_ONCE_PER),
             "first_each": list(B.FIRST_EACH),
+            "additional_cost": dict(B.ADDITIONAL_COSTS),
         },
         "strength_mods": {"per": list(B.STRENGTH_PER), "while": list(B.STRENGTH_WHILE)},
         "card_types": {"corp": list(B.CORP_TYPES), "runner": list(B.RUNNER_TYPES)},
@@ -218,6 +219,16 @@ def sync_schema(schema: dict) -> dict:
                 "description": '"The first time each turn ...": met only by the first such event of the turn',
             }
         props["unmodeled"] = _unmodeled_schema()
+        props["additional_cost"] = {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": False,
+            "description": 'operations and events: "As an additional cost to play this ..., spend [click]" / '
+            '"remove 1 tag", paid with the play action (1.16.10)',
+            "properties": {
+                k: {"type": "integer", "minimum": 1, "maximum": hi} for k, hi in B.ADDITIONAL_COSTS.items()
+            },
+        }
         if side == "corp_card":
             props["strength_mods"] = _strength_mods_schema()
         else:

@@ -235,7 +235,9 @@ def test_working_prototype_click_spends_a_power_counter(card, doc):
     assert s.board["corp"]["credits"] == 3 and s.board["corp"]["clicks"] == clicks - 1
     assert s.board["servers"]["remote1"]["content"].get("counters", {}).get("power", 0) == 0
     assert aid not in decision_ids(s)
-    assert refused(s)[aid]["reason"] == "Working Prototype's ability costs 1 hosted power counter(s); it hosts 0"
+    assert (
+        refused(s)[aid]["reason"] == "Working Prototype's ability costs 1 hosted power counter(s); it hosts 0"
+    )
     assert cites_known_rules(s, doc)
 
 
@@ -272,7 +274,11 @@ def test_the_holo_man_is_used_once_per_turn(card, doc):
     assert s.board["corp"]["clicks"] == clicks - 1 and aid not in decision_ids(s)
     r = refused(s)[aid]
     assert "only once per turn" in r["reason"]
-    want = "rule_once_per_turn_flag" if doc.node("rule_once_per_turn_flag") is not None else "rule_card_precedence"
+    want = (
+        "rule_once_per_turn_flag"
+        if doc.node("rule_once_per_turn_flag") is not None
+        else "rule_card_precedence"
+    )
     assert r["rule"] == want
 
 
@@ -408,3 +414,39 @@ def test_lilypad_installed_after_a_program_this_turn_does_not_draw(card, doc):
         s, _ = engine.apply(s, decision_ids(s)[0])
     assert len(s.board["runner"]["hand"]) == grip - 1
     assert s.board["runner"]["rig"]["programs"][-1]["counters"] == {"virus": 2}
+
+
+# ----- additional costs to play (1.16.10) ---------------------------------------------------------------
+
+
+def test_lie_low_needs_two_clicks_and_spends_them(card, doc):
+    """Lie Low: "As an additional cost to play this event, spend [click]." With 1 [click] left
+    it is refused (the whole cost at once, 1.16.10b); with 2 both are spent with the play cost."""
+    b = board(
+        turn="runner", runner={"credits": 3, "clicks": 0, "allotted_clicks": 1, "hand": [card("lie_low")]}
+    )
+    s = until(engine.start(b, "runner_turn", doc), "credit")
+    assert s.board["runner"]["clicks"] == 1 and "play:lie-low" not in decision_ids(s)
+    r = refused(s)["play:lie-low"]
+    assert r["rule"] == "rule_additional_cost" and "[click][click]" in r["reason"]
+    b["runner"]["allotted_clicks"] = 2
+    s = until(engine.start(b, "runner_turn", doc), "play:lie-low")
+    s, ev = engine.apply(s, "play:lie-low")
+    paid = [e for e in ev if e.step == "step_paid_ability_condition"][0]
+    assert paid.changes["runner.clicks"] == [2, 0] and paid.changes["runner.credits"] == [3, 2]
+    assert "rule_additional_cost" in paid.rules
+    assert cites_known_rules(s, doc)
+
+
+def test_backroom_machinations_removes_a_tag_as_its_cost(card, doc):
+    """Backroom Machinations: "As an additional cost to play this operation, remove 1 tag.": not
+    playable while the Runner is untagged (refused, with the reason); with a tag, it is removed."""
+    bm = card("backroom_machinations")
+    b = board(turn="corp", corp={"credits": 5, "hand": [bm]})
+    s = until(engine.start(b, "corp_turn", doc), "credit")
+    assert "play:backroom-machinations" not in decision_ids(s)
+    assert "removing 1 tag" in refused(s)["play:backroom-machinations"]["reason"]
+    b["runner"]["tags"] = 1
+    s = until(engine.start(b, "corp_turn", doc), "play:backroom-machinations")
+    s, _ = engine.apply(s, "play:backroom-machinations")
+    assert s.board["runner"]["tags"] == 0 and s.board["corp"]["credits"] == 3
