@@ -335,6 +335,10 @@ def _many(sentence: str, side: str | None = None) -> list | None:
             if inner is None
             else [{"effect": "unless_pays", "amount": 0, "clicks": clicks, "effects": inner}]
         )
+    m = re.fullmatch(r"(.+?) if you are tagged", s) if side == "runner" else None
+    if m:  # a Runner card: "place 1 power counter on this hardware if you are tagged" (Amanuensis)
+        inner = _many(m.group(1), side)
+        return None if inner is None else [{"effect": "if_tagged", "effects": inner}]
     m = _IF_TAGGED_AFTER.fullmatch(s) or _IF_TAGGED_BEFORE.fullmatch(s)
     if m:
         inner = _many(m.group(1), side)
@@ -599,6 +603,14 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         "this",
     ),
     (
+        re.compile(
+            r"whenever a successful run on (?P<server>hq|r&d|archives|a central server|a remote server) ends, (?P<body>.+)"
+        ),
+        frozenset({"program", "hardware", "resource"}),
+        "run_ends",
+        "successful_server",
+    ),
+    (
         re.compile(r"whenever you access an? (?P<card_type>agenda|asset|upgrade|card), (?P<body>.+)"),
         frozenset({"program", "hardware", "resource"}),
         "accessed",
@@ -710,6 +722,18 @@ _TRACE_BONUS = re.compile(
 _PUMP_LASTS = re.compile(r"\+(\d+) strength for the remainder of (?:this|the) (run|turn)")
 
 
+def _runner_trigger_ok(effects: list) -> bool:
+    """Effects a Runner card's conditional ability may have as translated: `_RUNNER_TRIGGER_EFFECTS`,
+    and "... if you are tagged" (`if_tagged`) around them."""
+    for e in effects:
+        if _name(e) == "if_tagged":
+            if not _runner_trigger_ok(e["effects"]):
+                return False
+        elif _name(e) not in _RUNNER_TRIGGER_EFFECTS:
+            return False
+    return True
+
+
 def _it_is_this(condition: str, body: str) -> str:
     """A trigger's effects with "on it" read as "on this card" when its condition names this
     card ("When you install this program, place 2 virus counters on it."); else as printed
@@ -818,6 +842,8 @@ class _Card:
                 tr["filter"] = {"server": "this"}
             elif flt == "server" and m.group("server"):
                 tr["filter"] = {"server": _SERVER_WORDS[m.group("server")]}
+            elif flt == "successful_server":  # "whenever a successful run on R&D ends"
+                tr["filter"] = {"successful": True, "server": _SERVER_WORDS[m.group("server")]}
             elif flt == "subtype" and m.group("subtype") != "piece of ice":
                 tr["filter"] = {"subtype": m.group("subtype")}
             elif flt == "card_type" and m.group("card_type") != "card":
@@ -860,7 +886,7 @@ class _Card:
         effects = parse_effects(body[len("you may ") :] if optional else body, self.controller)
         if effects is None or not engine_accepts(effects[:10], self.controller):
             return None
-        if self.controller == "runner" and not all(_name(e) in _RUNNER_TRIGGER_EFFECTS for e in effects):
+        if self.controller == "runner" and not _runner_trigger_ok(effects):
             return None
         return effects[:10]
 
