@@ -204,6 +204,29 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         setv(p, side, "clicks", p["clicks"] - clicks, ch)
         rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]
         cost = _pay_corp_ability(ctx, v, rules, ch)
+    elif act is not None and k == "use":  # a [click] ability on a Runner card: an action (5.2.1)
+        cards = p["rig"][act.zone]
+        i = locate(cards, act)
+        card, ref = cards[i], card_ref(cards, i)
+        ab = card["abilities"][act.index]
+        clicks = ab["clicks"]
+        setv(p, side, "clicks", p["clicks"] - clicks, ch)
+        rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]
+        v.update(
+            instructions=ab["effects"],
+            i=0,
+            controller="runner",
+            source=card["name"],
+            this_card=f"{act.zone}.{ref}",
+        )
+        if "once_per" in ab:  # "Once per turn →" (9.3.6g)
+            mark_corp_used(ctx.s.frames[0].v, act.id)
+        if "counter_cost" in ab:
+            paid_counters = _pay_counters(card, f"runner.rig.{act.zone}.{ref}", ab, rules, ch)
+        if ab["trash"]:
+            prevention.trash_from_rig(b, act.zone, i, ch)
+            rules.append("rule_trashing")
+        cost = ab["cost"]
     elif v["kind"] == "action":
         clicks = 3 if k == "purge" else 1
         setv(p, side, "clicks", p["clicks"] - clicks, ch)

@@ -234,7 +234,7 @@ ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL}  # field -> its large
 CORP_ONCE_PER = ("turn",)
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
-ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace")
+ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace", "click")  # click: an action (5.2.1)
 CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
 # Corp card abilities: paid (9.2.7), a trace interrupt (9.9.6d), a [click] action (5.2.6, 9.2.7b)
 CORP_ABILITY_KINDS = ("paid", "trace", "click", "prevent")
@@ -708,6 +708,19 @@ class _Checker:
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
                 self.bool_field(a, "trash", ap)
                 self.trace_ability(a, ap)
+                continue
+            if kind == "click":  # "[click], 1[credit]: Gain 2[credit]." on an installed Runner card (5.2.1)
+                self.unknown(a, {"kind", "cost", "trash", "clicks", "effects", *_CORP_LIMITS}, ap)
+                self.int_field(a, "cost", ap, hi=MAX_CREDITS)
+                self.bool_field(a, "trash", ap)
+                self.int_field(a, "clicks", ap, hi=3)
+                if a.get("clicks") == 0:
+                    self.add(f"{ap}.clicks", "must be at least 1 (an action costs [click], 9.2.7b)")
+                self.corp_limits(a, ap)
+                if "effects" not in a:
+                    self.add(f"{ap}.effects", "required: the ability's instructions")
+                else:
+                    self.effect_list(a["effects"], f"{ap}.effects", "runner")
                 continue
             if ctype != "program":
                 self.add(ap, f"only programs have {kind} abilities (icebreakers, 3.9.5)")

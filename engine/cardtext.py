@@ -774,6 +774,7 @@ class _Card:
         self.controller = controller
         self.out = out
         self.units: list[Unit] = []
+        self.loads = False  # the card is loaded with counters and has an "empty" ability (10.9)
 
     def unit(self, text: str, kind: str, status: str, at: str | None = None) -> None:
         self.units.append(Unit(text[:MAX_TEXT], kind, status, at))
@@ -1055,6 +1056,9 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         out["text"] = plain(text)[:MAX_TEXT]
     controller = "corp" if ctype in _CORP else "runner"
     b = _Card(ctype, controller, out)
+    # "load N counters onto it. When it is empty, trash it." (10.9): emptiness is not modeled, so
+    # no ability of the card spends its counters in the engine (`_spends_loaded`)
+    b.loads = "when it is empty" in plain(text).lower()
     if ctype in ("operation", "event"):
         _play(b, text)
         return out, b.units
@@ -1091,6 +1095,8 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if b.constant(line, low):
             continue
         if ctype in _CORP_ABILITY_TYPES and _corp_ability(b, line):
+            continue
+        if _is_ability(raw) and controller == "runner" and _runner_click_ability(b, line):
             continue
         if _is_ability(raw) and controller == "runner":
             # a paid ability the engine does not model: offered by hand in paid ability windows
@@ -1164,6 +1170,44 @@ def _costs_and_counters(cost: str) -> tuple[int, int, bool, dict | None] | None:
     return None if costs is None else (*costs, counter)
 
 
+_RUNNER_ACTION_EFFECTS = frozenset(
+    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters"}
+)
+
+
+def _runner_click_ability(b: _Card, line: str) -> bool:
+    """ "[click]: Gain 2[credit]." / "Once per turn → [click]: Draw 2 cards." / "[click][click][click],
+    [trash]: Gain 9[credit]." on an installed Runner card: a `click` ability (an action, 5.2.1)
+    with its costs, limit and effects, when every part is understood. True when the line is one."""
+    if b.ctype not in _INSTALLED:
+        return False
+    once = _ONCE_FLAG.match(line)
+    m = _COST_AND_EFFECT.fullmatch(line[once.end() :] if once else line)
+    costs = _costs_and_counters(m.group("cost")) if m else None
+    if costs is None or not 1 <= costs[0] <= 3 or (costs[3] and b.loads):
+        return False
+    effects = parse_effects(m.group("effect"), "runner")
+    if effects is None or len(effects) > 10 or not all(_name(e) in _RUNNER_ACTION_EFFECTS for e in effects):
+        return False
+    ab: dict[str, Any] = {
+        "kind": "click",
+        "clicks": costs[0],
+        "cost": costs[1],
+        "trash": costs[2],
+        "effects": effects,
+    }
+    if costs[3]:
+        ab["counter_cost"] = costs[3]
+    if once:
+        ab["once_per"] = "turn"
+    abl = b.out.setdefault("abilities", [])
+    if len(abl) >= 10 or not engine_accepts(ab, "runner", ability=True, card_type=b.ctype):
+        return False
+    abl.append(ab)
+    b.unit(line, "ability", MODELED)
+    return True
+
+
 def _corp_ability(b: _Card, line: str) -> bool:
     """ "[click], 1[credit], [trash]: effects" on an asset, upgrade or piece of ice: a Corp `click`
     ability (an action, 5.2.6a) or a `paid` ability (9.2.7), offered while the card is rezzed;
@@ -1175,7 +1219,7 @@ def _corp_ability(b: _Card, line: str) -> bool:
     if costs is None or _CORP_RESTRICTION.search(m.group("effect").lower()):
         return False
     clicks, credits, trash, counter = costs
-    if clicks > 3:
+    if clicks > 3 or (counter and b.loads):  # spending loaded counters: "when it is empty" (10.9)
         return False
     ab: dict[str, Any] = {"kind": "click" if clicks else "paid", "cost": credits, "trash": trash}
     if clicks:
@@ -1310,7 +1354,7 @@ def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:
                 "amount": int(lasts.group(1)),
                 "lasts": lasts.group(2),
             }
-    if ab["kind"] == "text":
+    if ab["kind"] == "text" and not b.loads:
         ab = _counter_cost_ability(line) or ab
     if ab["kind"] != "text" and not engine_accepts(ab, "runner", ability=True):
         ab = {"kind": "text", "text": line[:MAX_TEXT]}

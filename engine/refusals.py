@@ -13,7 +13,7 @@ from .board import memory_limit
 from .decision import Decision, card_ref, find_card
 from .locations import corp_ability_cards, get_card
 from .turns import play_blocked
-from .windows import corp_ability_blocked, corp_used
+from .windows import corp_ability_blocked, corp_used, runner_click_ability_ids
 
 if TYPE_CHECKING:
     from .session import Session
@@ -157,9 +157,13 @@ def _corp_click_abilities(b: dict, credits: int, used: Collection[str] = ()) -> 
     return out
 
 
-def _runner_actions(b: dict) -> list[Refusal]:
+def _runner_actions(b: dict, used: Collection[str] = ()) -> list[Refusal]:
     out = []
     r = b["runner"]
+    for aid, c, ab in runner_click_ability_ids(b):  # the same test as the offer (5.2.1, 1.16, 9.3.6g)
+        why = corp_ability_blocked(c, ab, r["clicks"], _credits(b, "runner"), aid in used, "runner")
+        if why is not None:
+            out.append(Refusal(aid, "runner", why[0], why[1]))
     if not r["tags"]:
         out.append(
             Refusal(
@@ -366,7 +370,10 @@ def refused(s: Session) -> list[Refusal]:
             if r.rule == "rule_once_per_turn_flag" and s.doc.node(r.rule) is None:
                 found[i] = Refusal(r.id, r.player, r.reason, "rule_card_precedence")  # before 25.04
     elif side == "runner":
-        found = _runner_actions(s.board)
+        found = _runner_actions(s.board, corp_used(s.frames[0].v))
+        for i, r in enumerate(found):
+            if r.rule == "rule_once_per_turn_flag" and s.doc.node(r.rule) is None:
+                found[i] = Refusal(r.id, r.player, r.reason, "rule_card_precedence")  # before 25.04
     elif step == "step_encounter_paw":
         found = _encounter(s)
     elif step == "step_approach_paw":

@@ -25,7 +25,7 @@ from .machine import (
     wait,
 )
 from .run import paw_rez_nonice
-from .windows import corp_click_abilities, corp_used, paw
+from .windows import corp_click_abilities, corp_used, paw, runner_click_abilities
 
 
 def _gain_clicks(side: str) -> Handler:
@@ -145,6 +145,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
             opts.append(dec(f"run:{name}", f"[click]: Run {name}", side))
         if p["tags"] and credits >= 2:
             opts.append(dec("remove_tag", "[click], 2 credits: Remove 1 tag", side))
+        opts += runner_click_abilities(b, credits, corp_used(ctx.s.frames[0].v))  # 5.2.1
     return opts
 
 
@@ -370,9 +371,9 @@ def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:
         ctx.ev(
             f"The {side.capitalize()} takes an action: {label}.",
             ("rule_initiate_action", "rule_action")  # a [click] ability on a card (9.5.2a)
-            if d.kind == "ability"
+            if d.kind in ("ability", "use")
             else ("rule_initiate_action", "rule_basic_actions"),
-            objects={"card": label.partition(":")[0]} if d.kind == "ability" else None,
+            objects={"card": label.partition(":")[0]} if d.kind in ("ability", "use") else None,
         )
         return call("paid_ability", {"kind": "action", "player": side, "action": d.id, "label": label})
 

@@ -168,7 +168,28 @@ def _sync_abilities(defs: dict) -> None:
     """The ability limits and costs declared in `engine.board` (issue 32 set A) on the ability
     definitions: `counter_cost` (icebreaker and Corp paid / click abilities), `once_per` (Corp
     paid / click abilities, 9.3.6g) and `first_each` (prevent abilities)."""
-    branches = list(defs["ability"]["oneOf"])
+    runner = defs["ability"]["oneOf"]
+    click = {
+        "type": "object",
+        "required": ["kind", "effects"],
+        "additionalProperties": False,
+        "description": "a [click] ability on an installed Runner card: an action in the Runner's action "
+        "phase (5.2.1, 9.2.7b): spend `clicks` (default 1) and `cost`, trash the card with `trash`, "
+        "resolve `effects`",
+        "properties": {
+            "kind": {"const": "click"},
+            "clicks": {"type": "integer", "minimum": 1, "maximum": 3},
+            "cost": {"type": "integer", "minimum": 0, "maximum": B.MAX_CREDITS},
+            "trash": {"type": "boolean", "description": "[trash] is part of the cost"},
+            "effects": {"$ref": "#/$defs/effects"},
+        },
+    }
+    kinds = [b.get("properties", {}).get("kind", {}).get("const") for b in runner]
+    if "click" in kinds:
+        runner[kinds.index("click")] = click
+    else:
+        runner.append(click)
+    branches = list(runner)
     corp = _card_props(defs["corp_card"])["abilities"]["items"]["oneOf"]
     for branch in branches + list(corp):
         props = branch.get("properties", {})

@@ -443,16 +443,17 @@ def _corp_abilities(b: dict, kind: str, credits: int | None, used: Collection[st
 
 
 def corp_ability_blocked(
-    card: dict, ab: dict, clicks: int, credits: int, used: bool
+    card: dict, ab: dict, clicks: int, credits: int, used: bool, side: str = "corp"
 ) -> tuple[str, str] | None:
     """Why the Corp cannot use its paid or [click] ability `ab` on `card` now, as (reason, rule id),
     or None when it can: the one test behind what is offered (`corp_abilities`,
     `corp_click_abilities`) and what is refused (engine.refusals). The card must be rezzed
     (1.8.3c); the Corp must be able to pay every part of the cost at once (1.16.10b): clicks,
     credits, hosted counters (`counter_cost`); a "Once per turn →" ability not yet used this turn
-    (9.3.6g)."""
-    name = card["name"]
-    if not card.get("rezzed"):
+    (9.3.6g). `side`: whose card it is; a Runner card's [click] abilities (installed: active) too
+    (`runner_click_abilities`)."""
+    name, who = card["name"], side.capitalize()
+    if side == "corp" and not card.get("rezzed"):
         return f"{name} is unrezzed, so its abilities are inactive", "rule_corp_become_active"
     if used:
         return f"{name}'s ability can be used only once per turn and was already used this turn", (
@@ -460,11 +461,11 @@ def corp_ability_blocked(
         )
     if ab.get("clicks", 0) > clicks:
         return (
-            f"{name}'s ability costs {'[click]' * ab['clicks']}; the Corp has {clicks} [click] left",
+            f"{name}'s ability costs {'[click]' * ab['clicks']}; the {who} has {clicks} [click] left",
             "rule_cost",
         )
     if ab["cost"] > credits:
-        return f"{name}'s ability costs {ab['cost']} credits; the Corp has {credits}", "rule_cost"
+        return f"{name}'s ability costs {ab['cost']} credits; the {who} has {credits}", "rule_cost"
     cc = ab.get("counter_cost")
     if cc is not None:
         have = card.get("counters", {}).get(cc["counter"], 0)
@@ -474,6 +475,34 @@ def corp_ability_blocked(
                 "rule_cost",
             )
     return None
+
+
+RUNNER_CLICK_ZONES = ("programs", "hardware", "resources")
+
+
+def runner_click_ability_ids(b: dict) -> list[tuple[str, dict, dict]]:
+    """(decision id, card, ability) for each [click] ability on an installed Runner card: `use:CARD.N`
+    on a program, `use:ZONE.CARD.N` on hardware and resources."""
+    out = []
+    for zone in RUNNER_CLICK_ZONES:
+        cards = b["runner"]["rig"][zone]
+        for i, c in enumerate(cards):
+            for a, ab in enumerate(c.get("abilities", ())):
+                if ab["kind"] == "click":
+                    where = card_ref(cards, i) if zone == "programs" else f"{zone}.{card_ref(cards, i)}"
+                    out.append((f"use:{where}.{a}", c, ab))
+    return out
+
+
+def runner_click_abilities(b: dict, credits: int, used: Collection[str] = ()) -> list[dict]:
+    """The Runner's [click] abilities it can use now: actions in its action window (5.2.1), the
+    same test as their refusals (`corp_ability_blocked` with side "runner")."""
+    clicks = b["runner"]["clicks"]
+    return [
+        dec(aid, f"{c['name']}: {describe_corp_ability(ab)}", "runner")
+        for aid, c, ab in runner_click_ability_ids(b)
+        if corp_ability_blocked(c, ab, clicks, credits, aid in used, "runner") is None
+    ]
 
 
 def corp_used(turn_v: dict) -> Collection[str]:

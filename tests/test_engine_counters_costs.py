@@ -450,3 +450,42 @@ def test_backroom_machinations_removes_a_tag_as_its_cost(card, doc):
     s = until(engine.start(b, "corp_turn", doc), "play:backroom-machinations")
     s, _ = engine.apply(s, "play:backroom-machinations")
     assert s.board["runner"]["tags"] == 0 and s.board["corp"]["credits"] == 3
+
+
+# ----- [click] abilities on Runner cards: actions (5.2.1), once per turn (9.3.6g) ------------------------
+
+
+def test_the_artist_gains_two_credits_once_per_turn(card, doc):
+    """The Artist: "Once per turn → [click]: Gain 2[credit]." An action in the Runner's action
+    phase; after one use it is refused for the rest of the turn, with the flag's rule."""
+    b = board(turn="runner", runner={"credits": 0, "clicks": 0, "rig": {"resources": [card("the_artist")]}})
+    aid = "use:resources.the-artist.0"
+    s = until(engine.start(b, "runner_turn", doc), aid)
+    assert "use:resources.the-artist.1" not in decision_ids(s)  # its install ability: by hand, not an action
+    clicks = s.board["runner"]["clicks"]
+    s, _ = engine.apply(s, aid)
+    s = until(s, "credit")
+    assert s.board["runner"]["credits"] == 2 and s.board["runner"]["clicks"] == clicks - 1
+    assert aid not in decision_ids(s)
+    r = refused(s)[aid]
+    assert "only once per turn" in r["reason"]
+    assert r["rule"] == (
+        "rule_once_per_turn_flag" if doc.node("rule_once_per_turn_flag") else "rule_card_precedence"
+    )
+    assert cites_known_rules(s, doc)
+
+
+def test_rent_rioters_spends_three_clicks_and_trashes_itself(card, doc):
+    """Rent Rioters: "[click][click][click],[trash]: Gain 9[credit]." Refused with 2 [click] left;
+    with 3 the card goes to the heap as part of the cost and the Runner gains 9."""
+    rig = {"resources": [card("rent_rioters")]}
+    b = board(turn="runner", runner={"credits": 0, "clicks": 0, "allotted_clicks": 2, "rig": rig})
+    aid = "use:resources.rent-rioters.0"
+    s = until(engine.start(b, "runner_turn", doc), "credit")
+    assert aid not in decision_ids(s) and "[click][click][click]" in refused(s)[aid]["reason"]
+    b["runner"]["allotted_clicks"] = 3
+    s = until(engine.start(b, "runner_turn", doc), aid)
+    s, _ = engine.apply(s, aid)
+    assert s.board["runner"]["rig"]["resources"] == []
+    assert s.board["runner"]["discard"][-1]["name"] == "Rent Rioters"
+    assert s.board["runner"]["credits"] == 9 and s.board["runner"]["clicks"] == 0
