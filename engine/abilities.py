@@ -7,7 +7,7 @@ from typing import Any
 
 from . import prevention, rig, trace, triggers
 from .decision import Decision, card_ref, locate
-from .effects import describe_effect, resolve_by_hand, resolve_effect
+from .effects import damage, describe_effect, resolve_by_hand, resolve_effect
 from .encounter import sub_texts
 from .machine import (
     END,
@@ -254,6 +254,11 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             if "additional_cost" in card:  # paid with the rest of the cost (1.16.10b)
                 paid_counters = _pay_additional(b, side, card["additional_cost"], rules, ch)
                 clicks += card["additional_cost"].get("clicks", 0)
+                if card["additional_cost"].get("core_damage"):
+                    v["cost_damage"] = card["additional_cost"]["core_damage"]
+                    paid_counters = (paid_counters + " and " if paid_counters else "") + (
+                        f"{v['cost_damage']} core damage (additional cost, below)"
+                    )
     elif v["kind"] == "ability":
         ab = p["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         cost = ab.get("cost", 0)
@@ -279,6 +284,8 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     if v.get("paid_counters") or paid_counters:  # a hosted counter cost (a Corp card's: `_pay_corp_ability`)
         what += (" and " if what else "") + (paid_counters or v["paid_counters"])
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
+    if v.get("cost_damage"):  # "suffer 1 core damage" as an additional cost: not preventable (1.16)
+        return damage(ctx, "core", v.pop("cost_damage"))
     return None
 
 

@@ -229,7 +229,7 @@ COUNTER_COST_KINDS = ("break", "strength", "paid", "click")
 FIRST_EACH = ("turn",)
 # "As an additional cost to play this operation/event, spend [click]" / "remove 1 tag" (1.16.10):
 # an operation's or event's `additional_cost`, paid with the play action's click and play cost
-ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL}  # field -> its largest value
+ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL, "core_damage": MAX_SMALL}  # field -> largest value
 # Corp paid / click abilities' "Once per turn →" flag (9.3.6g, rule_once_per_turn_flag): `once_per`
 CORP_ONCE_PER = ("turn",)
 
@@ -331,7 +331,7 @@ _CARD_FIELDS_RUNNER = {
     "boost_turn",  # engine-managed: the part of `boost` that lasts the turn (`lasts: "turn"`)
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
     "unmodeled",
-    "additional_cost",  # events: {"clicks": N, "remove_tags": N} paid to play it (1.16.10)
+    "additional_cost",  # events: {"clicks": N, "core_damage": N} paid to play it (1.16.10)
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
 

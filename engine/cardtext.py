@@ -1391,7 +1391,7 @@ _OFF_PLAY = re.compile(
 
 _PLAY_COST = re.compile(
     r"as an additional cost to play this (?:operation|event), "
-    r"(?:spend (?P<clicks>(?:\[click\]){1,3})|remove (?P<tags>\d+) tags?)"
+    r"(?:spend (?P<clicks>(?:\[click\]){1,3})|remove (?P<tags>\d+) tags?|suffer (?P<core>\d+) core damage)"
 )
 
 
@@ -1407,9 +1407,12 @@ def _play(b: _Card, text: str) -> None:
         m = _PLAY_COST.fullmatch(ln.rstrip(".").lower())
         if m and "additional_cost" not in b.out:
             clicks = m.group("clicks")
-            b.out["additional_cost"] = (
-                {"clicks": clicks.count("[click]")} if clicks else {"remove_tags": int(m.group("tags"))}
-            )
+            if clicks:
+                b.out["additional_cost"] = {"clicks": clicks.count("[click]")}
+            elif m.group("tags"):
+                b.out["additional_cost"] = {"remove_tags": int(m.group("tags"))}
+            else:  # an event's: the Runner suffers it as part of the cost
+                b.out["additional_cost"] = {"core_damage": int(m.group("core"))}
             b.unit(ln, "constant", MODELED)
             lines.remove(ln)
     keep = [ln for ln in lines if not _NOT_IN_PLAY.fullmatch(ln)]

@@ -489,3 +489,20 @@ def test_rent_rioters_spends_three_clicks_and_trashes_itself(card, doc):
     assert s.board["runner"]["rig"]["resources"] == []
     assert s.board["runner"]["discard"][-1]["name"] == "Rent Rioters"
     assert s.board["runner"]["credits"] == 9 and s.board["runner"]["clicks"] == 0
+
+
+def test_running_hot_costs_a_core_damage_and_gains_three_clicks(card, doc):
+    """Running Hot: "As an additional cost to play this event, suffer 1 core damage." "Gain
+    [click][click][click]." The damage is part of the cost (no interrupt window to prevent it,
+    1.16.10): a random card of the grip is trashed and the maximum hand size drops."""
+    hand = [card("running_hot"), card("lie_low"), card("hantu")]
+    b = board(turn="runner", runner={"credits": 1, "clicks": 0, "allotted_clicks": 1, "hand": hand})
+    s = until(engine.start(b, "runner_turn", doc), "play:running-hot")
+    s, ev = engine.apply(s, "play:running-hot")
+    paid = [e for e in ev if e.step == "step_paid_ability_condition"]
+    assert any("suffers 1 core damage" in e.text for e in paid)
+    assert not any(e.step.endswith("interrupt_window") and "prevent" in e.text.lower() for e in ev)
+    r = s.board["runner"]
+    assert r["core_damage"] == 1 and len(r["hand"]) == 1 and r["credits"] == 0
+    assert [c["name"] for c in r["discard"]][-1] == "Running Hot" and len(r["discard"]) == 2
+    assert r["clicks"] == 3
