@@ -533,7 +533,6 @@ _NOT_IN_PLAY = re.compile(
     r"you cannot (?:include|use) .* in your deck|"
     r"(?:this|these) cards? (?:does|do) not count|"
     r"install only on .+|"
-    r"dividends \d+|"
     r"remove this (?:event|operation) from the game)\.?$",
     re.IGNORECASE,
 )
@@ -1080,6 +1079,18 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
             out["subroutines"].append(sub)
             by_hand = not isinstance(sub, list) and _name(sub) == "text"
             b.unit(line, "subroutine", BY_HAND if by_hand else MODELED, "subroutine" if by_hand else None)
+            continue
+        if ctype == "agenda" and re.fullmatch(r"dividends \d+", low):
+            # 10.13.1: "When you score this agenda, place N agenda counters on it for each hosted
+            # advancement counter past its advancement requirement": an ability in play, not
+            # deck-building; asked of the judge when it is scored (the count is not modeled)
+            n = low.split()[1]
+            meaning = (
+                f"{line} (10.13.1: when you score this agenda, place {n} agenda counter(s) on it for each "
+                "hosted advancement counter past its advancement requirement)"
+            )
+            b.out.setdefault("triggers", []).append({"when": "scored", "effects": [_text_effect(meaning)]})
+            b.unit(line, "trigger", BY_HAND, "scored")
             continue
         if _NOT_IN_PLAY.fullmatch(line):
             b.unit(line, "deckbuilding", NOT_APPLICABLE)

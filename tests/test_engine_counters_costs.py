@@ -506,3 +506,14 @@ def test_running_hot_costs_a_core_damage_and_gains_three_clicks(card, doc):
     assert r["core_damage"] == 1 and len(r["hand"]) == 1 and r["credits"] == 0
     assert [c["name"] for c in r["discard"]][-1] == "Running Hot" and len(r["discard"]) == 2
     assert r["clicks"] == 3
+
+
+def test_dividends_is_asked_when_scored_not_deck_building(card):
+    """ "Dividends N" (10.13.1) is a conditional ability in play ("When you score this agenda,
+    place N agenda counters on it for each hosted advancement counter past its advancement
+    requirement"): surfaced to the judge when the agenda is scored, never passed over as
+    deck-building."""
+    units = {u.text: (u.status, u.at) for u in card.units("off_the_books")}
+    assert units["Dividends 1"] == ("by_hand", "scored")
+    (tr,) = [t for t in card("off_the_books")["triggers"] if t["when"] == "scored"]
+    assert "10.13.1" in tr["effects"][0]["text"]
