@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import prevention, rig, trace, triggers
-from .decision import Decision, locate
-from .effects import describe_effect, resolve_by_hand, resolve_effect
+from .decision import Decision, card_ref, locate
+from .effects import damage, describe_effect, resolve_by_hand, resolve_effect
 from .encounter import sub_texts
 from .machine import (
     END,
@@ -24,7 +24,7 @@ from .machine import (
     wait,
 )
 from .turns import install, new_remote
-from .windows import corp_card
+from .windows import corp_card, mark_corp_used
 
 
 def _instr(f: Frame) -> dict:
@@ -198,11 +198,35 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     k = act.kind if act is not None else None
     cost = 0
     clicks = 0
+    paid_counters = ""
     if act is not None and k == "ability":  # a [click] ability on a Corp card (9.5.2a)
         clicks = corp_card(b, act)["abilities"][act.index]["clicks"]
         setv(p, side, "clicks", p["clicks"] - clicks, ch)
         rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]
         cost = _pay_corp_ability(ctx, v, rules, ch)
+    elif act is not None and k == "use":  # a [click] ability on a Runner card: an action (5.2.1)
+        cards = p["rig"][act.zone]
+        i = locate(cards, act)
+        card, ref = cards[i], card_ref(cards, i)
+        ab = card["abilities"][act.index]
+        clicks = ab["clicks"]
+        setv(p, side, "clicks", p["clicks"] - clicks, ch)
+        rules += ["rule_initiate_action", "rule_action_definition", "rule_action"]
+        v.update(
+            instructions=ab["effects"],
+            i=0,
+            controller="runner",
+            source=card["name"],
+            this_card=f"{act.zone}.{ref}",
+        )
+        if "once_per" in ab:  # "Once per turn →" (9.3.6g)
+            mark_corp_used(ctx.s.frames[0].v, act.id)
+        if "counter_cost" in ab:
+            paid_counters = _pay_counters(card, f"runner.rig.{act.zone}.{ref}", ab, rules, ch)
+        if ab["trash"]:
+            prevention.trash_from_rig(b, act.zone, i, ch)
+            rules.append("rule_trashing")
+        cost = ab["cost"]
     elif v["kind"] == "action":
         clicks = 3 if k == "purge" else 1
         setv(p, side, "clicks", p["clicks"] - clicks, ch)
@@ -227,12 +251,26 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             p["set_aside"].append(card)
             ch[f"{side}.hand"] = [len(p["hand"]) + 1, len(p["hand"])]
             v["card"] = card["name"]
+            if "additional_cost" in card:  # paid with the rest of the cost (1.16.10b)
+                paid_counters = _pay_additional(b, side, card["additional_cost"], rules, ch)
+                clicks += card["additional_cost"].get("clicks", 0)
+                if card["additional_cost"].get("core_damage"):
+                    v["cost_damage"] = card["additional_cost"]["core_damage"]
+                    paid_counters = (paid_counters + " and " if paid_counters else "") + (
+                        f"{v['cost_damage']} core damage (additional cost, below)"
+                    )
     elif v["kind"] == "ability":
         ab = p["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         cost = ab.get("cost", 0)
         if "once_per" in ab:  # "use this ability only once per ...": this use counts (9.1.6)
             run = ctx.run_frame()
             rig.mark_used(ab, v["action"], run and run.v, ctx.s.frames[0].v)
+        if "counter_cost" in ab:  # "Hosted virus counter: ...": removed as part of the cost (1.16)
+            zone = v.get("zone", "programs")
+            cards = p["rig"][zone]
+            paid_counters = _pay_counters(
+                cards[v["program"]], f"runner.rig.{zone}.{card_ref(cards, v['program'])}", ab, rules, ch
+            )
     elif v["kind"] == "corp_ability":
         cost = _pay_corp_ability(ctx, v, rules, ch)
     else:  # break:i
@@ -243,8 +281,40 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     what = "[click]" * clicks
     if cost:
         what += (" and " if what else "") + f"{cost} credit(s)"
+    if v.get("paid_counters") or paid_counters:  # a hosted counter cost (a Corp card's: `_pay_corp_ability`)
+        what += (" and " if what else "") + (paid_counters or v["paid_counters"])
     ctx.ev(f"The {side.capitalize()} pays {what or 'nothing'}.", rules, ch)
+    if v.get("cost_damage"):  # "suffer 1 core damage" as an additional cost: not preventable (1.16)
+        return damage(ctx, "core", v.pop("cost_damage"))
     return None
+
+
+def _pay_additional(b: dict, side: str, ac: dict, rules: list[str], ch: dict) -> str:
+    """An operation's or event's additional cost to play it (1.16.10): its extra clicks spent
+    and tags removed (the offer checked they can be paid, turns.play_blocked); the words of the
+    part not said with the clicks."""
+    p = b[side]
+    extra = ac.get("clicks", 0)
+    if extra:
+        setv(p, side, "clicks", p["clicks"] - extra, ch)
+    rules += ["rule_additional_cost", "rule_additonal_cost_simultaenous"]
+    tags = ac.get("remove_tags", 0)
+    if tags:
+        setv(b["runner"], "runner", "tags", b["runner"]["tags"] - tags, ch)
+        return f"the removal of {tags} tag(s) (additional cost)"
+    return ""
+
+
+def _pay_counters(card: dict, path: str, ab: dict, rules: list[str], ch: dict) -> str:
+    """Remove the hosted counters an ability's `counter_cost` names from its card (1.16: paid in
+    full; the offer checked the card hosts them); the words of what was paid."""
+    from .effects import set_counters
+
+    cc = ab["counter_cost"]
+    have = card.get("counters", {}).get(cc["counter"], 0)
+    set_counters(card, path, cc["counter"], have - cc["amount"], ch)
+    rules += ["rule_counters_cards", "rule_types_of_costs"]
+    return f"{cc['amount']} hosted {cc['counter']} counter(s) from {card['name']}"
 
 
 def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
@@ -254,7 +324,12 @@ def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
     d = Decision.from_id(v["action"])
     card = corp_card(b, d)
     ab = card["abilities"][d.index]
-    v.update(instructions=ab["effects"], i=0, controller="corp", source=card["name"])
+    where = d.id[len("ability:") :].rpartition(".")[0]
+    v.update(instructions=ab["effects"], i=0, controller="corp", source=card["name"], this_card=where)
+    if "once_per" in ab:  # "Once per turn →" (9.3.6g): this use counts
+        mark_corp_used(ctx.s.frames[0].v, d.id)
+    if "counter_cost" in ab:
+        v["paid_counters"] = _pay_counters(card, f"servers.{where}", ab, rules, ch)
     if ab["trash"]:
         rules += prevention.trash_corp_card(b, d, ch)
     return ab["cost"]

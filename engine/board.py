@@ -203,6 +203,22 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": True,
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
     },
+    # ----- counters on cards (issue 32 set A; engine.effects, CR 1.9, 1.13.1) -------------------------
+    "place_counters": {
+        "params": ("amount",),
+        "enums": {"counter": ("advancement", "agenda", "power", "virus")},
+        "required": ("counter",),
+        "corp_only": False,
+        "text": "Place {amount} {counter} counter(s) on this card.",
+    },
+    "remove_counters": {
+        "params": (),
+        "optional": {"amount": 0},  # 0: all of them ("remove all hosted power counters")
+        "enums": {"counter": ("advancement", "agenda", "power", "virus")},
+        "required": ("counter",),
+        "corp_only": False,
+        "text": "Remove {amount_text} hosted {counter} counter(s) from this card.",
+    },
 }
 # `play_if` on an operation or event: its "Play only if ..." restriction (9.3.3b), every
 # condition of which must hold for the card to be played (engine.restrictions). Condition ->
@@ -221,11 +237,13 @@ LAST_TURN_CONDITIONS = (*LAST_TURN_FACTS, "stole_or_trashed")
 # ice `strength_mods`: a constant ability changing the ice's strength (engine.rig.ice_strength):
 # "per" counts something (each hosted advancement counter: Ice Wall), "while" a condition (the
 # only piece of ice protecting its server: Scatter Field; the Runner is tagged; it protects a
-# remote server: Palisade, or Archives: Bathynomus); "icebreaker": each installed icebreaker (Hagen)
-STRENGTH_PER = ("advancement", "icebreaker")
+# remote server: Palisade, or Archives: Bathynomus); "icebreaker": each installed icebreaker (Hagen);
+# "virus" / "power": each hosted counter of that kind
+STRENGTH_PER = ("advancement", "icebreaker", "virus", "power")
 STRENGTH_WHILE = ("only_ice", "tagged", "protecting_remote", "protecting_archives")
 MAX_UNMODELED = 10  # printed paragraphs the engine does not apply, on one card
 _LIMITS = ("once_per", "only_if", "threat")  # optional limits on icebreaker abilities (break, strength)
+_CORP_LIMITS = ("counter_cost", "once_per")  # optional on Corp paid / click abilities
 MAX_OPTIONS = 4  # options of one "choose" effect ("X or end the run")
 ONCE_PER = ("turn", "run", "encounter")  # icebreaker abilities' "use this ability only once per ..."
 PUMP_LASTS = (
@@ -234,8 +252,24 @@ PUMP_LASTS = (
     "turn",
 )  # how long a strength ability's pump lasts (3.9.5b-c); engine.rig.add_boost
 
+# ----- issue 32 set A: counters as costs, first-each-turn limits ---------------------------------
+# hosted counters an ability's cost removes from its own card ("Hosted virus counter: +2 strength",
+# "[click], hosted power counter: Gain 3[credit]"): `counter_cost` {"counter": KIND, "amount": N}
+# on icebreaker (break, strength) and Corp paid / click abilities (CR 1.16, 1.9.1, 1.13.1)
+COST_COUNTERS = ("agenda", "power", "virus")  # advancement: `advancements` on agendas, not a cost here
+COUNTER_COST_KINDS = ("break", "strength", "paid", "click")
+# "The first time each turn you would ...": a `prevent` ability usable only while the first such
+# instruction of the turn is imminent (Net Shield), `first_each: "turn"`; on a trigger ("The first
+# time each turn you install a program, ..."), met only by the turn's first such event (9.3.2b)
+FIRST_EACH = ("turn",)
+# "As an additional cost to play this operation/event, spend [click]" / "remove 1 tag" (1.16.10):
+# an operation's or event's `additional_cost`, paid with the play action's click and play cost
+ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL, "core_damage": MAX_SMALL}  # field -> largest value
+# Corp paid / click abilities' "Once per turn →" flag (9.3.6g, rule_once_per_turn_flag): `once_per`
+CORP_ONCE_PER = ("turn",)
+
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
-ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace")
+ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace", "click")  # click: an action (5.2.1)
 CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
 # Corp card abilities: paid (9.2.7), a trace interrupt (9.9.6d), a [click] action (5.2.6, 9.2.7b)
 CORP_ABILITY_KINDS = ("paid", "trace", "click", "prevent")
@@ -309,6 +343,7 @@ _CARD_FIELDS_CORP = {
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
     "unmodeled",  # printed abilities the engine does not apply, shown for the judge (engine.cardtext)
     "play_if",  # an operation's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
+    "additional_cost",  # operations: {"clicks": N, "remove_tags": N} paid to play it (1.16.10)
 }
 _CARD_FIELDS_RUNNER = {
     "name",
@@ -333,6 +368,7 @@ _CARD_FIELDS_RUNNER = {
     "access_bonus",  # {"hq": N, "rd": N}: additional cards accessed (7.3.5b), e.g. R&D Interface
     "unmodeled",
     "play_if",  # an event's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
+    "additional_cost",  # events: {"clicks": N, "core_damage": N} paid to play it (1.16.10)
 }
 _IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
 # The Corp's identity (`corp.identity`): always active (it is never installed or rezzed), its
@@ -432,10 +468,12 @@ class _Checker:
         for p, known in enums.items():
             if p in e and e[p] not in known:
                 self.add(f"{path}.{p}", f"must be one of {', '.join(known)}")
+            elif p not in e and p in spec.get("required", ()):
+                self.add(f"{path}.{p}", f"is required: one of {', '.join(known)}")
         for p in flags:
             self.bool_field(e, p, path)
         for p in spec.get("required", ()):
-            if p not in e:
+            if p not in e and p not in enums:  # a required enum says so above, with its values
                 self.add(f"{path}.{p}", "is required")
         if spec.get("runner_only") and controller != "runner":
             self.add(f"{path}.effect", f"{name!r} can only be used on Runner cards")
@@ -580,6 +618,8 @@ class _Checker:
                 self.add(f"{path}.trace_bonus", "only installed Corp cards and agendas raise traces")
         if "strength_mods" in c:
             self.strength_mods(c, path, ctype)
+        if "additional_cost" in c:
+            self.additional_cost(c, path, ctype)
         if "unmodeled" in c:
             texts = self.bounded_list(c["unmodeled"], f"{path}.unmodeled", MAX_UNMODELED, "paragraphs")
             for i, t in enumerate(texts or ()):
@@ -621,8 +661,10 @@ class _Checker:
             if not isinstance(tr, dict) or tr.get("when") not in TRIGGER_WHEN:
                 self.add(tp, f"must be an object with 'when' one of {', '.join(TRIGGER_WHEN)} and 'effects'")
                 continue
-            self.unknown(tr, {"when", "effects", "filter", "optional"}, tp)
+            self.unknown(tr, {"when", "effects", "filter", "optional", "first_each"}, tp)
             self.bool_field(tr, "optional", tp)
+            if "first_each" in tr and tr["first_each"] not in FIRST_EACH:
+                self.add(f"{tp}.first_each", f"must be one of {', '.join(FIRST_EACH)}")
             if "filter" in tr:
                 self.trigger_filter(tr, f"{tp}.filter")
             if "effects" not in tr:
@@ -648,6 +690,21 @@ class _Checker:
                 self.int_field(pi, key, pp)
             elif pi[key] not in LAST_TURN_CONDITIONS:
                 self.add(f"{pp}.{key}", f"must be one of {', '.join(LAST_TURN_CONDITIONS)}")
+
+    def additional_cost(self, c: dict, path: str, ctype: str | None) -> None:
+        """An operation's or event's `additional_cost` to play it (1.16.10): `clicks` spent and
+        `remove_tags` tags removed beside the play action's click and the play cost."""
+        ac, ap = c["additional_cost"], f"{path}.additional_cost"
+        if ctype not in ("operation", "event"):
+            self.add(ap, "only operations and events have an additional cost to play here")
+        if not isinstance(ac, dict) or not ac:
+            self.add(ap, f"must be a non-empty object: {', '.join(ADDITIONAL_COSTS)}")
+            return
+        self.unknown(ac, set(ADDITIONAL_COSTS), ap)
+        for key, hi in ADDITIONAL_COSTS.items():
+            self.int_field(ac, key, ap, hi=hi)
+            if ac.get(key) == 0:
+                self.add(f"{ap}.{key}", "must be at least 1 (omit it instead)")
 
     def strength_mods(self, c: dict, path: str, ctype: str | None) -> None:
         """Ice `strength_mods`: each {"amount": N (-99..99), and "per" or "while"}."""
@@ -701,12 +758,13 @@ class _Checker:
                     self.trace_ability(a, ap)
                     continue
                 if a["kind"] == "click":
-                    self.unknown(a, {"kind", "cost", "trash", "clicks", "effects"}, ap)
+                    self.unknown(a, {"kind", "cost", "trash", "clicks", "effects", *_CORP_LIMITS}, ap)
                     self.int_field(a, "clicks", ap, hi=3)
                     if a.get("clicks") == 0:
                         self.add(f"{ap}.clicks", "must be at least 1 (an action costs [click], 9.2.7b)")
                 else:
-                    self.unknown(a, {"kind", "cost", "trash", "effects"}, ap)
+                    self.unknown(a, {"kind", "cost", "trash", "effects", *_CORP_LIMITS}, ap)
+                self.corp_limits(a, ap)
                 if "effects" not in a:
                     self.add(f"{ap}.effects", "required: the ability's instructions")
                 else:
@@ -728,6 +786,19 @@ class _Checker:
                 self.bool_field(a, "trash", ap)
                 self.trace_ability(a, ap)
                 continue
+            if kind == "click":  # "[click], 1[credit]: Gain 2[credit]." on an installed Runner card (5.2.1)
+                self.unknown(a, {"kind", "cost", "trash", "clicks", "effects", *_CORP_LIMITS}, ap)
+                self.int_field(a, "cost", ap, hi=MAX_CREDITS)
+                self.bool_field(a, "trash", ap)
+                self.int_field(a, "clicks", ap, hi=3)
+                if a.get("clicks") == 0:
+                    self.add(f"{ap}.clicks", "must be at least 1 (an action costs [click], 9.2.7b)")
+                self.corp_limits(a, ap)
+                if "effects" not in a:
+                    self.add(f"{ap}.effects", "required: the ability's instructions")
+                else:
+                    self.effect_list(a["effects"], f"{ap}.effects", "runner")
+                continue
             if ctype != "program":
                 self.add(ap, f"only programs have {kind} abilities (icebreakers, 3.9.5)")
             if "strength" not in c:
@@ -738,12 +809,14 @@ class _Checker:
             self.text_field(a, "only_if", ap)
             self.int_field(a, "threat", ap)
             if kind == "strength":
-                self.unknown(a, {"kind", "cost", "amount", "lasts", *_LIMITS}, ap)
+                self.unknown(a, {"kind", "cost", "amount", "lasts", "counter_cost", *_LIMITS}, ap)
+                self.counter_cost(a, ap)
                 self.int_field(a, "amount", ap, required=True)
                 if "lasts" in a and a["lasts"] not in PUMP_LASTS:
                     self.add(f"{ap}.lasts", f"must be one of {', '.join(PUMP_LASTS)}")
                 continue
-            self.unknown(a, {"kind", "cost", "count", "up_to", "ice_subtype", *_LIMITS}, ap)
+            self.unknown(a, {"kind", "cost", "count", "up_to", "ice_subtype", "counter_cost", *_LIMITS}, ap)
+            self.counter_cost(a, ap)
             self.int_field(a, "count", ap, hi=MAX_SUBS, required=True)
             if a.get("count") == 0:
                 self.add(f"{ap}.count", "must be at least 1")
@@ -782,7 +855,11 @@ class _Checker:
         """An interrupt that prevents part of an imminent instruction (engine.prevention): `event`
         one of `events` (a Runner card: damage, tags, trash; a Corp card: expose), `amount`, and
         `damage` (the kind) for damage or `card_types` (what it protects) for trash."""
-        self.unknown(a, {"kind", "event", "damage", "card_types", "amount", "cost", "trash"}, ap)
+        self.unknown(
+            a, {"kind", "event", "damage", "card_types", "amount", "cost", "trash", "first_each"}, ap
+        )
+        if "first_each" in a and a["first_each"] not in FIRST_EACH:
+            self.add(f"{ap}.first_each", f"must be one of {', '.join(FIRST_EACH)}")
         ev = a.get("event", "damage")
         if ev not in events:
             whose = "a Corp card" if "expose" in events else "a Runner card"
@@ -802,6 +879,28 @@ class _Checker:
             self.add(f"{ap}.amount", "must be at least 1")
         self.int_field(a, "cost", ap, hi=MAX_CREDITS)
         self.bool_field(a, "trash", ap)
+
+    def counter_cost(self, a: dict, ap: str) -> None:
+        """`counter_cost`: hosted counters the ability's cost removes from its own card,
+        {"counter": one of COST_COUNTERS, "amount": N >= 1} (1.16, 1.9.1)."""
+        if "counter_cost" not in a:
+            return
+        cc, cp = a["counter_cost"], f"{ap}.counter_cost"
+        if not isinstance(cc, dict):
+            self.add(cp, f"must be an object {{'counter': {' | '.join(COST_COUNTERS)}, 'amount': N}}")
+            return
+        self.unknown(cc, {"counter", "amount"}, cp)
+        if cc.get("counter") not in COST_COUNTERS:
+            self.add(f"{cp}.counter", f"is required: one of {', '.join(COST_COUNTERS)}")
+        self.int_field(cc, "amount", cp, required=True)
+        if cc.get("amount") == 0:
+            self.add(f"{cp}.amount", "must be at least 1")
+
+    def corp_limits(self, a: dict, ap: str) -> None:
+        """A Corp paid / click ability's counter cost and "Once per turn →" flag (9.3.6g)."""
+        self.counter_cost(a, ap)
+        if "once_per" in a and a["once_per"] not in CORP_ONCE_PER:
+            self.add(f"{ap}.once_per", f"must be one of {', '.join(CORP_ONCE_PER)}")
 
     def trace_ability(self, a: dict, ap: str) -> None:
         """A trace interrupt (9.9.3b, 9.9.6d): `amount` raises the base trace strength, `set`
@@ -1062,6 +1161,7 @@ def _card(c: Any, default_type: str | None = None) -> dict:
                 "effects": _norm_effects(t["effects"]),
                 **({"filter": _norm_filter(t["filter"])} if "filter" in t else {}),
                 **({"optional": True} if t.get("optional") else {}),
+                **({"first_each": t["first_each"]} if "first_each" in t else {}),
             }
             for t in card["triggers"]
         ]

@@ -81,6 +81,10 @@ _N = r"(\d+)"
 _KIND = r"(?:programs?|resources?|pieces? of hardware|hardware)"
 _KINDS = rf"{_KIND}(?:(?:,|,? or) {_KIND})*"
 _CLICKS = r"((?:\[click\])+|\d+\[click\])"
+_COUNTER = r"(power|virus|agenda|advancement)"
+# "this card" as card text names it; "it" is read as this card only where the condition names
+# this card ("When you install this program, place 2 virus counters on it": `_it_is_this`)
+_THIS_CARD = r"this (?:program|hardware|resource|ice|agenda|asset|upgrade|card)"
 _SIMPLE: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"end the run"), lambda m: "end_the_run"),
     (
@@ -155,6 +159,19 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
     (
         re.compile(rf"add {_N} installed runner cards? to the grip"),
         lambda m: {"effect": "add_installed_to_grip", "amount": int(m.group(1))},
+    ),
+    # ----- counters on this card (issue 32 set A): "place 2 virus counters on this program" ----------
+    (
+        re.compile(rf"place {_N} {_COUNTER} counters? on {_THIS_CARD}"),
+        lambda m: {"effect": "place_counters", "counter": m.group(2), "amount": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"remove (\d+|all) hosted {_COUNTER} counters?"),
+        lambda m: {
+            "effect": "remove_counters",
+            "counter": m.group(2),
+            **({"amount": int(m.group(1))} if m.group(1) != "all" else {}),
+        },
     ),
 ]
 _KIND_NAMES = {"program": "program", "resource": "resource", "hardware": "hardware"}
@@ -331,6 +348,10 @@ def _many(sentence: str, side: str | None = None) -> list | None:
             if inner is None
             else [{"effect": "unless_pays", "amount": int(m.group(3)), "clicks": clicks, "effects": inner}]
         )
+    m = re.fullmatch(r"(.+?) if you are tagged", s) if side == "runner" else None
+    if m:  # a Runner card: "place 1 power counter on this hardware if you are tagged" (Amanuensis)
+        inner = _many(m.group(1), side)
+        return None if inner is None else [{"effect": "if_tagged", "effects": inner}]
     m = _IF_TAGGED_AFTER.fullmatch(s) or _IF_TAGGED_BEFORE.fullmatch(s)
     if m:
         inner = _many(m.group(1), side)
@@ -497,6 +518,8 @@ def subroutine_lines(text: str) -> list[str]:
 _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
 _RUNNER_EFFECTS = {"gain_credits", "gain_clicks", "lose_credits", "lose_clicks", "draw_cards", "text"}
+# what a Runner card's conditional ability may do: the above, bypass, and counters on itself
+_RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {"bypass", "place_counters", "remove_counters"}
 
 # How the engine treats one unit (a subroutine, or one printed paragraph) of a card's text:
 MODELED = "modeled"  # the engine applies it (an effect, ability, trigger, constant it runs)
@@ -540,7 +563,6 @@ _NOT_IN_PLAY = re.compile(
     r"you cannot (?:include|use) .* in your deck|"
     r"(?:this|these) cards? (?:does|do) not count|"
     r"install only on .+|"
-    r"dividends \d+|"
     r"remove this (?:event|operation) from the game)\.?$",
     re.IGNORECASE,
 )
@@ -608,6 +630,14 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         frozenset({"upgrade", "asset"}),
         "successful_run",
         "this",
+    ),
+    (
+        re.compile(
+            r"whenever a successful run on (?P<server>hq|r&d|archives|a central server|a remote server) ends, (?P<body>.+)"
+        ),
+        frozenset({"program", "hardware", "resource"}),
+        "run_ends",
+        "successful_server",
     ),
     (
         re.compile(r"whenever you access an? (?P<card_type>agenda|asset|upgrade|card), (?P<body>.+)"),
@@ -696,6 +726,9 @@ _ON_ACCESS_ZONES = {
 }
 # Constant abilities the engine applies
 _ADVANCE_STRENGTH = re.compile(r"(?:it|this ice) gets \+(\d+) strength for each hosted advancement counter")
+_COUNTER_STRENGTH = re.compile(
+    r"(?:it|this ice) gets ([+−-])(\d+) strength for each hosted (virus|power) counter"
+)
 _ONLY_ICE_STRENGTH = re.compile(
     r"while this ice is the only piece of ice protecting this server, it gets \+(\d+) strength"
 )
@@ -716,6 +749,39 @@ _TRACE_BONUS = re.compile(
     r"the base trace strength of each (?P<which>trace during a run on this server|subroutine) is increased by (?P<n>\d+)"
 )
 _PUMP_LASTS = re.compile(r"\+(\d+) strength for the remainder of (?:this|the) (run|turn)")
+
+
+def _runner_trigger_ok(effects: list) -> bool:
+    """Effects a Runner card's conditional ability may have as translated: `_RUNNER_TRIGGER_EFFECTS`,
+    and "... if you are tagged" (`if_tagged`) around them."""
+    for e in effects:
+        if _name(e) == "if_tagged":
+            if not _runner_trigger_ok(e["effects"]):
+                return False
+        elif _name(e) not in _RUNNER_TRIGGER_EFFECTS:
+            return False
+    return True
+
+
+def _it_is_this(condition: str, body: str) -> str:
+    """A trigger's effects with "on it" read as "on this card" when its condition names this
+    card ("When you install this program, place 2 virus counters on it."); else as printed
+    ("Whenever you install a virus program, ... on it" is about the other card: not a formula)."""
+    if not re.search(r"\bthis (?:program|hardware|resource|ice|agenda|asset|upgrade|card)\b", condition):
+        return body
+    return re.sub(r"\bon it\b(?=[ .,]|$)", "on this card", body)
+
+
+def _touches_counters(effects: list) -> bool:
+    """Do `effects` (or effects nested in them) place or remove counters on "this card"?"""
+    for e in effects:
+        if _name(e) in ("place_counters", "remove_counters"):
+            return True
+        if isinstance(e, dict):
+            nested = [*e.get("effects", ()), *[x for opt in e.get("options", ()) for x in opt]]
+            if nested and _touches_counters(nested):
+                return True
+    return False
 
 
 def _subtype_name(sid: str, names: Mapping[str, str] | None) -> str:
@@ -765,6 +831,7 @@ class _Card:
         # (engine.cardrecords): the board object as it was before the unit
         self.pieces: list[dict] = []
         self._before = _shape(out)
+        self.loads = False  # the card is loaded with counters and has an "empty" ability (10.9)
 
     def unit(self, text: str, kind: str, status: str, at: str | None = None) -> None:
         self.units.append(Unit(text[:MAX_TEXT], kind, status, at))
@@ -805,13 +872,24 @@ class _Card:
                 flt = make(m)
                 if flt:
                     tr["filter"] = flt
+                # "The first time each turn ...": met by the turn's first such event only
+                # (`first_each`, engine.triggers.happened); its effects modeled when understood
+                body = src[m.start("body") :].strip()
+                effects = self._effects(body)
+                if effects is not None:
+                    tr["effects"] = effects
+                    if body.lower().startswith("you may "):
+                        tr["optional"] = True
+                    if "each turn" in low[: m.start("body")]:
+                        tr["first_each"] = "turn"
                 self.out.setdefault("triggers", []).append(tr)
-                self.unit(line, "trigger", BY_HAND, when)
+                self.unit(line, "trigger", BY_HAND if effects is None else MODELED, when)
                 return True
         for pattern, types, conditions in _TWO_WAY_TRIGGERS:
             m = pattern.fullmatch(low) if self.ctype in types else None
             if m:
-                self._add_triggers(conditions, src[m.start("body") :].strip(), line)
+                body = _it_is_this(low[: m.start("body")], src[m.start("body") :].strip())
+                self._add_triggers(conditions, body, line)
                 return True
         for pattern, types, when, flt in _TRIGGERS:
             if self.ctype not in types:
@@ -824,17 +902,21 @@ class _Card:
                 tr["filter"] = {"server": "this"}
             elif flt == "server" and m.group("server"):
                 tr["filter"] = {"server": _SERVER_WORDS[m.group("server")]}
+            elif flt == "successful_server":  # "whenever a successful run on R&D ends"
+                tr["filter"] = {"successful": True, "server": _SERVER_WORDS[m.group("server")]}
             elif flt == "subtype" and m.group("subtype") != "piece of ice":
                 tr["filter"] = {"subtype": m.group("subtype")}
             elif flt == "card_type" and m.group("card_type") != "card":
                 tr["filter"] = {"card_type": m.group("card_type")}
-            body = src[m.start("body") :].strip()
+            body = _it_is_this(low[: m.start("body")], src[m.start("body") :].strip())
             self._add_trigger(tr, body, line, when)
             return True
         m = _ON_ACCESS.fullmatch(low) if self.controller == "corp" else None
         if m:
             body = src[m.start("body") :].strip()
             effects = self._effects(body)
+            if effects is not None and _touches_counters(effects):
+                effects = None  # the accessed card is not "this card" of an installed ability: by hand
             where = _ON_ACCESS_ZONES.get(m.group("where") or "")
             if effects is None:
                 effects, status = [_text_effect(line)], BY_HAND
@@ -864,7 +946,7 @@ class _Card:
         effects = parse_effects(body[len("you may ") :] if optional else body, self.controller)
         if effects is None or not engine_accepts(effects[:10], self.controller):
             return None
-        if self.controller == "runner" and not all(_name(e) in _RUNNER_EFFECTS | {"bypass"} for e in effects):
+        if self.controller == "runner" and not _runner_trigger_ok(effects):
             return None
         return effects[:10]
 
@@ -872,6 +954,10 @@ class _Card:
         """One printed ability met under several conditions ("when this agenda is scored or
         stolen"): a trigger on each, with the same effects; one unit."""
         effects = self._effects(body)
+        if effects is not None and any(w == "stolen" for w, _ in conditions) and _touches_counters(effects):
+            # counters "on it" when stolen: the stolen agenda is in the Runner's score area, where
+            # the engine does not locate "this card" (effects.this_card): by hand
+            effects = None
         for when, flt in conditions:
             tr: dict[str, Any] = {"when": when}
             if flt:
@@ -888,6 +974,8 @@ class _Card:
 
     def _add_trigger(self, tr: dict, body: str, line: str, when: str) -> None:
         effects = self._effects(body)
+        if effects is not None and when == "stolen" and _touches_counters(effects):
+            effects = None  # see _add_triggers
         if effects is not None:
             if body.lower().startswith("you may "):
                 tr["optional"] = True
@@ -916,6 +1004,14 @@ class _Card:
             if m and self.ctype == "ice":
                 self.out.setdefault("strength_mods", []).append(
                     {"amount": int(m.group(1)), "per": "advancement"}
+                )
+                done.append(True)
+                continue
+            m = _COUNTER_STRENGTH.fullmatch(sent)
+            if m and self.ctype == "ice":  # "This ice gets −1 strength for each hosted virus counter."
+                sign = 1 if m.group(1) == "+" else -1
+                self.out.setdefault("strength_mods", []).append(
+                    {"amount": sign * int(m.group(2)), "per": m.group(3)}
                 )
                 done.append(True)
                 continue
@@ -1030,6 +1126,9 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         out["text"] = plain(text)[:MAX_TEXT]
     controller = "corp" if ctype in _CORP else "runner"
     b = _Card(ctype, controller, out)
+    # "load N counters onto it. When it is empty, trash it." (10.9): emptiness is not modeled, so
+    # no ability of the card spends its counters in the engine (`_spends_loaded`)
+    b.loads = "when it is empty" in plain(text).lower()
     if ctype in ("operation", "event"):
         _play(b, text)
         return out, b.units, b.pieces
@@ -1052,6 +1151,18 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
             by_hand = not isinstance(sub, list) and _name(sub) == "text"
             b.unit(line, "subroutine", BY_HAND if by_hand else MODELED, "subroutine" if by_hand else None)
             continue
+        if ctype == "agenda" and re.fullmatch(r"dividends \d+", low):
+            # 10.13.1: "When you score this agenda, place N agenda counters on it for each hosted
+            # advancement counter past its advancement requirement": an ability in play, not
+            # deck-building; asked of the judge when it is scored (the count is not modeled)
+            n = low.split()[1]
+            meaning = (
+                f"{line} (10.13.1: when you score this agenda, place {n} agenda counter(s) on it for each "
+                "hosted advancement counter past its advancement requirement)"
+            )
+            b.out.setdefault("triggers", []).append({"when": "scored", "effects": [_text_effect(meaning)]})
+            b.unit(line, "trigger", BY_HAND, "scored")
+            continue
         if _NOT_IN_PLAY.fullmatch(line):
             b.unit(line, "deckbuilding", NOT_APPLICABLE)
             continue
@@ -1066,6 +1177,8 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if b.constant(line, low):
             continue
         if ctype in _CORP_ABILITY_TYPES and _corp_ability(b, line):
+            continue
+        if _is_ability(raw) and controller == "runner" and _runner_click_ability(b, line):
             continue
         if _is_ability(raw) and controller == "runner":
             # a paid ability the engine does not model: offered by hand in paid ability windows
@@ -1117,21 +1230,86 @@ def _costs(cost: str) -> tuple[int, int, bool] | None:
     return clicks, credits, trash
 
 
+_HOSTED_COST = re.compile(r"(?:(\d+) )?hosted (power|virus|agenda) counters?")  # engine.board.COST_COUNTERS
+_ONCE_FLAG = re.compile(r"once per turn\s*→\s*", re.IGNORECASE)
+
+
+def _costs_and_counters(cost: str) -> tuple[int, int, bool, dict | None] | None:
+    """`_costs`, where one part may also be hosted counters of this card ("hosted power counter",
+    "5 hosted power counters": `counter_cost`); None when any part is something else."""
+    parts = [x.strip() for x in cost.lower().split(",")]
+    counter = None
+    rest = []
+    for part in parts:
+        m = _HOSTED_COST.fullmatch(part)
+        if m and counter is None:
+            counter = {"counter": m.group(2), "amount": int(m.group(1) or 1)}
+        else:
+            rest.append(part)
+    if not rest:
+        return 0, 0, False, counter
+    costs = _costs(", ".join(rest))
+    return None if costs is None else (*costs, counter)
+
+
+_RUNNER_ACTION_EFFECTS = frozenset(
+    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters"}
+)
+
+
+def _runner_click_ability(b: _Card, line: str) -> bool:
+    """ "[click]: Gain 2[credit]." / "Once per turn → [click]: Draw 2 cards." / "[click][click][click],
+    [trash]: Gain 9[credit]." on an installed Runner card: a `click` ability (an action, 5.2.1)
+    with its costs, limit and effects, when every part is understood. True when the line is one."""
+    if b.ctype not in _INSTALLED:
+        return False
+    once = _ONCE_FLAG.match(line)
+    m = _COST_AND_EFFECT.fullmatch(line[once.end() :] if once else line)
+    costs = _costs_and_counters(m.group("cost")) if m else None
+    if costs is None or not 1 <= costs[0] <= 3 or (costs[3] and b.loads):
+        return False
+    effects = parse_effects(m.group("effect"), "runner")
+    if effects is None or len(effects) > 10 or not all(_name(e) in _RUNNER_ACTION_EFFECTS for e in effects):
+        return False
+    ab: dict[str, Any] = {
+        "kind": "click",
+        "clicks": costs[0],
+        "cost": costs[1],
+        "trash": costs[2],
+        "effects": effects,
+    }
+    if costs[3]:
+        ab["counter_cost"] = costs[3]
+    if once:
+        ab["once_per"] = "turn"
+    abl = b.out.setdefault("abilities", [])
+    if len(abl) >= 10 or not engine_accepts(ab, "runner", ability=True, card_type=b.ctype):
+        return False
+    abl.append(ab)
+    b.unit(line, "ability", MODELED)
+    return True
+
+
 def _corp_ability(b: _Card, line: str, as_type: str | None = None) -> bool:
     """ "[click], 1[credit], [trash]: effects" on an asset, upgrade or piece of ice: a Corp `click`
     ability (an action, 5.2.6a) or a `paid` ability (9.2.7), offered while the card is rezzed;
     its effects modeled when every part is understood, else one by-hand `text` effect the judge
     resolves when the Corp uses it (the cost is paid either way). True when the line is one."""
-    m = _COST_AND_EFFECT.fullmatch(line)
-    costs = _costs(m.group("cost")) if m else None
+    once = _ONCE_FLAG.match(line)  # "Once per turn → [click], 4[credit]: ..." (9.3.6g)
+    m = _COST_AND_EFFECT.fullmatch(line[once.end() :] if once else line)
+    costs = _costs_and_counters(m.group("cost")) if m else None
     if costs is None or _CORP_RESTRICTION.search(m.group("effect").lower()):
         return False
-    clicks, credits, trash = costs
-    if clicks > 3:
+    clicks, credits, trash, counter = costs
+    if clicks > 3 or (counter and b.loads):  # spending loaded counters: "when it is empty" (10.9)
         return False
     ab: dict[str, Any] = {"kind": "click" if clicks else "paid", "cost": credits, "trash": trash}
     if clicks:
         ab["clicks"] = clicks
+    if counter:
+        ab["counter_cost"] = counter
+    if once:
+        ab["once_per"] = "turn"
     effects = parse_effects(m.group("effect"), "corp")
     if effects is not None and len(effects) <= 10 and engine_accepts(effects, "corp"):
         ab["effects"], status = effects, MODELED
@@ -1158,6 +1336,12 @@ _PREVENT_TAGS = re.compile(r"prevent (?P<n>\d+) tags?")
 _PREVENT_TRASH = re.compile(
     rf"prevent a player from trashing (?P<n>\d+) installed (?P<kinds>{_KIND}(?:,? or {_KIND})*)"
 )
+# "[interrupt] → The first time each turn you would suffer net damage, you may pay 1[credit] to
+# prevent 1 net damage." (Net Shield): `first_each: "turn"` (engine.prevention.first_this_turn)
+_FIRST_DAMAGE = re.compile(
+    r"\[interrupt\] → the first time each turn you would suffer (net|meat|core) damage, "
+    r"you may pay (\d+)\[credit\] to prevent (\d+) \1 damage"
+)
 _TRACE_SET = re.compile(r"reduce the base trace strength of a trace to (?P<n>\d+)")
 
 
@@ -1166,6 +1350,22 @@ def _interrupt_ability(b: _Card, line: str) -> bool:
     `prevent` ability (9.9: damage of a kind, tags, or trashing programs / hardware /
     resources) or a `trace` interrupt ("Reduce the base trace strength of a trace to 0.",
     9.9.6d). The cost is [trash] and/or N[credit]. True when the line is one, modeled."""
+    first = _FIRST_DAMAGE.fullmatch(line.rstrip(".").lower())
+    if first:  # Net Shield: a damage prevention usable on the turn's first such damage only
+        ab = {
+            "kind": "prevent",
+            "damage": first.group(1),
+            "amount": int(first.group(3)),
+            "cost": int(first.group(2)),
+            "trash": False,
+            "first_each": "turn",
+        }
+        abl = b.out.setdefault("abilities", [])
+        if len(abl) >= 10 or not engine_accepts(ab, "runner", ability=True):
+            return False
+        abl.append(ab)
+        b.unit(line, "ability", MODELED)
+        return True
     m = _INTERRUPT.fullmatch(line)
     costs = _costs(m.group("cost")) if m else None
     if costs is None or costs[0]:
@@ -1236,6 +1436,8 @@ def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:
                 "amount": int(lasts.group(1)),
                 "lasts": lasts.group(2),
             }
+    if ab["kind"] == "text" and not b.loads:
+        ab = _counter_cost_ability(line) or ab
     if ab["kind"] != "text" and not engine_accepts(ab, "runner", ability=True):
         ab = {"kind": "text", "text": line[:MAX_TEXT]}
     abl = b.out.setdefault("abilities", [])
@@ -1247,10 +1449,31 @@ def _icebreaker_ability(b: _Card, raw: str, line: str) -> None:
         b.unit(line, "ability", MODELED)
 
 
+def _counter_cost_ability(line: str) -> dict | None:
+    """ "Hosted virus counter: +2 strength." / "Interface → Hosted virus counter: Break up to 2
+    subroutines." (with or without credits beside the counters): the icebreaker formula with a
+    `counter_cost` removing the counters from this program (1.16); None when it is not one."""
+    m = _ABILITY.match(line)
+    costs = _costs_and_counters(m.group("cost").strip()) if m else None
+    if costs is None or costs[3] is None or costs[0] or costs[2]:
+        return None
+    prefix = line[: m.start("cost")]
+    ab = parse_ability(f"{prefix}{costs[1]}[credit]: {m.group('effect')}")
+    if ab["kind"] == "text":
+        return None
+    return {**ab, "counter_cost": costs[3]}
+
+
 # A paragraph of an operation or event that is not part of its play ability: an ability that
 # works while the card is in the grip or stack (Strike Fund), which no trigger of the engine meets
 _OFF_PLAY = re.compile(
     r"when this (?:event|operation) is trashed from your (?:grip|hq)(?: or (?:stack|r&d))?, .+"
+)
+
+
+_PLAY_COST = re.compile(
+    r"as an additional cost to play this (?:operation|event), "
+    r"(?:spend (?P<clicks>(?:\[click\]){1,3})|remove (?P<tags>\d+) tags?|suffer (?P<core>\d+) core damage)"
 )
 
 
@@ -1262,6 +1485,18 @@ def _play(b: _Card, text: str) -> None:
     ctype = b.ctype
     side = "corp" if ctype == "operation" else "runner"
     lines = [plain(x) for x in text.split("\n") if plain(x)]
+    for ln in list(lines):  # "As an additional cost to play this event, spend [click]." (1.16.10)
+        m = _PLAY_COST.fullmatch(ln.rstrip(".").lower())
+        if m and "additional_cost" not in b.out:
+            clicks = m.group("clicks")
+            if clicks:
+                b.out["additional_cost"] = {"clicks": clicks.count("[click]")}
+            elif m.group("tags"):
+                b.out["additional_cost"] = {"remove_tags": int(m.group("tags"))}
+            else:  # an event's: the Runner suffers it as part of the cost
+                b.out["additional_cost"] = {"core_damage": int(m.group("core"))}
+            b.unit(ln, "constant", MODELED)
+            lines.remove(ln)
     keep = [ln for ln in lines if not _NOT_IN_PLAY.fullmatch(ln)]
     for ln in list(keep):  # "Play only if ...": the card's `play_if` (engine.restrictions)
         cond = play_restriction(ln, side)

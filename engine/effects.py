@@ -11,7 +11,7 @@ from . import rig
 from .board import EFFECTS
 from .decision import Decision, card_ref, find_card, locate
 from .events import Event
-from .locations import clear_access_marks
+from .locations import card_at, clear_access_marks
 from .machine import (
     RUN_ENDS,
     UNWOUND,
@@ -34,6 +34,7 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
         return str(e)
     fields = {k: e.get(k, 0) for k in [*spec["params"], *spec.get("optional", ())]}
     fields.update({k: e.get(k, "") for k in spec.get("strings", ())})
+    fields.update({k: e.get(k, "") for k in spec.get("required", ())})
     if spec.get("zones"):
         fields["zones"] = " or ".join(e.get("zones", ()))
     fields.update(_described_fields(e))
@@ -78,6 +79,8 @@ def _described_fields(e: dict) -> dict:
         return {"may": "You may d" if e.get("optional") else "D", "upto": "up to " if e.get("up_to") else ""}
     if name in ("derez", "expose"):
         return {"what": " or ".join(e.get("card_types", ())) or "Corp card"}
+    if name == "remove_counters":
+        return {"amount_text": str(e["amount"]) if e.get("amount") else "all"}
     if name == "trash_installed":
         what = " or ".join(e.get("card_types", ())) or "Runner card"
         if e.get("except_subtypes"):
@@ -1253,3 +1256,94 @@ def _run_event(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | No
     if e.get("additional_access"):
         v["additional_access"] = e["additional_access"]
     return call("run", v)
+
+
+# ----- counters on cards (issue 32 set A) -----------------------------------------------------------
+
+
+def this_card(ctx: Ctx) -> tuple[dict, str] | None:
+    """(card, change path) of the card whose ability is resolving ("this card", "it"): the nearest
+    frame naming it, a conditional or Corp card ability (`this_card`: its location key,
+    `engine.locations.card_at`) or an ice subroutine (its ice). None once the card has left play
+    (a [trash] cost, or trashed while its ability resolves)."""
+    for f in reversed(ctx.s.frames):
+        key = f.v.get("this_card")
+        if key is not None:
+            return card_at(ctx.board, key)
+        loc = f.v.get("ice")
+        if loc is not None:
+            srv = ctx.board["servers"].get(loc[0])
+            if srv is None or loc[1] >= len(srv["ice"]):
+                return None
+            return srv["ice"][loc[1]], f"servers.{loc[0]}.ice.{card_ref(srv['ice'], loc[1])}"
+    return None
+
+
+def set_counters(card: dict, path: str, kind: str, n: int, ch: dict) -> int:
+    """Make `card` host `n` counters of `kind` (recording the change under `path`); the old count."""
+    counters = card.setdefault("counters", {})
+    old = counters.get(kind, 0)
+    if n:
+        counters[kind] = n
+    else:
+        counters.pop(kind, None)
+    key = f"{path}.counters.{kind}"
+    if old != n:
+        ch[key] = [ch[key][0] if key in ch else old, n]
+    return old
+
+
+@resolves("place_counters")
+def _place_counters(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "Place N power counters on this card": taken from the bank (1.9.2a) and hosted on the card
+    (1.13.1); if the card has left play, nothing is placed."""
+    found = this_card(ctx)
+    kind, n = e["counter"], e["amount"]
+    if found is None:
+        ctx.ev(
+            f"{source}: the card is no longer installed; no {kind} counter is placed.",
+            ("rule_bank_default", "rule_placed_loaded"),
+            applied=False,
+        )
+        return None
+    card, path = found
+    ch: dict = {}
+    old = set_counters(card, path, kind, card.get("counters", {}).get(kind, 0) + n, ch)
+    ctx.ev(
+        f"{source}: {n} {kind} counter(s) placed on {card['name']} (now {old + n}).",
+        ("rule_bank_default", "rule_placed_loaded", "rule_counters_cards"),
+        ch,
+        objects={"card": card["name"], "counter": kind, "placed": n, "hosted": old + n},
+    )
+    return None
+
+
+@resolves("remove_counters")
+def _remove_counters(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "Remove 1 hosted power counter" / "remove all hosted power counters" from this card: as
+    many as it hosts, up to the amount (1.2.5: as much as possible)."""
+    found = this_card(ctx)
+    kind = e["counter"]
+    have = 0 if found is None else found[0].get("counters", {}).get(kind, 0)
+    if found is None or not have:
+        ctx.ev(
+            f"{source}: no hosted {kind} counter to remove.",
+            ("rule_do_as_much_as_you_can",),
+            applied=False,
+        )
+        return None
+    card, path = found
+    n = have if not e.get("amount") else min(have, e["amount"])
+    ch: dict = {}
+    set_counters(card, path, kind, have - n, ch)
+    ctx.ev(
+        f"{source}: {n} {kind} counter(s) removed from {card['name']} (now {have - n}).",
+        ("rule_counters_cards",),
+        ch,
+        objects={"card": card["name"], "counter": kind, "removed": n, "hosted": have - n},
+    )
+    return None

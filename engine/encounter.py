@@ -20,6 +20,7 @@ from .machine import (
 from .run import ice_at
 from .windows import (
     corp_abilities,
+    corp_used,
     exchange,
     program_abilities,
     rig_text_abilities,
@@ -114,7 +115,9 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 
     def options(side: str) -> list[dict]:
         if side != "runner":
-            return corp_abilities(ctx.board) if "corp_abilities" in ctx.s.kinds else []
+            if "corp_abilities" not in ctx.s.kinds:
+                return []
+            return corp_abilities(ctx.board, corp_used(ctx.s.frames[0].v))
         opts = []
         if rig.break_shortcut(ctx.board, ice) and ctx.spendable("runner") >= cost:
             broken = enc["broken"]

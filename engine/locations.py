@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .decision import Decision, card_ref
+from .decision import Decision, card_ref, find_card
 
 
 def get_card(board: dict, ref: list) -> dict | None:
@@ -116,3 +116,29 @@ def corp_ability_cards(b: dict, rezzed_only: bool = True) -> list[tuple[str, dic
     if ident and "abilities" in ident:  # the Corp's identity: always active (never rezzed)
         found.append((f"corp_identity.{card_ref([ident], 0)}", ident))
     return found
+
+
+def card_at(b: dict, key: str) -> tuple[dict, str] | None:
+    """The installed card or scored agenda a location key names, with the path its changes are
+    recorded under: the keys of trigger instances and Corp abilities without their ability index
+    (``programs.hantu``, ``hardware.lilypad``, ``hq.ice.sandstone``, ``remote1.content``,
+    ``remote1.root.cold-site-server``, ``score_area.flower-sermon``). None when no card is there
+    (it left play: counters placed "on this card" then go nowhere)."""
+    parts = key.split(".")
+    if parts[0] in ("programs", "hardware", "resources") and len(parts) == 2:
+        cards = b["runner"]["rig"][parts[0]]
+        i = find_card(cards, parts[1])
+        return None if i is None else (cards[i], f"runner.rig.{parts[0]}.{parts[1]}")
+    if parts[0] == "score_area" and len(parts) == 2:
+        cards = b["corp"]["score_area"]
+        i = find_card(cards, parts[1])
+        return None if i is None else (cards[i], f"corp.score_area.{parts[1]}")
+    srv = b["servers"].get(parts[0])
+    if srv is None:
+        return None
+    if len(parts) == 2 and parts[1] == "content":
+        return None if srv.get("content") is None else (srv["content"], f"servers.{key}")
+    if len(parts) == 3 and parts[1] in ("ice", "root"):
+        i = find_card(srv[parts[1]], parts[2])
+        return None if i is None else (srv[parts[1]][i], f"servers.{key}")
+    return None

@@ -51,6 +51,8 @@ def describe(ab: dict) -> str:
         it = f"prevent {ab['amount']} installed {types} from being trashed"
     else:
         it = f"prevent {ab['amount']} card(s) from being exposed"
+    if ab.get("first_each"):
+        it += f" (only the first time each {ab['first_each']})"
     return f"{', '.join(cost) or 'no cost'}: {it}"
 
 
@@ -76,7 +78,24 @@ def _relevant(b: dict, ab: dict, ev: str, e: dict) -> bool:
     return True
 
 
-def options(ctx: Ctx, side: str, e: dict, ev: str, left: int) -> list[dict]:
+def first_this_turn(ctx: Ctx, f: Frame, e: dict, ev: str) -> bool:
+    """Is the instruction imminent in frame `f` the first of its kind this turn ("the first time
+    each turn you would suffer net damage": Net Shield, `first_each`)? Each kind (damage of each
+    kind, tags, trash, expose) is noted in the outermost frame (the turn) when it first becomes
+    imminent; the answer is kept with the instruction (`f.v["first"]`)."""
+    v = f.v
+    if v.get("first") is None or v["first"][0] != v["i"]:
+        kind = f"{ev}:{e['effect']}"
+        seen = ctx.s.frames[0].v.setdefault("seen_this_turn", [])
+        v["first"] = [v["i"], kind not in seen]
+        if kind not in seen:
+            seen.append(kind)
+    return v["first"][1]
+
+
+def options(ctx: Ctx, side: str, e: dict, ev: str, left: int, first: bool = True) -> list[dict]:
+    """The `prevent:` decisions of `side` for the imminent instruction `e`: relevant abilities
+    whose cost it can pay; a `first_each` one only on the first such instruction of the turn."""
     if left <= 0 or side != ("corp" if ev == "expose" else "runner"):
         return []
     b = ctx.board
@@ -94,6 +113,8 @@ def options(ctx: Ctx, side: str, e: dict, ev: str, left: int) -> list[dict]:
         for i, c in enumerate(cards):
             for a, ab in enumerate(c.get("abilities", ())):
                 if ab["kind"] == "prevent" and _relevant(b, ab, ev, e) and ab.get("cost", 0) <= have:
+                    if ab.get("first_each") and not first:
+                        continue
                     ref = card_ref(cards, i)
                     out.append(dec(f"prevent:{zone}.{ref}.{a}", f"{c['name']}: {describe(ab)}", "runner"))
     return out
@@ -150,7 +171,8 @@ def window(ctx: Ctx, f: Frame, d: Decision | None, e: dict, ev: str) -> Any:
     def label(side: str, closing: bool) -> str:
         return "Pass; the interrupt window closes" if closing else "Pass priority"
 
-    how, x = exchange(ctx, f, d, lambda side: options(ctx, side, e, ev, total - pv[1]), label)
+    first = first_this_turn(ctx, f, e, ev)
+    how, x = exchange(ctx, f, d, lambda side: options(ctx, side, e, ev, total - pv[1], first), label)
     if how == "wait":
         return x
     if how == "act":

@@ -4,6 +4,7 @@ alternatives the current step does not offer, each with its reason and the rule'
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,8 @@ from . import recurring, rig
 from .board import memory_limit
 from .decision import Decision, card_ref, find_card
 from .locations import corp_ability_cards, get_card
-from .restrictions import play_blocked
+from .turns import play_blocked
+from .windows import corp_ability_blocked, corp_used, runner_click_ability_ids
 
 if TYPE_CHECKING:
     from .session import Session
@@ -51,23 +53,7 @@ def _credits(b: dict, side: str) -> int:
     return b[side]["credits"] + recurring.hosted_credits(b, side)
 
 
-def _play_restrictions(s: Session, side: str) -> list[Refusal]:
-    """Operations / events in the hand whose "Play only if ..." restriction is not met now: the
-    reason is `restrictions.play_blocked`'s, the evaluation the action window offers by."""
-    b = s.board
-    hand = b[side]["hand"]
-    ptype = "operation" if side == "corp" else "event"
-    rule = (
-        "rule_act_restriction" if s.doc.node("rule_act_restriction") is not None else "rule_card_precedence"
-    )
-    out = []
-    for i, c in enumerate(hand):
-        if c.get("type") == ptype and (why := play_blocked(b, c)):
-            out.append(Refusal(f"play:{card_ref(hand, i)}", side, why, rule))
-    return out
-
-
-def _corp_actions(b: dict) -> list[Refusal]:
+def _corp_actions(b: dict, used: Collection[str] = ()) -> list[Refusal]:
     out = []
     corp, runner = b["corp"], b["runner"]
     credits = _credits(b, "corp")
@@ -99,7 +85,11 @@ def _corp_actions(b: dict) -> list[Refusal]:
                         "corp_basic_action_advance",
                     )
                 )
-    out += _corp_click_abilities(b, credits)
+    out += _corp_click_abilities(b, credits, used)
+    for i, c in enumerate(hand):  # operations the Corp cannot play now, and why (turns.play_blocked)
+        why = play_blocked(b, "corp", c, credits) if c.get("type") == "operation" else None
+        if why is not None:
+            out.append(Refusal(f"play:{card_ref(hand, i)}", "corp", why[0], why[1]))
     if corp["clicks"] < 3:
         out.append(
             Refusal(
@@ -149,39 +139,31 @@ def _corp_actions(b: dict) -> list[Refusal]:
     return out
 
 
-def _corp_click_abilities(b: dict, credits: int) -> list[Refusal]:
-    """[click] abilities on installed Corp cards that the action window does not offer: the card
-    is unrezzed (inactive, 1.8.3c), or the Corp lacks the clicks or credits (1.16)."""
+def _corp_click_abilities(b: dict, credits: int, used: Collection[str] = ()) -> list[Refusal]:
+    """[click] abilities on installed Corp cards that the action window does not offer, and why:
+    the same test as the offer (`windows.corp_ability_blocked`): the card is unrezzed (inactive,
+    1.8.3c), the Corp lacks the clicks, credits or hosted counters (1.16), or a once-per-turn
+    ability was already used this turn (9.3.6g)."""
     out = []
     clicks = b["corp"]["clicks"]
     for where, c in corp_ability_cards(b, rezzed_only=False):
         for a, ab in enumerate(c["abilities"]):
             if ab["kind"] != "click":
                 continue
-            if not c.get("rezzed") and c is not b["corp"].get("identity"):  # an identity is active
-                why, rule = (
-                    f"{c['name']} is unrezzed, so its abilities are inactive",
-                    "rule_corp_become_active",
-                )
-            elif ab["clicks"] > clicks:
-                why, rule = (
-                    f"{c['name']}'s ability costs {'[click]' * ab['clicks']}; the Corp has {clicks} [click] left",
-                    "rule_cost",
-                )
-            elif ab["cost"] > credits:
-                why, rule = (
-                    f"{c['name']}'s ability costs {ab['cost']} credits; the Corp has {credits}",
-                    "rule_cost",
-                )
-            else:
-                continue
-            out.append(Refusal(f"ability:{where}.{a}", "corp", why, rule))
+            aid = f"ability:{where}.{a}"
+            why = corp_ability_blocked(c, ab, clicks, credits, aid in used)
+            if why is not None:
+                out.append(Refusal(aid, "corp", why[0], why[1]))
     return out
 
 
-def _runner_actions(b: dict) -> list[Refusal]:
+def _runner_actions(b: dict, used: Collection[str] = ()) -> list[Refusal]:
     out = []
     r = b["runner"]
+    for aid, c, ab in runner_click_ability_ids(b):  # the same test as the offer (5.2.1, 1.16, 9.3.6g)
+        why = corp_ability_blocked(c, ab, r["clicks"], _credits(b, "runner"), aid in used, "runner")
+        if why is not None:
+            out.append(Refusal(aid, "runner", why[0], why[1]))
     if not r["tags"]:
         out.append(
             Refusal(
@@ -221,15 +203,10 @@ def _runner_actions(b: dict) -> list[Refusal]:
                         "rule_memory_limit",
                     )
                 )
-        elif t == "event" and c.get("play_cost", 0) > _credits(b, "runner"):
-            out.append(
-                Refusal(
-                    f"play:{ref}",
-                    "runner",
-                    f"playing {c['name']} costs {c.get('play_cost', 0)} credits; the Runner has {_credits(b, 'runner')}",
-                    "rule_cost",
-                )
-            )
+        elif t == "event":
+            why = play_blocked(b, "runner", c, _credits(b, "runner"))
+            if why is not None:
+                out.append(Refusal(f"play:{ref}", "runner", why[0], why[1]))
     return out
 
 
@@ -396,11 +373,13 @@ def refused(s: Session) -> list[Refusal]:
     found: list[Refusal] = []
     side = ACTION_STEPS.get(step or "")
     if side == "corp":
-        found = _corp_actions(s.board)
+        found = _corp_actions(s.board, corp_used(s.frames[0].v))
     elif side == "runner":
-        found = _runner_actions(s.board)
+        found = _runner_actions(s.board, corp_used(s.frames[0].v))
     if side:
-        found = [*found, *_play_restrictions(s, side)]
+        for i, r in enumerate(found):
+            if s.doc.node(r.rule) is None and r.rule in ("rule_once_per_turn_flag", "rule_act_restriction"):
+                found[i] = Refusal(r.id, r.player, r.reason, "rule_card_precedence")  # before 25.04
     elif step == "step_encounter_paw":
         found = _encounter(s)
     elif step == "step_approach_paw":

@@ -1,7 +1,8 @@
 """Play restrictions (CR 9.3.3, 9.3.3b): "Play only if ..." on an operation or event, as its
-`play_if` (engine.board.PLAY_IF). One evaluation, `play_blocked`, says whether the card can be
-played now and why not: the action window offers `play:CARD` only when it says nothing
-(engine.turns) and the refusals give its reason (engine.refusals), so the two cannot disagree.
+`play_if` (engine.board.PLAY_IF). `restriction_unmet` says whether the restriction is met now and
+why not; `engine.turns.play_blocked`, the one evaluation of a play with its costs, reads it: the
+action window offers `play:CARD` only when that says nothing and the refusals give its reason
+(engine.refusals), so the two cannot disagree.
 A restriction is active while its card is in the hand (9.1.8c)."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def _last_turn(board: dict, want: str) -> bool:
     return want in facts
 
 
-def play_blocked(board: dict, card: dict) -> str | None:
+def restriction_unmet(board: dict, card: dict) -> str | None:
     """Why `card` (an operation or event with a `play_if`) cannot be played now, or None."""
     cond = card.get("play_if")
     if not cond:

@@ -30,12 +30,12 @@ def ice_strength(board: dict, server: str, ice: dict) -> int:
         return base
     for m in mods:
         per = m.get("per")
-        if per == "advancement":
-            base += m["amount"] * ice.get("counters", {}).get("advancement", 0)
-            continue
         if per == "icebreaker":
             progs = board["runner"]["rig"]["programs"]
             base += m["amount"] * sum(1 for p in progs if "icebreaker" in (p.get("subtypes") or ()))
+            continue
+        if per is not None:  # each hosted advancement / virus / power counter (Ice Wall, Sandstone)
+            base += m["amount"] * ice.get("counters", {}).get(per, 0)
             continue
         cond = m.get("while")
         if cond == "only_ice":
@@ -165,6 +165,9 @@ def blocked(
         return ("threat", ability["threat"], threat)
     if used:
         return ("once", ability["once_per"])
+    cc = ability.get("counter_cost")
+    if cc is not None and program.get("counters", {}).get(cc["counter"], 0) < cc["amount"]:
+        return ("counters", cc["counter"], cc["amount"], program.get("counters", {}).get(cc["counter"], 0))
     cost = ability["cost"]
     if spendable < cost:
         return ("cost", cost)
@@ -224,6 +227,11 @@ def unusable(
         return "a prevent ability is an interrupt: usable only while what it prevents is imminent (9.9.4d)"
     if code == "cost":
         return f"the Runner cannot pay {why[1]} credit(s)"
+    if code == "counters":
+        return (
+            f"{program['name']}'s ability costs {why[2]} hosted {why[1]} counter(s); "
+            f"it hosts {why[3]} (1.16.2: a cost must be paid in full)"
+        )
     if code == "broken":
         return "every subroutine is already broken (9.8.6)"
     if code == "subtype":
@@ -253,7 +261,7 @@ def _describe(ability: dict) -> str:
     if kind == "strength":
         lasts = ability.get("lasts", "encounter")
         until = "" if lasts == "encounter" else f" for the remainder of this {lasts}"
-        return f"{ability['cost']}[credit]: +{ability['amount']} strength{until}" + _limits(ability)
+        return f"{cost_words(ability)}: +{ability['amount']} strength{until}" + _limits(ability)
     if kind == "prevent":
         from .prevention import describe
 
@@ -262,7 +270,17 @@ def _describe(ability: dict) -> str:
     n = ability["count"]
     count = f"up to {n}" if ability.get("up_to") else str(n)
     noun = f"{what} subroutine" if what else "subroutine"
-    return f"{ability['cost']}[credit]: break {count} {noun}{'s' if n != 1 else ''}" + _limits(ability)
+    return f"{cost_words(ability)}: break {count} {noun}{'s' if n != 1 else ''}" + _limits(ability)
+
+
+def cost_words(ability: dict) -> str:
+    """An icebreaker ability's cost as printed: "1[credit]", "hosted virus counter", both."""
+    cc = ability.get("counter_cost")
+    if cc is None:
+        return f"{ability['cost']}[credit]"
+    n = cc["amount"]
+    hosted = f"hosted {cc['counter']} counter" if n == 1 else f"{n} hosted {cc['counter']} counters"
+    return f"{ability['cost']}[credit], {hosted}" if ability["cost"] else hosted
 
 
 def _limits(ability: dict) -> str:

@@ -150,7 +150,12 @@ def instance(side: str, card: dict, tr: dict, key: str) -> dict:
 
 
 def pending(
-    b: dict, when: str, subject: dict | None = None, known: dict | None = None, unmet: list | None = None
+    b: dict,
+    when: str,
+    subject: dict | None = None,
+    known: dict | None = None,
+    unmet: list | None = None,
+    earlier: Sequence[dict] = (),
 ) -> list[dict]:
     """Instances that meet `when` now: [{"side", "source", "effects", "key"}], by card position:
     the Runner's installed cards, rezzed Corp cards, then agendas in the Corp's score area
@@ -158,7 +163,9 @@ def pending(
     ice, the installed card), only its abilities meet it, and a Runner card's for any ice
     (`ANY_ICE`), and a trigger that `watches` every such card. A trigger with a `filter` meets it
     only if the filter matches `known` (`facts`); the keys of those whose filter is not met are
-    added to `unmet` if given."""
+    added to `unmet` if given. A `first_each: "turn"` trigger ("the first time each turn you
+    install a program", 9.3.2b) is met only if none of the `earlier` occurrences of `when` this
+    turn (their `facts`, `happened`) matched its filter too."""
     out = []
     rig = b["runner"]["rig"]
     any_card = when in ANY_CARD
@@ -172,7 +179,11 @@ def pending(
         for t, tr in enumerate(c["triggers"]):
             if tr["when"] != when or (not others and not watches(when, tr)):
                 continue
-            if "filter" not in tr or _filter_met(tr["filter"], known, here):
+            met = "filter" not in tr or _filter_met(tr["filter"], known, here)
+            if met and "first_each" in tr:
+                flt = tr.get("filter", {})
+                met = not any(_filter_met(flt, k, here) for k in earlier)
+            if met:
                 out.append(instance(side, c, tr, f"{key}.{t}"))
             elif unmet is not None:
                 unmet.append(f"{key}.{t}")
@@ -231,11 +242,11 @@ def mark(
     is not met (with `extra_unmet`: the subject's own) are reported (`not_met`). False if none
     becomes pending."""
     unmet: list[str] = list(extra_unmet)
-    found = (
-        pending(ctx.board, when, subject, facts(ctx, f, when, subject), unmet)
-        if "triggers" in ctx.s.kinds
-        else []
-    )
+    if "triggers" in ctx.s.kinds:
+        known = facts(ctx, f, when, subject)
+        found = pending(ctx.board, when, subject, known, unmet, happened(ctx, when, known))
+    else:
+        found = []
     not_met(ctx, when, unmet)
     found += extra
     if not found:
@@ -282,7 +293,7 @@ def scored(ctx: Ctx, f: Frame, agenda: dict, server: str) -> None:
         return
     unmet: list[str] = []
     known = {"server": server, "card_type": "agenda", "subtypes": agenda.get("subtypes", ())}
-    found = pending(ctx.board, "scored", agenda, known, unmet)
+    found = pending(ctx.board, "scored", agenda, known, unmet, happened(ctx, "scored", known))
     not_met(ctx, "scored", unmet)
     if found:
         f.v["pending"] = found
@@ -292,6 +303,18 @@ def scored(ctx: Ctx, f: Frame, agenda: dict, server: str) -> None:
             (*MET["scored"], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
             objects={"pending": [p["key"] for p in found], "condition": "scored"},
         )
+
+
+def happened(ctx: Ctx, when: str, known: dict) -> list[dict]:
+    """The `facts` of the earlier occurrences of `when` this turn (for "the first time each turn"
+    triggers, `first_each`), and this one noted after them: kept in the outermost frame (the
+    turn) for every condition met while the board has triggers, whichever cards were in play
+    then (a card installed later still knows a program was installed before it). Cleared when
+    the turn ends (engine.turns); a session starting mid-turn knows the turn from its start."""
+    hist = ctx.s.frames[0].v.setdefault("happened", [])
+    earlier = [k for w, k in hist if w == when]
+    hist.append([when, {k: list(v) if isinstance(v, tuple) else v for k, v in known.items()}])
+    return earlier
 
 
 def again(ctx: Ctx, f: Frame, when: str) -> bool:
@@ -364,6 +387,7 @@ def reaction_window(ctx: Ctx, f: Frame, d: Decision | None, when: str) -> Any:
             "controller": holder,
             "source": pick["source"],
             "why": WHEN[when],
+            "this_card": pick["key"].rpartition(".")[0],  # "this card" of its effects (effects.this_card)
             **pick.get("vars", {}),
         },
         "stay",

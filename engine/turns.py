@@ -24,9 +24,9 @@ from .machine import (
     setv,
     wait,
 )
-from .restrictions import play_blocked
+from .restrictions import restriction_unmet
 from .run import paw_rez_nonice
-from .windows import corp_click_abilities, paw
+from .windows import corp_click_abilities, corp_used, paw, runner_click_abilities
 
 
 def _gain_clicks(side: str) -> Handler:
@@ -70,6 +70,40 @@ def _mandatory_draw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     return call("draw", {"player": "corp", "count": 1})
 
 
+def play_blocked(b: dict, side: str, card: dict, credits: int) -> tuple[str, str] | None:
+    """Why `side` cannot play the operation or event `card` from its hand now, as (reason, rule
+    id), or None when it can: the one test behind the play action offered (`_actions`) and refused
+    (engine.refusals). Every part of the cost is paid at once (1.16.10b): the action's [click]
+    plus the `additional_cost` clicks, the play cost, and the tags the additional cost removes;
+    a "Play only if ..." restriction not met (`restrictions.restriction_unmet`, 9.3.3b) first."""
+    why = restriction_unmet(b, card)
+    if why is not None:
+        return why, "rule_act_restriction"
+    p = b[side]
+    ac = card.get("additional_cost", {})
+    clicks = 1 + ac.get("clicks", 0)
+    name, who = card["name"], side.capitalize()
+    if p["clicks"] < clicks:
+        return (
+            f"playing {name} costs {'[click]' * clicks} (with its additional cost); the {who} has "
+            f"{p['clicks']} [click] left",
+            "rule_additional_cost",
+        )
+    if card.get("play_cost", 0) > credits:
+        return (
+            f"playing {name} costs {card.get('play_cost', 0)} credits; the {who} has {credits}",
+            "rule_cost",
+        )
+    tags = ac.get("remove_tags", 0)
+    if tags > b["runner"]["tags"]:
+        return (
+            f"playing {name} has the additional cost of removing {tags} tag(s); the Runner has "
+            f"{b['runner']['tags']}",
+            "rule_additional_cost",
+        )
+    return None
+
+
 def _actions(ctx: Ctx, side: str) -> list[dict]:
     b = ctx.board
     p = b[side]
@@ -80,7 +114,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
     ptype = "operation" if side == "corp" else "event"
     hand = p["hand"]
     for i, c in enumerate(hand):
-        if c.get("type") == ptype and c.get("play_cost", 0) <= credits and play_blocked(b, c) is None:
+        if c.get("type") == ptype and play_blocked(b, side, c, credits) is None:
             opts.append(
                 dec(
                     f"play:{card_ref(hand, i)}",
@@ -103,7 +137,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
                     )
                 )
         if "corp_abilities" in ctx.s.kinds:
-            opts += corp_click_abilities(b, credits)
+            opts += corp_click_abilities(b, credits, corp_used(ctx.s.frames[0].v))
         if credits >= 1:
             for name, srv in b["servers"].items():
                 c = srv.get("content")
@@ -116,6 +150,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
             opts.append(dec(f"run:{name}", f"[click]: Run {name}", side))
         if p["tags"] and credits >= 2:
             opts.append(dec("remove_tag", "[click], 2 credits: Remove 1 tag", side))
+        opts += runner_click_abilities(b, credits, corp_used(ctx.s.frames[0].v))  # 5.2.1
     return opts
 
 
@@ -341,9 +376,9 @@ def _take_action(side: str, end_ids: tuple[str, ...]) -> Handler:
         ctx.ev(
             f"The {side.capitalize()} takes an action: {label}.",
             ("rule_initiate_action", "rule_action")  # a [click] ability on a card (9.5.2a)
-            if d.kind == "ability"
+            if d.kind in ("ability", "use")
             else ("rule_initiate_action", "rule_basic_actions"),
-            objects={"card": label.partition(":")[0]} if d.kind == "ability" else None,
+            objects={"card": label.partition(":")[0]} if d.kind in ("ability", "use") else None,
         )
         return call("paid_ability", {"kind": "action", "player": side, "action": d.id, "label": label})
 
@@ -440,6 +475,9 @@ def _turn_complete(side: str) -> Handler:
             f"The {side.capitalize()}'s turn is complete; play proceeds to the {other.capitalize()}'s turn."
         )
         rules: tuple[str, ...] = ("rule_begin_end_turn_step",)
+        ctx.s.frames[0].v.pop("once_used", None)  # once-per-turn uses (9.3.6g) end with the turn
+        ctx.s.frames[0].v.pop("seen_this_turn", None)  # and "the first time each turn" (prevention)
+        ctx.s.frames[0].v.pop("happened", None)  # (triggers.happened)
         if rig.clear_boosts(ctx.board, "turn"):  # "for the remainder of the turn" expires
             text += " Strength added for the remainder of the turn ends."
             rules = ("rule_begin_end_turn_step", "rule_lingering_effect")

@@ -116,6 +116,10 @@ def vocabulary() -> dict:
             "runner_prevents": list(B.RUNNER_PREVENTS),
             "corp_prevents": list(B.CORP_PREVENTS),
             "damage_kinds": list(B.DAMAGE_KINDS),
+            "counter_cost": {"counters": list(B.COST_COUNTERS), "kinds": list(B.COUNTER_COST_KINDS)},
+            "corp_once_per": list(B.CORP_ONCE_PER),
+            "first_each": list(B.FIRST_EACH),
+            "additional_cost": dict(B.ADDITIONAL_COSTS),
         },
         "strength_mods": {"per": list(B.STRENGTH_PER), "while": list(B.STRENGTH_WHILE)},
         "card_types": {"corp": list(B.CORP_TYPES), "runner": list(B.RUNNER_TYPES)},
@@ -164,6 +168,64 @@ def _strength_mods_schema() -> dict:
     }
 
 
+def _counter_cost_schema() -> dict:
+    return {
+        "type": "object",
+        "required": ["counter", "amount"],
+        "additionalProperties": False,
+        "description": 'hosted counters the cost removes from this card ("Hosted virus counter: ...", 1.16, 1.9.1)',
+        "properties": {
+            "counter": {"enum": list(B.COST_COUNTERS)},
+            "amount": {"type": "integer", "minimum": 1, "maximum": B.MAX_SMALL},
+        },
+    }
+
+
+def _sync_abilities(defs: dict) -> None:
+    """The ability limits and costs declared in `engine.board` (issue 32 set A) on the ability
+    definitions: `counter_cost` (icebreaker and Corp paid / click abilities), `once_per` (Corp
+    paid / click abilities, 9.3.6g) and `first_each` (prevent abilities)."""
+    runner = defs["ability"]["oneOf"]
+    click = {
+        "type": "object",
+        "required": ["kind", "effects"],
+        "additionalProperties": False,
+        "description": "a [click] ability on an installed Runner card: an action in the Runner's action "
+        "phase (5.2.1, 9.2.7b): spend `clicks` (default 1) and `cost`, trash the card with `trash`, "
+        "resolve `effects`",
+        "properties": {
+            "kind": {"const": "click"},
+            "clicks": {"type": "integer", "minimum": 1, "maximum": 3},
+            "cost": {"type": "integer", "minimum": 0, "maximum": B.MAX_CREDITS},
+            "trash": {"type": "boolean", "description": "[trash] is part of the cost"},
+            "effects": {"$ref": "#/$defs/effects"},
+        },
+    }
+    kinds = [b.get("properties", {}).get("kind", {}).get("const") for b in runner]
+    if "click" in kinds:
+        runner[kinds.index("click")] = click
+    else:
+        runner.append(click)
+    branches = list(runner)
+    corp = _card_props(defs["corp_card"])["abilities"]["items"]["oneOf"]
+    for branch in branches + list(corp):
+        props = branch.get("properties", {})
+        kind = props.get("kind", {}).get("const")
+        if kind in B.COUNTER_COST_KINDS:
+            props["counter_cost"] = _counter_cost_schema()
+        if kind in ("paid", "click"):
+            props["once_per"] = {
+                "enum": list(B.CORP_ONCE_PER),
+                "description": '"Once per turn →": usable once per turn (9.3.6g)',
+            }
+        if kind == "prevent":
+            props["first_each"] = {
+                "enum": list(B.FIRST_EACH),
+                "description": '"The first time each turn you would ...": usable only while the first such '
+                "instruction of the turn is imminent",
+            }
+
+
 def _unmodeled_schema() -> dict:
     return {
         "type": "array",
@@ -199,13 +261,32 @@ def sync_schema(schema: dict) -> dict:
         "maximum": B.MAX_SMALL,
         "description": "run: 'access N additional cards when you breach' (7.3.5b)",
     }
+    obj["properties"]["counter"] = {
+        "enum": list(B.COST_COUNTERS),
+        "description": "place_counters / remove_counters: the kind of counter (1.9.5)",
+    }
+    _sync_abilities(defs)
     for side in ("corp_card", "runner_card"):
         props = _card_props(defs[side])
         triggers = props.get("triggers")
         if triggers is not None:
             triggers["items"]["properties"]["when"]["enum"] = list(B.TRIGGER_WHEN)
+            triggers["items"]["properties"]["first_each"] = {
+                "enum": list(B.FIRST_EACH),
+                "description": '"The first time each turn ...": met only by the first such event of the turn',
+            }
         props["unmodeled"] = _unmodeled_schema()
         props["play_if"] = _play_if_schema()
+        props["additional_cost"] = {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": False,
+            "description": 'operations and events: "As an additional cost to play this ..., spend [click]" / '
+            '"remove 1 tag", paid with the play action (1.16.10)',
+            "properties": {
+                k: {"type": "integer", "minimum": 1, "maximum": hi} for k, hi in B.ADDITIONAL_COSTS.items()
+            },
+        }
         if side == "corp_card":
             props["strength_mods"] = _strength_mods_schema()
         else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from . import recurring, rig, triggers
@@ -113,7 +113,7 @@ def paw(
         return (
             (_rez_options(b, ice, "recurring" in kinds) if rez else [])
             + (_score_options(b) if score_ok else [])
-            + (corp_abilities(b) if "corp_abilities" in kinds else [])
+            + (corp_abilities(b, corp_used(ctx.s.frames[0].v)) if "corp_abilities" in kinds else [])
         )
 
     def label(side: str, closing: bool) -> str:
@@ -293,7 +293,7 @@ def program_abilities(
                 else:
                     label = known
             out.append({"id": use_id, "label": label, "player": "runner"})
-        if memo is not None and not any("once_per" in ab for ab in abilities):
+        if memo is not None and not any("once_per" in ab or "counter_cost" in ab for ab in abilities):
             memo[key] = out[first:]
     return out
 
@@ -402,34 +402,120 @@ def corp_card(b: dict, d: Decision) -> dict:
 def describe_corp_ability(ab: dict) -> str:
     cost = ["[click]" * ab["clicks"]] if ab["kind"] == "click" else []
     cost += [f"{ab['cost']}[credit]"] if ab["cost"] else []
+    cc = ab.get("counter_cost")
+    if cc is not None:
+        cost.append(
+            f"hosted {cc['counter']} counter"
+            if cc["amount"] == 1
+            else f"{cc['amount']} hosted {cc['counter']} counters"
+        )
     if ab["trash"]:
         cost.append("[trash]")
+    if ab.get("once_per"):
+        cost.insert(0, "Once per turn →")
     return f"{', '.join(cost) or 'no cost'}: " + " ".join(describe_effect(e) for e in ab["effects"])
 
 
-def corp_abilities(b: dict) -> list[dict]:
+def corp_abilities(b: dict, used: Collection[str] = ()) -> list[dict]:
     """`ability:S.ZONE.CARD.N` decisions: the paid abilities on rezzed Corp cards (assets,
     upgrades, ice) the Corp can pay for; usable in any paid ability window while the Corp has
-    priority (9.2.7)."""
-    return _corp_abilities(b, "paid", None)
+    priority (9.2.7). `used`: the once-per-turn abilities already used this turn (`corp_used`)."""
+    return _corp_abilities(b, "paid", None, used)
 
 
-def corp_click_abilities(b: dict, credits: int) -> list[dict]:
+def corp_click_abilities(b: dict, credits: int, used: Collection[str] = ()) -> list[dict]:
     """`ability:S.ZONE.CARD.N` decisions for the [click] abilities on rezzed Corp cards: actions
     (5.2.1, 9.5.2a), offered in the Corp's action window when it has the clicks and credits."""
-    return _corp_abilities(b, "click", credits)
+    return _corp_abilities(b, "click", credits, used)
 
 
-def _corp_abilities(b: dict, kind: str, credits: int | None) -> list[dict]:
+def _corp_abilities(b: dict, kind: str, credits: int | None, used: Collection[str] = ()) -> list[dict]:
     out: list[dict] = []
     clicks = b["corp"]["clicks"]
     for where, c in corp_ability_cards(b):
         if credits is None:
             credits = b["corp"]["credits"] + recurring.hosted_credits(b, "corp")
         for a, ab in enumerate(c["abilities"]):
-            if ab["kind"] == kind and ab["cost"] <= credits and ab.get("clicks", 0) <= clicks:
-                out.append(dec(f"ability:{where}.{a}", f"{c['name']}: {describe_corp_ability(ab)}", "corp"))
+            if ab["kind"] != kind:
+                continue
+            aid = f"ability:{where}.{a}"
+            if corp_ability_blocked(c, ab, clicks, credits, aid in used) is None:
+                out.append(dec(aid, f"{c['name']}: {describe_corp_ability(ab)}", "corp"))
     return out
+
+
+def corp_ability_blocked(
+    card: dict, ab: dict, clicks: int, credits: int, used: bool, side: str = "corp"
+) -> tuple[str, str] | None:
+    """Why the Corp cannot use its paid or [click] ability `ab` on `card` now, as (reason, rule id),
+    or None when it can: the one test behind what is offered (`corp_abilities`,
+    `corp_click_abilities`) and what is refused (engine.refusals). The card must be rezzed
+    (1.8.3c); the Corp must be able to pay every part of the cost at once (1.16.10b): clicks,
+    credits, hosted counters (`counter_cost`); a "Once per turn →" ability not yet used this turn
+    (9.3.6g). `side`: whose card it is; a Runner card's [click] abilities (installed: active) too
+    (`runner_click_abilities`)."""
+    name, who = card["name"], side.capitalize()
+    # the Corp's identity (no `type` on the board) is always active (4.6.4a)
+    if side == "corp" and not card.get("rezzed") and "type" in card:
+        return f"{name} is unrezzed, so its abilities are inactive", "rule_corp_become_active"
+    if used:
+        return f"{name}'s ability can be used only once per turn and was already used this turn", (
+            "rule_once_per_turn_flag"
+        )
+    if ab.get("clicks", 0) > clicks:
+        return (
+            f"{name}'s ability costs {'[click]' * ab['clicks']}; the {who} has {clicks} [click] left",
+            "rule_cost",
+        )
+    if ab["cost"] > credits:
+        return f"{name}'s ability costs {ab['cost']} credits; the {who} has {credits}", "rule_cost"
+    cc = ab.get("counter_cost")
+    if cc is not None:
+        have = card.get("counters", {}).get(cc["counter"], 0)
+        if have < cc["amount"]:
+            return (
+                f"{name}'s ability costs {cc['amount']} hosted {cc['counter']} counter(s); it hosts {have}",
+                "rule_cost",
+            )
+    return None
+
+
+RUNNER_CLICK_ZONES = ("programs", "hardware", "resources")
+
+
+def runner_click_ability_ids(b: dict) -> list[tuple[str, dict, dict]]:
+    """(decision id, card, ability) for each [click] ability on an installed Runner card: `use:CARD.N`
+    on a program, `use:ZONE.CARD.N` on hardware and resources."""
+    out = []
+    for zone in RUNNER_CLICK_ZONES:
+        cards = b["runner"]["rig"][zone]
+        for i, c in enumerate(cards):
+            for a, ab in enumerate(c.get("abilities", ())):
+                if ab["kind"] == "click":
+                    where = card_ref(cards, i) if zone == "programs" else f"{zone}.{card_ref(cards, i)}"
+                    out.append((f"use:{where}.{a}", c, ab))
+    return out
+
+
+def runner_click_abilities(b: dict, credits: int, used: Collection[str] = ()) -> list[dict]:
+    """The Runner's [click] abilities it can use now: actions in its action window (5.2.1), the
+    same test as their refusals (`corp_ability_blocked` with side "runner")."""
+    clicks = b["runner"]["clicks"]
+    return [
+        dec(aid, f"{c['name']}: {describe_corp_ability(ab)}", "runner")
+        for aid, c, ab in runner_click_ability_ids(b)
+        if corp_ability_blocked(c, ab, clicks, credits, aid in used, "runner") is None
+    ]
+
+
+def corp_used(turn_v: dict) -> Collection[str]:
+    """The Corp's once-per-turn abilities already used this turn (`ability:` ids), kept in the
+    outermost frame (the turn) beside the Runner's (engine.rig.mark_used)."""
+    return turn_v.get("once_used", ())
+
+
+def mark_corp_used(turn_v: dict, aid: str) -> None:
+    turn_v.setdefault("once_used", []).append(aid)
 
 
 def use_corp_ability(b: dict, d: Decision) -> Any:

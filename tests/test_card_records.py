@@ -620,6 +620,11 @@ def test_each_standard_operation_and_event_plays_as_printed(cid, nrdb, names, do
         assert not any(i.startswith("play:") for i in _ids(s)), r.card["name"]
         assert any("play only if" in x.reason for x in refused(s)), r.card["name"]
         _meet(b, cond)
+    extra = r.card.get("additional_cost", {})
+    if extra.get("remove_tags"):  # "As an additional cost ..., remove 1 tag": tags to remove
+        b["runner"]["tags"] = b["runner"].get("tags", 0) + extra["remove_tags"]
+    if extra.get("core_damage"):  # "... suffer 1 core damage": cards to lose, no flatline
+        b[side]["hand"] += [{"name": f"Card {i}", "type": "event"} for i in range(extra["core_damage"])]
     s = engine.start(b, f"{side}_turn", doc)
     for _ in range(40):
         plays = [i for i in _ids(s) if i.startswith("play:")]

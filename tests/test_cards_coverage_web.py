@@ -152,14 +152,23 @@ def test_card_pages_say_what_the_stepper_does(client):
     summary, units = _stepper(client.get("/c/lilypad").get_data(as_text=True))
     assert ("na", "Limit 1 console per player.", "deck-building: nothing to do in play") in units
     middle = [u for u in units if u[1].startswith("The first time each turn you install a program")]
-    assert len(middle) == 1 and middle[0][0] in ("shown", "by_hand")
-    assert middle[0][2] in (
-        "shown on the card for the judge",
-        "a judge resolves it by hand when the Runner installs a card",
-    )
+    # "the first time each turn" is a trigger limit the engine has (issue 32: `first_each`)
+    assert middle == [
+        (
+            "modeled",
+            "The first time each turn you install a program, you may draw 1 card.",
+            "modeled: the stepper applies it when the Runner installs a card",
+        )
+    ]
     assert any(st == "modeled" and t == "+2[mu]" for st, t, _ in units)
-    assert summary.startswith("By hand: 1 of 2 units in play")
+    assert "none is by hand" in summary
     assert summary.endswith("Deck-building, nothing to do in play: 1.")
+
+    summary, units = _stepper(client.get("/c/pan_weave").get_data(as_text=True))
+    first = [u for u in units if u[1].startswith("The first time each turn you make a successful run")]
+    assert first and first[0][0] == "by_hand"  # "If they do, ...": not a formula
+    assert first[0][2].startswith("a judge resolves it by hand")
+    assert summary.startswith("By hand: 2 of 2 units in play")
 
 
 def test_identity_page_says_its_text_is_shown(client):

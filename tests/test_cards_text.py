@@ -109,7 +109,17 @@ SUBROUTINES = [
     ("colossus", "tag. If there", TEXT),  # "Give the Runner 1 tag. If there are 3 or more ..., instead ..."
     ("diviner", "odd", TEXT),  # "Do 1 net damage. If you trash a card this way ..., end the run."
     ("hydra", 0, TEXT),  # "... if the Runner is tagged; otherwise, ..."
-    ("data_raven", 0, TEXT),  # trace -> place a power counter
+    # issue 32 set A: counters placed on this ice (its trace: Data Raven)
+    (
+        "data_raven",
+        0,
+        {
+            "effect": "trace",
+            "strength": 3,
+            "on_success": [{"effect": "place_counters", "counter": "power", "amount": 1}],
+        },
+    ),
+    ("akhet", 0, TEXT),  # "Place 1 advancement counter on an installed card.": not this card
 ]
 
 

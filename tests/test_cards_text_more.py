@@ -155,7 +155,6 @@ def test_corp_abilities_by_hand_keep_their_cost(
     "card_id",
     [
         "m_i_c",  # "Use this ability only during a run on this server": a restriction the engine would not check
-        "calvin_b4l3y",  # "Once per turn → [click]: ..."
         "charlotte_cacador",  # "[trash], hosted advancement counter: ..."
         "ansel_1_0",  # "Lose [click]: Break 1 subroutine on this ice. Only the Runner can use this ability."
     ],
@@ -434,7 +433,7 @@ TWO_WAY = [
     ("salvo_testing", [("scored", {"card_type": "agenda"})], True),
     ("djupstad_grid", [("scored", {"card_type": "agenda", "server": "this"})], True),
     ("fencer_fueno", [("turn_begins", None), ("stolen", None)], False),
-    ("botulus", [("installed", None), ("turn_begins", None)], False),
+    ("botulus", [("installed", None), ("turn_begins", None)], True),  # counters on itself (issue 32)
     ("pantograph", [("scored", {"card_type": "agenda"}), ("stolen", None)], False),
 ]
 
@@ -554,38 +553,57 @@ def test_daily_quest_gives_the_runner_2_on_a_successful_run_on_its_server(doc, c
 
 
 @pytest.mark.parametrize(
-    ("card_id", "when", "flt"),
+    ("card_id", "when", "flt", "modeled"),
     [
-        ("lilypad", "installed", {"card_type": "program"}),
-        ("masterwork_v37", "installed", {"card_type": "hardware"}),
-        ("cookbook", "installed", {"card_type": "program", "subtype": "virus"}),
-        ("zenit_chip_jz_2mj", "successful_run", {"server": "central"}),
-        ("pan_weave", "successful_run", {"server": "hq"}),
-        ("john_masanori", "successful_run", None),
+        ("lilypad", "installed", {"card_type": "program"}, True),
+        ("masterwork_v37", "installed", {"card_type": "hardware"}, True),
+        (
+            "cookbook",
+            "installed",
+            {"card_type": "program", "subtype": "virus"},
+            False,
+        ),  # "on it": the program
+        ("zenit_chip_jz_2mj", "successful_run", {"server": "central"}, True),
+        ("pan_weave", "successful_run", {"server": "hq"}, False),  # "If they do, ..."
+        ("john_masanori", "successful_run", None, True),
     ],
 )
-def test_first_time_each_turn_is_surfaced_by_hand_at_its_condition(data, names, card, card_id, when, flt):
-    """No once-per-turn limit on triggers: the ability is the judge's each time its condition is
-    met (the printed "The first time each turn" is in the text they resolve)."""
+def test_first_time_each_turn_at_its_condition(data, names, card, card_id, when, flt, modeled):
+    """ "The first time each turn ...": a trigger met only by the turn's first such event
+    (`first_each`, issue 32) when its effects are understood; else the judge's each time its
+    condition is met (the printed "The first time each turn" is in the text they resolve)."""
     tr = next(t for t in card(card_id)["triggers"] if t["when"] == when and t.get("filter") == flt)
+    units = [(u.status, u.at) for u in card_units(data.cards[card_id], names)]
+    if modeled:
+        assert tr["first_each"] == "turn" and tr["effects"][0]["effect"] != "text"
+        assert (MODELED, when) in units
+        return
     (effect,) = tr["effects"]
-    assert effect["effect"] == "text"
+    assert effect["effect"] == "text" and "first_each" not in tr
     assert (BY_HAND, when) in [
         (u.status, u.at) for u in card_units(data.cards[card_id], names) if u.text == effect["text"]
     ]
 
 
-def test_john_masanori_is_asked_on_a_successful_run(doc, card):
-    b = engine_board(runner={"credits": 0, "rig": {"resources": [card("john_masanori")]}})
-    s = engine.start(b, "run", doc, {"server": "archives"})
-    asked = False
-    for _ in range(80):
-        if s.finished:
-            break
+def test_john_masanori_draws_on_the_first_successful_run_only(doc, card):
+    """John Masanori: "The first time you make a successful run each turn, draw 1 card." Two
+    successful runs on Archives in one Runner turn: one card drawn, nothing asked of the judge."""
+    rig = {"resources": [card("john_masanori")]}
+    b = engine_board(turn="runner", runner={"clicks": 0, "allotted_clicks": 2, "hand": 0, "rig": rig})
+    s = engine.start(b, "runner_turn", doc)
+    runs = 0
+    for _ in range(200):
         ids = decision_ids(s)
-        if "resolved" in ids:
-            asked = True
-            s, _ = engine.apply(s, "resolved")
+        if s.finished or (
+            runs == 2 and "run:archives" not in ids and s.current_step == "step_runner_turn_action"
+        ):
+            break
+        assert "resolved" not in ids
+        if "run:archives" in ids:
+            runs += 1
+            s, _ = engine.apply(s, "run:archives")
             continue
         s, _ = engine.apply(s, next((w for w in ("pass", "continue") if w in ids), ids[0]))
-    assert asked and s.finished
+    assert runs == 2
+    assert len([e for e in s.trace if e.objects.get("trigger") == "resources.john-masanori.0"]) == 1
+    assert len(s.board["runner"]["hand"]) == 1

@@ -1,6 +1,6 @@
 """Play restrictions (CR 9.3.3, 9.3.3b: "Play only if ..." constrains when a card can be played)
 on real operations and events picked by name (engine.cardtext -> `play_if`). One evaluation
-(engine.restrictions.play_blocked) decides: the action window offers `play:CARD` only when the
+(engine.turns.play_blocked) decides: the action window offers `play:CARD` only when the
 restriction is met, and the refusal of the same card gives its reason. The facts a restriction
 reads are the board's: tags, the threat level, agenda points, and what the board says of the
 Runner's last turn (`runner.last_turn`; the Digital Rights Management ruling: with no such turn

@@ -203,4 +203,4 @@ def test_run_effect_validation():
     (p,) = engine.validate_board(
         {"version": 2, "runner": {"hand": [{"name": "E", "type": "event", "effects": ["run"]}]}}
     )
-    assert p == "runner.hand[0].effects[0].server: is required"
+    assert p == "runner.hand[0].effects[0].server: is required: one of hq, rd, archives, any"
