@@ -283,6 +283,9 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
     build it replaces is removed. If `write` fails, the temporary directory is removed and the
     previous build stays in place. Call while holding `integrity.build_lock(build_dir)`."""
     build_dir.mkdir(parents=True, exist_ok=True)
+    removed = integrity.clean_leftovers(build_dir)
+    if removed:
+        log.info("removed leftovers of interrupted or replaced builds: %s", ", ".join(removed))
     shelf = build_dir / store
     shelf.mkdir(exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{name}-", dir=build_dir))
@@ -304,7 +307,13 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
         shutil.rmtree(link)  # a plain directory from elsewhere: replace it
     os.replace(tmp_link, link)
     if old_target is not None and old_target != final.resolve() and old_target.parent == shelf.resolve():
-        shutil.rmtree(old_target, ignore_errors=True)
+        # Not removed now: a running server may still read it until it notices the new build
+        # (`Library.follow`). Its time says when it was retired; `integrity.clean_leftovers`
+        # removes it at a build `integrity.LEFTOVER_AGE` seconds later.
+        try:
+            os.utime(old_target)
+        except OSError:
+            shutil.rmtree(old_target, ignore_errors=True)
     return final
 
 
@@ -558,6 +567,17 @@ def _damage_problem(damage: str) -> str:
     return f"{what} ({damage}); run `nrrules build` to rebuild it"
 
 
+FOLLOW_INTERVAL = 1.0  # seconds between a library's looks for new builds (`Library.follow`)
+
+
+def _link_target(link: Path) -> Path | None:
+    """Where a build's name points now (None: nothing there)."""
+    try:
+        return link.resolve() if link.exists() else None
+    except OSError:
+        return None
+
+
 @dataclass(frozen=True)
 class _Entry:
     """Where one version's files are (the resolved build directory) and what its build wrote."""
@@ -584,6 +604,12 @@ class Library:
         self._history: HistoryStore | None = None
         self._judge: list[JudgeStore | None] = []  # [] until looked for
         self._cards: CardStore | None = None
+        # what the card and judges' links pointed to when their stores were opened, and why a
+        # built one cannot be served (None: sound or not built)
+        self._source_targets: dict[str, Path | None] = {}
+        self.source_problems: dict[str, str] = {}
+        self.generation = 0  # counts the builds noticed since opening (`follow`)
+        self._looked = time.monotonic()
         self._infos = self._scan()
         if not self._infos:
             raise LibraryError(
@@ -704,8 +730,55 @@ class Library:
             self._searchers.pop(version, None)
         return True
 
+    def follow(self, now: bool = False) -> bool:
+        """Notice builds published since the last look (at most once every `FOLLOW_INTERVAL`
+        seconds, or `now`): a version whose name now points to
+        another build is read from it (its cached document, graph and searcher dropped; requests
+        holding them finish on the old build, which `publish` leaves in place), a new version is
+        listed, and a rebuilt card or judges' build is opened on its next use. True when
+        anything changed (`generation` counts it)."""
+        t = time.monotonic()
+        if not now and t - self._looked < FOLLOW_INTERVAL:
+            return False
+        self._looked = t
+        try:
+            names = sorted(e.name for e in self.build_dir.iterdir() if _VERSION_NAME.match(e.name))
+        except OSError:
+            return False
+        changed = False
+        for name in names:
+            if name in self._entries:
+                if _link_target(self.build_dir / name) != self._entries[name].target:
+                    changed |= self._refresh(name)
+                continue
+            entry, info = self._scan_one(name)
+            if info is not None:
+                with self._lock:
+                    self._entries[name] = entry
+                    self._infos = dict(sorted({**self._infos, name: info}.items()))
+                changed = True
+        for name in ("cards", "judge"):
+            if name in self._source_targets and self._source_targets[name] != _link_target(
+                self.build_dir / name
+            ):
+                with self._lock:
+                    if name == "cards":
+                        self._cards = None
+                    else:
+                        self._judge = []
+                    self._source_targets.pop(name, None)
+                    self.source_problems.pop(name, None)
+                changed = True
+        if changed:
+            with self._lock:
+                self._history = None
+                self.generation += 1
+            log.info("build directory changed: serving the new builds")
+        return changed
+
     def versions(self) -> list[VersionInfo]:
         """Every built version, with its status (`available` or a `problem`)."""
+        self.follow()
         return list(self._infos.values())
 
     def available_versions(self) -> list[str]:
@@ -721,6 +794,7 @@ class Library:
         raise LibraryError(f"no CR version can be served ({problems})")
 
     def has_version(self, version: str) -> bool:
+        self.follow()
         return version in self._infos
 
     def info(self, version: str | None = None) -> VersionInfo:
@@ -729,6 +803,7 @@ class Library:
     def resolve_version(self, version: str | None) -> str:
         """The built version named (None, "" or "latest": the newest available). A version that
         is built but cannot be served resolves; loading it raises `VersionUnavailable`."""
+        self.follow()
         if version is None or version == "" or version == "latest":
             return self.latest
         v = version.strip().lstrip("vV")
@@ -769,6 +844,16 @@ class Library:
                 return self._document_bytes(v, retry=False)
             raise self._fail(v, DAMAGED, _damage_problem(damage))
         return entry, data
+
+    def build_file(self, version: str, rel: str) -> bytes:
+        """A file of a version's build as the build wrote it (checked against its checksums):
+        ValueError says what differs (truncated, altered), OSError when it cannot be read."""
+        entry = self._require(self.resolve_version(version))
+        data = (entry.target / rel).read_bytes()  # type: ignore[operator]
+        damage = integrity.check_bytes(data, rel, entry.meta.get("files"))
+        if damage:
+            raise ValueError(damage)
+        return data
 
     def _load_document(self, v: str) -> Document:
         _, data = self._document_bytes(v)
@@ -878,29 +963,50 @@ class Library:
         return self._history
 
     def judge(self) -> JudgeStore | None:
-        """The judges' documents built beside the CR (None when there are none)."""
+        """The judges' documents built beside the CR (None when there are none, or when their
+        build is damaged: `source_problems` says why, and the rules are served without them)."""
+        self.follow()
         if not self._judge:
             from .judge import JudgeStore
 
-            store = JudgeStore.open(self.build_dir)
+            target = _link_target(self.build_dir / "judge")
+            try:
+                store = JudgeStore.open(self.build_dir)
+            except ValueError as exc:  # JudgeDamaged: says what and how to rebuild it
+                store = None
+                self.report_source_problem("judge", str(exc))
             with self._lock:
                 if not self._judge:
                     self._judge.append(store)
+                    self._source_targets["judge"] = target
         return self._judge[0]
 
     def cards(self) -> CardStore:
-        """The NetrunnerDB card build beside the rules (`nrrules build --cards`)."""
+        """The NetrunnerDB card build beside the rules (`nrrules build --cards`). LibraryError
+        when there is none or it is damaged (`source_problems` says why for a damaged one)."""
+        self.follow()
         if self._cards is None:
             from .cards import CardsNotBuilt, CardStore
 
+            target = _link_target(self.build_dir / "cards")
             try:
                 store = CardStore.open(self.build_dir)
             except CardsNotBuilt as exc:
+                if target is not None:  # built, but it cannot be served
+                    self.report_source_problem("cards", str(exc))
                 raise LibraryError(str(exc), path=self.build_dir) from None
             with self._lock:
                 if self._cards is None:
                     self._cards = store
+                    self._source_targets["cards"] = target
         return self._cards
+
+    def report_source_problem(self, name: str, problem: str) -> None:
+        """Record (and log once) that the card or judges' build cannot be served."""
+        with self._lock:
+            if self.source_problems.get(name) != problem:
+                log.error("the %s build is unavailable: %s", name, problem)
+            self.source_problems[name] = problem
 
     def lookup(self, query: str, version: str | None = None, with_children: bool = False) -> LookupResult:
         from .lookup import lookup
