@@ -48,14 +48,17 @@ def manifest(vdir: Path) -> dict[str, list]:
     return out
 
 
-def check_files(vdir: Path, files: dict, prefix: str = "", deep: bool = True) -> str | None:
+def check_files(
+    vdir: Path, files: dict, prefix: str = "", deep: bool = True, skip: tuple[str, ...] = ()
+) -> str | None:
     """The first difference between a version directory and its manifest (None if none).
 
-    Only files under `prefix` are checked; `deep` compares checksums, otherwise sizes only."""
+    Only files under `prefix` and not in `skip` are checked; `deep` compares checksums,
+    otherwise sizes only."""
     if not isinstance(files, dict) or not files:
         return "it has no checksums (built by an older nrrules)"
     for rel, entry in files.items():
-        if prefix and not rel.startswith(prefix):
+        if (prefix and not rel.startswith(prefix)) or rel in skip:
             continue
         try:
             size, digest = entry
