@@ -23,7 +23,8 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -254,22 +255,40 @@ def _known_codes(build_dir: Path) -> dict[str, str]:
     return known
 
 
-def _write_offline_pack(doc: Document, vdir: Path, phases: dict[str, float] | None = None) -> None:
+class Phases(dict):
+    """The seconds of a build's phases, by name in the order they ran; `phase` times one and
+    tells `on_phase` (a progress line) as it starts. A new phase of a build is one more
+    ``with phases.phase("name"):`` block."""
+
+    def __init__(self, on_phase: Callable[[str], None] | None = None):
+        super().__init__()
+        self.on_phase = on_phase
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        if self.on_phase is not None:
+            self.on_phase(name)
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            self[name] = self.get(name, 0.0) + time.perf_counter() - t
+
+
+def _write_offline_pack(doc: Document, vdir: Path, phases: Phases | None = None) -> None:
     """The index's vector-pool matrix (`Searcher.save_pool`) and the browser's offline pack
     (rules + compact search index), from the index just built; their seconds go in `phases`
     ("vectors", "offline")."""
     from .offline import OFFLINE_FILE, write_pack
     from .search import Searcher
 
-    phases = {} if phases is None else phases
-    t = time.perf_counter()
+    phases = Phases() if phases is None else phases
     searcher = Searcher(vdir / "search", doc)
     try:
-        searcher.save_pool()
-        phases["vectors"] = time.perf_counter() - t
-        t = time.perf_counter()
-        write_pack(doc, searcher, vdir / OFFLINE_FILE)
-        phases["offline"] = time.perf_counter() - t
+        with phases.phase("vectors"):
+            searcher.save_pool()
+        with phases.phase("offline"):
+            write_pack(doc, searcher, vdir / OFFLINE_FILE)
     finally:
         searcher.close()
 
@@ -317,28 +336,51 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
     return final
 
 
-def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> dict[str, float]:
+def asked_key(questions: dict[str, tuple[str, ...]]) -> str:
+    """What a version's ``asked`` field holds, as a key: its index is rebuilt only when this
+    changes (`refresh_questions`)."""
+    h = hashlib.sha256()
+    for rule_id in sorted(questions):
+        h.update(rule_id.encode())
+        for q in questions[rule_id]:
+            h.update(b"\x00" + q.encode())
+        h.update(b"\x01")
+    return h.hexdigest()[:16]
+
+
+def _questions(doc: Document, asked: Sequence[Asked]) -> dict[str, tuple[str, ...]]:
+    """Rule id -> the questions its index entry holds: the bank's, those of the card and
+    judges' builds citing it (`expansion.question_log`) and the labelled ones."""
+    from .search import index_words
+
+    return bank.for_doc(doc, question_log(doc, asked, index_words), labelled=bank.labelled())
+
+
+def _write_version(
+    doc: Document,
+    build_dir: Path,
+    asked: Sequence[Asked] = (),
+    on_phase: Callable[[str], None] | None = None,
+) -> Phases:
     """Write one version's build; ``asked`` are the questions citing rules that its index is
     expanded with (`rules_index.expansion`). Returns the seconds of each phase: document,
-    questions, index, vectors, offline, publish (the manifest and the swap)."""
-    from .search import build_index, index_words
+    questions, index, vectors, offline, publish (the manifest and the swap); `on_phase` is told
+    each phase's name as it starts."""
+    from .search import build_index
 
-    phases: dict[str, float] = {}
+    phases = Phases(on_phase)
 
     def write(tmp: Path) -> None:
-        t = time.perf_counter()
-        (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
-        rows = {n.id: [n.number, n.title, n.text] for n in doc.nodes}
-        (tmp / ROWS_FILE).write_bytes(orjson.dumps(rows))
-        search_dir = tmp / "search"
-        search_dir.mkdir()
-        phases["document"] = time.perf_counter() - t
-        t = time.perf_counter()
-        questions = bank.for_doc(doc, question_log(doc, asked, index_words), labelled=bank.labelled())
-        phases["questions"] = time.perf_counter() - t
-        t = time.perf_counter()
-        build_index(doc, search_dir, asked=questions)
-        phases["index"] = time.perf_counter() - t
+        with phases.phase("document"):
+            (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
+            rows = {n.id: [n.number, n.title, n.text] for n in doc.nodes}
+            (tmp / ROWS_FILE).write_bytes(orjson.dumps(rows))
+            search_dir = tmp / "search"
+            search_dir.mkdir()
+        with phases.phase("questions"):
+            questions = _questions(doc, asked)
+        with phases.phase("index"):
+            build_index(doc, search_dir, asked=questions)
         _write_offline_pack(doc, tmp, phases)
         meta = {
             "format": BUILD_FORMAT,
@@ -351,11 +393,14 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
             "node_count": len(doc.nodes),
             "built_at": time.time(),
             "questions": questions_key(asked),
+            "asked": asked_key(questions),
         }
         meta["files"] = integrity.manifest(tmp)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
     t = time.perf_counter()
+    if on_phase is not None:
+        on_phase("publish")
     publish(build_dir, doc.version, ".v", f"{doc.version}-{doc.source_hash[:12]}", write)
     phases["publish"] = time.perf_counter() - t - sum(phases.values())
     return phases
@@ -418,14 +463,19 @@ def build(
 
 
 def refresh_questions(
-    build_dir: Path | None = None, progress: Callable[[str, dict[str, float]], None] | None = None
+    build_dir: Path | None = None,
+    progress: Callable[[str, dict[str, float]], None] | None = None,
+    on_phase: Callable[[str, str], None] | None = None,
 ) -> list[str]:
     """Re-index the built CR versions whose index was expanded with other questions than the
     card and judges' builds now hold (`rules_index.expansion`): run after building either.
-    Each version is rebuilt from its stored Document, written and swapped in as any build
-    (atomically, under the build lock). Returns the versions re-indexed; a version that
-    cannot be read is left as it is (`nrrules versions` reports it). `progress` is called
-    after each version with it and the seconds of its phases (load, then `_write_version`'s)."""
+    A version whose rules get the same questions as before (`asked_key`: the new questions
+    cite no rule of it) only has its meta.json brought up to date; the others are rebuilt from
+    their stored Document, written and swapped in as any build (atomically, under the build
+    lock). Returns the versions re-indexed; a version that cannot be read is left as it is
+    (`nrrules versions` reports it). `progress` is called after each version with it and the
+    seconds of its phases (load, then `_write_version`'s); `on_phase` with the version and
+    each phase's name as it starts."""
     build_dir = Path(build_dir) if build_dir else default_build_dir()
     if not build_dir.is_dir():
         return []
@@ -443,15 +493,25 @@ def refresh_questions(
                     continue  # damaged or from other code: `nrrules build` redoes it from its source
                 if meta.get("questions", "") == key:
                     continue
-                t = time.perf_counter()
-                try:
-                    doc = Document.from_json((entry / "document.json").read_text(encoding="utf-8"))
-                except (OSError, ValueError, KeyError, TypeError):
+                v = entry.name
+                tell = (lambda name, v=v: on_phase(v, name)) if on_phase is not None else None
+                phases = Phases(tell)
+                with phases.phase("load"):
+                    try:
+                        doc = Document.from_json((entry / "document.json").read_text(encoding="utf-8"))
+                    except (OSError, ValueError, KeyError, TypeError):
+                        continue
+                with phases.phase("questions"):
+                    same = meta.get("asked") == asked_key(_questions(doc, asked))
+                if same:  # nothing its index holds changes: the build stays, its key follows
+                    atomic_write(
+                        entry / integrity.META_FILE, json.dumps({**meta, "questions": key}, indent=1).encode()
+                    )
                     continue
-                phases = {"load": time.perf_counter() - t, **_write_version(doc, build_dir, asked)}
-                done.append(entry.name)
+                phases.update(_write_version(doc, build_dir, asked, on_phase=tell))
+                done.append(v)
                 if progress is not None:
-                    progress(entry.name, phases)
+                    progress(v, phases)
     except OSError as exc:
         raise LibraryError(
             f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
@@ -521,15 +581,22 @@ def _write_pending(
     known = _known_codes(build_dir)
     _fill_card_codes([d for _, d, _ in pending], known)
     items = pending
-    if progress and len(pending) > 1:
+    bar = None
+    if progress:
         from tqdm import tqdm
 
-        items = tqdm(pending, desc="indexing", unit="version", leave=False)
+        items = bar = tqdm(pending, desc="indexing", unit="version", leave=False)
     for src, doc, parse_s in items:
+        on_phase = None
+        if bar is not None:  # the version and the phase it is in, beside the bar
+
+            def on_phase(name: str, v: str = doc.version) -> None:
+                bar.set_postfix_str(f"{v}: {name}")
+
         t0 = time.perf_counter()
         if not force:
             integrity.check_not_a_regression(doc, build_dir, src.name)
-        phases = {"parse": parse_s, **_write_version(doc, build_dir, asked)}
+        phases = {"parse": parse_s, **_write_version(doc, build_dir, asked, on_phase)}
         results.append(
             BuildResult(
                 doc.version,
