@@ -281,14 +281,16 @@ def _write_offline_pack(doc: Document, vdir: Path, phases: Phases | None = None)
     ("vectors", "offline")."""
     from .offline import OFFLINE_FILE, write_pack
     from .search import Searcher
+    from .vectors import stems_once
 
     phases = Phases() if phases is None else phases
     searcher = Searcher(vdir / "search", doc)
     try:
-        with phases.phase("vectors"):
-            searcher.save_pool()
-        with phases.phase("offline"):
-            write_pack(doc, searcher, vdir / OFFLINE_FILE)
+        with stems_once():  # the pool and the pack embed the same texts: analysed once
+            with phases.phase("vectors"):
+                searcher.save_pool()
+            with phases.phase("offline"):
+                write_pack(doc, searcher, vdir / OFFLINE_FILE)
     finally:
         searcher.close()
 
