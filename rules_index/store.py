@@ -682,6 +682,7 @@ class Library:
         self.source_problems: dict[str, str] = {}
         self.generation = 0  # counts the builds noticed since opening (`follow`)
         self._looked = time.monotonic()
+        self._passed: set[Path] = set()  # new builds that could not be served (`follow`)
         self._infos = self._scan()
         if not self._infos:
             raise LibraryError(
@@ -820,8 +821,20 @@ class Library:
         changed = False
         for name in names:
             if name in self._entries:
-                if _link_target(self.build_dir / name) != self._entries[name].target:
-                    changed |= self._refresh(name)
+                target = _link_target(self.build_dir / name)
+                if target is None or target == self._entries[name].target:
+                    continue  # unchanged, or removed: what is loaded is served (`_require` reports it)
+                _, info = self._scan_one(name)
+                if (info is None or not info.available) and self._infos[name].available:
+                    if target not in self._passed:  # the old build stays served, said once
+                        self._passed.add(target)
+                        log.error(
+                            "CR %s: the new build cannot be served (%s); serving the previous one",
+                            name,
+                            info.problem if info else "no build",
+                        )
+                    continue
+                changed |= self._refresh(name)
                 continue
             entry, info = self._scan_one(name)
             if info is not None:

@@ -137,6 +137,9 @@ def test_search_degrades_to_the_sound_sources_and_says_so(full_build, tmp_path):
     rules_only = _client(full_build).get("/api/search?q=ice+wall+bypass&source=rules").get_json()
     assert [h["id"] for h in body["results"]] == [h["id"] for h in rules_only["results"]]
     # asked for by name, a damaged source is a clear 503 of its own
+    listed = client.get("/api/versions").get_json()["unavailable"]
+    assert {u["source"] for u in listed} == {"cards", "rulings", "judge"}
+    assert _client(full_build).get("/api/versions").get_json()["unavailable"] == []
     named = client.get("/api/search?q=ice+wall&source=judge")
     assert named.status_code == 503 and "judges' build is damaged" in named.get_json()["error"]
     page = client.get("/search?q=ice+wall+bypass")
@@ -206,3 +209,33 @@ def test_a_running_server_follows_a_build_that_lands(full_build, tmp_path):
     clean_leftovers(bdir, min_age=0)
     assert len(list((bdir / ".v").glob("26.03-*"))) == 1
     assert Library.open(bdir).searcher("26.03").search("jack out")
+
+
+def _publish_copy(bdir: Path, version: str, name: str) -> Path:
+    """A copy of a version's build swapped in under its name, as `store.publish` swaps a build."""
+    new = bdir / ".v" / name
+    shutil.copytree((bdir / version).resolve(), new)
+    link = bdir / f".link-test-{name}"
+    link.symlink_to(f".v/{name}")
+    link.replace(bdir / version)
+    return new
+
+
+def test_a_library_keeps_the_old_build_until_a_new_one_can_be_served(full_build, tmp_path):
+    bdir = _copy(full_build, tmp_path / "b")
+    lib = Library.open(bdir)
+    old = (bdir / "26.03").resolve()
+    assert lib.searcher("26.03").search("jack out")
+    damaged = _publish_copy(bdir, "26.03", "26.03-damaged")
+    (damaged / "document.json").write_bytes(b"{}")  # a damaged new build
+    assert lib.follow(now=True) is False
+    assert lib.info("26.03").available and lib.document("26.03").node("rule_using") is not None
+    sound = _publish_copy(bdir, "26.03", "26.03-sound")
+    shutil.copy(old / "document.json", sound / "document.json")
+    generation = lib.generation
+    assert lib.follow(now=True) is True and lib.generation == generation + 1
+    assert lib._entries["26.03"].target == sound.resolve()
+    assert lib.searcher("26.03").search("jack out")
+    # a version deleted under a running library: what is loaded is served
+    shutil.rmtree(sound)
+    assert lib.follow(now=True) is False and lib.document("26.03")
