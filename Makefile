@@ -24,8 +24,9 @@ $(VENV)/native-built: $(BIN)/nrrules setup.py $(wildcard engine/*.py)
 # their sources. Without a C compiler the build fails and the pure-Python engine runs; after an
 # engine source changes, the pure-Python engine runs (with a warning) until this is run again
 # (`make install`, `make test` and `make run` do it).
+# Its progress (setup.py's `native:` lines) is shown on fd 3; the compiler's output goes to the log.
 native:
-	NRRULES_NATIVE=1 $(BIN)/python setup.py -q build_ext --inplace >build-native.log 2>&1 \
+	NRRULES_NATIVE=1 $(BIN)/python setup.py -q build_ext --inplace 3>&1 >build-native.log 2>&1 \
 		|| echo "note: the compiled engine was not built (see build-native.log); the pure-Python engine runs"
 	$(BIN)/python -c "import engine; print('engine:', engine.NATIVE_STATUS)"
 	touch $(VENV)/native-built

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import time
 from pathlib import Path
 
 from setuptools import setup
@@ -29,6 +30,15 @@ MYPY_FLAGS = [
 ]
 
 
+def _progress(line: str) -> None:
+    """A progress line for `make native` (its file descriptor 3: the terminal, while the
+    compiler's own output goes to build-native.log); nothing when fd 3 is not open."""
+    try:
+        os.write(3, f"native: {line}\n".encode())
+    except OSError:
+        pass
+
+
 def _native():
     """engine/_native.py, loaded by path (importing the package would import the engine)."""
     spec = importlib.util.spec_from_file_location("_nrrules_native", ROOT / "engine" / "_native.py")
@@ -38,6 +48,12 @@ def _native():
 
 
 class BuildNative(build_ext):
+    def build_extension(self, ext) -> None:
+        t0 = time.perf_counter()
+        _progress(f"compiling {ext.name} ({len(ext.sources)} C file(s)) ...")
+        super().build_extension(ext)
+        _progress(f"  {ext.name}: {time.perf_counter() - t0:.0f} s")
+
     def run(self) -> None:
         if not self.extensions:  # a plain `pip install`: nothing to compile, the stamp stays
             super().run()
@@ -45,7 +61,9 @@ class BuildNative(build_ext):
         native = _native()
         stamp = ROOT / "engine" / native.STAMP
         stamp.unlink(missing_ok=True)
+        t0 = time.perf_counter()
         super().run()
+        _progress(f"C compiled and linked in {time.perf_counter() - t0:.0f} s")
         if self.inplace:
             stamp.write_text(native.source_hash(ROOT / "engine") + "\n")
 
@@ -55,10 +73,13 @@ if os.environ.get("NRRULES_NATIVE") == "1":
     from mypyc.build import mypycify
 
     native = _native()
+    _progress(f"mypyc: checking types and writing C for {len(native.COMPILED)} engine modules ...")
+    t0 = time.perf_counter()
     ext_modules = mypycify(
         [*MYPY_FLAGS, *(f"engine/{name}.py" for name in native.COMPILED)],
         opt_level="3",
         group_name=f"engine.{native.GROUP}",
     )
+    _progress(f"mypyc: C written in {time.perf_counter() - t0:.0f} s; compiling it (the longest part)")
 
 setup(ext_modules=ext_modules, cmdclass={"build_ext": BuildNative})

@@ -48,7 +48,7 @@ from scraper.nrdb import (
     plain_text,
 )
 
-from .integrity import build_lock, check_cards_not_a_regression
+from .integrity import build_lock, check_build_dir, check_build_file, check_cards_not_a_regression, manifest
 from .store import OK, STALE, LibraryError, publish
 
 log = logging.getLogger(__name__)
@@ -552,6 +552,7 @@ def build_cards(
             "notes": list(data.notes),
             **counts,
         }
+        meta["files"] = manifest(tmp)  # checked when the build is opened (`CardStore`)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
     try:
@@ -812,6 +813,7 @@ class CardStore:
             log.warning("card build %s: %s", self.path, self.info.problem)
         self._lock = threading.Lock()
         self._standard: dict[str, tuple[dict[str, Legality], dict]] = {}
+        self._meta = meta
         self._data = self._load()
         self._mentions: dict[tuple[str, str], dict[str, list[str]]] = {}
         self._keywords: dict[tuple[str, str], tuple[re.Pattern | None, dict[str, Keyword]]] = {}
@@ -824,7 +826,19 @@ class CardStore:
 
     def _load(self) -> _Loaded:
         try:
-            raw = json.loads((self.path / "cards.json").read_text(encoding="utf-8"))
+            # a truncated or altered file or index is refused, never served (issue 38)
+            check_build_dir(self.path, self._meta, "search/")
+            raw = json.loads(check_build_file(self.path, "cards.json", self._meta).decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            raise CardsNotBuilt(
+                f"the card build is damaged ({exc}); rebuild it with `nrrules build --cards --force`"
+            ) from None
+        except OSError as exc:
+            raise CardsNotBuilt(
+                f"the card build cannot be read ({exc.strerror or type(exc).__name__}); rebuild it with "
+                "`nrrules build --cards --force`"
+            ) from None
+        try:
             cards: dict[str, Card] = {}
             legality: dict[str, Legality] = {}
             for row in raw["cards"]:

@@ -48,14 +48,17 @@ def manifest(vdir: Path) -> dict[str, list]:
     return out
 
 
-def check_files(vdir: Path, files: dict, prefix: str = "", deep: bool = True) -> str | None:
+def check_files(
+    vdir: Path, files: dict, prefix: str = "", deep: bool = True, skip: tuple[str, ...] = ()
+) -> str | None:
     """The first difference between a version directory and its manifest (None if none).
 
-    Only files under `prefix` are checked; `deep` compares checksums, otherwise sizes only."""
+    Only files under `prefix` and not in `skip` are checked; `deep` compares checksums,
+    otherwise sizes only."""
     if not isinstance(files, dict) or not files:
         return "it has no checksums (built by an older nrrules)"
     for rel, entry in files.items():
-        if prefix and not rel.startswith(prefix):
+        if (prefix and not rel.startswith(prefix)) or rel in skip:
             continue
         try:
             size, digest = entry
@@ -165,24 +168,59 @@ def check_not_a_regression(doc: Document, build_dir: Path, source: str) -> None:
 
 
 MIN_CARDS_KEPT = 0.9  # NetrunnerDB never drops cards or rulings: a card build keeps 90% of either
+# A judges' document is edited, not cut: a rebuild keeps 90% of its items and every document.
+MIN_JUDGE_KEPT = 0.9
+
+
+def check_counts_not_a_regression(
+    counts: dict[str, int], previous: dict | None, source: str, build: str, kept: float
+) -> None:
+    """Refuse a build whose counts (``{"cards": 2000, ...}``) fall below ``kept`` of the current
+    build's (``previous``, its meta.json): a partial folder, a folder without rulings/, a
+    truncated download or document. The CR build's guard (`check_not_a_regression`) for the
+    card and judges' builds; ``build`` names it in the message ("card", "judges'")."""
+    if not isinstance(previous, dict):
+        return
+    for what, now in counts.items():
+        had = previous.get(what)
+        if not isinstance(had, int) or isinstance(had, bool) or had <= 0:
+            continue
+        if now < kept * had:
+            raise ScrapeError(
+                source,
+                f"the new {build} build has {now} {what}, the current one {had}; it was not written "
+                "(pass --force to replace it anyway)",
+            )
 
 
 def check_cards_not_a_regression(counts: dict[str, int], previous: dict | None, source: str) -> None:
     """Refuse a card build with far fewer cards or rulings than the current build (a partial
-    folder, a folder without rulings/, a truncated download): the same guard as the CR's."""
-    if not previous:
-        return
-    for what in ("cards", "rulings"):
-        had = previous.get(what)
-        if not isinstance(had, int) or had <= 0:
-            continue
-        now = counts.get(what, 0)
-        if now < MIN_CARDS_KEPT * had:
-            raise ScrapeError(
-                source,
-                f"the new card build has {now} {what}, the current one {had}; it was not written "
-                "(pass --force to replace it anyway)",
-            )
+    folder, a folder without rulings/, a truncated download)."""
+    wanted = {k: v for k, v in counts.items() if k in ("cards", "rulings")}
+    check_counts_not_a_regression(wanted, previous, source, "card", MIN_CARDS_KEPT)
+
+
+def check_build_file(path: Path, rel: str, meta: dict) -> bytes:
+    """The bytes of ``rel`` in the build at ``path``, checked against the checksums its build
+    wrote (``meta["files"]``, `manifest`); a build written before it kept checksums is read as
+    it is. Raises ValueError naming what differs (a truncated or altered file)."""
+    data = (path / rel).read_bytes()
+    files = meta.get("files")
+    if files is not None:
+        damage = check_bytes(data, rel, files)
+        if damage:
+            raise ValueError(damage)
+    return data
+
+
+def check_build_dir(path: Path, meta: dict, prefix: str) -> None:
+    """Every file under ``prefix`` of the build at ``path`` against its checksums (see
+    `check_build_file`). Raises ValueError naming the first difference."""
+    files = meta.get("files")
+    if files is not None:
+        damage = check_files(path, files, prefix=prefix)
+        if damage:
+            raise ValueError(damage)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -202,6 +240,7 @@ def build_lock(build_dir: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
+SHELVES = (".v", ".j")  # where `store.publish` keeps builds: the CR's and the cards' (.v), the judges'
 LEFTOVER_AGE = 600.0  # seconds; no build takes this long, so an older temporary is a leftover
 
 
@@ -213,11 +252,10 @@ def _old(path: Path, min_age: float) -> bool:
 
 
 def clean_leftovers(build_dir: Path, min_age: float = LEFTOVER_AGE) -> list[str]:
-    """Remove what interrupted builds left (temporary directories and links, build directories
-    no name points to) once older than `min_age` seconds (every writer takes `build_lock` and
+    """Remove what interrupted builds left (temporary directories and links) and the builds
+    that newer ones replaced (no name points to them) once older than `min_age` seconds (every writer takes `build_lock` and
     publishes through `store.publish`; the age is a second guard). Call while holding `build_lock`."""
     removed: list[str] = []
-    store = build_dir / ".v"
     live = set()
     for entry in build_dir.iterdir():
         if entry.is_symlink():
@@ -232,11 +270,13 @@ def clean_leftovers(build_dir: Path, min_age: float = LEFTOVER_AGE) -> list[str]
             else:
                 entry.unlink(missing_ok=True)
             removed.append(entry.name)
-    if store.is_dir():
-        for entry in store.iterdir():
-            if entry.resolve() not in live and _old(entry, min_age):
-                shutil.rmtree(entry, ignore_errors=True)
-                removed.append(f".v/{entry.name}")
+    for shelf in SHELVES:
+        store = build_dir / shelf
+        if store.is_dir():
+            for entry in store.iterdir():
+                if entry.resolve() not in live and _old(entry, min_age):
+                    shutil.rmtree(entry, ignore_errors=True)
+                    removed.append(f"{shelf}/{entry.name}")
     return removed
 
 

@@ -37,7 +37,14 @@ from scraper.judge import JudgeDocument, JudgeItem, parse_judge
 from scraper.source import resolve
 
 from .impact import Impacts, top
-from .integrity import build_lock
+from .integrity import (
+    MIN_JUDGE_KEPT,
+    build_lock,
+    check_build_dir,
+    check_build_file,
+    check_counts_not_a_regression,
+    manifest,
+)
 from .lookup import lookup
 from .search import _STOP, _TOKEN, NAME_ANALYZER, _mark, _porter, clean_query, ideal_score, norm_of
 from .store import publish
@@ -49,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "JUDGE_LINK",
     "JudgeBuildResult",
+    "JudgeDamaged",
     "JudgeHit",
     "JudgeStore",
     "build_judge",
@@ -207,6 +215,11 @@ def build_judge(
         )
     docs = [parse_judge(src.data, src.name, names) for src in sources]
     _unique_ids(docs)
+    counts = {"documents": len(docs), "items": sum(len(d.items) for d in docs)}
+    if not force:  # a truncated document or a folder missing one never replaces a good build
+        check_counts_not_a_regression(
+            counts, meta, ", ".join(s.name for s in sources), "judges'", MIN_JUDGE_KEPT
+        )
     meta = {
         "judge_format": FORMAT,
         "key": key,
@@ -221,6 +234,7 @@ def build_judge(
             json.dumps([d.to_dict() for d in docs], ensure_ascii=False), encoding="utf-8"
         )
         _build_index(docs, tmp / "search")
+        meta["files"] = manifest(tmp)  # checked when the build is opened (`JudgeStore`)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
     with build_lock(build_dir):
@@ -349,6 +363,15 @@ class _Resolved:
     citing: dict[str, list[str]] = field(default_factory=dict)  # rule id -> item ids
 
 
+class JudgeDamaged(ValueError):
+    """The judges' build cannot be served (a file truncated, altered or unreadable): the message
+    says what and how to rebuild it; the rules and the other sources are served without it."""
+
+
+def _damaged(detail: str) -> str:
+    return f"the judges' build is damaged ({detail}); rebuild it with `nrrules build --judge SOURCE --force`"
+
+
 class JudgeStore:
     """Read access to the built judges' documents. Thread-safe; caches what it derives."""
 
@@ -356,14 +379,24 @@ class JudgeStore:
         self.path = Path(path)
         meta = _read_meta(self.path)
         if not meta or meta.get("judge_format") != FORMAT:
-            raise FileNotFoundError(f"no judges' documents are built at {self.path}")
+            raise JudgeDamaged(_damaged("its meta.json is not a judges' build this nrrules reads"))
         self.meta = meta
-        raw = json.loads((self.path / "documents.json").read_text(encoding="utf-8"))
-        self.documents = [JudgeDocument.from_dict(d) for d in raw]
-        self._items: dict[str, tuple[JudgeDocument, JudgeItem]] = {
-            i.id: (d, i) for d in self.documents for i in d.items
-        }
-        self._ix = open_index(self.path / "search", SCHEMA)
+        try:
+            # a truncated or altered file or index is refused, never served (issue 38)
+            check_build_dir(self.path, meta, "search/")
+            data = check_build_file(self.path, "documents.json", meta)
+        except ValueError as exc:  # what differs from what the build wrote
+            raise JudgeDamaged(_damaged(str(exc))) from None
+        except OSError as exc:
+            raise JudgeDamaged(_damaged(f"it cannot be read: {exc.strerror or type(exc).__name__}")) from None
+        try:
+            self.documents = [JudgeDocument.from_dict(d) for d in json.loads(data.decode("utf-8"))]
+            self._items: dict[str, tuple[JudgeDocument, JudgeItem]] = {
+                i.id: (d, i) for d in self.documents for i in d.items
+            }
+            self._ix = open_index(self.path / "search", SCHEMA)
+        except Exception as exc:  # noqa: BLE001 - a build written without checksums, damaged: many ways
+            raise JudgeDamaged(_damaged(type(exc).__name__)) from None
         self._local = threading.local()
         self._impacts = Impacts(lambda: self._searcher().reader())
         self._lock = threading.Lock()
@@ -381,6 +414,8 @@ class JudgeStore:
         path = Path(build_dir) / JUDGE_LINK
         if not (path / "meta.json").exists():
             return None
+        if _read_meta(path) is None:
+            raise JudgeDamaged(_damaged("its meta.json cannot be read"))
         return cls(path)
 
     # ----- items ------------------------------------------------------------------------------

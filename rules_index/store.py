@@ -23,7 +23,8 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -254,22 +255,42 @@ def _known_codes(build_dir: Path) -> dict[str, str]:
     return known
 
 
-def _write_offline_pack(doc: Document, vdir: Path, phases: dict[str, float] | None = None) -> None:
+class Phases(dict):
+    """The seconds of a build's phases, by name in the order they ran; `phase` times one and
+    tells `on_phase` (a progress line) as it starts. A new phase of a build is one more
+    ``with phases.phase("name"):`` block."""
+
+    def __init__(self, on_phase: Callable[[str], None] | None = None):
+        super().__init__()
+        self.on_phase = on_phase
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        if self.on_phase is not None:
+            self.on_phase(name)
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            self[name] = self.get(name, 0.0) + time.perf_counter() - t
+
+
+def _write_offline_pack(doc: Document, vdir: Path, phases: Phases | None = None) -> None:
     """The index's vector-pool matrix (`Searcher.save_pool`) and the browser's offline pack
     (rules + compact search index), from the index just built; their seconds go in `phases`
     ("vectors", "offline")."""
     from .offline import OFFLINE_FILE, write_pack
     from .search import Searcher
+    from .vectors import stems_once
 
-    phases = {} if phases is None else phases
-    t = time.perf_counter()
+    phases = Phases() if phases is None else phases
     searcher = Searcher(vdir / "search", doc)
     try:
-        searcher.save_pool()
-        phases["vectors"] = time.perf_counter() - t
-        t = time.perf_counter()
-        write_pack(doc, searcher, vdir / OFFLINE_FILE)
-        phases["offline"] = time.perf_counter() - t
+        with stems_once():  # the pool and the pack embed the same texts: analysed once
+            with phases.phase("vectors"):
+                searcher.save_pool()
+            with phases.phase("offline"):
+                write_pack(doc, searcher, vdir / OFFLINE_FILE)
     finally:
         searcher.close()
 
@@ -283,6 +304,9 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
     build it replaces is removed. If `write` fails, the temporary directory is removed and the
     previous build stays in place. Call while holding `integrity.build_lock(build_dir)`."""
     build_dir.mkdir(parents=True, exist_ok=True)
+    removed = integrity.clean_leftovers(build_dir)
+    if removed:
+        log.info("removed leftovers of interrupted or replaced builds: %s", ", ".join(removed))
     shelf = build_dir / store
     shelf.mkdir(exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{name}-", dir=build_dir))
@@ -304,32 +328,61 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
         shutil.rmtree(link)  # a plain directory from elsewhere: replace it
     os.replace(tmp_link, link)
     if old_target is not None and old_target != final.resolve() and old_target.parent == shelf.resolve():
-        shutil.rmtree(old_target, ignore_errors=True)
+        # Not removed now: a running server may still read it until it notices the new build
+        # (`Library.follow`). Its time says when it was retired; `integrity.clean_leftovers`
+        # removes it at a build `integrity.LEFTOVER_AGE` seconds later.
+        try:
+            os.utime(old_target)
+        except OSError:
+            shutil.rmtree(old_target, ignore_errors=True)
     return final
 
 
-def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> dict[str, float]:
+def asked_key(questions: dict[str, tuple[str, ...]]) -> str:
+    """What a version's ``asked`` field holds, as a key: its index is rebuilt only when this
+    changes (`refresh_questions`)."""
+    h = hashlib.sha256()
+    for rule_id in sorted(questions):
+        h.update(rule_id.encode())
+        for q in questions[rule_id]:
+            h.update(b"\x00" + q.encode())
+        h.update(b"\x01")
+    return h.hexdigest()[:16]
+
+
+def _questions(doc: Document, asked: Sequence[Asked]) -> dict[str, tuple[str, ...]]:
+    """Rule id -> the questions its index entry holds: the bank's, those of the card and
+    judges' builds citing it (`expansion.question_log`) and the labelled ones."""
+    from .search import index_words
+
+    return bank.for_doc(doc, question_log(doc, asked, index_words), labelled=bank.labelled())
+
+
+def _write_version(
+    doc: Document,
+    build_dir: Path,
+    asked: Sequence[Asked] = (),
+    on_phase: Callable[[str], None] | None = None,
+) -> Phases:
     """Write one version's build; ``asked`` are the questions citing rules that its index is
     expanded with (`rules_index.expansion`). Returns the seconds of each phase: document,
-    questions, index, vectors, offline, publish (the manifest and the swap)."""
-    from .search import build_index, index_words
+    questions, index, vectors, offline, publish (the manifest and the swap); `on_phase` is told
+    each phase's name as it starts."""
+    from .search import build_index
 
-    phases: dict[str, float] = {}
+    phases = Phases(on_phase)
 
     def write(tmp: Path) -> None:
-        t = time.perf_counter()
-        (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
-        rows = {n.id: [n.number, n.title, n.text] for n in doc.nodes}
-        (tmp / ROWS_FILE).write_bytes(orjson.dumps(rows))
-        search_dir = tmp / "search"
-        search_dir.mkdir()
-        phases["document"] = time.perf_counter() - t
-        t = time.perf_counter()
-        questions = bank.for_doc(doc, question_log(doc, asked, index_words), labelled=bank.labelled())
-        phases["questions"] = time.perf_counter() - t
-        t = time.perf_counter()
-        build_index(doc, search_dir, asked=questions)
-        phases["index"] = time.perf_counter() - t
+        with phases.phase("document"):
+            (tmp / "document.json").write_text(doc.to_json(), encoding="utf-8")
+            rows = {n.id: [n.number, n.title, n.text] for n in doc.nodes}
+            (tmp / ROWS_FILE).write_bytes(orjson.dumps(rows))
+            search_dir = tmp / "search"
+            search_dir.mkdir()
+        with phases.phase("questions"):
+            questions = _questions(doc, asked)
+        with phases.phase("index"):
+            build_index(doc, search_dir, asked=questions)
         _write_offline_pack(doc, tmp, phases)
         meta = {
             "format": BUILD_FORMAT,
@@ -342,11 +395,14 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
             "node_count": len(doc.nodes),
             "built_at": time.time(),
             "questions": questions_key(asked),
+            "asked": asked_key(questions),
         }
         meta["files"] = integrity.manifest(tmp)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
     t = time.perf_counter()
+    if on_phase is not None:
+        on_phase("publish")
     publish(build_dir, doc.version, ".v", f"{doc.version}-{doc.source_hash[:12]}", write)
     phases["publish"] = time.perf_counter() - t - sum(phases.values())
     return phases
@@ -409,14 +465,19 @@ def build(
 
 
 def refresh_questions(
-    build_dir: Path | None = None, progress: Callable[[str, dict[str, float]], None] | None = None
+    build_dir: Path | None = None,
+    progress: Callable[[str, dict[str, float]], None] | None = None,
+    on_phase: Callable[[str, str], None] | None = None,
 ) -> list[str]:
     """Re-index the built CR versions whose index was expanded with other questions than the
     card and judges' builds now hold (`rules_index.expansion`): run after building either.
-    Each version is rebuilt from its stored Document, written and swapped in as any build
-    (atomically, under the build lock). Returns the versions re-indexed; a version that
-    cannot be read is left as it is (`nrrules versions` reports it). `progress` is called
-    after each version with it and the seconds of its phases (load, then `_write_version`'s)."""
+    A version whose rules get the same questions as before (`asked_key`: the new questions
+    cite no rule of it) only has its meta.json brought up to date; the others are rebuilt from
+    their stored Document, written and swapped in as any build (atomically, under the build
+    lock). Returns the versions re-indexed; a version that cannot be read is left as it is
+    (`nrrules versions` reports it). `progress` is called after each version with it and the
+    seconds of its phases (load, then `_write_version`'s); `on_phase` with the version and
+    each phase's name as it starts."""
     build_dir = Path(build_dir) if build_dir else default_build_dir()
     if not build_dir.is_dir():
         return []
@@ -434,15 +495,25 @@ def refresh_questions(
                     continue  # damaged or from other code: `nrrules build` redoes it from its source
                 if meta.get("questions", "") == key:
                     continue
-                t = time.perf_counter()
-                try:
-                    doc = Document.from_json((entry / "document.json").read_text(encoding="utf-8"))
-                except (OSError, ValueError, KeyError, TypeError):
+                v = entry.name
+                tell = (lambda name, v=v: on_phase(v, name)) if on_phase is not None else None
+                phases = Phases(tell)
+                with phases.phase("load"):
+                    try:
+                        doc = Document.from_json((entry / "document.json").read_text(encoding="utf-8"))
+                    except (OSError, ValueError, KeyError, TypeError):
+                        continue
+                with phases.phase("questions"):
+                    same = meta.get("asked") == asked_key(_questions(doc, asked))
+                if same:  # nothing its index holds changes: the build stays, its key follows
+                    atomic_write(
+                        entry / integrity.META_FILE, json.dumps({**meta, "questions": key}, indent=1).encode()
+                    )
                     continue
-                phases = {"load": time.perf_counter() - t, **_write_version(doc, build_dir, asked)}
-                done.append(entry.name)
+                phases.update(_write_version(doc, build_dir, asked, on_phase=tell))
+                done.append(v)
                 if progress is not None:
-                    progress(entry.name, phases)
+                    progress(v, phases)
     except OSError as exc:
         raise LibraryError(
             f"cannot write the build directory ({exc.strerror or type(exc).__name__})",
@@ -512,15 +583,22 @@ def _write_pending(
     known = _known_codes(build_dir)
     _fill_card_codes([d for _, d, _ in pending], known)
     items = pending
-    if progress and len(pending) > 1:
+    bar = None
+    if progress:
         from tqdm import tqdm
 
-        items = tqdm(pending, desc="indexing", unit="version", leave=False)
+        items = bar = tqdm(pending, desc="indexing", unit="version", leave=False)
     for src, doc, parse_s in items:
+        on_phase = None
+        if bar is not None:  # the version and the phase it is in, beside the bar
+
+            def on_phase(name: str, v: str = doc.version) -> None:
+                bar.set_postfix_str(f"{v}: {name}")
+
         t0 = time.perf_counter()
         if not force:
             integrity.check_not_a_regression(doc, build_dir, src.name)
-        phases = {"parse": parse_s, **_write_version(doc, build_dir, asked)}
+        phases = {"parse": parse_s, **_write_version(doc, build_dir, asked, on_phase)}
         results.append(
             BuildResult(
                 doc.version,
@@ -558,6 +636,20 @@ def _damage_problem(damage: str) -> str:
     return f"{what} ({damage}); run `nrrules build` to rebuild it"
 
 
+# Files of a version that only one route serves, checked by it (`Library.build_file`): a damaged
+# one answers 503 there, and the version's rules and search stay served.
+_CHECKED_WHEN_SERVED = ("offline.json",)
+FOLLOW_INTERVAL = 1.0  # seconds between a library's looks for new builds (`Library.follow`)
+
+
+def _link_target(link: Path) -> Path | None:
+    """Where a build's name points now (None: nothing there)."""
+    try:
+        return link.resolve() if link.exists() else None
+    except OSError:
+        return None
+
+
 @dataclass(frozen=True)
 class _Entry:
     """Where one version's files are (the resolved build directory) and what its build wrote."""
@@ -584,6 +676,13 @@ class Library:
         self._history: HistoryStore | None = None
         self._judge: list[JudgeStore | None] = []  # [] until looked for
         self._cards: CardStore | None = None
+        # what the card and judges' links pointed to when their stores were opened, and why a
+        # built one cannot be served (None: sound or not built)
+        self._source_targets: dict[str, Path | None] = {}
+        self.source_problems: dict[str, str] = {}
+        self.generation = 0  # counts the builds noticed since opening (`follow`)
+        self._looked = time.monotonic()
+        self._passed: set[Path] = set()  # new builds that could not be served (`follow`)
         self._infos = self._scan()
         if not self._infos:
             raise LibraryError(
@@ -656,7 +755,7 @@ class Library:
         if meta.get("version") != name:
             problem = f"its directory holds CR {meta.get('version')!r}; run `nrrules build` to rebuild it"
             return entry, replace(info, status=DAMAGED, problem=problem)
-        damage = integrity.check_files(target, meta.get("files"), deep=False)
+        damage = integrity.check_files(target, meta.get("files"), deep=False, skip=_CHECKED_WHEN_SERVED)
         if damage:
             return entry, replace(info, status=DAMAGED, problem=_damage_problem(damage))
         return entry, info
@@ -704,8 +803,67 @@ class Library:
             self._searchers.pop(version, None)
         return True
 
+    def follow(self, now: bool = False) -> bool:
+        """Notice builds published since the last look (at most once every `FOLLOW_INTERVAL`
+        seconds, or `now`): a version whose name now points to
+        another build is read from it (its cached document, graph and searcher dropped; requests
+        holding them finish on the old build, which `publish` leaves in place), a new version is
+        listed, and a rebuilt card or judges' build is opened on its next use. True when
+        anything changed (`generation` counts it)."""
+        t = time.monotonic()
+        if not now and t - self._looked < FOLLOW_INTERVAL:
+            return False
+        self._looked = t
+        try:
+            names = sorted(e.name for e in self.build_dir.iterdir() if _VERSION_NAME.match(e.name))
+        except OSError:
+            return False
+        changed = False
+        for name in names:
+            if name in self._entries:
+                target = _link_target(self.build_dir / name)
+                if target is None or target == self._entries[name].target:
+                    continue  # unchanged, or removed: what is loaded is served (`_require` reports it)
+                _, info = self._scan_one(name)
+                if (info is None or not info.available) and self._infos[name].available:
+                    if target not in self._passed:  # the old build stays served, said once
+                        self._passed.add(target)
+                        log.error(
+                            "CR %s: the new build cannot be served (%s); serving the previous one",
+                            name,
+                            info.problem if info else "no build",
+                        )
+                    continue
+                changed |= self._refresh(name)
+                continue
+            entry, info = self._scan_one(name)
+            if info is not None:
+                with self._lock:
+                    self._entries[name] = entry
+                    self._infos = dict(sorted({**self._infos, name: info}.items()))
+                changed = True
+        for name in ("cards", "judge"):
+            if name in self._source_targets and self._source_targets[name] != _link_target(
+                self.build_dir / name
+            ):
+                with self._lock:
+                    if name == "cards":
+                        self._cards = None
+                    else:
+                        self._judge = []
+                    self._source_targets.pop(name, None)
+                    self.source_problems.pop(name, None)
+                changed = True
+        if changed:
+            with self._lock:
+                self._history = None
+                self.generation += 1
+            log.info("build directory changed: serving the new builds")
+        return changed
+
     def versions(self) -> list[VersionInfo]:
         """Every built version, with its status (`available` or a `problem`)."""
+        self.follow()
         return list(self._infos.values())
 
     def available_versions(self) -> list[str]:
@@ -721,6 +879,7 @@ class Library:
         raise LibraryError(f"no CR version can be served ({problems})")
 
     def has_version(self, version: str) -> bool:
+        self.follow()
         return version in self._infos
 
     def info(self, version: str | None = None) -> VersionInfo:
@@ -729,6 +888,7 @@ class Library:
     def resolve_version(self, version: str | None) -> str:
         """The built version named (None, "" or "latest": the newest available). A version that
         is built but cannot be served resolves; loading it raises `VersionUnavailable`."""
+        self.follow()
         if version is None or version == "" or version == "latest":
             return self.latest
         v = version.strip().lstrip("vV")
@@ -769,6 +929,16 @@ class Library:
                 return self._document_bytes(v, retry=False)
             raise self._fail(v, DAMAGED, _damage_problem(damage))
         return entry, data
+
+    def build_file(self, version: str, rel: str) -> bytes:
+        """A file of a version's build as the build wrote it (checked against its checksums):
+        ValueError says what differs (truncated, altered), OSError when it cannot be read."""
+        entry = self._require(self.resolve_version(version))
+        data = (entry.target / rel).read_bytes()  # type: ignore[operator]
+        damage = integrity.check_bytes(data, rel, entry.meta.get("files"))
+        if damage:
+            raise ValueError(damage)
+        return data
 
     def _load_document(self, v: str) -> Document:
         _, data = self._document_bytes(v)
@@ -878,29 +1048,50 @@ class Library:
         return self._history
 
     def judge(self) -> JudgeStore | None:
-        """The judges' documents built beside the CR (None when there are none)."""
+        """The judges' documents built beside the CR (None when there are none, or when their
+        build is damaged: `source_problems` says why, and the rules are served without them)."""
+        self.follow()
         if not self._judge:
             from .judge import JudgeStore
 
-            store = JudgeStore.open(self.build_dir)
+            target = _link_target(self.build_dir / "judge")
+            try:
+                store = JudgeStore.open(self.build_dir)
+            except ValueError as exc:  # JudgeDamaged: says what and how to rebuild it
+                store = None
+                self.report_source_problem("judge", str(exc))
             with self._lock:
                 if not self._judge:
                     self._judge.append(store)
+                    self._source_targets["judge"] = target
         return self._judge[0]
 
     def cards(self) -> CardStore:
-        """The NetrunnerDB card build beside the rules (`nrrules build --cards`)."""
+        """The NetrunnerDB card build beside the rules (`nrrules build --cards`). LibraryError
+        when there is none or it is damaged (`source_problems` says why for a damaged one)."""
+        self.follow()
         if self._cards is None:
             from .cards import CardsNotBuilt, CardStore
 
+            target = _link_target(self.build_dir / "cards")
             try:
                 store = CardStore.open(self.build_dir)
             except CardsNotBuilt as exc:
+                if target is not None:  # built, but it cannot be served
+                    self.report_source_problem("cards", str(exc))
                 raise LibraryError(str(exc), path=self.build_dir) from None
             with self._lock:
                 if self._cards is None:
                     self._cards = store
+                    self._source_targets["cards"] = target
         return self._cards
+
+    def report_source_problem(self, name: str, problem: str) -> None:
+        """Record (and log once) that the card or judges' build cannot be served."""
+        with self._lock:
+            if self.source_problems.get(name) != problem:
+                log.error("the %s build is unavailable: %s", name, problem)
+            self.source_problems[name] = problem
 
     def lookup(self, query: str, version: str | None = None, with_children: bool = False) -> LookupResult:
         from .lookup import lookup

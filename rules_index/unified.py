@@ -93,6 +93,8 @@ class UnifiedResult:
     searched: str = ""  # what was searched: the query, or a long post's question (`question.focus`)
     showing: dict[str, str] | None = None  # a card named with a typo: {"id", "title", "typed"}
     changes: tuple[str, str] | None = None  # a question about changes: (older, newer) version
+    # sources built but damaged, searched without: source -> why (`unavailable_sources`)
+    unavailable: dict[str, str] = field(default_factory=dict)
 
 
 def _tier(hit: Any) -> int:
@@ -145,6 +147,19 @@ def available_sources(library: Library) -> list[str]:
     if library.judge() is not None:
         out.append("judge")
     return [s for s in SOURCES if s in out]
+
+
+def unavailable_sources(library: Library) -> dict[str, str]:
+    """The sources that are built but cannot be served (a damaged card or judges' build), each
+    with why: search goes on with the sound ones and says so (issue 38)."""
+    available_sources(library)  # opens the builds, which records their problems
+    problems = dict(library.source_problems)
+    out = {}
+    if "cards" in problems:
+        out.update(cards=problems["cards"], rulings=problems["cards"])
+    if "judge" in problems:
+        out["judge"] = problems["judge"]
+    return out
 
 
 def _cards(library: Library):
@@ -285,19 +300,28 @@ def search_sources(
         exact_rule = found.node
     judge = library.judge() if "judge" in sources else None
     if judge is not None:
-        if exact_rule is not None:
-            # A rule number or id: the judge items citing that rule, not its digits as words.
-            lists["judge"] = [
-                judge.hit(item.id, match="cites") for item in judge.citing(exact_rule.id, library)
-            ][:limit]
-        elif ref is None or ref.kind != "number":
-            lists["judge"] = judge.search(query, limit=limit, snippets=False)
+        try:
+            if exact_rule is not None:
+                # A rule number or id: the judge items citing that rule, not its digits as words.
+                lists["judge"] = [
+                    judge.hit(item.id, match="cites") for item in judge.citing(exact_rule.id, library)
+                ][:limit]
+            elif ref is None or ref.kind != "number":
+                lists["judge"] = judge.search(query, limit=limit, snippets=False)
+        except Exception as exc:  # noqa: BLE001 - a judges' index damaged past its checksums
+            judge = _lost(library, result, "judge", exc, ("judge",))
     card_sources = tuple(s for s in ("cards", "rulings") if s in sources)
     words = exact_rule is None and (ref is None or ref.kind != "number")  # search by words?
     if not (card_sources and words):
         store = None
     if store is not None:
-        lists.update(card_hits(store, query, card_sources, limit, typos))
+        try:
+            lists.update(card_hits(store, query, card_sources, limit, typos))
+        except Exception as exc:  # noqa: BLE001 - a card index damaged past its checksums
+            store = _lost(library, result, "cards", exc, card_sources)
+    for name, problem in unavailable_sources(library).items():
+        if name not in sources:
+            result.unavailable.setdefault(name, problem)
     result.hits = merge(lists, limit, result.offer is not None and result.offer.question)
     # Snippets for the hits kept only: each source found up to ``limit``, one list keeps ``limit``.
     if result.offer is not None:
@@ -309,6 +333,17 @@ def search_sources(
     if result.hits and result.offer is not None and not result.offer.hits:
         result.offer = SearchResult(query=result.offer.query, hits=[])
     return result
+
+
+def _lost(library: Library, result: UnifiedResult, name: str, exc: Exception, sources: tuple[str, ...]):
+    """A source whose index failed while searching: recorded (`Library.source_problems`) and
+    said in the answer; the search goes on without it. Returns None (the store to use)."""
+    library.report_source_problem(
+        name, f"its search index is damaged ({type(exc).__name__}); rebuild it with `nrrules build --force`"
+    )
+    for source in sources:
+        result.unavailable[source] = library.source_problems[name]
+    return None
 
 
 def _mentions(store):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rules_index.cards import CardsNotBuilt, CardStore, build_cards, cited_numbers, name_key
+from rules_index.integrity import clean_leftovers
 from scraper import ScrapeError
 from scraper.nrdb import Ruling, load
 
@@ -240,7 +241,9 @@ def test_rebuilt_only_when_the_source_changes(tmp_path, nrdb_dir):
     (folder / "cards" / "ice_wall.json").write_text(json.dumps(card))
     assert build_cards(str(folder), out).status == "built"
     assert CardStore.open(out).card("ice_wall").strength == 7
-    assert len(list((out / ".v").iterdir())) == 1  # the replaced build is gone
+    # the replaced build stays for servers still reading it, until a build LEFTOVER_AGE later
+    assert len(list((out / ".v").iterdir())) == 2
+    assert clean_leftovers(out, min_age=0) and len(list((out / ".v").iterdir())) == 1
 
 
 def _bad(folder: Path, what: str) -> None:

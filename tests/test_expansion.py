@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from helpers import LATEST, cr_path
 
 from rules_index.expansion import judge_questions, question_log, questions_key, ruling_questions
+from rules_index.integrity import clean_leftovers
 from rules_index.offline import decode_post
 from rules_index.search import index_words
 from rules_index.store import Library, build, refresh_questions
@@ -104,7 +105,8 @@ def test_a_build_takes_in_the_questions_of_the_card_build_and_notices_their_chan
     (tmp_path / "cards").unlink()
     assert build(source, tmp_path)[0].status == "built"
     assert json.loads((tmp_path / LATEST / "meta.json").read_text())["questions"] == ""
-    # each swap removed the build it replaced
+    # each swap retired the build it replaced; the clean-up of a later build removes them
+    clean_leftovers(tmp_path, min_age=0)
     assert len([d for d in (tmp_path / ".v").iterdir() if d.name.startswith(LATEST)]) == 1
 
 
@@ -129,3 +131,43 @@ def test_cli_build_with_cards_re_indexes_the_rules(tmp_path, nrdb_dir):
     )
     third = runner.invoke(cli, ["build", "--cards", str(nrdb_dir), "--build-dir", str(out)])
     assert "re-indexed" not in third.output
+
+
+def test_a_card_build_whose_questions_change_no_rule_of_a_version_does_not_re_index_it(tmp_path, nrdb_dir):
+    """Issue 37: a version is re-indexed only when what its index holds changes (`asked_key`);
+    a new ruling citing a number no rule of it has only brings its meta.json's key up to date."""
+    import shutil
+
+    from rules_index.cards import build_cards
+
+    bdir = tmp_path / "b"
+    build(str(cr_path(LATEST)), bdir)
+    build_cards(str(nrdb_dir), bdir)
+    assert refresh_questions(bdir) == [LATEST]
+    target = (bdir / LATEST).resolve()
+    key = json.loads((bdir / LATEST / "meta.json").read_text())["questions"]
+    folder = tmp_path / "nrdb"
+    shutil.copytree(nrdb_dir, folder)
+    path = folder / "rulings" / "acacia.json"
+    rulings = json.loads(path.read_text())
+    question = "Can the Runner jack out during the approach to Acacia? See rule 6.9.9z."
+    rulings.append({**rulings[0], "question": question, "answer": "No."})
+    path.write_text(json.dumps(rulings))
+    assert build_cards(str(folder), bdir).status == "built"
+    phases: list[tuple[str, str]] = []
+    assert refresh_questions(bdir, on_phase=lambda v, name: phases.append((v, name))) == []
+    assert phases == [(LATEST, "load"), (LATEST, "questions")]  # no index phase ran
+    meta = json.loads((bdir / LATEST / "meta.json").read_text())
+    assert meta["questions"] not in ("", key)  # the new key: current, so `build` leaves it
+    assert (bdir / LATEST).resolve() == target
+    assert build(str(cr_path(LATEST)), bdir)[0].status == "unchanged"
+    assert Library.open(bdir).searcher(LATEST).search("jack out")
+
+    # a ruling citing one of its rules with a word of it does change it: re-indexed
+    rulings.append(
+        {**rulings[0], "question": "Is an optional ability used? See rule 9.1.6.", "answer": "Yes."}
+    )
+    path.write_text(json.dumps(rulings))
+    build_cards(str(folder), bdir)
+    assert refresh_questions(bdir, on_phase=lambda v, name: phases.append((v, name))) == [LATEST]
+    assert (LATEST, "index") in phases and (bdir / LATEST).resolve() != target

@@ -8,6 +8,7 @@ import shutil
 import pytest
 from helpers import JUDGE_FIXTURE, JUDGE_PATH
 
+from rules_index.integrity import clean_leftovers
 from rules_index.judge import JudgeStore, build_judge
 from scraper import ScrapeError
 
@@ -29,7 +30,9 @@ def test_ids_identical_across_two_builds(tmp_path, store):
     ids_forced = [i.id for i in JudgeStore.open(tmp_path).items()]
     assert ids_first == ids_forced == [i.id for i in store.items()]
     assert len(ids_first) == len(set(ids_first)) == first.items
-    # only the current build is kept
+    # the replaced build is kept for running servers until a later build's clean-up
+    assert len(list((tmp_path / ".j").iterdir())) == 2
+    clean_leftovers(tmp_path, min_age=0)
     assert len(list((tmp_path / ".j").iterdir())) == 1
 
 

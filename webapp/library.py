@@ -26,6 +26,7 @@ class LibraryHolder:
         self._rules = Rules(library) if library is not None else None
         self._build_dir = build_dir
         self._lock = threading.Lock()
+        self._generation = 0  # the library's `generation` the rules context and build id are of
         self.build_id = ""
 
     def get(self) -> Rules:
@@ -38,6 +39,15 @@ class LibraryHolder:
                         logging.getLogger("nrrules.build").error("%s", exc)  # with the path
                         raise BuildUnavailable(exc.message) from None  # without it
                     self._rules = Rules(lib)
+        lib = self._rules.library
+        lib.follow()  # a build published since: served from here on (`Library.follow`)
+        if lib.generation != self._generation:
+            with self._lock:
+                if lib.generation != self._generation:
+                    # what the rules context derived from the old builds goes with them
+                    self._rules = Rules(lib)
+                    self._generation = lib.generation
+                    self.build_id = ""
         if not self.build_id:
             h = hashlib.sha256()
             for info in self._rules.library.versions():

@@ -83,12 +83,22 @@ def build_cmd(
         click.echo("re-indexing the built versions with their questions ...", err=True)
 
         def reindexed(v: str, phases: dict[str, float]) -> None:
+            if sys.stderr.isatty():
+                click.echo("\r\033[K", nl=False, err=True)
             click.echo(
                 f"{v}: re-indexed with the questions of the card and judges' builds, "
                 f"{sum(phases.values()):.2f} s ({phase_line(phases)})"
             )
 
-        refresh_questions(build_dir or default_build_dir(), progress=reindexed)
+        def phase(v: str, name: str) -> None:
+            if sys.stderr.isatty():  # the phase a version is in, on one line
+                click.echo(f"\r\033[K{v}: {name} ...", nl=False, err=True)
+
+        done = refresh_questions(build_dir or default_build_dir(), progress=reindexed, on_phase=phase)
+        if sys.stderr.isatty():
+            click.echo("\r\033[K", nl=False, err=True)
+        if not done:
+            click.echo("re-indexing: no version's index changes", err=True)
     for r in results:
         note = f"  ({r.note})" if r.note else ""
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")

@@ -41,6 +41,8 @@ def _print_hits(hits: list[dict]) -> None:
 
 def _search_text(data: Payload) -> None:
     hits, v, text = data["results"], data["version"], data["query"]
+    for u in data.get("unavailable", ()):
+        click.echo(f"not searched: the {u['source']} ({u['problem']})", err=True)
     if data["changes"]:
         c = data["changes"]
         click.echo(f"What changed from CR {c['from']} to CR {c['to']}: nrrules changes {c['from']} {c['to']}")

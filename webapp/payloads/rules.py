@@ -39,11 +39,15 @@ def summary(node: Node, limit: int = 240) -> str:
 
 
 def versions(rules: Rules) -> dict[str, Any]:
-    """The built CR versions and the latest, and what card data is built beside them (or None)."""
+    """The built CR versions and the latest, what card data is built beside them (or None),
+    and the card or judges' build if it is damaged (`unavailable`)."""
+    from rules_index.unified import unavailable_sources
+
     return {
         "latest": rules.latest,
         "versions": [info.to_dict() for info in rules.library.versions()],
         "cards": public_cards_info(rules),
+        "unavailable": [{"source": k, "problem": p} for k, p in unavailable_sources(rules.library).items()],
     }
 
 

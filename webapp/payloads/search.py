@@ -16,11 +16,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules_index.question import LONG_QUERY
-from rules_index.unified import SOURCES, available_sources, search_sources
+from rules_index.unified import SOURCES, available_sources, search_sources, unavailable_sources
 
 __all__ = ["MAX_LIMIT", "MAX_QUERY", "SOURCES", "available_sources", "check_query", "parse_sources", "search"]
 
-from ..errors import BadRequest, NotFound
+from ..errors import BadRequest, BuildUnavailable, NotFound
 from ..textfmt import symbols_snippet
 from .context import Rules
 
@@ -66,7 +66,10 @@ def _sources(rules: Rules, wanted: tuple[str, ...]) -> list[str]:
     available = available_sources(rules.library)
     if not wanted:
         return available
+    damaged = unavailable_sources(rules.library)
     for name in wanted:
+        if name in damaged:
+            raise BuildUnavailable(damaged[name])
         if name not in available:
             raise NotFound(BUILD_HINT.get(name, f"source {name} is not built"))
     return list(wanted)
@@ -150,4 +153,6 @@ def search(
         "spelling": list(offer.spelling) if offer else [],
         "did_you_mean": offer.did_you_mean if offer else None,
         "looser": [_hit(rules, h, v) for h in (offer.looser if offer else [])],
+        # sources built but damaged: searched without, and said (issue 38)
+        "unavailable": [{"source": k, "problem": p} for k, p in found.unavailable.items()],
     }

@@ -20,10 +20,6 @@ from ..library import build_id, rules
 bp = Blueprint("offline", __name__)
 
 
-def pack_path(version: str) -> Path:
-    return rules().library.version_dir(version) / OFFLINE_FILE
-
-
 def pack_url(version: str) -> str:
     """The pack's URL, with the source hash so a saved copy is replaced when the CR changes."""
     info = next(i for i in rules().library.versions() if i.version == version)
@@ -111,16 +107,19 @@ def versioned_path(version: str, rest: str = ""):
 @bp.get("/offline/<version>.json")
 def pack(version: str):
     v = rules().version(version)
-    path = pack_path(v)
     packs = cache("packs")
     key = (build_id(), v)
     entry = packs.get(key) if packs is not None else None
     if entry is None:
         try:
-            body = path.read_bytes()
+            body = rules().library.build_file(v, OFFLINE_FILE)
         except OSError:
             raise BuildUnavailable(
                 f"CR {v} has no offline pack in this build: rebuild it (nrrules build --force)"
+            ) from None
+        except ValueError as exc:  # truncated or altered since the build: never served
+            raise BuildUnavailable(
+                f"CR {v}'s offline pack is damaged ({exc}): rebuild it (nrrules build --force)"
             ) from None
         entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
         if packs is not None:
