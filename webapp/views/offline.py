@@ -56,7 +56,9 @@ def saved_pages(version: str) -> list[str]:
         has_judge = False
     if has_judge:
         pages.append(url_for("judge_history.judge_index_page"))
-        pages += [e["url"] for d in judge_payloads.judge_index(rules()) for s in d["sections"] for e in s["entries"]]
+        pages += [
+            e["url"] for d in judge_payloads.judge_index(rules()) for s in d["sections"] for e in s["entries"]
+        ]
     names = rules().version_names()
     at = names.index(version)
     if at > 0:
