@@ -184,8 +184,8 @@ def slow_network_numbers(base: str) -> dict:
             if label == "saved copy":
                 pg.locator("#offline-ctl .save-offline").click()
                 pg.wait_for_selector("#offline-ctl[data-saved]", timeout=120_000)
-                pg.wait_for_function("navigator.serviceWorker.controller !== null")
-                _throttle_worker(b)
+            pg.wait_for_function("navigator.serviceWorker.controller !== null")  # registered either way
+            _throttle_worker(b)
             cdp = ctx.new_cdp_session(pg)
             cdp.send("Network.enable")
             cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
@@ -193,7 +193,7 @@ def slow_network_numbers(base: str) -> dict:
             for i, path in enumerate(SLOW_PAGES):
                 t0 = time.perf_counter()
                 pg.goto(base + path, wait_until="commit", timeout=120_000)
-                pg.wait_for_function("document.querySelector('article h1') !== null", timeout=120_000)
+                pg.wait_for_selector("article h1", timeout=120_000)
                 why = pg.evaluate("document.body.dataset.savedWhy || 'network'")
                 out[f"slow net, {label}: page {i + 1} s ({why})"] = time.perf_counter() - t0
             ctx.close()
@@ -311,7 +311,12 @@ def main() -> None:
 def report(results: dict) -> None:
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 CPUs shared with other work)")
     for key, value in results.items():
-        print(f"{key:36s} {value:,.2f}" if isinstance(value, float) else f"{key:36s} {value:,}")
+        shown = (
+            f"{value:,.2f}"
+            if isinstance(value, float)
+            else (f"{value:,}" if isinstance(value, int) else value)
+        )
+        print(f"{key:36s} {shown}")
 
 
 if __name__ == "__main__":

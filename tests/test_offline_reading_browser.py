@@ -103,8 +103,9 @@ def test_cards_rulings_judge_items_and_changes_are_read_offline(browser, own_ser
         own_server.stop()
         context.set_offline(True)
 
-        # A card page with its rulings, from the saved copy.
-        pg.goto(base + f"/c/{RULED}")
+        # A card page with its rulings, from the saved copy (with the app's security headers).
+        resp = pg.goto(base + f"/c/{RULED}")
+        assert "script-src 'self'" in resp.headers["content-security-policy"]
         pg.wait_for_selector("body[data-rendered='1']")
         assert "offline" in text(pg, "#netstatus")
         assert text(pg, "article.card-page h1") == card["title"]
@@ -138,7 +139,8 @@ def test_cards_rulings_judge_items_and_changes_are_read_offline(browser, own_ser
         assert pg.locator(f"#ruling-{len(card['rulings']) - 1}").is_visible()
 
         # A judges' item, the judges' index and the changes page: the pages as the server made them.
-        pg.goto(base + f"/j/{JUDGE_ITEM}")
+        resp = pg.goto(base + f"/j/{JUDGE_ITEM}")
+        assert "script-src 'self'" in resp.headers["content-security-policy"]
         pg.wait_for_selector("#judge-item h1")
         assert text(pg, "#judge-item h1") == item["title"]
         assert pg.locator("#timing-map tbody tr").count() == len(item["timing"])

@@ -69,7 +69,12 @@ function fromSaved(request, why) {
     if (!res) return offlinePage();
     return res.text().then(function (text) {
       var marked = text.replace("<body ", "<body data-saved-why=\"" + why + "\" ");
-      return new Response(marked, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+      /* the saved response's own headers (its Content-Security-Policy...), less those of its old body */
+      var headers = new Headers(res.headers);
+      headers.delete("Content-Length");
+      headers.delete("Content-Encoding");
+      headers.delete("ETag");
+      return new Response(marked, { status: 200, headers: headers });
     });
   });
 }
