@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request
 
 from rules_index.offline import OFFLINE_FILE
 
@@ -55,14 +55,14 @@ def saved_pages(version: str) -> list[str]:
     except Exception:  # a damaged judges' build: the copy is saved without it
         has_judge = False
     if has_judge:
-        pages.append(url_for("judge_history.judge_index_page"))
+        pages.append("/j/")
         pages += [
             e["url"] for d in judge_payloads.judge_index(rules()) for s in d["sections"] for e in s["entries"]
         ]
     names = rules().version_names()
     at = names.index(version)
     if at > 0:
-        pages.append(url_for("judge_history.changes_page", pair=f"{names[at - 1]}..{version}"))
+        pages.append(f"/changes/{names[at - 1]}..{version}")
     return pages
 
 
