@@ -205,3 +205,61 @@ def test_offline_pages_at_desktop_size(browser, own_server):  # noqa: F811
         shot(pg, "offline-not-saved-desktop")
     finally:
         context.close()
+
+
+SLOW = {"offline": False, "latency": 2000, "downloadThroughput": 50 * 1024, "uploadThroughput": 50 * 1024}
+
+
+def throttle(browser, context, pg) -> None:  # noqa: F811
+    """A slow network ("Slow 3G"-like) for the page and for the service worker's own fetches,
+    which page-level emulation does not reach (the worker's CDP target, from the browser's session)."""
+    session = browser.new_browser_cdp_session()
+    workers = [t for t in session.send("Target.getTargets")["targetInfos"] if t["type"] == "service_worker"]
+    assert workers
+    for target in workers:
+        sid = session.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": False})[
+            "sessionId"
+        ]
+        for i, (method, params) in enumerate(
+            [("Network.enable", {}), ("Network.emulateNetworkConditions", SLOW)]
+        ):
+            message = json.dumps({"id": i + 1, "method": method, "params": params})
+            session.send("Target.sendMessageToTarget", {"sessionId": sid, "message": message})
+    cdp = context.new_cdp_session(pg)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW)
+
+
+def test_a_slow_network_gets_the_saved_copy_and_can_wait_for_the_server(browser, own_server):  # noqa: F811
+    """On a slow (not failed) network the saved copy answers and says why; the reader can still
+    ask for the server's page, which then comes from the network."""
+    base = own_server.base
+    context = browser.new_context(**PHONE)
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    try:
+        pg.goto(base + "/")
+        pg.locator("#offline-ctl .save-offline").click()
+        pg.wait_for_selector(f"#offline-ctl[data-saved='{LATEST}']", timeout=90_000)
+        pg.wait_for_function("navigator.serviceWorker.controller !== null")
+        throttle(browser, context, pg)
+        pg.goto(base + "/id/step_jack_out_choice")
+        pg.wait_for_selector("body[data-rendered='1']")
+        assert pg.locator("body[data-saved-why='slow']").count() == 1
+        status = pg.locator("#netstatus[data-why='slow']")
+        status.wait_for()
+        assert text(pg, "#netstatus").startswith(
+            f"The network is slow: this is the copy of CR {LATEST} saved"
+        )
+        assert text(pg, "article.rule h1 .num") == "6.9.4c"
+        shot(pg, "offline-slow-network-phone")
+        # the next page comes from the saved copy at once (the network is known to be slow)
+        pg.goto(base + f"/c/{RULED}")
+        pg.wait_for_selector("body[data-saved-why='slow'][data-rendered='1']")
+        # "Wait for the server's page": the server's own card page (its stepper section)
+        pg.locator("#netstatus button").click()
+        pg.wait_for_selector("#engine-summary", timeout=90_000)
+        assert pg.locator("body[data-saved-why]").count() == 0
+        assert pg.locator("body[data-shell]").count() == 0
+    finally:
+        context.close()

@@ -243,7 +243,7 @@
           /* the worker lets the next load of this page wait for the network (sw.js "wait") */
           var ch = new MessageChannel();
           ch.port1.onmessage = function () { location.reload(); };
-          navigator.serviceWorker.controller.postMessage({ wait: location.href }, [ch.port2]);
+          navigator.serviceWorker.controller.postMessage({ wait: location.href.split("#")[0] }, [ch.port2]);
           again.disabled = true;
         });
         status.appendChild(again);
