@@ -48,7 +48,7 @@
   function save(version, pack, reading) {
     var name = DATA_PREFIX + version + "-" + Date.now();
     var urls = [pack, "/offline.html"].concat(assetUrls());
-    var bytes = 0, t0 = performance.now();
+    var bytes = 0, cards = 0, t0 = performance.now();
     return caches.open(name).then(function (cache) {
       function put(u, read) {
         return fetch(u, { cache: "no-cache", credentials: "same-origin" }).then(function (r) {
@@ -60,13 +60,14 @@
         });
       }
       var more = !reading ? Promise.resolve() : put(reading, true).then(function (rp) {
+        cards = (rp.cards || []).length;
         var extra = (rp.pages || []).concat(rp.assets || []).filter(function (u) { return urls.indexOf(u) < 0; });
         urls = urls.concat([reading], extra);
         return Promise.all(extra.map(function (u) { return put(u); }));
       });
       return Promise.all(urls.map(function (u) { return put(u); }).concat([more]));
     }).then(function () {
-      var meta = { version: version, cache: name, pack: pack, reading: reading || null, bytes: bytes, files: urls.length,
+      var meta = { version: version, cache: name, pack: pack, reading: reading || null, cards: cards, bytes: bytes, files: urls.length,
         saved_at: new Date().toISOString(), ms: Math.round(performance.now() - t0) };
       return caches.open(META_CACHE).then(function (c) {
         return c.put(META_URL, new Response(JSON.stringify(meta), { headers: { "Content-Type": "application/json" } }));

@@ -8,15 +8,15 @@
    other saved version, so one version is kept at a time.
 
    What it answers:
-   - page navigations the saved copy can answer (SAVED_PATHS: rules, /all, search, cards, the
-     saved pages) when a copy is saved: the network first, but after SAVED_WAIT ms without an
-     answer the saved copy (a saved page as it was saved, else the shell, which renders rules,
-     /all, search results and card pages from the packs); while the network is slow (an answer
-     took longer than SAVED_WAIT in the last SLOW_FOR ms) the saved copy at once. The network's
-     answer is still awaited in the background: it says whether the network is still slow, and
-     refreshes a saved page;
-   - any other navigation, and one the reader asked to wait for: the network; without a connection the shell, which says the page is
-     not in the saved copy;
+   - a page navigation the saved copy can answer (RULE_PATHS: rules, /all, search, the home
+     page; CARD_PATHS when it holds cards; the pages it keeps), when a copy is saved: the
+     network first, but after SAVED_WAIT ms without an answer the saved copy (a saved page as
+     it was saved, else the shell, which renders rules, /all, search results and card pages
+     from the packs); while the network is slow (an answer took longer than SAVED_WAIT in the
+     last SLOW_FOR ms) the saved copy at once. The network's answer is still awaited in the
+     background: it says whether the network is still slow, and refreshes a saved page;
+   - any other navigation, and one the reader asked to wait for: the network; without a
+     connection the shell, which says the page is not in the saved copy;
    - /static/ and /offline/ files: from the saved copy when present (they are immutable by URL),
      else the network;
    - anything else: the network, as if there were no worker. */
@@ -25,7 +25,8 @@ var META_CACHE = "nrrules-meta";
 var META_URL = "/offline/saved.json";
 var SAVED_WAIT = 1000;
 var SLOW_FOR = 60000;
-var SAVED_PATHS = /^\/(?:$|id\/|r\/|all\/?$|search\/?$|c\/|c$|j\/|changes(?:\/|$)|v\/)/;
+var RULE_PATHS = /^\/(?:$|id\/|r\/|all\/?$|search\/?$|v\/)/;
+var CARD_PATHS = /^\/c(?:\/|$)/;
 var slowUntil = 0;
 var waitFor = null; /* a page whose next load waits for the network ("Wait for the server's page") */
 
@@ -97,34 +98,45 @@ function navigate(event) {
   return saved().then(function (meta) {
     var wait = waitFor === request.url;
     if (wait) waitFor = null;
-    if (!meta || wait || !SAVED_PATHS.test(path)) {
+    if (!meta || wait) {
       return fetch(request).catch(function () { return meta ? fromSaved(request, "offline") : offlinePage(); });
     }
-    var t0 = Date.now();
-    var network = fetch(request).then(function (res) {
-      var ms = Date.now() - t0;
-      slowUntil = ms > SAVED_WAIT ? Date.now() + SLOW_FOR : 0;
-      return res;
+    return caches.open(meta.cache).then(function (cache) {
+      return cache.match(request, { ignoreVary: true });
+    }).then(function (page) {
+      var answers = !!page || RULE_PATHS.test(path) || (meta.cards > 0 && CARD_PATHS.test(path));
+      if (!answers) return fetch(request).catch(function () { return fromSaved(request, "offline"); });
+      return savedOrNetwork(event, request);
     });
-    event.waitUntil(network.then(function (res) { return refresh(request, res); }, function () {}));
-    if (Date.now() < slowUntil) return fromSaved(request, "slow");
-    return new Promise(function (resolve) {
-      var done = false;
-      var timer = setTimeout(function () {
-        if (done) return;
-        done = true;
-        slowUntil = Date.now() + SLOW_FOR;
-        resolve(fromSaved(request, "slow"));
-      }, SAVED_WAIT);
-      network.then(function (res) {
-        if (done) return;
-        done = true; clearTimeout(timer);
-        resolve(res.clone());
-      }, function () {
-        if (done) return;
-        done = true; clearTimeout(timer);
-        resolve(fromSaved(request, "offline"));
-      });
+  });
+}
+
+/* The network's answer if it comes within SAVED_WAIT ms (and the network is not known to be
+   slow), else the saved copy's; the network's answer is awaited in the background either way. */
+function savedOrNetwork(event, request) {
+  var t0 = Date.now();
+  var network = fetch(request).then(function (res) {
+    slowUntil = Date.now() - t0 > SAVED_WAIT ? Date.now() + SLOW_FOR : 0;
+    return res;
+  });
+  event.waitUntil(network.then(function (res) { return refresh(request, res); }, function () {}));
+  if (Date.now() < slowUntil) return fromSaved(request, "slow");
+  return new Promise(function (resolve) {
+    var done = false;
+    var timer = setTimeout(function () {
+      if (done) return;
+      done = true;
+      slowUntil = Date.now() + SLOW_FOR;
+      resolve(fromSaved(request, "slow"));
+    }, SAVED_WAIT);
+    network.then(function (res) {
+      if (done) return;
+      done = true; clearTimeout(timer);
+      resolve(res.clone());
+    }, function () {
+      if (done) return;
+      done = true; clearTimeout(timer);
+      resolve(fromSaved(request, "offline"));
     });
   });
 }
