@@ -67,6 +67,8 @@ def test_cards_rulings_judge_items_and_changes_are_read_offline(browser, own_ser
     card = api(base, f"/api/cards/{RULED}")
     snare = api(base, "/api/cards/snare")
     item = api(base, f"/api/judge/{JUDGE_ITEM}")
+    with urllib.request.urlopen(base + f"/c/{RULED}", timeout=30) as resp:
+        card_page = resp.read().decode("utf-8")
     changes = api(base, f"/api/changes/{PAIR}")
     assert card["rulings"] and card["cited_rules"] and snare["rules"]
 
@@ -116,6 +118,15 @@ def test_cards_rulings_judge_items_and_changes_are_read_offline(browser, own_ser
         assert words in text(pg, "#ruling-0")
         assert pg.locator("#cited-rules a.ref").count() == len(card["cited_rules"])
         assert pg.locator("#in-the-stepper .none").is_visible()
+        # the same markup as the server's page (the packed markup expands back exactly)
+        pairs = pg.evaluate(
+            """(page) => { const d = new DOMParser().parseFromString(page, "text/html");
+               return ["#card-stats", "#legality", "#card-text", "#rulings"].map(
+                 s => [d.querySelector(s).innerHTML, document.querySelector(s).innerHTML]); }""",
+            card_page,
+        )
+        for online, offline in pairs:
+            assert offline == online
         shot(pg, "offline-card-phone")
         shot(pg, "offline-card-phone-full", full=True)
         # A ruling's cited rule opens from the saved copy.
