@@ -495,7 +495,7 @@
     var p = el("p", "in-copy", "It holds the rules (");
     var all = el("a", null, "the whole CR"); all.href = "/all"; p.appendChild(all);
     p.appendChild(document.createTextNode(", search)"));
-    if (rp && rp.cards.length) p.appendChild(document.createTextNode(", " + rp.cards.length + " cards with their official rulings"));
+    if (rp && rp.cards.length) p.appendChild(document.createTextNode(", " + rp.cards.length.toLocaleString("en") + " cards with their official rulings"));
     var judge = rp && rp.pages.filter(function (u) { return u === "/j/"; })[0];
     var changes = rp && rp.pages.filter(function (u) { return u.indexOf("/changes/") === 0; })[0];
     if (judge) { p.appendChild(document.createTextNode(", ")); var j = el("a", null, "the judges' documents"); j.href = judge; p.appendChild(j); }
