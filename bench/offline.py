@@ -5,11 +5,19 @@
   ~1.44 Mbit/s down), and on the loopback without emulation;
 * client-side search latency for 20 queries in Chromium (the saved copy's index), p50/p95/max,
   and the one-off cost of loading and parsing the pack;
+* the saved copy's size per version: the offline pack (rules and search index) and the reading
+  pack (cards with their official rulings), raw and gzipped, and the pages saved as they are
+  (the judges' documents, the version's changes page);
+* time to first answer on a slow network ("Slow 3G"-like: 2 s RTT, 50 KB/s, applied to the page
+  and to the service worker's own fetches through its CDP target): without a saved copy, and with
+  one for the first page and the next ones (the worker answers from the saved copy after
+  sw.js SAVED_WAIT, then at once while the network stays slow);
 * `nrrules export` of every version: wall and CPU seconds, files, bytes;
 * a plain static file server (Python's http.server) on exported rule pages beside the app
   (gunicorn) on the same pages, requests per second (wrk, 16 connections, gzip accepted).
 
 Usage: python bench/offline.py [--build-dir DIR] [--seconds 5] [--skip-export]
+       python bench/offline.py --slow-only [--build-dir DIR]   (sizes and the slow network only)
        python bench/offline.py --export-only [--repeat 3] [--build-dir DIR]
 (--export-only: only the export, run --repeat times, each with the load average beside it: on a
 shared machine wall time follows the load, so report the range.)
@@ -74,7 +82,9 @@ def browser_numbers(base: str) -> dict:
                 cdp.send("Network.enable")
                 cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
                 cdp.send("Network.emulateNetworkConditions", profile)
-            meta = pg.evaluate("NROffline.save(document.body.dataset.version, document.body.dataset.pack)")
+            meta = pg.evaluate(
+                "NROffline.save(document.body.dataset.version, document.body.dataset.pack, document.body.dataset.reading)"
+            )
             out[f"save s ({label})"] = meta["ms"] / 1000
             if label == "loopback":
                 out["stored bytes"] = pg.evaluate(
@@ -98,6 +108,94 @@ def browser_numbers(base: str) -> dict:
                 out["search ms p95 (first run)"] = first[int(0.95 * (len(first) - 1))]
                 out["search ms max (first run)"] = first[-1]
                 out["search ms p50 (again)"] = statistics.median(timings["warm"])
+            ctx.close()
+        b.close()
+    return out
+
+
+SLOW = {"offline": False, "latency": 2000, "downloadThroughput": 50 * 1024, "uploadThroughput": 50 * 1024}
+SLOW_PAGES = ["/id/rule_sec_run_run_ends_phase", "/id/step_jack_out_choice", "/c/snare", "/id/sec_rez"]
+
+
+def pack_sizes(base: str, versions: list[str]) -> dict:
+    """Bytes of each version's offline pack and reading pack (raw and gzipped) and of the pages saved."""
+    import gzip
+    import json
+    import urllib.request
+
+    def get(path: str) -> bytes:
+        with urllib.request.urlopen(base + path, timeout=120) as resp:
+            return resp.read()
+
+    out: dict = {}
+    for v in versions:
+        pack = get(f"/offline/{v}.json")
+        t0 = time.perf_counter()
+        reading = get(f"/offline/{v}/reading.json")
+        made = time.perf_counter() - t0
+        pages = sum(len(get(u)) for u in json.loads(reading)["pages"])
+        out[f"CR {v} rules pack KB (gzip)"] = (
+            f"{len(pack) / 1e3:,.0f} ({len(gzip.compress(pack)) / 1e3:,.0f})"
+        )
+        out[f"CR {v} cards+rulings KB (gzip)"] = (
+            f"{len(reading) / 1e3:,.0f} ({len(gzip.compress(reading)) / 1e3:,.0f})"
+        )
+        out[f"CR {v} saved pages KB"] = f"{pages / 1e3:,.0f}"
+        out[f"CR {v} reading pack made s"] = made
+    return out
+
+
+def _throttle_worker(browser) -> None:
+    """The slow profile on the service worker's own fetches (page-level emulation does not reach
+    them): through the worker's CDP target, attached from the browser's session."""
+    import json
+
+    session = browser.new_browser_cdp_session()
+    workers = [t for t in session.send("Target.getTargets")["targetInfos"] if t["type"] == "service_worker"]
+    for target in workers:
+        sid = session.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": False})[
+            "sessionId"
+        ]
+        for i, (method, params) in enumerate(
+            [
+                ("Network.enable", {}),
+                ("Network.setCacheDisabled", {"cacheDisabled": True}),
+                ("Network.emulateNetworkConditions", SLOW),
+            ]
+        ):
+            message = json.dumps({"id": i + 1, "method": method, "params": params})
+            session.send("Target.sendMessageToTarget", {"sessionId": sid, "message": message})
+
+
+def slow_network_numbers(base: str) -> dict:
+    """Seconds from a page's navigation to its rule or card heading on the slow profile, without
+    a saved copy (the network's answer) and with one."""
+    from playwright.sync_api import sync_playwright
+
+    out: dict = {}
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"]
+        )
+        for label in ("no saved copy", "saved copy"):
+            ctx = b.new_context(viewport={"width": 390, "height": 844})
+            pg = ctx.new_page()
+            pg.goto(base + "/")
+            if label == "saved copy":
+                pg.locator("#offline-ctl .save-offline").click()
+                pg.wait_for_selector("#offline-ctl[data-saved]", timeout=120_000)
+            pg.wait_for_function("navigator.serviceWorker.controller !== null")  # registered either way
+            _throttle_worker(b)
+            cdp = ctx.new_cdp_session(pg)
+            cdp.send("Network.enable")
+            cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+            cdp.send("Network.emulateNetworkConditions", SLOW)
+            for i, path in enumerate(SLOW_PAGES):
+                t0 = time.perf_counter()
+                pg.goto(base + path, wait_until="commit", timeout=120_000)
+                pg.wait_for_selector("article h1", timeout=120_000)
+                why = pg.evaluate("document.body.dataset.savedWhy || 'network'")
+                out[f"slow net, {label}: page {i + 1} s ({why})"] = time.perf_counter() - t0
             ctx.close()
         b.close()
     return out
@@ -181,6 +279,7 @@ def main() -> None:
     ap.add_argument("--skip-export", action="store_true")
     ap.add_argument("--export-only", action="store_true", help="only time `nrrules export`")
     ap.add_argument("--repeat", type=int, default=3, help="exports to time with --export-only")
+    ap.add_argument("--slow-only", action="store_true", help="only the sizes and the slow network")
     args = ap.parse_args()
     build_dir = live.ensure_build(args.build_dir)
     os.environ["NRRULES_BUILD_DIR"] = build_dir
@@ -192,6 +291,12 @@ def main() -> None:
     results: dict = {}
     tmp = Path(tempfile.mkdtemp(prefix="nrrules-bench-export-"))
     try:
+        from rules_index.store import Library
+
+        results.update(pack_sizes(base, [i.version for i in Library.open(build_dir).versions()]))
+        results.update(slow_network_numbers(base))
+        if args.slow_only:
+            return
         results.update(browser_numbers(base))
         if not args.skip_export:
             site = tmp / "site"
@@ -200,9 +305,18 @@ def main() -> None:
     finally:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+        report(results)
+
+
+def report(results: dict) -> None:
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 CPUs shared with other work)")
     for key, value in results.items():
-        print(f"{key:36s} {value:,.2f}" if isinstance(value, float) else f"{key:36s} {value:,}")
+        shown = (
+            f"{value:,.2f}"
+            if isinstance(value, float)
+            else (f"{value:,}" if isinstance(value, int) else value)
+        )
+        print(f"{key:36s} {shown}")
 
 
 if __name__ == "__main__":

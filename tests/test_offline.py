@@ -4,6 +4,7 @@ usable offline: /manifest.webmanifest, /sw.js, /offline.html and /offline/<versi
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from helpers import LATEST, VERSIONS
@@ -90,3 +91,29 @@ def test_manifest_and_service_worker(client):
     shell = client.get("/offline.html")
     assert shell.status_code == 200 and b'data-shell="1"' in shell.data
     assert "default-src 'self'" in shell.headers["Content-Security-Policy"]
+
+
+def test_the_reading_pack_of_a_build_without_cards_and_bad_versions(build_dir):
+    """A build without card data or judges' documents still has a reading pack (no cards, the
+    version's changes page); an unknown or hostile version is a clear 404, no traceback."""
+    from webapp.views.offline import UNIT_MARK, compact_markup
+
+    client = create_app({"BUILD_DIR": str(build_dir), "TESTING": True}).test_client()
+    r = client.get("/offline/26.03/reading.json")
+    assert r.status_code == 200 and r.headers["Content-Type"] == "application/json"
+    pack = r.get_json()
+    assert pack["cards"] == [] and pack["pages"] == ["/changes/25.08..26.03"]
+    assert client.get("/offline/22.12/reading.json").get_json()["pages"] == []  # the first version
+    page = client.get("/").get_data(as_text=True)
+    assert 'data-reading="/offline/26.03/reading.json?h=' in page
+    for bad in ("99.99", "<script>", "..%2F..%2Fetc"):
+        r = client.get(f"/offline/{bad}/reading.json")
+        assert r.status_code == 404, bad
+        assert "Traceback" not in r.get_data(as_text=True) and str(build_dir) not in r.get_data(as_text=True)
+    # the compaction: each unit is a mark and one character, and expands back to the markup
+    rows = [["a", "<b>x</b><b>y</b>\x7f<b>z</b>"], ["b", '<a class="kw" href="/id/r">r</a> <b>w</b>']]
+    original = [r[1].replace(UNIT_MARK, "") for r in rows]
+    units = compact_markup(rows, (1,))
+    assert units and all(len(r[1]) < len(o) for r, o in zip(rows, original, strict=True))
+    expanded = [re.sub(UNIT_MARK + "(.)", lambda m: units[ord(m.group(1)) - 0x100], r[1]) for r in rows]
+    assert expanded == original

@@ -152,9 +152,16 @@ def test_shared_files_match_the_app(static_server, client, library, site, cards_
         "/api/versions",
         f"/offline/{LATEST}.json",
         f"/offline/{OLD}.json",
+        f"/offline/{LATEST}/reading.json",
+        f"/offline/{OLD}/reading.json",
     ):
         status, data = fetch(static_server, path)
         assert status == 200 and data == app_bytes(client, path), path
+    # every page and asset a saved copy keeps is on the static site too (saving fetches them all)
+    reading = json.loads(fetch(static_server, f"/offline/{LATEST}/reading.json")[1])
+    assert len(reading["cards"]) > 1900 and reading["pages"]
+    for url in reading["pages"] + reading["assets"]:
+        assert fetch(static_server, url)[0] == 200, url
     assert (
         fetch(static_server, f"/offline/{LATEST}.json")[1]
         == (cards_built / LATEST / OFFLINE_FILE).read_bytes()  # the exported build's own pack

@@ -13,6 +13,8 @@ URL (latest version)               file
 ``/api/rules/<id>``, ``/api/versions``  ``api/rules/<id>``, ``api/versions`` (JSON, no extension)
 ``/api/terms/<term>``              ``api/terms/<term>``: every defined term (``api/terms/paid ability``)
 ``/offline/<v>.json``              the offline pack of every version
+``/offline/<v>/reading.json``      its reading pack (cards, rulings, the pages a saved copy keeps)
+``/j/``, ``/j/<id>``               ``j/index.html``, ``j/<id>/index.html``: the judges' documents (when built)
 ``/sw.js``, ``/manifest.webmanifest``, ``/offline.html``, ``/static/...``   as they are
 ``/search?q=...``                  ``search/index.html``: searches the offline pack in the browser
 ``/c/<card id>``, ``/api/cards/<id>``  ``c/<id>/index.html``, ``api/cards/<id>`` (when card data is built)
@@ -55,6 +57,7 @@ from . import create_app
 from .jsonprovider import dumps_bytes
 from .library import rules
 from .payloads import rules as rule_payloads
+from .views.offline import saved_pages
 from .views.pages import page_payload, render_rule
 
 MARKER = ".nrrules-export"
@@ -196,8 +199,18 @@ def _export_versions(job: tuple[str | None, str, str, list[str]]) -> tuple[int, 
                 if len(names) > 1:
                     pair = f"{names[-2]}..{names[-1]}"
                     out.put("changes/index.html", _redirect_page(f"{pair} changes", f"/changes/{pair}"))
+                for url in saved_pages(v):  # the judges' documents (a saved copy keeps them)
+                    if url.startswith("/j/"):
+                        html(
+                            url,
+                            url.lstrip("/") + "index.html"
+                            if url == "/j/"
+                            else url.lstrip("/") + "/index.html",
+                        )
             _rule_files(app, out, doc, v, latest, base_url)
             out.put(f"offline/{v}.json", _get(client, f"/offline/{v}.json", base_url))
+            # the reading pack (cards, rulings, the pages a saved copy keeps): webapp.views.offline
+            out.put(f"offline/{v}/reading.json", _get(client, f"/offline/{v}/reading.json", base_url))
     return out.files, out.bytes
 
 

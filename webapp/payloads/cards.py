@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from typing import Any
 
 from rules_index.cards import (
@@ -321,7 +322,17 @@ def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]
     s = store(rules)
     v = rules.version(version)
     doc = rules.library.document(v)
-    linker = _Linker(rules, v, s, doc)
+    p = _card_core(rules, s, doc, _Linker(rules, v, s, doc), card)
+    p["rules"] = [_rule_brief(doc, rid) for rid in p["rules"]]
+    p["engine"] = engine_account(s, card)
+    return p
+
+
+def _card_core(rules: Rules, s: CardStore, doc: Any, linker: _Linker, card: Card) -> dict[str, Any]:
+    """`card` without the engine's account, with ``rules`` as the ids of the rules mentioning the
+    card (what both the card page and the saved copy's reading pack need)."""
+    linker.seen.clear()
+    linker.used.clear()
     text_html = linker.card_text(card.text)
     keywords = [{"term": k.term, "kind": k.kind, "id": k.rule_id, "number": k.number} for k in linker.used]
     rulings_ = [_ruling(rules, r, i, doc, linker) for i, r in enumerate(s.rulings(card.id))]
@@ -351,13 +362,37 @@ def card(rules: Rules, card: Card, version: str | None = None) -> dict[str, Any]
         "codes": [p.id for p in printings],
         "standard": s.legality(card.id).to_dict(),
         "rulings": rulings_,
-        "version": v,
-        "rules": [_rule_brief(doc, rid) for rid in s.mentions(doc).get(card.id, [])],
+        "version": doc.version,
+        "rules": list(s.mentions(doc).get(card.id, [])),
         "cited_rules": [{"id": rid, "number": n} for rid, n in cited.items()],
         "netrunnerdb": f"https://netrunnerdb.com/en/card/{printings[-1].id}" if printings else None,
         "url": f"/c/{card.id}",
-        "engine": engine_account(s, card),
     }
+
+
+def offline_cards(rules: Rules, version: str, render: Callable[[str, dict[str, Any]], str]) -> list[list]:
+    """Every card as the saved copy's reading pack holds it (webapp.views.offline), one row a
+    card: ``[id, title, head, rulings, mentions, cited]``: ``head`` and ``rulings`` the card
+    page's own markup (``render(template, payload)`` of _card_head.html and
+    _card_rulings.html), ``mentions`` the ids of the rules of ``version`` mentioning the card
+    and ``cited`` those its rulings cite (the saved rules give their numbers and text)."""
+    s = store(rules)
+    doc = rules.library.document(version)
+    linker = _Linker(rules, version, s, doc)
+    rows: list[list] = []
+    for c in sorted(s.cards(), key=lambda c: c.id):
+        p = _card_core(rules, s, doc, linker, c)
+        rows.append(
+            [
+                c.id,
+                c.title,
+                render("_card_head.html", p),
+                render("_card_rulings.html", p) if p["rulings"] else "",
+                p["rules"],
+                [x["id"] for x in p["cited_rules"]],
+            ]
+        )
+    return rows
 
 
 def rulings(rules: Rules, card: Card) -> dict[str, Any]:

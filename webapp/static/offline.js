@@ -42,21 +42,32 @@
       new Promise(function (r) { setTimeout(function () { r(false); }, ms); })
     ]);
   }
-  /* Saves `version` (its pack, the shell page, the assets) in a new cache, then records it and
-     deletes every other saved copy: the saved version is replaced only once the new one is whole. */
-  function save(version, pack) {
+  /* Saves `version` (its pack, its reading pack and the pages and assets that one lists, the shell
+     page, this page's assets) in a new cache, then records it and deletes every other saved copy:
+     the saved version is replaced only once the new one is whole. */
+  function save(version, pack, reading) {
     var name = DATA_PREFIX + version + "-" + Date.now();
     var urls = [pack, "/offline.html"].concat(assetUrls());
-    var bytes = 0, t0 = performance.now();
+    var bytes = 0, cards = 0, t0 = performance.now();
     return caches.open(name).then(function (cache) {
-      return Promise.all(urls.map(function (u) {
+      function put(u, read) {
         return fetch(u, { cache: "no-cache", credentials: "same-origin" }).then(function (r) {
           if (!r.ok) throw new Error("HTTP " + r.status + " for " + u);
-          return r.clone().arrayBuffer().then(function (buf) { bytes += buf.byteLength; return cache.put(u, r); });
+          return r.clone().arrayBuffer().then(function (buf) {
+            bytes += buf.byteLength;
+            return cache.put(u, r).then(function () { return read ? JSON.parse(new TextDecoder().decode(buf)) : null; });
+          });
         });
-      }));
+      }
+      var more = !reading ? Promise.resolve() : put(reading, true).then(function (rp) {
+        cards = (rp.cards || []).length;
+        var extra = (rp.pages || []).concat(rp.assets || []).filter(function (u) { return urls.indexOf(u) < 0; });
+        urls = urls.concat([reading], extra);
+        return Promise.all(extra.map(function (u) { return put(u); }));
+      });
+      return Promise.all(urls.map(function (u) { return put(u); }).concat([more]));
     }).then(function () {
-      var meta = { version: version, cache: name, pack: pack, bytes: bytes, files: urls.length,
+      var meta = { version: version, cache: name, pack: pack, reading: reading || null, cards: cards, bytes: bytes, files: urls.length,
         saved_at: new Date().toISOString(), ms: Math.round(performance.now() - t0) };
       return caches.open(META_CACHE).then(function (c) {
         return c.put(META_URL, new Response(JSON.stringify(meta), { headers: { "Content-Type": "application/json" } }));
@@ -109,6 +120,42 @@
     return indexPromise;
   }
   function hitUrl(ix, id) { return "/id/" + encodeURIComponent(id); }
+
+  /* The saved reading pack (cards and their rulings, the list of saved pages: sw.js, views/offline.py),
+     its cards' markup expanded back from the pack's units (compact_markup); null when the saved
+     copy has none (saved before there was one, or a build without cards). */
+  var readingPromise = null;
+  function loadReading() {
+    if (!readingPromise) {
+      readingPromise = getSaved().then(function (meta) {
+        if (!meta || !meta.reading) return null;
+        return caches.open(meta.cache).then(function (c) { return c.match(meta.reading); })
+          .then(function (r) { return r ? r.json() : null; });
+      }).then(function (rp) {
+        if (!rp) return null;
+        var units = rp.units || [], expand = function (markup) {
+          return (markup || "").replace(/\x7f([\s\S])/g, function (m, ch) { return units[ch.charCodeAt(0) - 256] || ""; });
+        };
+        rp.byId = new Map();
+        rp.byTitle = new Map();
+        (rp.cards || []).forEach(function (row, i) {
+          rp.byId.set(row[0], i);
+          rp.byTitle.set(cardKey(row[1]), i);
+        });
+        rp.card = function (i) {
+          var row = rp.cards[i];
+          return { id: row[0], title: row[1], head: expand(row[2]), rulings: expand(row[3] || rp.no_rulings), mentions: row[4] || [], cited: row[5] || [] };
+        };
+        return rp;
+      });
+      readingPromise.catch(function () { readingPromise = null; });
+    }
+    return readingPromise;
+  }
+  /* a card's name as typed: case, accents and punctuation aside ("Snare!" = "snare") */
+  function cardKey(name) {
+    return String(name).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  }
 
   window.NROffline = {
     saved: getSaved,
@@ -175,22 +222,41 @@
   /* ---------------- status: offline notice and the save control ---------------- */
   var status = document.getElementById("netstatus");
   var ctl = document.getElementById("offline-ctl");
+  /* data-saved-why: the worker answered from the saved copy ("offline": no connection, "slow": the
+     network took too long; sw.js) */
+  var savedWhy = body.getAttribute("data-saved-why");
   function showStatus() {
     if (!status) return;
-    var offline = !navigator.onLine || offlineShell;
-    if (!offline) { status.hidden = true; status.textContent = ""; body.classList.remove("is-offline"); return; }
+    var slow = savedWhy === "slow" && navigator.onLine;
+    var offline = !navigator.onLine || (offlineShell && !slow) || savedWhy === "offline";
+    if (!offline && !slow) { status.hidden = true; status.textContent = ""; body.classList.remove("is-offline"); return; }
     body.classList.add("is-offline");
     getSaved().then(function (meta) {
       status.hidden = false;
-      status.textContent = meta
-        ? "You are offline. Reading the copy of CR " + meta.version + " saved on this device on " + new Date(meta.saved_at).toLocaleDateString() + "."
-        : "You are offline, and no CR version is saved on this device.";
+      var copy = meta ? "the copy of CR " + meta.version + " saved on this device on " + new Date(meta.saved_at).toLocaleDateString() + "." : "";
+      status.textContent = slow
+        ? "The network is slow: this is " + copy + " "
+        : meta ? "You are offline. Reading " + copy : "You are offline, and no CR version is saved on this device.";
+      if (slow && navigator.serviceWorker && navigator.serviceWorker.controller) {
+        var again = el("button", "btn", "Wait for the server's page");
+        again.type = "button";
+        again.addEventListener("click", function () {
+          /* the worker lets the next load of this page wait for the network (sw.js "wait") */
+          var ch = new MessageChannel();
+          ch.port1.onmessage = function () { location.reload(); };
+          navigator.serviceWorker.controller.postMessage({ wait: location.href.split("#")[0] }, [ch.port2]);
+          again.disabled = true;
+        });
+        status.appendChild(again);
+      }
       status.setAttribute("data-saved", meta ? meta.version : "");
+      status.setAttribute("data-why", slow ? "slow" : "offline");
     });
   }
   function renderControl() {
     if (!ctl || !hasCaches) return;
     var version = body.getAttribute("data-version"), pack = body.getAttribute("data-pack");
+    var reading = body.getAttribute("data-reading") || null;
     getSaved().then(function (meta) {
       ctl.textContent = "";
       ctl.hidden = false;
@@ -204,16 +270,16 @@
         ctl.removeAttribute("data-saved");
       }
       if (isShell || !version || !pack) return;
-      var same = meta && meta.version === version && meta.pack === pack;
+      var same = meta && meta.version === version && meta.pack === pack && (meta.reading || null) === reading;
       if (!same) {
         var b = el("button", "btn save-offline", (meta ? (meta.version === version ? "Update" : "Replace it with") + " CR " + version : "Save CR " + version + " for offline"));
         b.type = "button";
         b.addEventListener("click", function () {
           b.disabled = true;
           line.textContent = "Saving CR " + version + " for offline use…";
-          save(version, pack).then(function (m) {
+          save(version, pack, reading).then(function (m) {
             return swReady(10000).then(function (ok) {
-              indexPromise = null;
+              indexPromise = null; readingPromise = null;
               renderControl();
               if (!ok) line.textContent += " (this browser cannot open pages offline)";
               ctl.setAttribute("data-save-ms", String(m.ms));
@@ -418,12 +484,96 @@
     rootBox.appendChild(ol);
   }
   function notFound(ix, what) {
+    document.title = "Not in the saved copy — nrrules";
     var h1 = el("h1", "err", "Not in the saved copy");
     rootBox.appendChild(h1);
     rootBox.appendChild(el("p", "errmsg", what + " is not in the copy of CR " + ix.version + " saved on this device."));
+    body.setAttribute("data-not-saved", "1");
+  }
+  /* What the saved copy holds, with links: said on every page it cannot show. */
+  function inTheCopy(rp) {
+    var p = el("p", "in-copy", "It holds the rules (");
+    var all = el("a", null, "the whole CR"); all.href = "/all"; p.appendChild(all);
+    p.appendChild(document.createTextNode(", search)"));
+    if (rp && rp.cards.length) p.appendChild(document.createTextNode(", " + rp.cards.length.toLocaleString("en") + " cards with their official rulings"));
+    var judge = rp && rp.pages.filter(function (u) { return u === "/j/"; })[0];
+    var changes = rp && rp.pages.filter(function (u) { return u.indexOf("/changes/") === 0; })[0];
+    if (judge) { p.appendChild(document.createTextNode(", ")); var j = el("a", null, "the judges' documents"); j.href = judge; p.appendChild(j); }
+    if (changes) { p.appendChild(document.createTextNode(", ")); var c = el("a", null, "what changed in CR " + changes.split("..")[1]); c.href = changes; p.appendChild(c); }
+    p.appendChild(document.createTextNode("."));
+    rootBox.appendChild(p);
+  }
+  /* A page the saved copy does not hold (the board editor, the stepper, another CR's changes...):
+     said as such, never another page in its place. */
+  function notSaved(ix, rp, path) {
+    var what = /^\/(editor|step)(\/|$)/.test(path) ? "The board editor and stepper (" + path + ")"
+      : /^\/changes\//.test(path) ? "What changed " + path.slice(9).replace("..", " → ")
+      : /^\/j(\/|$)/.test(path) ? "The judges' document " + path
+      : "The page " + path;
+    notFound(ix, what);
+    rootBox.appendChild(el("p", "errmsg", "It needs a connection: open it again when you are online."));
+    inTheCopy(rp);
+  }
+  function renderCard(ix, rp, i) {
+    var c = rp.card(i);
+    document.title = c.title + " — card, rulings and rules (offline) — nrrules";
+    var crumbs = el("nav", "crumbs"); crumbs.setAttribute("aria-label", "Breadcrumbs");
+    var home = el("a", null, "CR " + ix.version); home.href = "/"; crumbs.appendChild(home);
+    crumbs.appendChild(document.createTextNode(" › Cards"));
+    rootBox.appendChild(crumbs);
+    var art = el("article", "card-page"); art.id = "card"; art.setAttribute("data-id", c.id);
+    html(art, c.head);
+    rootBox.appendChild(art);
+    var eng = el("section", "engine-units"); eng.id = "in-the-stepper";
+    eng.appendChild(el("h2", null, "In the stepper"));
+    eng.appendChild(el("p", "none", "What the stepper does with this card is not in the saved copy: it needs a connection."));
+    rootBox.appendChild(eng);
+    var box = el("div"); html(box, c.rulings);
+    while (box.firstChild) rootBox.appendChild(box.firstChild);
+    var links = el("section", "links");
+    var known = function (id) { return ix.byId.get(id) !== undefined; };
+    var mention = el("div");
+    mention.appendChild(el("h2", null, "Rules that mention " + c.title));
+    var ms = c.mentions.filter(known);
+    if (ms.length) {
+      var ul = el("ul"); ul.id = "card-rules";
+      ms.forEach(function (id) {
+        var pos = ix.byId.get(id), li = el("li");
+        li.appendChild(ruleLink(ix, pos, null, "ref"));
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(el("span", "ctx", shortLabel(ix, pos, 160)));
+        ul.appendChild(li);
+      });
+      mention.appendChild(ul);
+    } else mention.appendChild(el("p", "none", "No rule of CR " + ix.version + " mentions this card."));
+    links.appendChild(mention);
+    var cited = el("div");
+    cited.appendChild(el("h2", null, "Rules cited by its rulings"));
+    var cs = c.cited.filter(known);
+    if (cs.length) {
+      var cl = el("ul"); cl.id = "cited-rules";
+      cs.forEach(function (id) { var li = el("li"); li.appendChild(ruleLink(ix, ix.byId.get(id), null, "ref")); cl.appendChild(li); });
+      cited.appendChild(cl);
+    } else cited.appendChild(el("p", "none", "None."));
+    links.appendChild(cited);
+    rootBox.appendChild(links);
+    if (location.hash) { var t = document.getElementById(decodeURIComponent(location.hash.slice(1))); if (t) t.scrollIntoView(); }
+  }
+  /* the saved page "/changes" or "/j" stands for (none if this is it: the worker had no such page) */
+  function savedTarget(rp, path) {
+    var u = rp && rp.pages.filter(function (x) { return x.indexOf(path + "/") === 0; })[0];
+    return u && u !== location.pathname ? u : null;
+  }
+  function findCard(rp, ref) {
+    if (!rp) return null;
+    var i = rp.byId.get(ref);
+    if (i === undefined) i = rp.byTitle.get(cardKey(ref));
+    if (i === undefined) i = rp.byTitle.get(cardKey(ref.replace(/-/g, " ")));
+    return i === undefined ? null : i;
   }
 
-  loadIndex().then(function (ix) {
+  Promise.all([loadIndex(), loadReading().catch(function () { return null; })]).then(function (both) {
+    var ix = both[0], rp = both[1];
     rootBox.textContent = "";
     body.setAttribute("data-version", ix.version);
     var path = decodeURIComponent(location.pathname), params = new URLSearchParams(location.search);
@@ -440,20 +590,38 @@
     } else if ((m = /^\/r\/(.+)$/.exec(path))) {
       var f = ix.lookup(m[1]);
       if (f.pos === null) notFound(ix, "Rule " + m[1]); else renderRule(ix, f.pos);
-    } else if ((m = /^\/c\/([^/]+)$/.exec(path))) {
-      /* card pages and their rulings are not in the saved copy (docs/deploy.md says why) */
-      notFound(ix, "The card page " + m[1]);
-      var p = el("p", null, "Card pages and rulings need a connection. The rules that mention a card are in the copy: ");
-      var a = el("a", null, "search for " + m[1].replace(/-/g, " "));
-      a.href = "/search?q=" + encodeURIComponent(m[1].replace(/-/g, " "));
-      p.appendChild(a); p.appendChild(document.createTextNode("."));
-      rootBox.appendChild(p);
-    } else if (path === "/all" || path === "/all/") {
+    } else if ((m = /^\/c\/(.+)$/.exec(path)) || (path === "/c" && (m = [null, params.get("q") || ""]))) {
+      var ci = findCard(rp, m[1]);
+      if (ci !== null) renderCard(ix, rp, ci);
+      else {
+        /* a card the saved copy does not hold (or a copy saved without cards) */
+        notFound(ix, "The card page " + m[1]);
+        var p = el("p", null, "The rules that mention a card are in the copy: ");
+        var a = el("a", null, "search for " + m[1].replace(/-/g, " "));
+        a.href = "/search?q=" + encodeURIComponent(m[1].replace(/-/g, " "));
+        p.appendChild(a); p.appendChild(document.createTextNode("."));
+        rootBox.appendChild(p);
+      }
+    } else if (path === "/all") {
       renderAll(ix);
     } else if ((path === "/search" || path === "/") && params.get("q")) {
       renderSearch(ix, params.get("q").trim());
-    } else {
+      var named = findCard(rp, params.get("q").trim());
+      if (named !== null && rootBox.firstChild) {
+        /* a card's name: its saved page first, as the server's search lists the card */
+        var cp = el("p", "card-hit", "Card: "), ca = el("a", null, rp.cards[named][1]);
+        ca.href = "/c/" + encodeURIComponent(rp.cards[named][0]);
+        cp.appendChild(ca);
+        rootBox.insertBefore(cp, rootBox.firstChild.nextSibling);
+      }
+    } else if (path === "/" || path === "/search") {
       renderHome(ix);
+    } else if ((path === "/changes" || path === "/j") && savedTarget(rp, path)) {
+      /* the nav's "Changes" and "Judges' documents": the saved ones */
+      location.replace(savedTarget(rp, path));
+      return;
+    } else {
+      notSaved(ix, rp, path);
     }
     if (window.NRReading) window.NRReading.armTerms(rootBox); /* terms open their definition */
     body.setAttribute("data-rendered", "1");

@@ -1,11 +1,15 @@
 """Offline use: the web app manifest, the service worker (served at the root so its scope is
-the whole site), the offline shell page and each version's offline pack (rules + compact
-search index, written by `nrrules build`; see rules_index/offline.py)."""
+the whole site), the offline shell page, each version's offline pack (rules + compact
+search index, written by `nrrules build`; see rules_index/offline.py) and its reading pack
+(`reading_pack`: cards and their official rulings, and the pages saved as they are: the
+judges' documents and the version's changes page), made by the app from the loaded build."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections import Counter
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request
@@ -14,8 +18,10 @@ from rules_index.offline import OFFLINE_FILE
 
 from ..caches import cache
 from ..errors import BuildUnavailable, NotFound
-from ..httputil import PAGE_MAX_AGE, cached_response, gzip_bytes, local_redirect, static_url
+from ..httputil import PAGE_MAX_AGE, asset_revision, cached_response, gzip_bytes, local_redirect, static_url
 from ..library import build_id, rules
+from ..payloads import cards as card_payloads
+from ..payloads import judge as judge_payloads
 
 bp = Blueprint("offline", __name__)
 
@@ -24,6 +30,88 @@ def pack_url(version: str) -> str:
     """The pack's URL, with the source hash so a saved copy is replaced when the CR changes."""
     info = next(i for i in rules().library.versions() if i.version == version)
     return f"/offline/{version}.json?h={info.source_hash[:12]}"
+
+
+READING_FORMAT = 1
+
+
+def reading_url(version: str) -> str:
+    """The reading pack's URL, with the build and the templates' revision (the pack holds
+    rendered markup), so a saved copy is offered an update when either changes."""
+    raw = f"{build_id()}|{asset_revision(current_app)}|{version}"
+    return f"/offline/{version}/reading.json?h={hashlib.sha256(raw.encode()).hexdigest()[:12]}"
+
+
+def saved_pages(version: str) -> list[str]:
+    """The pages a saved copy of ``version`` keeps as the server renders them: the judges'
+    documents (their index and every item) and what changed from the version before."""
+    pages: list[str] = []
+    try:
+        has_judge = rules().library.judge() is not None
+    except Exception:  # a damaged judges' build: the copy is saved without it
+        has_judge = False
+    if has_judge:
+        pages.append("/j/")
+        pages += [
+            e["url"] for d in judge_payloads.judge_index(rules()) for s in d["sections"] for e in s["entries"]
+        ]
+    names = rules().version_names()
+    at = names.index(version)
+    if at > 0:
+        pages.append(f"/changes/{names[at - 1]}..{version}")
+    return pages
+
+
+# The cards' markup repeats the same tags and glyphs thousands of times (a keyword's link, a
+# symbol's span, the stats line's paragraph): 1.9 of its 3.1 MB. `compact_markup` writes each of
+# the most frequent as UNIT_MARK and one character (U+0100 onwards, two bytes in UTF-8), the pack's
+# ``units`` listing them; offline.js expands them back to the same markup.
+UNIT_MARK = "\x7f"
+UNIT_FIRST, UNIT_LAST = 0x100, 0x7FF
+_UNIT = re.compile(r'<span class="sym[^"]*"[^>]*>[^<]*</span>|<[^<>]+>')
+
+
+def compact_markup(rows: list[list], columns: tuple[int, ...]) -> list[str]:
+    """Rewrites the markup in ``columns`` of ``rows`` in place with the most frequent tags and
+    symbol spans as UNIT_MARK + one character; returns the units in the order of their
+    characters (``units[ord(ch) - UNIT_FIRST]``). A UNIT_MARK in the markup itself (a control
+    character no page shows) is dropped first, so every mark left is one of these units."""
+    counts: Counter[str] = Counter()
+    for row in rows:
+        for col in columns:
+            row[col] = row[col].replace(UNIT_MARK, "")
+            counts.update(_UNIT.findall(row[col]))
+    saved = {u: (len(u.encode()) - 3) * n for u, n in counts.items() if n > 1}
+    units = sorted((u for u in saved if saved[u] > 0), key=lambda u: -saved[u])[: UNIT_LAST - UNIT_FIRST + 1]
+    code = {u: UNIT_MARK + chr(UNIT_FIRST + i) for i, u in enumerate(units)}
+    for row in rows:
+        for col in columns:
+            row[col] = _UNIT.sub(lambda m: code.get(m.group(0), m.group(0)), row[col])
+    return units
+
+
+def reading_pack(version: str) -> dict:
+    """What a saved copy of ``version`` holds besides the rules (offline.js saves it, the offline
+    shell renders it): every card (`payloads.cards.offline_cards`: its page's heading, text and
+    rulings as the page's own markup, the rules mentioning it and those its rulings cite), the
+    markup of a card without rulings (``no_rulings``), the pages saved as they are
+    (`saved_pages`) and the stylesheets those need beyond the shell's own (``assets``)."""
+
+    def render(template: str, p: dict) -> str:
+        return render_template(template, p=p)
+
+    has_cards = card_payloads.has_cards(rules())
+    cards = card_payloads.offline_cards(rules(), version, render) if has_cards else []
+    units = compact_markup(cards, (2, 3))
+    return {
+        "format": READING_FORMAT,
+        "version": version,
+        "units": units,
+        "cards": cards,
+        "no_rulings": render("_card_rulings.html", {"rulings": []}) if has_cards else "",
+        "pages": saved_pages(version),
+        "assets": [static_url("cards.css")],
+    }
 
 
 def manifest() -> dict:
@@ -48,7 +136,13 @@ def _offline_context() -> dict:
         except (StopIteration, BuildUnavailable):
             return ""
 
-    return {"offline_pack": offline_pack}
+    def offline_reading(version: str | None) -> str:
+        try:
+            return reading_url(version) if version else ""
+        except BuildUnavailable:
+            return ""
+
+    return {"offline_pack": offline_pack, "offline_reading": offline_reading}
 
 
 @bp.get("/manifest.webmanifest")
@@ -121,6 +215,22 @@ def pack(version: str):
             raise BuildUnavailable(
                 f"CR {v}'s offline pack is damaged ({exc}): rebuild it (nrrules build --force)"
             ) from None
+        entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
+        if packs is not None:
+            packs.put(key, entry)
+    return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
+
+
+@bp.get("/offline/<version>/reading.json")
+def reading(version: str):
+    """The reading pack of a version (`reading_pack`), made once per build and kept with its
+    gzip form in the packs cache."""
+    v = rules().version(version)
+    packs = cache("packs")
+    key = (build_id(), asset_revision(current_app), v, "reading")
+    entry = packs.get(key) if packs is not None else None
+    if entry is None:
+        body = json.dumps(reading_pack(v), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
         if packs is not None:
             packs.put(key, entry)
