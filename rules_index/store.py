@@ -34,7 +34,7 @@ from scraper import Document, ScrapeError
 from scraper.model import CardMention
 from scraper.source import Source, atomic_write, is_url, resolve
 
-from . import bank, integrity
+from . import bank, embeddings, integrity
 from .expansion import Asked, built_questions, question_log, questions_key
 
 if TYPE_CHECKING:
@@ -311,7 +311,8 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
 def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) -> dict[str, float]:
     """Write one version's build; ``asked`` are the questions citing rules that its index is
     expanded with (`rules_index.expansion`). Returns the seconds of each phase: document,
-    questions, index, vectors, offline, publish (the manifest and the swap)."""
+    questions, index, vectors, offline, embed (the rules' sentence embeddings,
+    `rules_index.embeddings`), publish (the manifest and the swap)."""
     from .search import build_index, index_words
 
     phases: dict[str, float] = {}
@@ -331,6 +332,9 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
         build_index(doc, search_dir, asked=questions)
         phases["index"] = time.perf_counter() - t
         _write_offline_pack(doc, tmp, phases)
+        t = time.perf_counter()
+        embeddings.write_rules(doc, search_dir, embeddings.cache_dir(build_dir))
+        phases["embed"] = time.perf_counter() - t
         meta = {
             "format": BUILD_FORMAT,
             "code": code_fingerprint(),
