@@ -30,7 +30,7 @@ import logging
 import os
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +52,7 @@ __all__ = [
 log = logging.getLogger("nrrules.build")
 
 MATRIX_FILE = "embeddings.npy"
+QUESTIONS_FILE = "embeddings-questions.npy"
 META_FILE = "embeddings.json"
 CACHE_ENV = "NRRULES_EMBED_CACHE"
 CACHE_NAME = ".embed-cache"
@@ -60,10 +61,18 @@ CACHE_NAME = ".embed-cache"
 K = 10.0
 LEXICAL = 1.0
 SEMANTIC = 1.0
+MIX = 0.3  # a rule's nearness: this share its text's, the rest its nearest question's
 POOL = 20  # rules nearest by meaning that join the words' candidates
 QUERY_MEMO = 512  # questions whose vectors are kept (a repeated question is not embedded again)
 _queries: dict[tuple[str, str], np.ndarray] = {}
 _queries_lock = threading.Lock()
+
+
+def forget_queries() -> None:
+    """Drop the kept question vectors (`QUERY_MEMO`): a benchmark's repeated question is then
+    embedded again, as a new one would be."""
+    with _queries_lock:
+        _queries.clear()
 
 
 def text_key(text: str) -> str:
@@ -134,28 +143,45 @@ def status() -> str:
     return "sentence embeddings: all-MiniLM-L6-v2 (numpy), for the server's search only"
 
 
-def write_rules(doc, search_dir: Path, cache: Path) -> int | None:
-    """Embed every searchable rule of ``doc`` (through the cache at ``cache``) and write the
-    matrix beside its index; how many texts were embedded now (not read from the cache), or
+def write_rules(
+    doc, search_dir: Path, cache: Path, questions: Mapping[str, Sequence[str]] | None = None
+) -> int | None:
+    """Embed every searchable rule of ``doc`` and the questions its index holds for it
+    (``questions``: rule id -> questions, `bank.for_doc`) through the cache at ``cache``, and
+    write them beside its index; how many texts were embedded now (not read from the cache), or
     None without the encoder (`status` says why)."""
     model = encoder.load()
     if model is None:
         return None
     ids, texts = _rule_texts(doc)
-    matrix, made = Cache(cache, model).embed(texts)
-    np.save(Path(search_dir) / MATRIX_FILE, matrix, allow_pickle=False)
-    meta = {"model": model.digest, "ids": ids, "max_tokens": encoder.MAX_TOKENS}
+    asked = [list(dict.fromkeys((questions or {}).get(i, ()))) for i in ids]
+    flat = [q for qs in asked for q in qs]
+    matrix, made = Cache(cache, model).embed(texts + flat)
+    np.save(Path(search_dir) / MATRIX_FILE, matrix[: len(ids)], allow_pickle=False)
+    # the questions' vectors, grouped by rule in the rules' order, half precision (a third of a
+    # build's size otherwise); `counts` says how many each rule has
+    np.save(Path(search_dir) / QUESTIONS_FILE, matrix[len(ids) :].astype(np.float16), allow_pickle=False)
+    meta = {
+        "model": model.digest,
+        "ids": ids,
+        "counts": [len(qs) for qs in asked],
+        "max_tokens": encoder.MAX_TOKENS,
+    }
     (Path(search_dir) / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
     return made
 
 
 @dataclass(frozen=True)
 class RuleEmbeddings:
-    """A version's rule embeddings and the encoder that made them."""
+    """A version's rule embeddings (text, and the questions each rule answers) and the encoder
+    that made them."""
 
     ids: list[str]
     matrix: np.ndarray  # rules x DIM, unit rows
     model: encoder.Encoder
+    questions: np.ndarray | None = None  # all rules' questions x DIM, grouped by rule
+    starts: np.ndarray | None = None  # where each rule with questions starts in `questions`
+    having: np.ndarray | None = None  # the rules (rows) with questions
 
     def query(self, text: str) -> np.ndarray:
         """The question's unit vector (the last `QUERY_MEMO` questions' are kept)."""
@@ -169,9 +195,22 @@ class RuleEmbeddings:
                     del _queries[next(iter(_queries))]
         return vec
 
-    def nearest(self, query: np.ndarray, n: int) -> list[tuple[str, float]]:
-        """The ``n`` rules nearest ``query`` by cosine, nearest first (ties by position)."""
+    def similarities(self, query: np.ndarray, mix: float | None = None) -> np.ndarray:
+        """Each rule's nearness to ``query``: ``mix`` x the cosine with its text plus
+        1 - ``mix`` x the best cosine with one of its questions (the text's alone for a rule
+        with none)."""
+        mix = MIX if mix is None else mix
         sims = self.matrix @ query
+        if self.questions is None or self.starts is None or self.having is None or not len(self.starts):
+            return sims
+        best = np.maximum.reduceat(self.questions @ query, self.starts)
+        out = sims.copy()
+        out[self.having] = mix * sims[self.having] + (1.0 - mix) * best
+        return out
+
+    def nearest(self, query: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """The ``n`` rules nearest ``query`` (`similarities`), nearest first (ties by position)."""
+        sims = self.similarities(query)
         order = np.argsort(-sims, kind="stable")[:n]
         return [(self.ids[k], float(sims[k])) for k in order]
 
@@ -192,18 +231,17 @@ class RuleEmbeddings:
         lexical = LEXICAL if lexical is None else lexical
         semantic = SEMANTIC if semantic is None else semantic
         pool = POOL if pool is None else pool
-        sims = self.matrix @ self.query(text)
+        sims = self.similarities(self.query(text))
         order = np.argsort(-sims, kind="stable")
         by_meaning = {self.ids[j]: r for r, j in enumerate(order)}
-        index = {rid: j for j, rid in enumerate(self.ids)}
         have = {rid for rid, _ in ranked}
         joined = [(self.ids[j], 0.0) for j in order[:pool] if self.ids[j] not in have]
         every = ranked + joined
-        far = len(self.ids)
 
         def score(pos: int, rid: str) -> float:
             lex = lexical / (k + pos) if pos < len(ranked) else 0.0
-            return lex + semantic / (k + by_meaning.get(rid, far)) if rid in index else lex
+            meaning = by_meaning.get(rid)
+            return lex + (semantic / (k + meaning) if meaning is not None else 0.0)
 
         fused = sorted(range(len(every)), key=lambda p: (-score(p, every[p][0]), p))
         values = sorted((s for _, s in every), reverse=True)
@@ -225,4 +263,13 @@ def load_rules(search_dir: Path, ids: Sequence[str]) -> RuleEmbeddings | None:
         return None
     if matrix.dtype != np.float32 or matrix.shape != (len(ids), encoder.DIM):
         return None
-    return RuleEmbeddings(list(ids), matrix, model)
+    counts = np.array(meta.get("counts", []), dtype=np.int64)
+    try:
+        questions = np.load(Path(search_dir) / QUESTIONS_FILE, allow_pickle=False).astype(np.float32)
+    except (OSError, ValueError):
+        return None
+    if len(counts) != len(ids) or questions.shape != (int(counts.sum()), encoder.DIM):
+        return None
+    having = np.flatnonzero(counts)
+    starts = (np.cumsum(counts) - counts)[having]
+    return RuleEmbeddings(list(ids), matrix, model, questions, starts, having)

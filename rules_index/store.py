@@ -333,7 +333,7 @@ def _write_version(doc: Document, build_dir: Path, asked: Sequence[Asked] = ()) 
         phases["index"] = time.perf_counter() - t
         _write_offline_pack(doc, tmp, phases)
         t = time.perf_counter()
-        embeddings.write_rules(doc, search_dir, embeddings.cache_dir(build_dir))
+        embeddings.write_rules(doc, search_dir, embeddings.cache_dir(build_dir), questions)
         phases["embed"] = time.perf_counter() - t
         meta = {
             "format": BUILD_FORMAT,
