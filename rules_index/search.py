@@ -92,6 +92,9 @@ log = logging.getLogger(__name__)
 
 MAX_QUERY = 200  # characters of a query that are looked at
 MAX_LIMIT = 100
+# A query of this many word groups is ranked with the rules' sentence embeddings too, even when the
+# learned stage does not apply (it names a card): `rules_index.embeddings`.
+MEANING_GROUPS = 4
 INDEX_META = "nrrules-index.json"
 INDEX_FORMAT = 5  # 5: the question bank's ``asked`` field
 
@@ -1138,7 +1141,15 @@ class Searcher:
             out = self._learned(
                 out, raw, query_stems, pairs, answering if intent else frozenset(), inputs, text
             )
-            meaning = self.rule_embeddings() if inputs is None and text else None
+        if (
+            inputs is None
+            and text
+            and len(out) > 1
+            and (pairs is not None or len(query_stems) >= MEANING_GROUPS)
+        ):
+            # a question, or a query of several words (one naming a card too): the order by
+            # meaning fused in (`rules_index.embeddings`)
+            meaning = self.rule_embeddings()
             if meaning is not None:
                 out = meaning.fuse(out, text)
         return out[:limit]

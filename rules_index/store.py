@@ -57,6 +57,8 @@ _FINGERPRINT_FILES = (
     "rules_index/offline.py",
     "rules_index/steplinks.py",
     "rules_index/bank.py",
+    "rules_index/embeddings.py",  # the rules' sentence embeddings a build writes
+    "rules_index/encoder.py",
     "rules_index/asked",  # the question bank's data (`rules_index.bank`)
     "rules_index/labelled.json",  # the training questions the index holds (`bank.labelled`)
 )
