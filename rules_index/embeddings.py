@@ -202,10 +202,11 @@ class RuleEmbeddings:
         1 - ``mix`` x the best cosine with one of its questions (the text's alone for a rule
         with none)."""
         mix = MIX if mix is None else mix
-        sims = self.matrix @ query
-        if self.questions is None or self.starts is None or self.having is None or not len(self.starts):
-            return sims
-        best = np.maximum.reduceat(self.questions @ query, self.starts)
+        with encoder.one_blas_thread():  # small products: threads would only wait on each other
+            sims = self.matrix @ query
+            if self.questions is None or self.starts is None or self.having is None or not len(self.starts):
+                return sims
+            best = np.maximum.reduceat(self.questions @ query, self.starts)
         out = sims.copy()
         out[self.having] = mix * sims[self.having] + (1.0 - mix) * best
         return out

@@ -26,7 +26,8 @@ import hashlib
 import importlib.resources
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,6 +76,17 @@ def _blas_threads() -> Callable[[int], int] | None:
 
 
 _SET_THREADS = _blas_threads()
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """Run numpy's products in the calling thread alone (`_blas_threads`) within the block."""
+    before = _SET_THREADS(1) if _SET_THREADS is not None else None
+    try:
+        yield
+    finally:
+        if before is not None and _SET_THREADS is not None:
+            _SET_THREADS(before)
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -214,14 +226,10 @@ class Encoder:
         out = np.zeros((len(ids), DIM), dtype=np.float32)
         order = sorted(range(len(ids)), key=lambda k: len(ids[k]))
         # one BLAS thread for a question (`_blas_threads`); all of them for a build's batches
-        before = _SET_THREADS(1) if _SET_THREADS is not None and len(ids) == 1 else None
-        try:
+        with one_blas_thread() if len(ids) == 1 else nullcontext():
             for start in range(0, len(order), batch):
                 rows = order[start : start + batch]
                 out[rows] = self._forward([ids[k] for k in rows])
-        finally:
-            if before is not None:
-                _SET_THREADS(before)
         return out
 
     def encode_one(self, text: str) -> np.ndarray:

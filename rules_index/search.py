@@ -92,9 +92,10 @@ log = logging.getLogger(__name__)
 
 MAX_QUERY = 200  # characters of a query that are looked at
 MAX_LIMIT = 100
-# A query of this many word groups is ranked with the rules' sentence embeddings too, even when the
-# learned stage does not apply (it names a card): `rules_index.embeddings`.
-MEANING_GROUPS = 4
+# A query of at least this many word groups is ranked with the rules' sentence embeddings too
+# (`rules_index.embeddings`), whether the learned stage orders it or not (it names a card); a
+# shorter one by its words alone ("revealed top of R&D" lost its rule from the top two with them).
+MEANING_GROUPS = 5
 INDEX_META = "nrrules-index.json"
 INDEX_FORMAT = 5  # 5: the question bank's ``asked`` field
 
@@ -1141,14 +1142,9 @@ class Searcher:
             out = self._learned(
                 out, raw, query_stems, pairs, answering if intent else frozenset(), inputs, text
             )
-        if (
-            inputs is None
-            and text
-            and len(out) > 1
-            and (pairs is not None or len(query_stems) >= MEANING_GROUPS)
-        ):
-            # a question, or a query of several words (one naming a card too): the order by
-            # meaning fused in (`rules_index.embeddings`)
+        if inputs is None and text and len(out) > 1 and len(query_stems) >= MEANING_GROUPS:
+            # a query of several words, a question or one naming a card: the order by meaning
+            # fused in (`rules_index.embeddings`); shorter ones are left to the words
             meaning = self.rule_embeddings()
             if meaning is not None:
                 out = meaning.fuse(out, text)
