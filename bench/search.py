@@ -33,7 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# the rules' sentence embeddings are read from this cache (made by the first run; see bench/build.py)
+os.environ.setdefault("NRRULES_EMBED_CACHE", str(ROOT / ".embed-cache"))
 
+from rules_index import bank, embeddings  # noqa: E402
 from rules_index.search import Searcher, build_index  # noqa: E402
 from scraper import parse_html  # noqa: E402
 
@@ -48,7 +51,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
-def bench_version(version: str, cr_dir: Path, queries: list[str], repeat: int, builds: int) -> dict:
+def bench_version(
+    version: str, cr_dir: Path, queries: list[str], repeat: int, builds: int, sentence: bool = True
+) -> dict:
     path = cr_dir / f"cr-{version}.html"
     doc = parse_html(path.read_bytes(), str(path))
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,6 +66,15 @@ def bench_version(version: str, cr_dir: Path, queries: list[str], repeat: int, b
             build_index(doc, index_dir)
             build_times.append(time.perf_counter() - t)
             build_cpu.append(time.process_time() - c)
+        # the rules' sentence embeddings as a build writes them (`rules_index.embeddings`; from
+        # the cache: their build cost is `bench/build.py`'s), so questions are timed with them
+        if sentence:
+            embeddings.write_rules(
+                doc,
+                index_dir,
+                embeddings.cache_dir(Path(tmp)),
+                bank.for_doc(doc, labelled=bank.labelled()),
+            )
         opens = []
         for _ in range(5):
             t = time.perf_counter()
@@ -74,6 +88,7 @@ def bench_version(version: str, cr_dir: Path, queries: list[str], repeat: int, b
         latencies, cpu = [], []
         for _ in range(repeat):
             for q in queries:
+                embeddings.forget_queries()  # each question embedded as a new one is
                 t, c = time.perf_counter(), time.process_time()
                 searcher.search(q, limit=10)
                 latencies.append(time.perf_counter() - t)
@@ -96,7 +111,7 @@ def bench_version(version: str, cr_dir: Path, queries: list[str], repeat: int, b
     }
 
 
-def bench_sources(version: str, cr_dir: Path, queries: list[str], repeat: int) -> dict:
+def bench_sources(version: str, cr_dir: Path, queries: list[str], repeat: int, sentence: bool = True) -> dict:
     """Per-query latency of the unified search over every built source."""
     from relevance import build_all_sources
 
@@ -105,11 +120,13 @@ def bench_sources(version: str, cr_dir: Path, queries: list[str], repeat: int) -
     with tempfile.TemporaryDirectory() as tmp:
         library = build_all_sources(version, cr_dir, Path(tmp) / "build")
         sources = available_sources(library)
+        library.searcher(version).use_embeddings(sentence)
         for q in queries:  # warm-up: word lists, caches
             search_sources(library, q, version, sources)
         latencies, cpu = [], []
         for _ in range(repeat):
             for q in queries:
+                embeddings.forget_queries()  # each question embedded as a new one is
                 t, c = time.perf_counter(), time.process_time()
                 search_sources(library, q, version, sources)
                 latencies.append(time.perf_counter() - t)
@@ -238,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only posts of 200 to 2,000 characters: CPU ms of each uncached /api/search answer",
     )
+    ap.add_argument(
+        "--no-embeddings", action="store_true", help="without the rules' sentence embeddings (for comparison)"
+    )
     args = ap.parse_args(argv)
     if args.long:
         print(f"{'characters':>10} {'CPU ms':>8}  (whole /api/search answer, every built source, median)")
@@ -270,7 +290,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{'p50 ms':>7} {'p99 ms':>7} {'cpu p50':>8} {'cpu p99':>8}"
     )
     for version in args.versions.split(","):
-        r = bench_version(version.strip(), args.cr_dir, queries, args.repeat, args.builds)
+        r = bench_version(
+            version.strip(), args.cr_dir, queries, args.repeat, args.builds, not args.no_embeddings
+        )
         rows.append(r)
         print(
             f"{r['version']:8} {r['nodes']:6} {r['build_s_best']:8.3f}/{r['build_s_median']:.3f} "
@@ -280,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     print("targets: build <= 1.0 s, open <= 100 ms, p50 <= 3 ms, p99 <= 15 ms")
     if args.sources:
         version = args.versions.split(",")[-1].strip()
-        r = bench_sources(version, args.cr_dir, queries, args.repeat)
+        r = bench_sources(version, args.cr_dir, queries, args.repeat, not args.no_embeddings)
         rows.append(r)
         print(
             f"\nall sources ({', '.join(r['sources'])}), CR {version}, {r['queries']} searches: "

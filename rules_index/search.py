@@ -66,7 +66,7 @@ from whoosh.support.charset import accent_map
 from memo import memo
 from scraper import Document, Node
 
-from . import bank, ranker, translation, vectors
+from . import bank, embeddings, ranker, translation, vectors
 from .impact import Impacts, top
 from .jargon import expand, find_jargon
 from .lookup import lookup, number_index, parse_query
@@ -92,6 +92,10 @@ log = logging.getLogger(__name__)
 
 MAX_QUERY = 200  # characters of a query that are looked at
 MAX_LIMIT = 100
+# A query of at least this many word groups is ranked with the rules' sentence embeddings too
+# (`rules_index.embeddings`), whether the learned stage orders it or not (it names a card); a
+# shorter one by its words alone ("revealed top of R&D" lost its rule from the top two with them).
+MEANING_GROUPS = 5
 INDEX_META = "nrrules-index.json"
 INDEX_FORMAT = 5  # 5: the question bank's ``asked`` field
 
@@ -597,13 +601,17 @@ class Searcher:
         doc: Document,
         word_vectors: bool | str = True,
         translation_path: Path = translation.TABLE_PATH,
+        sentence_embeddings: bool = True,
     ) -> None:
         """``word_vectors`` False: rank questions without the word vectors (`rules_index.vectors`),
         with the lite model (`ranker.load(lite=True)`); ``"pack"``: rank them as the offline copy
         does, with the pack's small table and model (`vectors.load(pack=True)`,
         `ranker.load(pack=True)`, `pack_vectors`, and the pack's cut-down translation table).
         ``translation_path``: the word-translation table the full and pack models read
-        (`rules_index.translation`)."""
+        (`rules_index.translation`). ``sentence_embeddings`` False: questions are ranked without
+        the rules' sentence embeddings (`rules_index.embeddings`), as they are when the build
+        has none or the encoder's package is missing (a searcher ranking as the offline copy
+        does never reads them)."""
         self.index_path = Path(index_path)
         self.doc = doc
         self.pack = word_vectors == "pack"
@@ -613,6 +621,8 @@ class Searcher:
         self._pool: tuple[list[str], np.ndarray] | None = None
         self.translation = translation.load(translation_path, pack=self.pack)
         self._bags: dict[str, tuple] = {}
+        self._use_embeddings = sentence_embeddings and not self.pack
+        self._embeddings: list[embeddings.RuleEmbeddings | None] = []  # loaded on first use
         meta_path = self.index_path / INDEX_META
         if meta_path.exists() and not index_is_current(doc, self.index_path):
             raise StaleIndexError(
@@ -661,6 +671,7 @@ class Searcher:
         the first questions then take 40-60 ms instead of 260-490 ms."""
         self._words()
         self.surface_words()
+        self.rule_embeddings()
         if self.vectors is not None and not self.pack:
             self._pool_matrix()  # every rule's vectors, for the pool of a question
         self._card_matcher()
@@ -1131,7 +1142,32 @@ class Searcher:
             out = self._learned(
                 out, raw, query_stems, pairs, answering if intent else frozenset(), inputs, text
             )
+        if inputs is None and text and len(out) > 1 and len(query_stems) >= MEANING_GROUPS:
+            # a query of several words, a question or one naming a card: the order by meaning
+            # fused in (`rules_index.embeddings`); shorter ones are left to the words
+            meaning = self.rule_embeddings()
+            if meaning is not None:
+                out = meaning.fuse(out, text)
         return out[:limit]
+
+    def use_embeddings(self, on: bool) -> None:
+        """Rank questions with the rules' sentence embeddings or not (an ablation for
+        ``bench/embedding_stages.py``); read again on next use."""
+        with self._lock:
+            self._use_embeddings = on and not self.pack
+            self._embeddings.clear()
+
+    def rule_embeddings(self) -> embeddings.RuleEmbeddings | None:
+        """The build's sentence embeddings of the rules (`rules_index.embeddings`), read once;
+        None without them (not built, another model, the encoder missing, or turned off)."""
+        if not self._embeddings:
+            with self._lock:
+                if not self._embeddings:
+                    found = None
+                    if self._use_embeddings:
+                        found = embeddings.load_rules(self.index_path, [n.id for n in _searchable(self.doc)])
+                    self._embeddings.append(found)
+        return self._embeddings[0]
 
     def _learned(
         self,

@@ -35,7 +35,7 @@ from scraper import Document, ScrapeError
 from scraper.model import CardMention
 from scraper.source import Source, atomic_write, is_url, resolve
 
-from . import bank, integrity
+from . import bank, embeddings, integrity
 from .expansion import Asked, built_questions, question_log, questions_key
 
 if TYPE_CHECKING:
@@ -58,6 +58,8 @@ _FINGERPRINT_FILES = (
     "rules_index/offline.py",
     "rules_index/steplinks.py",
     "rules_index/bank.py",
+    "rules_index/embeddings.py",  # the rules' sentence embeddings a build writes
+    "rules_index/encoder.py",
     "rules_index/asked",  # the question bank's data (`rules_index.bank`)
     "rules_index/labelled.json",  # the training questions the index holds (`bank.labelled`)
 )
@@ -366,8 +368,9 @@ def _write_version(
 ) -> Phases:
     """Write one version's build; ``asked`` are the questions citing rules that its index is
     expanded with (`rules_index.expansion`). Returns the seconds of each phase: document,
-    questions, index, vectors, offline, publish (the manifest and the swap); `on_phase` is told
-    each phase's name as it starts."""
+    questions, index, vectors, offline, embed (the rules' sentence embeddings,
+    `rules_index.embeddings`), publish (the manifest and the swap); `on_phase` is told each
+    phase's name as it starts."""
     from .search import build_index
 
     phases = Phases(on_phase)
@@ -384,6 +387,8 @@ def _write_version(
         with phases.phase("index"):
             build_index(doc, search_dir, asked=questions)
         _write_offline_pack(doc, tmp, phases)
+        with phases.phase("embed"):
+            embeddings.write_rules(doc, search_dir, embeddings.cache_dir(build_dir), questions)
         meta = {
             "format": BUILD_FORMAT,
             "code": code_fingerprint(),

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
-from helpers import CR_DIR, JUDGE_PATH, LATEST, NRDB_DIR, VERSIONS, load_doc
+from helpers import CR_DIR, JUDGE_PATH, LATEST, NRDB_DIR, ROOT, VERSIONS, load_doc
 
 from scraper import Document
+
+# The sentence embeddings of the rules and their questions (`rules_index.embeddings`) are cached
+# by text across the session's builds and across sessions: a session embeds only texts no earlier
+# one has (the first run on a machine pays for them all, about 5 minutes of CPU).
+os.environ.setdefault("NRRULES_EMBED_CACHE", str(ROOT / ".embed-cache"))
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from rules_index import embeddings
 from rules_index.store import build, default_build_dir, phase_line, refresh_questions
 
 from . import cards, engine, export, history, rules, search, serve
@@ -104,6 +105,8 @@ def build_cmd(
         click.echo(f"{r.version}: {r.status}, {r.node_count} nodes, {r.seconds:.2f} s  <- {r.source}{note}")
         if r.phases:
             click.echo(f"    {phase_line(r.phases)}")
+    if results:
+        click.echo(embeddings.status())
     if not cards_source and (problem := stale_build(build_dir or default_build_dir())):
         click.echo(f"cards: rebuild needed: {problem}")
     click.echo(f"build directory: {build_dir or default_build_dir()}")
