@@ -357,10 +357,13 @@ def _choose_break_targets(ctx: Ctx, f: Frame, ab: dict, d: Decision | None) -> A
     if d is not None and d.kind == "sub":
         targets.append(d.index)
     free = [i for i, br in enumerate(enc["broken"]) if not br and i not in targets]
-    forced = 1 if ab.get("up_to") else ab["count"]
+    prog = ctx.board["runner"]["rig"][v.get("zone", "programs")][v["program"]]
+    allow = rig.break_allowance(ctx.board, v["server"], ice, enc, prog)
+    count = ab["count"] if allow is None else min(ab["count"], allow)  # the ice's break limit
+    forced = 1 if ab.get("up_to") else count
     if d is None and not targets and len(free) <= forced:
         targets.extend(free)  # no choice to make: every unbroken subroutine is a target
-    elif len(targets) < ab["count"] and free and (d is None or d.kind != "done"):
+    elif len(targets) < count and free and (d is None or d.kind != "done"):
         texts = sub_texts(ice, enc)
         opts = [
             dec(f"sub:{i}", f"Target subroutine {i + 1} of {ice['name']} ({texts[i]})", "runner")
@@ -471,6 +474,10 @@ def break_subroutines(ctx: Ctx, v: dict, targets: Any) -> tuple[dict, dict, str]
     enc = ctx.run_frame().v["enc"]
     ice = ctx.board["servers"][v["server"]]["ice"][v["pos"]]
     ch = {}
+    if "break_limit" in ice:  # breaks the ice's limit counts (not with the excepted subtype's programs)
+        prog = ctx.board["runner"]["rig"][v.get("zone", "programs")][v["program"]] if "program" in v else None
+        if rig.break_allowance(ctx.board, v["server"], ice, enc, prog) is not None:
+            enc["limited"] = enc.get("limited", 0) + len(targets)
     for i in sorted(targets):
         enc["broken"][i] = True
         ch[f"servers.{v['server']}.ice[{v['pos']}].subroutines[{i}].broken"] = [False, True]

@@ -240,7 +240,19 @@ LAST_TURN_CONDITIONS = (*LAST_TURN_FACTS, "stole_or_trashed")
 # remote server: Palisade, or Archives: Bathynomus); "icebreaker": each installed icebreaker (Hagen);
 # "virus" / "power": each hosted counter of that kind
 STRENGTH_PER = ("advancement", "icebreaker", "virus", "power")
-STRENGTH_WHILE = ("only_ice", "tagged", "protecting_remote", "protecting_archives")
+STRENGTH_WHILE = (
+    "only_ice",
+    "tagged",
+    "protecting_remote",
+    "protecting_archives",
+    "protecting_hq",
+    "advanced_3",
+)
+# ice `break_limit` {"max": N, "except_subtype": "killer", "while": STRENGTH_WHILE}: "the Runner
+# cannot break more than N of its printed subroutines during each encounter" (Hammer: except
+# using killers; Afshar: while protecting HQ; Akhet: while it hosts 3 or more advancement
+# counters); engine.rig.break_allowance, read by the offers and the refusals alike
+BREAK_LIMIT_FIELDS = ("max", "except_subtype", "while")
 MAX_UNMODELED = 10  # printed paragraphs the engine does not apply, on one card
 _LIMITS = ("once_per", "only_if", "threat")  # optional limits on icebreaker abilities (break, strength)
 _CORP_LIMITS = ("counter_cost", "once_per")  # optional on Corp paid / click abilities
@@ -341,6 +353,7 @@ _CARD_FIELDS_CORP = {
     "triggers",  # conditional abilities: [{"when": "successful_run", "effects": [...]}] (engine.triggers)
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
+    "break_limit",  # ice: {"max": N, "except_subtype", "while"}: at most N subroutines broken (engine.rig)
     "unmodeled",  # printed abilities the engine does not apply, shown for the judge (engine.cardtext)
     "play_if",  # an operation's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
     "additional_cost",  # operations: {"clicks": N, "remove_tags": N} paid to play it (1.16.10)
@@ -618,6 +631,8 @@ class _Checker:
                 self.add(f"{path}.trace_bonus", "only installed Corp cards and agendas raise traces")
         if "strength_mods" in c:
             self.strength_mods(c, path, ctype)
+        if "break_limit" in c:
+            self.break_limit(c, path, ctype)
         if "additional_cost" in c:
             self.additional_cost(c, path, ctype)
         if "unmodeled" in c:
@@ -729,6 +744,22 @@ class _Checker:
                 self.add(f"{mp}.per", f"must be one of {', '.join(STRENGTH_PER)}")
             elif "while" in m and m["while"] not in STRENGTH_WHILE:
                 self.add(f"{mp}.while", f"must be one of {', '.join(STRENGTH_WHILE)}")
+
+    def break_limit(self, c: dict, path: str, ctype: str | None) -> None:
+        """Ice `break_limit`: {"max": N (1..), "except_subtype": a subtype name, "while": ...}."""
+        bl, bp = c["break_limit"], f"{path}.break_limit"
+        if ctype not in (None, "ice"):
+            self.add(bp, "only ice limits how many subroutines are broken")
+        if not isinstance(bl, dict):
+            self.add(bp, "must be an object {'max': N, 'except_subtype'?: subtype, 'while'?: condition}")
+            return
+        self.unknown(bl, set(BREAK_LIMIT_FIELDS), bp)
+        self.int_field(bl, "max", bp, required=True)
+        if bl.get("max") == 0:
+            self.add(f"{bp}.max", "must be at least 1")
+        self.text_field(bl, "except_subtype", bp, most=40)
+        if "while" in bl and bl["while"] not in STRENGTH_WHILE:
+            self.add(f"{bp}.while", f"must be one of {', '.join(STRENGTH_WHILE)}")
 
     def abilities(self, c: dict, path: str, ctype: str | None) -> None:
         abl = self.bounded_list(c["abilities"], f"{path}.abilities", MAX_ABILITIES, "abilities")

@@ -1069,6 +1069,41 @@ class _Card:
         return True
 
 
+# "... the Runner cannot break more than 1 of its printed subroutines ..." (Hammer, Afshar, Akhet):
+# the ice's `break_limit` (engine.rig.break_allowance), with its condition and exception
+_BREAK_LIMIT = re.compile(
+    r"(?:during each encounter with this ice, )?"
+    r"(?:while (?P<cond>this ice is protecting hq|there are 3 or more hosted advancement counters), )?"
+    r"(?:this ice gets \+(?P<str>\d+) strength and )?"
+    r"the runner cannot break more than (?P<n>\d+) of its printed subroutines"
+    r"(?: during each encounter)?(?: except using (?P<sub>[a-z]+)s)?"
+)
+_BREAK_LIMIT_WHILE = {
+    "this ice is protecting hq": "protecting_hq",
+    "there are 3 or more hosted advancement counters": "advanced_3",
+}
+
+
+def _break_limit(b: _Card, line: str, low: str) -> bool:
+    """Ice text limiting how many of its subroutines the Runner breaks during each encounter; True
+    when the paragraph is exactly one (modeled). "During each encounter" is required unless the
+    ice's condition is one the engine knows (it always reads "during each encounter" there)."""
+    m = _BREAK_LIMIT.fullmatch(low)
+    if m is None or ("during each encounter" not in low) or (m.group("str") and not m.group("cond")):
+        return False
+    lim: dict[str, Any] = {"max": int(m.group("n"))}
+    if m.group("sub"):
+        lim["except_subtype"] = m.group("sub")
+    cond = _BREAK_LIMIT_WHILE.get(m.group("cond") or "")
+    if cond:
+        lim["while"] = cond
+    if m.group("str"):
+        b.out.setdefault("strength_mods", []).append({"amount": int(m.group("str")), "while": cond})
+    b.out["break_limit"] = lim
+    b.unit(line, "constant", MODELED)
+    return True
+
+
 def card_units(card: Any, subtype_names: Mapping[str, str] | None = None) -> list[Unit]:
     """Every unit of a card's printed text and what the engine does with it (`board_card`)."""
     return _build(card, subtype_names)[1]
@@ -1170,6 +1205,8 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
             continue
         if icebreaker and _is_ability(raw):
             _icebreaker_ability(b, raw, line)
+            continue
+        if ctype == "ice" and _break_limit(b, line, low):
             continue
         own = _own_name(line, get("title") or "", ctype)
         if b.trigger(line, own.rstrip(".").lower(), own):

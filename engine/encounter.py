@@ -73,13 +73,16 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
     threat = rig.threat_level(b)
     all_broken = all(broken)
     blocked = rig.blocked
-    ice_str = rig.ice_strength(b, run_v["server"], ice)
+    server = run_v["server"]
+    ice_str = rig.ice_strength(b, server, ice)
+    limited = "break_limit" in ice  # how many more it lets each program break (rig.break_allowance)
 
     def keep(prog: dict, ab: dict, use_id: str) -> bool:
         if ab["kind"] == "text" and text_kind(ab) != "paid":  # no actions, interrupts, mid-access (9.2.7b)
             return False
         used = "once_per" in ab and rig.used_up(ab, use_id, run_v, turn_v)
-        return blocked(prog, ab, ice, all_broken, have, used, threat, ice_str) is None
+        allow = rig.break_allowance(b, server, ice, enc, prog) if ab["kind"] == "break" and limited else None
+        return blocked(prog, ab, ice, all_broken, have, used, threat, ice_str, allow) is None
 
     progs = b["runner"]["rig"]["programs"]
     refs = list(card_refs(progs))
@@ -94,7 +97,7 @@ def _rig_options(ctx: Ctx, ice: dict, enc: dict) -> list[dict]:
         keep,
         enc.setdefault("labels", {}),
         memo["options"] if rich else None,
-        f"{all_broken:d}.{threat}.{ice_str}",
+        f"{all_broken:d}.{threat}.{ice_str}.{enc.get('limited', 0)}",
     )
 
 
@@ -119,7 +122,8 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                 return []
             return corp_abilities(ctx.board, corp_used(ctx.s.frames[0].v))
         opts = []
-        if rig.break_shortcut(ctx.board, ice) and ctx.spendable("runner") >= cost:
+        allow = rig.break_allowance(ctx.board, v["server"], ice, enc, None)
+        if rig.break_shortcut(ctx.board, ice) and ctx.spendable("runner") >= cost and allow != 0:
             broken = enc["broken"]
             opts = [
                 dec(f"break:{i}", _break_label(ice, i, cost, enc), "runner")

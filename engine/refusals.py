@@ -233,9 +233,13 @@ def _encounter(s: Session) -> list[Refusal]:
                 used,
                 rig.threat_level(b),
                 rig.ice_strength(b, run["server"], ice),
+                rig.break_allowance(b, run["server"], ice, run["enc"], prog)
+                if ab["kind"] == "break"
+                else None,
             )
             if why:
                 rule = {
+                    "printed subroutines during this encounter": "rule_card_precedence",  # the card's text (1.2.1)
                     "3.9.5g": "rule_icebreaker_interface_strength",
                     "3.9.5h": "rule_icebreaker_interface_subtype",
                     "9.8.6": "rule_unbroken_subroutines_target_for_break_abilities",
@@ -248,6 +252,10 @@ def _encounter(s: Session) -> list[Refusal]:
                 if rid in ("rule_once_per_turn_flag", "rule_threat_flag") and s.doc.node(rid) is None:
                     rid = "rule_card_precedence"  # versions before 25.04 have no ability flag rules
                 out.append(Refusal(use_id, "runner", why, rid))
+    if rig.break_shortcut(b, ice) and rig.break_allowance(b, run["server"], ice, run["enc"], None) == 0:
+        for i, broken in enumerate(run["enc"]["broken"]):
+            if not broken:
+                out.append(Refusal(f"break:{i}", "runner", rig.limit_reason(ice), "rule_card_precedence"))
     if not rig.break_shortcut(b, ice):  # version 2 boards: the shortcut only where the ice asks (issue 32)
         for i, broken in enumerate(run["enc"]["broken"]):
             if not broken:

@@ -37,20 +37,44 @@ def ice_strength(board: dict, server: str, ice: dict) -> int:
         if per is not None:  # each hosted advancement / virus / power counter (Ice Wall, Sandstone)
             base += m["amount"] * ice.get("counters", {}).get(per, 0)
             continue
-        cond = m.get("while")
-        if cond == "only_ice":
-            holds = len(board["servers"][server]["ice"]) == 1
-        elif cond == "tagged":
-            holds = board["runner"]["tags"] > 0
-        elif cond == "protecting_remote":
-            holds = server.startswith("remote")
-        elif cond == "protecting_archives":
-            holds = server == "archives"
-        else:  # pragma: no cover - the validator refuses others
-            holds = False
-        if holds:
+        if ice_condition(board, server, ice, m.get("while")):
             base += m["amount"]
     return max(0, base)
+
+
+def ice_condition(board: dict, server: str, ice: dict, cond: str | None) -> bool:
+    """Whether a piece of ice's "while ..." holds now (engine.board.STRENGTH_WHILE; None: always):
+    it is the only ice protecting its server, the Runner is tagged, it protects a remote server,
+    Archives or HQ, it hosts 3 or more advancement counters."""
+    if cond is None:
+        return True
+    if cond == "only_ice":
+        return len(board["servers"][server]["ice"]) == 1
+    if cond == "tagged":
+        return board["runner"]["tags"] > 0
+    if cond == "protecting_remote":
+        return server.startswith("remote")
+    if cond == "protecting_archives":
+        return server == "archives"
+    if cond == "protecting_hq":
+        return server == "hq"
+    if cond == "advanced_3":
+        return ice.get("counters", {}).get("advancement", 0) >= 3
+    return False  # pragma: no cover - the validator refuses others
+
+
+def break_allowance(board: dict, server: str, ice: dict, enc: dict, program: dict | None) -> int | None:
+    """How many more of `ice`'s printed subroutines the Runner may break this encounter with
+    `program` (None: the ice-level shortcut), or None when no limit applies: the ice's
+    `break_limit` {"max", "except_subtype", "while"} ("cannot break more than 1 of its printed
+    subroutines during each encounter", Hammer, Afshar, Akhet). Breaks with a program of the
+    excepted subtype neither count nor are limited (Hammer: "except using killers")."""
+    lim = ice.get("break_limit")
+    if not lim or not ice_condition(board, server, ice, lim.get("while")):
+        return None
+    if program is not None and lim.get("except_subtype") in (program.get("subtypes") or ()):
+        return None
+    return max(0, lim["max"] - enc.get("limited", 0))
 
 
 def add_boost(card: dict, amount: int, lasts: str) -> None:
@@ -153,9 +177,11 @@ def blocked(
     used: bool,
     threat: int,
     ice_str: int | None = None,
+    allowance: int | None = None,
 ) -> tuple | None:
     """What stops `ability` on `program` against `ice` now, as (reason code, detail), or None.
-    `ice_str`: the ice's current strength (`ice_strength`), its printed one if not given."""
+    `ice_str`: the ice's current strength (`ice_strength`), its printed one if not given;
+    `allowance`: how many more subroutines the ice lets this program break (`break_allowance`)."""
     kind = ability["kind"]
     if kind == "text":
         return None
@@ -175,6 +201,8 @@ def blocked(
         return None
     if all_broken:
         return ("broken",)
+    if allowance is not None and allowance <= 0:
+        return ("limit", ice["break_limit"]["max"])
     want = ability.get("ice_subtype")
     if want and want not in ice.get("subtypes", ()):
         return ("subtype", want)
@@ -194,11 +222,12 @@ def usable(
     used: bool = False,
     threat: int = 0,
     ice_str: int | None = None,
+    allowance: int | None = None,
 ) -> bool:
     """Can `ability` be used against `ice` now (the cheap test behind `unusable`)? `used`: a
     once-per ability already used in its turn / run / encounter (`used_up`); `threat`: the
     threat level (`threat_level`), for "Threat N →" abilities."""
-    return blocked(program, ability, ice, all(broken), spendable, used, threat, ice_str) is None
+    return blocked(program, ability, ice, all(broken), spendable, used, threat, ice_str, allowance) is None
 
 
 def unusable(
@@ -210,9 +239,10 @@ def unusable(
     used: bool = False,
     threat: int = 0,
     ice_str: int | None = None,
+    allowance: int | None = None,
 ) -> str | None:
     """Why `ability` on `program` cannot be used against `ice` now (None when it can)."""
-    why = blocked(program, ability, ice, all(broken), spendable, used, threat, ice_str)
+    why = blocked(program, ability, ice, all(broken), spendable, used, threat, ice_str, allowance)
     if why is None:
         return None
     code = why[0]
@@ -234,9 +264,21 @@ def unusable(
         )
     if code == "broken":
         return "every subroutine is already broken (9.8.6)"
+    if code == "limit":
+        return limit_reason(ice)
     if code == "subtype":
         return f"{ice['name']} is not a {why[1]} (3.9.5h)"
     return f"{program['name']} has strength {why[1]}, below {ice['name']}'s strength {why[2]} (3.9.5g)"
+
+
+def limit_reason(ice: dict) -> str:
+    """Why no more of `ice`'s subroutines can be broken this encounter (its `break_limit`)."""
+    lim = ice["break_limit"]
+    but = f" except using {lim['except_subtype']}s" if lim.get("except_subtype") else ""
+    return (
+        f"{ice['name']}: the Runner cannot break more than {lim['max']} of its printed subroutines "
+        f"during this encounter{but}"
+    )
 
 
 def describe_ability(ability: dict) -> str:

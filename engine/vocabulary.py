@@ -122,6 +122,7 @@ def vocabulary() -> dict:
             "additional_cost": dict(B.ADDITIONAL_COSTS),
         },
         "strength_mods": {"per": list(B.STRENGTH_PER), "while": list(B.STRENGTH_WHILE)},
+        "break_limit": {"fields": list(B.BREAK_LIMIT_FIELDS), "while": list(B.STRENGTH_WHILE)},
         "card_types": {"corp": list(B.CORP_TYPES), "runner": list(B.RUNNER_TYPES)},
         "corp_identity": sorted(B._CORP_IDENTITY_FIELDS),
         "play_if": dict(B.PLAY_IF),
@@ -164,6 +165,21 @@ def _strength_mods_schema() -> dict:
                 "while": {"enum": list(B.STRENGTH_WHILE)},
             },
             "oneOf": [{"required": ["per"]}, {"required": ["while"]}],
+        },
+    }
+
+
+def _break_limit_schema() -> dict:
+    return {
+        "type": "object",
+        "required": ["max"],
+        "additionalProperties": False,
+        "description": "ice: 'the Runner cannot break more than N of its printed subroutines during each "
+        "encounter' (engine.rig.break_allowance)",
+        "properties": {
+            "max": {"type": "integer", "minimum": 1, "maximum": B.MAX_SMALL},
+            "except_subtype": {"type": "string", "minLength": 1, "maxLength": 40},
+            "while": {"enum": list(B.STRENGTH_WHILE)},
         },
     }
 
@@ -289,6 +305,7 @@ def sync_schema(schema: dict) -> dict:
         }
         if side == "corp_card":
             props["strength_mods"] = _strength_mods_schema()
+            props["break_limit"] = _break_limit_schema()
         else:
             props["mu"] = {
                 "type": "integer",

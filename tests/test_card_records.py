@@ -392,6 +392,9 @@ def _state(s) -> dict:
 
 
 def _ice_board(ice: dict) -> dict:
+    # each subroutine alone: the others broken by the board's shortcut, whatever the ice's
+    # `break_limit` (Hammer, Afshar, Akhet: tests/test_engine_break_limit.py)
+    ice = {k: v for k, v in ice.items() if k != "break_limit"}
     return {
         "version": 1,
         "turn": "runner",

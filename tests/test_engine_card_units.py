@@ -458,13 +458,12 @@ def test_a_mid_access_ability_is_offered_while_accessing_and_not_in_paid_ability
     assert "no_trash" in [d["id"] for d in engine.legal_decisions(s)]
 
 
-@pytest.mark.parametrize(
-    "card_id", ["echo", "afshar", "hammer", "sorocaban_blade", "winchester", "starlit_knight"]
-)
+@pytest.mark.parametrize("card_id", ["echo", "sorocaban_blade", "winchester", "starlit_knight"])
 def test_ice_text_that_changes_an_encounter_is_asked_at_the_encounter(card_id, card):
     """Paragraphs the engine does not model but that change an encounter with the ice (it gains
-    subroutines, the Runner cannot break more than 1, ...) are asked of the judge when the ice
-    is encountered, where `resolved:...` can end the run or set the state."""
+    subroutines, ...) are asked of the judge when the ice is encountered, where `resolved:...`
+    can end the run or set the state. (Hammer's and Afshar's "cannot break more than 1" are
+    modeled: tests/test_engine_break_limit.py.)"""
     ice = card(card_id)
     hand = [
         t
