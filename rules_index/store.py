@@ -35,7 +35,7 @@ from scraper import Document, ScrapeError
 from scraper.model import CardMention
 from scraper.source import Source, atomic_write, is_url, resolve
 
-from . import bank, embeddings, integrity
+from . import bank, integrity
 from .expansion import Asked, built_questions, question_log, questions_key
 
 if TYPE_CHECKING:
@@ -371,6 +371,7 @@ def _write_version(
     questions, index, vectors, offline, embed (the rules' sentence embeddings,
     `rules_index.embeddings`), publish (the manifest and the swap); `on_phase` is told each
     phase's name as it starts."""
+    from . import embeddings  # numpy and the encoder: only a build writes embeddings
     from .search import build_index
 
     phases = Phases(on_phase)

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import click
 
-from rules_index import embeddings
 from rules_index.store import build, default_build_dir, phase_line, refresh_questions
 
 from . import cards, engine, export, history, rules, search, serve
@@ -106,6 +105,8 @@ def build_cmd(
         if r.phases:
             click.echo(f"    {phase_line(r.phases)}")
     if results:
+        from rules_index import embeddings  # numpy: only for the build's status line
+
         click.echo(embeddings.status())
     if not cards_source and (problem := stale_build(build_dir or default_build_dir())):
         click.echo(f"cards: rebuild needed: {problem}")
