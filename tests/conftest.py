@@ -110,6 +110,52 @@ def nrdb_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def nrdb_cards(nrdb_dir):
+    """The NetrunnerDB data read once: (data, subtype id -> name)."""
+    from scraper.nrdb import load
+
+    data = load(str(nrdb_dir))
+    return data, {k: v.name for k, v in data.card_subtypes.items()}
+
+
+@pytest.fixture(scope="session")
+def card(nrdb_cards):
+    """A card picked by id as the editor puts it on the board (`engine.cardtext.board_card`,
+    what `/api/cards/<card>/board` answers), its text left out: installed Corp cards (ice,
+    assets, upgrades) come rezzed; keywords override fields (``card("mimic", strength=4)``).
+    ``card.units(id)`` is its units (`card_units`); `titled` picks by title."""
+    from engine.cardtext import board_card, card_units
+
+    data, names = nrdb_cards
+
+    def make(card_id: str, **extra) -> dict:
+        obj = board_card(data.cards[card_id], names)
+        obj.pop("text", None)
+        if obj.get("type") in ("ice", "asset", "upgrade"):
+            obj["rezzed"] = True
+        return {**obj, **extra}
+
+    make.units = lambda card_id: card_units(data.cards[card_id], names)  # type: ignore[attr-defined]
+    return make
+
+
+@pytest.fixture(scope="session")
+def titled(nrdb_cards):
+    """Cards by their title: ``titled.card(title)`` as `board_card` makes it (text kept, nothing
+    rezzed), ``titled.units(title)`` its units."""
+    from types import SimpleNamespace
+
+    from engine.cardtext import board_card, card_units
+
+    data, names = nrdb_cards
+    by_title = {c.title: c for c in data.cards.values()}
+    return SimpleNamespace(
+        card=lambda title: board_card(by_title[title], names),
+        units=lambda title: card_units(by_title[title], names),
+    )
+
+
+@pytest.fixture(scope="session")
 def cards_built(build_dir, nrdb_dir, tmp_path_factory) -> Path:
     """A build directory with the six CR versions (linked from `build_dir`, which stays without
     cards) and the NetrunnerDB card data built beside them; as `nrrules build --cards` leaves

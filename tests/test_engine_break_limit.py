@@ -12,8 +12,6 @@ import pytest
 from helpers import decision_ids, load_doc
 
 import engine
-from engine.cardtext import board_card, card_units
-from scraper.nrdb import load
 
 # a hand-made AI icebreaker strong enough for every ice here: any subtype, 1[credit] a subroutine
 AI = {
@@ -24,22 +22,6 @@ AI = {
     "memory_cost": 1,
     "abilities": [{"kind": "break", "cost": 1, "count": 1}, {"kind": "break", "cost": 2, "count": 2}],
 }
-
-
-@pytest.fixture(scope="module")
-def card(nrdb_dir):
-    data = load(str(nrdb_dir))
-    names = {k: v.name for k, v in data.card_subtypes.items()}
-
-    def make(card_id: str, **extra) -> dict:
-        obj = board_card(data.cards[card_id], names)
-        obj.pop("text", None)
-        if obj["type"] == "ice":
-            obj["rezzed"] = True
-        return {**obj, **extra}
-
-    make.units = lambda card_id: card_units(data.cards[card_id], names)  # type: ignore[attr-defined]
-    return make
 
 
 @pytest.fixture(params=["24.03", "26.03"])

@@ -9,23 +9,7 @@ from helpers import load_doc
 
 import engine
 from engine.board import EFFECTS
-from engine.cardtext import board_card
 from engine.effects import RESOLVERS
-from scraper.nrdb import load
-
-
-@pytest.fixture(scope="module")
-def card(nrdb_dir):
-    data = load(str(nrdb_dir))
-    names = {k: v.name for k, v in data.card_subtypes.items()}
-
-    def make(card_id: str, **extra) -> dict:
-        obj = board_card(data.cards[card_id], names)
-        if obj["type"] == "ice":
-            obj["rezzed"] = True
-        return {**obj, **extra}
-
-    return make
 
 
 @pytest.fixture(params=["24.03", "26.03"])

@@ -10,35 +10,21 @@ import pytest
 from helpers import load_doc
 
 import engine
-from engine.cardtext import BY_HAND, MODELED, NOT_APPLICABLE, SHOWN, board_card, card_units
+from engine.cardtext import BY_HAND, MODELED, NOT_APPLICABLE, SHOWN
 from engine.machine import max_hand
-from scraper.nrdb import load
 from webapp import create_app
 from webapp.board_picture import board_picture
 
 
 @pytest.fixture(scope="module")
-def nrdb(nrdb_dir):
-    data = load(str(nrdb_dir))
-    names = {k: v.name for k, v in data.card_subtypes.items()}
-    by_title = {c.title: c for c in data.cards.values()}
-    return by_title, names
+def card(titled):
+    """Cards picked by title as the editor puts them on the board (conftest `titled`)."""
+    return titled.card
 
 
 @pytest.fixture(scope="module")
-def card(nrdb):
-    by_title, names = nrdb
-
-    def make(title: str) -> dict:
-        return board_card(by_title[title], names)
-
-    return make
-
-
-@pytest.fixture(scope="module")
-def units(nrdb):
-    by_title, names = nrdb
-    return lambda title: card_units(by_title[title], names)
+def units(titled):
+    return titled.units
 
 
 @pytest.fixture(params=["24.03", "26.03"])

@@ -11,24 +11,6 @@ import pytest
 from helpers import decision_ids, load_doc
 
 import engine
-from engine.cardtext import board_card, card_units
-from scraper.nrdb import load
-
-
-@pytest.fixture(scope="module")
-def card(nrdb_dir):
-    data = load(str(nrdb_dir))
-    names = {k: v.name for k, v in data.card_subtypes.items()}
-
-    def make(card_id: str, **extra) -> dict:
-        obj = board_card(data.cards[card_id], names)
-        obj.pop("text", None)
-        if obj["type"] in ("ice", "asset", "upgrade"):
-            obj["rezzed"] = True
-        return {**obj, **extra}
-
-    make.units = lambda card_id: card_units(data.cards[card_id], names)  # type: ignore[attr-defined]
-    return make
 
 
 @pytest.fixture(params=["24.03", "26.03"])

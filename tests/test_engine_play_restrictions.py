@@ -12,27 +12,18 @@ import pytest
 from helpers import load_doc
 
 import engine
-from engine.cardtext import BY_HAND, MODELED, board_card, card_units
-from scraper.nrdb import load
+from engine.cardtext import BY_HAND, MODELED
 
 
 @pytest.fixture(scope="module")
-def nrdb(nrdb_dir):
-    data = load(str(nrdb_dir))
-    names = {k: v.name for k, v in data.card_subtypes.items()}
-    return {c.title: c for c in data.cards.values()}, names
+def card(titled):
+    """Cards picked by title as the editor puts them on the board (conftest `titled`)."""
+    return titled.card
 
 
 @pytest.fixture(scope="module")
-def card(nrdb):
-    by_title, names = nrdb
-    return lambda title: board_card(by_title[title], names)
-
-
-@pytest.fixture(scope="module")
-def units(nrdb):
-    by_title, names = nrdb
-    return lambda title: card_units(by_title[title], names)
+def units(titled):
+    return titled.units
 
 
 @pytest.fixture(params=["24.03", "26.03"])

@@ -12,21 +12,18 @@ import pytest
 from helpers import load_doc
 
 import engine
-from engine.cardtext import MODELED, board_card, card_units, run_event
-from scraper.nrdb import load
+from engine.cardtext import MODELED, run_event
 
 
 @pytest.fixture(scope="module")
-def nrdb(nrdb_dir):
-    data = load(str(nrdb_dir))
-    names = {k: v.name for k, v in data.card_subtypes.items()}
-    return {c.title: c for c in data.cards.values()}, names
+def card(titled):
+    """Cards picked by title as the editor puts them on the board (conftest `titled`)."""
+    return titled.card
 
 
 @pytest.fixture(scope="module")
-def card(nrdb):
-    by_title, names = nrdb
-    return lambda title: board_card(by_title[title], names)
+def units(titled):
+    return titled.units
 
 
 @pytest.fixture(params=["24.03", "26.03"])
@@ -65,13 +62,12 @@ def walk_run(s, prefer=("no_trash", "decline_steal", "continue", "pass")):
     raise AssertionError("the run did not end")
 
 
-def test_joy_ride_translation(card, nrdb):
-    by_title, names = nrdb
+def test_joy_ride_translation(card, units):
     jr = card("Joy Ride")
     assert jr["effects"] == [
         {"effect": "run", "server": "rd", "if_successful": [{"effect": "draw_cards", "amount": 5}]}
     ]
-    assert [u.status for u in card_units(by_title["Joy Ride"], names)] == [MODELED]
+    assert [u.status for u in units("Joy Ride")] == [MODELED]
 
 
 def test_joy_ride_successful_run_draws_five(card, doc):
