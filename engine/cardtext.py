@@ -1397,12 +1397,7 @@ def _interrupt_ability(b: _Card, line: str) -> bool:
             "trash": False,
             "first_each": "turn",
         }
-        abl = b.out.setdefault("abilities", [])
-        if len(abl) >= 10 or not engine_accepts(ab, "runner", ability=True):
-            return False
-        abl.append(ab)
-        b.unit(line, "ability", MODELED)
-        return True
+        return _modeled_runner_ability(b, line, ab)
     m = _INTERRUPT.fullmatch(line)
     costs = _costs(m.group("cost")) if m else None
     if costs is None or costs[0]:
@@ -1427,6 +1422,12 @@ def _interrupt_ability(b: _Card, line: str) -> bool:
     else:
         return False
     ab.update(cost=credits, trash=trash)
+    return _modeled_runner_ability(b, line, ab)
+
+
+def _modeled_runner_ability(b: _Card, line: str, ab: dict) -> bool:
+    """`ab` added to the Runner card's abilities, its line modeled, when the engine takes it
+    (at most 10 abilities a card); False otherwise."""
     abl = b.out.setdefault("abilities", [])
     if len(abl) >= 10 or not engine_accepts(ab, "runner", ability=True):
         return False
