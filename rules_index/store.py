@@ -303,7 +303,8 @@ def publish(build_dir: Path, name: str, store: str, label: str, write: Callable[
     `write(tmp)` fills a fresh temporary directory inside `build_dir`. The directory is then
     made readable by other users, renamed to ``<build_dir>/<store>/<label>-<rand>``, and the
     symlink ``<build_dir>/<name>`` is replaced by one pointing at it in a single rename; the
-    build it replaces is removed. If `write` fails, the temporary directory is removed and the
+    build it replaces is kept for servers still reading it and removed by a later build
+    (`integrity.clean_leftovers`). If `write` fails, the temporary directory is removed and the
     previous build stays in place. Call while holding `integrity.build_lock(build_dir)`."""
     build_dir.mkdir(parents=True, exist_ok=True)
     removed = integrity.clean_leftovers(build_dir)

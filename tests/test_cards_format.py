@@ -37,6 +37,8 @@ def write_format_1(cards: Path) -> None:
     meta = json.loads((cards / "meta.json").read_text())
     assert meta["format"] == CARDS_FORMAT and meta["code"] == code_fingerprint()
     meta["format"] = OLD_FORMAT
+    # format 1 builds were written before card builds kept checksums of their files (issue 38)
+    del meta["files"]
     (cards / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
 

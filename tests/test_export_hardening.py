@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from helpers import LATEST, ROOT
 
+from rules_index.cards import CardStore
+from rules_index.integrity import META_FILE, manifest
 from webapp.export import ExportError, check_rel, clean_leftovers, export_site
 
 
@@ -43,9 +45,9 @@ def _tree(root: Path) -> set[str]:
 
 
 @pytest.fixture()
-def hostile_cards_build(cards_built, tmp_path) -> Path:
+def altered_cards_build(cards_built, tmp_path) -> Path:
     """A build whose card data holds a card id climbing out of any folder (cards.json altered
-    after the build, as a damaged or hostile build directory would hold it)."""
+    after the build; its checksums, kept in meta.json, no longer match)."""
     bdir = tmp_path / "build"
     bdir.mkdir()
     for entry in cards_built.iterdir():
@@ -63,6 +65,19 @@ def hostile_cards_build(cards_built, tmp_path) -> Path:
                 rec["card_id"] = "../../../escaped"
     data_path.write_text(json.dumps(data), encoding="utf-8")
     return bdir
+
+
+@pytest.fixture()
+def hostile_cards_build(altered_cards_build) -> Path:
+    """The altered build with its checksums rewritten to match, as a hostile build directory
+    would hold it: the card build opens, so only the export's own path checks stand between
+    its ids and the file system."""
+    cards = altered_cards_build / "cards"
+    meta = json.loads((cards / META_FILE).read_text(encoding="utf-8"))
+    meta["files"] = manifest(cards)
+    (cards / META_FILE).write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    assert CardStore.open(altered_cards_build).card("../../../escaped") is not None
+    return altered_cards_build
 
 
 def test_a_card_id_climbing_out_writes_nothing_outside(hostile_cards_build, tmp_path):
@@ -87,6 +102,14 @@ def test_a_card_id_climbing_out_writes_nothing_outside(hostile_cards_build, tmp_
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and not (tmp_path.parent / "escaped").exists()
+
+
+def test_an_altered_card_build_is_refused_and_nothing_is_written(altered_cards_build, tmp_path):
+    target = tmp_path / "site"
+    with pytest.raises(ExportError, match="the card build cannot be exported: the card build is damaged"):
+        export_site(target, altered_cards_build, versions=[LATEST], jobs=1)
+    assert not target.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".site-")]
+    assert not (tmp_path / "escaped").exists() and not (tmp_path.parent / "escaped").exists()
 
 
 def test_a_killed_export_is_cleaned_up_and_the_export_is_readable(build_dir, tmp_path):

@@ -9,6 +9,7 @@ import pytest
 from helpers import VERSIONS, cr_path
 from test_bad_input import run_cli
 
+from rules_index.integrity import clean_leftovers
 from rules_index.store import Library, LibraryError, build
 from scraper import Document
 
@@ -65,7 +66,11 @@ def test_rebuild_only_what_changed(tmp_path):
     (src / "cr-24.03.html").write_text(text.replace("</html>", "<!-- edited --></html>"), encoding="utf-8")
     third = build(str(src), bdir)
     assert [(r.version, r.status) for r in third] == [("22.12", "unchanged"), ("24.03", "built")]
-    assert (bdir / "24.03").resolve() != target_before and not target_before.exists()
+    assert (bdir / "24.03").resolve() != target_before
+    # the replaced build stays for servers still reading it, until a build LEFTOVER_AGE later
+    assert target_before.exists()
+    assert clean_leftovers(bdir, min_age=0) == [f".v/{target_before.name}"] and not target_before.exists()
+    assert (bdir / "22.12").resolve().exists() and (bdir / "24.03").resolve().exists()
     assert not [p for p in bdir.iterdir() if p.name.startswith(".tmp-")]
 
 

@@ -264,6 +264,7 @@ def _card_files(client, out: _Writer, base_url: str, latest: str) -> None:
     and ``/board`` stay on the server (a static host cannot hold both a file and a folder at
     ``api/cards/<id>``), as does card search."""
     for card in rules().library.cards().cards():
+        check_rel(f"c/{card.id}/index.html")  # an id that would leave the export is refused first
         page = _get(client, f"/c/{card.id}", base_url).decode("utf-8")
         out.put(f"c/{card.id}/index.html", static_links(page, latest).encode("utf-8"))
         out.put(f"api/cards/{card.id}", _get(client, f"/api/cards/{card.id}", base_url))
@@ -298,8 +299,10 @@ def _coverage_files(client, out: _Writer, base_url: str, latest: str) -> None:
 def _card_count(library) -> int:
     try:
         return len(library.cards())
-    except LibraryError:  # no card data built: rule pages link NetrunnerDB instead
-        return 0
+    except LibraryError as exc:
+        if "cards" in library.source_problems:  # built but refused (damaged, altered): never exported
+            raise ExportError(f"the card build cannot be exported: {exc.message}") from None
+        return 0  # no card data built: rule pages link NetrunnerDB instead
 
 
 def _split(versions: list[str], jobs: int) -> list[list[str]]:
