@@ -413,9 +413,11 @@ def test_corp_identity_picked_by_name_in_the_editor(screen, card_server):
     assert ident["card_id"] == "thule_subsea_safety_below" and ident["triggers"][0]["when"] == "stolen"
     # (the editor starts from an empty board: no Runner until one is put on it)
     assert board.get("runner", {}).get("identity") != ident
+    # on the empty board the Runner's identity is folded with hardware, resources and facedown
+    page.locator(".bp-runner .rig-ed > details.more > summary").click()
     runner_q = page.locator(".bp-runner input.pick-q[data-pick='identity']")
     runner_q.fill("Thule Subsea")
-    expect(page.locator(".bp-runner .rig-ed > .row > .pick > .pick-note")).to_have_text(
+    expect(page.locator(".bp-runner .rig-ed > details.more > .row > .pick > .pick-note")).to_have_text(
         "No identity with that name."
     )
     shot(page, f"{name}-editor-corp-identity")
