@@ -15,6 +15,7 @@ from .decision import Decision, card_ref, locate
 from .effects import NOUN, PREVENT_RULES, amount_of
 from .locations import corp_ability_cards
 from .machine import STAY, Ctx, Frame, dec
+from .rig import ZONE_OF, ZONE_TYPES
 from .windows import exchange
 
 ZONES = ("programs", "hardware", "resources")
@@ -34,30 +35,6 @@ def event_of(e: dict, controller: str) -> str | None:
     if name == "expose":
         return "expose"
     return None
-
-
-def describe(ab: dict) -> str:
-    cost = [f"{ab['cost']}[credit]"] if ab.get("cost") else []
-    if ab.get("trash"):
-        cost.append("[trash]")
-    ev = ab.get("event", "damage")
-    if ev == "damage":
-        what = "any" if ab["damage"] == "any" else ab["damage"]
-        it = f"prevent {ab['amount']} {what} damage"
-    elif ev == "tags":
-        it = f"avoid {ab['amount']} tag(s)"
-    elif ev == "trash":
-        types = " or ".join(ab.get("card_types", ZONE_TYPES))
-        it = f"prevent {ab['amount']} installed {types} from being trashed"
-    else:
-        it = f"prevent {ab['amount']} card(s) from being exposed"
-    if ab.get("first_each"):
-        it += f" (only the first time each {ab['first_each']})"
-    return f"{', '.join(cost) or 'no cost'}: {it}"
-
-
-ZONE_TYPES = ("program", "hardware", "resource")
-ZONE_OF = {"program": "programs", "hardware": "hardware", "resource": "resources"}
 
 
 def _trash_types(e: dict) -> tuple[str, ...]:
@@ -105,7 +82,9 @@ def options(ctx: Ctx, side: str, e: dict, ev: str, left: int, first: bool = True
         for where, c in corp_ability_cards(b):
             for a, ab in enumerate(c["abilities"]):
                 if ab["kind"] == "prevent" and _relevant(b, ab, ev, e) and ab["cost"] <= have:
-                    out.append(dec(f"prevent:{where}.{a}", f"{c['name']}: {describe(ab)}", "corp"))
+                    out.append(
+                        dec(f"prevent:{where}.{a}", f"{c['name']}: {rig.describe_prevention(ab)}", "corp")
+                    )
         return out
     rig_ = b["runner"]["rig"]
     for zone in ZONES:
@@ -116,7 +95,13 @@ def options(ctx: Ctx, side: str, e: dict, ev: str, left: int, first: bool = True
                     if ab.get("first_each") and not first:
                         continue
                     ref = card_ref(cards, i)
-                    out.append(dec(f"prevent:{zone}.{ref}.{a}", f"{c['name']}: {describe(ab)}", "runner"))
+                    out.append(
+                        dec(
+                            f"prevent:{zone}.{ref}.{a}",
+                            f"{c['name']}: {rig.describe_prevention(ab)}",
+                            "runner",
+                        )
+                    )
     return out
 
 

@@ -281,6 +281,31 @@ def limit_reason(ice: dict) -> str:
     )
 
 
+ZONE_TYPES = ("program", "hardware", "resource")
+ZONE_OF = {"program": "programs", "hardware": "hardware", "resource": "resources"}
+
+
+def describe_prevention(ab: dict) -> str:
+    """A prevention ability's words (10.2): its cost, then what it prevents or avoids."""
+    cost = [f"{ab['cost']}[credit]"] if ab.get("cost") else []
+    if ab.get("trash"):
+        cost.append("[trash]")
+    ev = ab.get("event", "damage")
+    if ev == "damage":
+        what = "any" if ab["damage"] == "any" else ab["damage"]
+        it = f"prevent {ab['amount']} {what} damage"
+    elif ev == "tags":
+        it = f"avoid {ab['amount']} tag(s)"
+    elif ev == "trash":
+        types = " or ".join(ab.get("card_types", ZONE_TYPES))
+        it = f"prevent {ab['amount']} installed {types} from being trashed"
+    else:
+        it = f"prevent {ab['amount']} card(s) from being exposed"
+    if ab.get("first_each"):
+        it += f" (only the first time each {ab['first_each']})"
+    return f"{', '.join(cost) or 'no cost'}: {it}"
+
+
 def describe_ability(ability: dict) -> str:
     """An ability's words, as its labels and events show them ("1[credit]: break 1 barrier
     subroutine"); made once per distinct ability (an ability is a small dict of scalars: its
@@ -305,9 +330,7 @@ def _describe(ability: dict) -> str:
         until = "" if lasts == "encounter" else f" for the remainder of this {lasts}"
         return f"{cost_words(ability)}: +{ability['amount']} strength{until}" + _limits(ability)
     if kind == "prevent":
-        from .prevention import describe
-
-        return describe(ability)
+        return describe_prevention(ability)
     what = ability.get("ice_subtype", "")
     n = ability["count"]
     count = f"up to {n}" if ability.get("up_to") else str(n)

@@ -122,3 +122,56 @@ def test_a_cli_command_imports_only_what_it_needs(command, build, request, tmp_p
     assert not _loaded(seen["loaded"], forbidden), (
         f"nrrules {' '.join(args)} loads {_loaded(seen['loaded'], forbidden)}"
     )
+
+
+def _engine_imports() -> dict[str, set[str]]:
+    """Each engine module and the engine modules it imports when it runs: at the top and inside
+    functions alike; only `if TYPE_CHECKING:` blocks (annotations, never executed) are left out."""
+    import ast
+
+    folder = Path(__file__).resolve().parent.parent / "engine"
+    graph: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {
+            id(node)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+            for node in ast.walk(block)
+        }
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only or not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level == 1:
+                names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+            elif node.module and node.module.startswith("engine."):
+                names = [node.module.split(".")[1]]
+            else:
+                continue
+            found.update(n for n in names if (folder / f"{n}.py").exists())
+        graph[path.stem] = found - {path.stem}
+    return graph
+
+
+def test_the_engine_has_no_import_circle():
+    """Issue 32: state, verbs and wording sit below the timing modules and nothing reaches back up,
+    so every engine module can be read (and compiled) after the ones it imports."""
+    graph = _engine_imports()
+    assert len(graph) > 30 and graph["steps"] >= {"machine", "run", "encounter"}  # the walk sees imports
+    done: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            circles.append(path[path.index(module) :] + [module])
+            return
+        if module in done:
+            return
+        for nxt in sorted(graph[module]):
+            visit(nxt, path + [module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+    assert circles == [], f"engine import circles: {circles[:5]}"
