@@ -258,3 +258,54 @@ def test_a_judges_source_making_an_unservable_record_is_refused_at_build(good, t
     ):
         build_judge(str(doc), out, force=True)
     assert (out / "judge").resolve() == before
+
+
+def _publish_sealed(bdir: Path, name: str, origin: Path, label: str, rel: str, edit) -> Path:
+    """A copy of the build ``origin`` with ``rel`` edited and resealed, swapped in under ``name``
+    as `store.publish` swaps a build (a link replaced atomically)."""
+    new = origin.parent / label
+    shutil.copytree(origin, new)
+    raw = json.loads((new / rel).read_text())
+    edit(raw)
+    _reseal(new, rel, json.dumps(raw).encode())
+    link = bdir / f".link-{label}"
+    link.symlink_to(new.relative_to(bdir))
+    link.replace(bdir / name)
+    return new
+
+
+def _card(raw: dict, card_id: str) -> dict:
+    return next(c for c in raw["cards"] if c["id"] == card_id)
+
+
+@pytest.mark.parametrize("name", ["cards", "judge"])
+def test_a_running_library_keeps_serving_the_good_build_when_a_damaged_one_lands(good, tmp_path, name):
+    bdir, _ = good
+    out = tmp_path / "b"
+    shutil.copytree(bdir, out, symlinks=True)
+    shelf = (bdir / name).resolve().parent.name
+    shutil.copytree(bdir / shelf, out / shelf, dirs_exist_ok=True)  # its own builds, not shared
+    lib = Library.open(out)
+    served = lib.cards() if name == "cards" else lib.judge()
+    assert served is not None
+    if name == "cards":
+        damage = lambda raw: _card(raw, "ice_wall").update(strength=-5)  # noqa: E731
+        better = lambda raw: _card(raw, "ice_wall").update(title="Ice Wall (reprinted)")  # noqa: E731
+        rel = "cards.json"
+    else:
+        damage = lambda docs: docs[0]["items"][0].update(kind="poem")  # noqa: E731
+        better = lambda docs: docs[0]["items"][0].update(title="A sound new title")  # noqa: E731
+        rel = "documents.json"
+    origin = (out / name).resolve()
+    _publish_sealed(out, name, origin, f"{name}-damaged", rel, damage)
+    assert lib.follow(now=True) is False  # nothing new is served
+    now = lib.cards() if name == "cards" else lib.judge()
+    assert now is served and name not in lib.source_problems and name in available_sources(lib)
+    _publish_sealed(out, name, origin, f"{name}-sound", rel, better)
+    assert lib.follow(now=True) is True
+    now = lib.cards() if name == "cards" else lib.judge()
+    assert now is not served and name in available_sources(lib)
+    if name == "cards":
+        assert now.card("ice_wall").title == "Ice Wall (reprinted)"
+    else:
+        assert now.items()[0].title == "A sound new title"
