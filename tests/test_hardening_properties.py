@@ -242,3 +242,51 @@ def test_a_damaged_sealed_build_opens_valid_or_is_refused_cleanly(good, tmp_path
         assert all(problem(c, CARD) is None for c in store.cards())
     else:
         assert all(problem(d.to_dict(), JUDGE_DOCUMENT) is None for d in store.documents)
+
+
+# ----- the MCP server's tools -------------------------------------------------------------------
+
+MCP_VALUES = st.one_of(VALUES, st.sampled_from(["6.9.4c", "26.03", "Ice Wall", "run", "\ud800", "x" * 3000]))
+
+
+@pytest.fixture(scope="module")
+def mcp_server(good):
+    pytest.importorskip("mcp", reason="the MCP SDK is in the dev and mcp extras")
+    from rules_index.store import Library
+    from webapp.mcp_server import build_server
+    from webapp.payloads.context import Rules
+
+    bdir, _ = good
+    return build_server(Rules(Library.open(bdir)), secret_key="p" * 32), bdir
+
+
+@settings(PROPS, max_examples=EXAMPLES * 4)
+@given(data=st.data())
+def test_every_mcp_tool_answers_or_refuses_cleanly(mcp_server, data):
+    """Each tool of `nrrules mcp`, called in process with generated arguments (its own parameter
+    names, hostile values): a result, an isError result with a message, or the SDK's refusal of
+    arguments its schema does not take; never another exception, a traceback or a build path."""
+    import anyio
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.shared.exceptions import MCPError
+
+    server, bdir = mcp_server
+    tools = anyio.run(server.list_tools)
+    tool = data.draw(st.sampled_from(sorted(tools, key=lambda t: t.name)), label="tool")
+    names = sorted((tool.input_schema or {}).get("properties", {}))
+    args = data.draw(
+        st.dictionaries(st.sampled_from(names), MCP_VALUES, max_size=len(names)) if names else st.just({})
+    )
+
+    async def call():
+        return await server.call_tool(tool.name, args)
+
+    try:
+        result = anyio.run(call)
+    except (ToolError, MCPError) as exc:  # arguments its schema does not take: an isError answer on the wire
+        assert "Traceback" not in str(exc) and str(bdir) not in str(exc)
+        return
+    text = " ".join(getattr(c, "text", "") for c in getattr(result, "content", []) or [])
+    assert "Traceback" not in text and str(bdir) not in text, text[:300]
+    if getattr(result, "is_error", False):
+        assert text.strip(), tool.name
