@@ -32,7 +32,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from scraper import Document, ScrapeError
+from scraper import Document, ScrapeError, schema
 from scraper.model import Node
 from scraper.nrdb import (
     Card,
@@ -789,6 +789,36 @@ def _not_built(path: Path) -> str:
     )
 
 
+def _record_problem(
+    raw: dict, cards: dict[str, Card], printings: dict[str, Printing], rulings: list[Ruling]
+) -> str | None:
+    """The first record of a loaded card build that fails its schema (`scraper.schema`, the one
+    the build checked), as "card 'x': field: what", or None."""
+    known = {
+        name: {row.get("id") for row in raw.get(name) or () if isinstance(row, dict)}
+        for name in ("card_types", "card_subtypes", "factions", "sides", "card_sets")
+        if raw.get(name)
+    }
+    checks = [
+        *(("card", c, schema.CARD, known) for c in cards.values()),
+        *(("printing", p, schema.PRINTING, known) for p in printings.values()),
+    ]
+    for kind, record, fields, names in checks:
+        found = schema.problem(record, fields, names)
+        if found:
+            return f"{schema.record_name(kind, record)}: {found}"
+    for i, r in enumerate(rulings):
+        found = schema.problem(r, schema.RULING) or (
+            None if r.card_id in cards else f"card_id: {r.card_id[:100]!r} is not among the cards"
+        )
+        if found:
+            return f"rulings[{i}] (of card {str(r.card_id)[:100]!r}): {found}"
+    for p in printings.values():
+        if p.card_id not in cards:
+            return f"{schema.record_name('printing', p)}: card_id: {p.card_id[:100]!r} is not among the cards"
+    return None
+
+
 class CardStore:
     """Read access to one card build. Thread-safe; everything is loaded once."""
 
@@ -851,6 +881,11 @@ class CardStore:
             raise CardsNotBuilt(
                 f"the card build is damaged ({type(exc).__name__}); rebuild it with `nrrules build --cards`"
             ) from None
+        found = _record_problem(raw, cards, printings, rulings)
+        if found:  # a record that passes no build's schema: refused as a damaged file is
+            raise CardsNotBuilt(
+                f"the card build is damaged (cards.json: {found}); rebuild it with `nrrules build --cards --force`"
+            )
         printings_of: dict[str, list[Printing]] = {}
         for p in printings.values():
             printings_of.setdefault(p.card_id, []).append(p)

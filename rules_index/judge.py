@@ -32,8 +32,10 @@ from whoosh.scoring import BM25F
 from whoosh.support.charset import accent_map
 
 from memo import memo
-from scraper import Document
+from scraper import Document, ScrapeError
 from scraper.judge import JudgeDocument, JudgeItem, parse_judge
+from scraper.schema import JUDGE_DOCUMENT
+from scraper.schema import problem as record_problem
 from scraper.source import resolve
 
 from .impact import Impacts, top
@@ -215,6 +217,10 @@ def build_judge(
         )
     docs = [parse_judge(src.data, src.name, names) for src in sources]
     _unique_ids(docs)
+    for src, doc in zip(sources, docs, strict=True):
+        found = record_problem(doc.to_dict(), JUDGE_DOCUMENT)  # what the store checks when it opens
+        if found:
+            raise ScrapeError(src.name, f"the document makes a record that cannot be served: {found}")
     counts = {"documents": len(docs), "items": sum(len(d.items) for d in docs)}
     if not force:  # a truncated document or a folder missing one never replaces a good build
         check_counts_not_a_regression(
@@ -390,7 +396,18 @@ class JudgeStore:
         except OSError as exc:
             raise JudgeDamaged(_damaged(f"it cannot be read: {exc.strerror or type(exc).__name__}")) from None
         try:
-            self.documents = [JudgeDocument.from_dict(d) for d in json.loads(data.decode("utf-8"))]
+            raw = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            raise JudgeDamaged(_damaged(f"documents.json: {type(exc).__name__}")) from None
+        # every record checked field by field, as the build did (`scraper.schema`)
+        if not isinstance(raw, list):
+            raise JudgeDamaged(_damaged(f"documents.json: is {type(raw).__name__}, not a list"))
+        for n, d in enumerate(raw):
+            found = record_problem(d, JUDGE_DOCUMENT, path=f"[{n}]")
+            if found:
+                raise JudgeDamaged(_damaged(f"documents.json: {found}"))
+        try:
+            self.documents = [JudgeDocument.from_dict(d) for d in raw]
             self._items: dict[str, tuple[JudgeDocument, JudgeItem]] = {
                 i.id: (d, i) for d in self.documents for i in d.items
             }

@@ -850,9 +850,12 @@ class Library:
                     self._infos = dict(sorted({**self._infos, name: info}.items()))
                 changed = True
         for name in ("cards", "judge"):
-            if name in self._source_targets and self._source_targets[name] != _link_target(
-                self.build_dir / name
-            ):
+            target = _link_target(self.build_dir / name)
+            if name in self._source_targets and self._source_targets[name] != target:
+                swapped = self._swap_source(name, target) if target is not None else None
+                if swapped is not None:  # opened and served, or refused and the old one kept
+                    changed |= swapped
+                    continue
                 with self._lock:
                     if name == "cards":
                         self._cards = None
@@ -1053,6 +1056,34 @@ class Library:
             with self._lock:
                 self._history = self._history or store
         return self._history
+
+    def _swap_source(self, name: str, target: Path) -> bool | None:
+        """A rebuilt card or judges' build while a sound one is served: the new one is opened
+        now and swapped in when it can be served (True); when it cannot (a damaged record, a
+        checksum), the one served stays, said once in the log, and the new one is not tried
+        again until the name points elsewhere (False). None when no sound store is loaded: the
+        caller drops what is, and the next use opens the new build."""
+        loaded = self._cards if name == "cards" else (self._judge[0] if self._judge else None)
+        if loaded is None:
+            return None
+        from .cards import CardsNotBuilt, CardStore
+        from .judge import JudgeStore
+
+        try:
+            store = CardStore.open(self.build_dir) if name == "cards" else JudgeStore.open(self.build_dir)
+        except (CardsNotBuilt, ValueError) as exc:  # JudgeDamaged is a ValueError
+            with self._lock:
+                self._source_targets[name] = target
+            log.error("the new %s build cannot be served (%s); serving the previous one", name, exc)
+            return False
+        with self._lock:
+            if name == "cards":
+                self._cards = store
+            else:
+                self._judge = [store]
+            self._source_targets[name] = target
+            self.source_problems.pop(name, None)
+        return True
 
     def judge(self) -> JudgeStore | None:
         """The judges' documents built beside the CR (None when there are none, or when their

@@ -551,7 +551,7 @@ def slug(text: str, words: int = 6, limit: int = 48) -> str:
         if len(nxt) > limit and out:
             break
         out = nxt
-    return out or "item"
+    return out[:limit].rstrip("-") or "item"  # one word longer than the limit is cut too
 
 
 def heading_title(heading: str) -> str:

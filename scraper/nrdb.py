@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import schema
 from .errors import ScrapeError
 from .source import DEFAULT_TIMEOUT, default_cache_dir, fetch_url, is_url, parse_json, read_source
 
@@ -38,10 +39,10 @@ MAX_PAGES = 200  # a paginated API answer is followed at most this far
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_TOTAL_BYTES = 256 * 1024 * 1024
 MAX_FILES = 50_000
-MAX_TEXT = 20_000  # characters in any one field
+MAX_TEXT = schema.MAX_TEXT  # characters in any one field
 # Every id (cards, printings, sets, types ...) is a plain slug: ids become URLs and file names
 # (/c/<id>, the static export's c/<id>/index.html), so "../x" or "a/b" must never pass.
-_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")
+_ID = schema.SLUG
 
 # Folder entries (a name ending in "/" is a folder of JSON files, read recursively) and the
 # matching API resource names. Cards, printings and rulings must be present; tables may be
@@ -479,7 +480,13 @@ def _restriction(rec: dict, where: str) -> Restriction:
     )
 
 
-def _table(rows: Iterable[tuple[str, dict]], make: Callable[[dict, str], Any], what: str) -> dict[str, Any]:
+def _table(
+    rows: Iterable[tuple[str, dict]],
+    make: Callable[[dict, str], Any],
+    what: str,
+    fields: dict[str, schema.Field] | None = None,
+    known: dict[str, set[str]] | None = None,
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for where, rec in rows:
         item = make(rec, where)
@@ -487,6 +494,9 @@ def _table(rows: Iterable[tuple[str, dict]], make: Callable[[dict, str], Any], w
             raise ScrapeError(
                 where, f"{what} id {item.id[:120]!r} is not a plain id (lowercase letters, digits, _ and -)"
             )
+        found = schema.problem(item, fields, known) if fields else None
+        if found:  # the record's schema (scraper.schema): its id and the field's path
+            raise ScrapeError(where, f"{schema.record_name(what, item)}: {found}")
         if item.id in out and out[item.id] != item:
             raise ScrapeError(where, f"{what} {item.id!r} is defined twice, differently")
         out[item.id] = item
@@ -496,8 +506,21 @@ def _table(rows: Iterable[tuple[str, dict]], make: Callable[[dict, str], Any], w
 def _validate(
     raw: dict[str, list[tuple[str, dict]]], source: str, source_hash: str, notes: list[str]
 ) -> CardData:
-    cards = _table(raw["cards"], _card, "card")
-    printings = _table(raw["printings"], _printing, "printing")
+    tables = {
+        name: _table(raw[name], _named, what)
+        for name, what in (
+            ("card_types", "card type"),
+            ("card_subtypes", "subtype"),
+            ("factions", "faction"),
+            ("sides", "side"),
+            ("card_cycles", "card cycle"),
+        )
+    }
+    card_sets = _table(raw["card_sets"], _card_set, "card set")
+    # the values a card or printing may name: the source's own tables, where it has them
+    known = {name: set(table) for name, table in (*tables.items(), ("card_sets", card_sets)) if table}
+    cards = _table(raw["cards"], _card, "card", schema.CARD, known)
+    printings = _table(raw["printings"], _printing, "printing", schema.PRINTING, known)
     for code, p in printings.items():
         if p.card_id not in cards:
             where = next(w for w, r in raw["printings"] if str(r.get("id")) == code)
@@ -511,6 +534,14 @@ def _validate(
         r = _ruling(rec, where, counts.get(card_id, 0))
         if r.card_id not in cards:
             raise ScrapeError(where, f"a ruling is for card {r.card_id!r}, which is not among the cards")
+        if counts.get(card_id, 0) >= schema.MAX_RULINGS_PER_CARD:
+            raise ScrapeError(
+                where,
+                f"card {card_id!r} has more than {schema.MAX_RULINGS_PER_CARD} rulings (the most any has: 21)",
+            )
+        found = schema.problem(r, schema.RULING)
+        if found:
+            raise ScrapeError(where, f"ruling {counts.get(card_id, 0) + 1} of card {card_id!r}: {found}")
         counts[card_id] = counts.get(card_id, 0) + 1
         rulings.append(r)
     formats = _table(raw["formats"], _format, "format")
@@ -527,12 +558,12 @@ def _validate(
         cards=dict(sorted(cards.items())),
         printings=printings,
         rulings=tuple(rulings),
-        card_types=_table(raw["card_types"], _named, "card type"),
-        card_subtypes=_table(raw["card_subtypes"], _named, "subtype"),
-        factions=_table(raw["factions"], _named, "faction"),
-        sides=_table(raw["sides"], _named, "side"),
-        card_sets=_table(raw["card_sets"], _card_set, "card set"),
-        card_cycles=_table(raw["card_cycles"], _named, "card cycle"),
+        card_types=tables["card_types"],
+        card_subtypes=tables["card_subtypes"],
+        factions=tables["factions"],
+        sides=tables["sides"],
+        card_sets=card_sets,
+        card_cycles=tables["card_cycles"],
         formats=formats,
         card_pools=_table(raw["card_pools"], _card_pool, "card pool"),
         restrictions=_table(raw["restrictions"], _restriction, "restriction"),

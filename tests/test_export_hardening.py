@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from helpers import LATEST, ROOT
 
-from rules_index.cards import CardStore
+from rules_index.cards import CardsNotBuilt, CardStore
 from rules_index.integrity import META_FILE, manifest
 from webapp.export import ExportError, check_rel, clean_leftovers, export_site
 
@@ -70,13 +70,15 @@ def altered_cards_build(cards_built, tmp_path) -> Path:
 @pytest.fixture()
 def hostile_cards_build(altered_cards_build) -> Path:
     """The altered build with its checksums rewritten to match, as a hostile build directory
-    would hold it: the card build opens, so only the export's own path checks stand between
-    its ids and the file system."""
+    would hold it: the checksums pass, and the card record schema checked when the build is
+    opened (`scraper.schema`) refuses the id; the export's own path checks
+    (`test_paths_that_leave_the_export_are_refused`) stand behind it."""
     cards = altered_cards_build / "cards"
     meta = json.loads((cards / META_FILE).read_text(encoding="utf-8"))
     meta["files"] = manifest(cards)
     (cards / META_FILE).write_text(json.dumps(meta, indent=1), encoding="utf-8")
-    assert CardStore.open(altered_cards_build).card("../../../escaped") is not None
+    with pytest.raises(CardsNotBuilt, match=r"card '\.\./\.\./\.\./escaped': id: .* is not of the form"):
+        CardStore.open(altered_cards_build)
     return altered_cards_build
 
 

@@ -296,6 +296,18 @@ def _coverage_files(client, out: _Writer, base_url: str, latest: str) -> None:
     out.put("api/cards/coverage", _get(client, "/api/cards/coverage", base_url))
 
 
+def _check_cards(library) -> None:
+    """ExportError when a card build is there but cannot be served: checked first, before the
+    app opens it (which logs the problem), so the command says it in one error line."""
+    from rules_index.cards import CardsNotBuilt, CardStore
+
+    if (library.build_dir / "cards" / "meta.json").exists():
+        try:
+            CardStore.open(library.build_dir)
+        except CardsNotBuilt as exc:
+            raise ExportError(f"the card build cannot be exported: {exc}") from None
+
+
 def _card_count(library) -> int:
     try:
         return len(library.cards())
@@ -342,6 +354,8 @@ def export_site(
     unknown = [v for v in wanted if v not in names]
     if unknown:
         raise ExportError(f"CR version(s) {', '.join(unknown)} not built; built: {', '.join(names)}")
+    if library.latest in wanted:
+        _check_cards(library)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         clean_leftovers(target)
