@@ -50,6 +50,7 @@ from pathlib import Path
 from scraper import Document
 
 from . import ranker, vectors
+from .indexing import stems
 from .jargon import JARGON
 from .question import ASKS, FRAMING, INTENTS
 from .search import (
@@ -137,9 +138,7 @@ def _asked(searcher: Searcher, searchable: list, position: dict[str, int]) -> di
     by "|", each the indexes of its stems into ``vocab`` written in base 62 with ``width`` digits
     apiece (no separator)."""
     questions = {
-        position[n.id]: [
-            q for q in (sorted(set(searcher._stems(text))) for text in searcher.asked(n.id)) if q
-        ]
+        position[n.id]: [q for q in (sorted(set(stems(text))) for text in searcher.asked(n.id)) if q]
         for n in searchable
     }
     vocab = sorted({stem for qs in questions.values() for q in qs for stem in q})

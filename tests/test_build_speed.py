@@ -50,3 +50,18 @@ def test_the_index_words_are_the_analyzers_on_every_field_of_every_rule(document
         for (k, v), expected in whoosh.items():
             assert list(schema[k].index(v)) == expected, (k, v)
     assert not any("index" in vars(schema[k]) for k in schema.names())
+
+
+def test_the_builds_question_stems_are_the_searchers(documents):
+    """`indexing.stems` (the offline pack's questions) reads as `Searcher._stems` does (no
+    index-time synonyms: "grip" stays "grip")."""
+    from rules_index import indexing
+    from rules_index.search import Searcher
+
+    texts = [q for qs in bank.load().values() for q in qs]
+    texts += [q for qs in bank.labelled().values() for q in qs]
+    texts += [n.text for n in documents["26.03"].nodes]
+    texts += ["Naïve CAFÉ non-ice wasn't the Runner's grip and stack; rezzed ices", "", "the a"]
+    assert len(texts) > 10_000
+    for text in texts:
+        assert indexing.stems(text) == Searcher._stems(text), text
