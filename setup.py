@@ -7,6 +7,7 @@ the engine is pure Python. Project metadata lives in pyproject.toml."""
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import os
 import time
@@ -65,6 +66,11 @@ class BuildNative(build_ext):
         super().run()
         _progress(f"C compiled and linked in {time.perf_counter() - t0:.0f} s")
         if self.inplace:
+            # builds of modules no longer in COMPILED: their group library is gone
+            for name in native.strays(ROOT / "engine"):
+                for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                    (ROOT / "engine" / f"{name}{suffix}").unlink(missing_ok=True)
+                _progress(f"removed the old build of engine.{name} (no longer compiled)")
             stamp.write_text(native.source_hash(ROOT / "engine") + "\n")
 
 

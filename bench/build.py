@@ -13,6 +13,11 @@ Each version is measured in a fresh child process so peak memory (max RSS) is pe
 Prints seconds (best of --repeat) and peak memory for parse+extract (the scraper stage) and
 for the whole build (parse, verify, write JSON, build the search index). Target for the
 scraper stage: <= 0.6 s per version on a 2-core machine.
+
+The rules' sentence embeddings come from the cache at ``NRRULES_EMBED_CACHE`` (default
+``.embed-cache`` in the checkout, shared with the tests and the other benches): without it each
+temporary build would embed every rule and question again (minutes of CPU, not the build's
+own cost). The first run on a fresh checkout fills it.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+os.environ.setdefault("NRRULES_EMBED_CACHE", str(ROOT / ".embed-cache"))
 
 
 def measure_one(path: Path, repeat: int) -> dict:

@@ -50,6 +50,7 @@ from pathlib import Path
 from scraper import Document
 
 from . import ranker, vectors
+from .indexing import stems
 from .jargon import JARGON
 from .question import ASKS, FRAMING, INTENTS
 from .search import (
@@ -69,6 +70,7 @@ from .search import (
     TEXT_PHRASE_BONUS,
     VECTOR_ANALYZER,
     Searcher,
+    _FastBM25F,
     _searchable,
 )
 from .steplinks import link_steps
@@ -137,9 +139,7 @@ def _asked(searcher: Searcher, searchable: list, position: dict[str, int]) -> di
     by "|", each the indexes of its stems into ``vocab`` written in base 62 with ``width`` digits
     apiece (no separator)."""
     questions = {
-        position[n.id]: [
-            q for q in (sorted(set(searcher._stems(text))) for text in searcher.asked(n.id)) if q
-        ]
+        position[n.id]: [q for q in (sorted(set(stems(text))) for text in searcher.asked(n.id)) if q]
         for n in searchable
     }
     vocab = sorted({stem for qs in questions.values() for q in qs for stem in q})
@@ -218,12 +218,28 @@ def build_pack(doc: Document, searcher: Searcher) -> dict:
     weighting = searcher._weighting
     doc_count = max(1, searcher._doc_count)
 
+    # The server's BM25F (`search._FastBM25FScorer`) of each posting, its constants computed here
+    # as its scorer computes them, without making a Whoosh scorer per term (a third of this pack)
+    fast = reader.is_atomic() and isinstance(weighting, _FastBM25F) and not weighting._field_B
+    k1, b = weighting.K1, weighting.B
+
     def field_scores(fname: str, stem: str) -> dict[int, float]:
-        scorer = weighting.scorer(ws, fname, stem)
-        m = reader.postings(fname, stem, scorer=scorer)
         out: dict[int, float] = {}
+        if not fast or not ws.schema[fname].scorable:
+            m = reader.postings(fname, stem, scorer=weighting.scorer(ws, fname, stem))
+            while m.is_active():
+                out[docpos[m.id()]] = m.score()
+                m.next()
+            return out
+        lengths = weighting._lengths(reader, fname)
+        a = ws.idf(fname, stem) * (k1 + 1)
+        c = k1 * (1 - b)
+        d = k1 * b / (ws.avg_field_length(fname) or 1)
+        m = reader.postings(fname, stem)
         while m.is_active():
-            out[docpos[m.id()]] = m.score()
+            n = m.id()
+            tf = m.weight()
+            out[docpos[n]] = a * tf / (tf + c + d * lengths[n])
             m.next()
         return out
 

@@ -324,33 +324,51 @@ def build_index(
     path.mkdir(parents=True, exist_ok=True)
     storage = FileStorage(str(path))
     ix = storage.create_index(SCHEMA)
+    from .indexing import fast_fields  # a build's: not imported to search
+
     writer = ix.writer(procs=1, limitmb=256, multisegment=False)
     try:
-        for node in _searchable(doc):
-            examples = [doc.node(e) for e in node.examples]
-            examples = [e for e in examples if e is not None]
-            cards = {c.name for c in node.cards} | {c.name for e in examples for c in e.cards}
-            fields = {
-                "id": node.id,
-                "number": node.number or "",
-                "kind": node.kind,
-                "title": node.title or "",
-                "text": node.text,
-                "examples": "\n".join(e.text for e in examples),
-                "terms": "\n".join(node.terms),
-                "cards": "\n".join(sorted(cards)),
-                "section": " ".join(a.title for a in doc.ancestors(node.id) if a.title),
-                "context": context.get(node.id, ""),
-                "asked": "\n".join(asked.get(node.id, ())),
-            }
-            # Empty fields are left out: each field of each document has a fixed cost.
-            writer.add_document(**{k: v for k, v in fields.items() if v or k in ("number", "kind")})
+        with fast_fields(writer.schema):  # the same words as the analyzers', in one loop
+            _add_rules(writer, doc, context, asked)
     except BaseException:
         writer.cancel()
         raise
     writer.commit()
     meta = {"format": INDEX_FORMAT, "version": doc.version, "source_hash": doc.source_hash}
     (path / INDEX_META).write_text(json.dumps(meta), encoding="utf-8")
+
+
+def _add_rules(
+    writer, doc: Document, context: Mapping[str, str], asked: Mapping[str, tuple[str, ...]]
+) -> None:
+    """Add every searchable rule of ``doc`` to the index ``writer`` (`build_index`)."""
+    for fields in rule_fields(doc, context, asked):
+        writer.add_document(**fields)
+
+
+def rule_fields(
+    doc: Document, context: Mapping[str, str], asked: Mapping[str, tuple[str, ...]]
+) -> Iterator[dict[str, str]]:
+    """The fields of each searchable rule of ``doc`` as `build_index` adds it to the index."""
+    for node in _searchable(doc):
+        examples = [doc.node(e) for e in node.examples]
+        examples = [e for e in examples if e is not None]
+        cards = {c.name for c in node.cards} | {c.name for e in examples for c in e.cards}
+        fields = {
+            "id": node.id,
+            "number": node.number or "",
+            "kind": node.kind,
+            "title": node.title or "",
+            "text": node.text,
+            "examples": "\n".join(e.text for e in examples),
+            "terms": "\n".join(node.terms),
+            "cards": "\n".join(sorted(cards)),
+            "section": " ".join(a.title for a in doc.ancestors(node.id) if a.title),
+            "context": context.get(node.id, ""),
+            "asked": "\n".join(asked.get(node.id, ())),
+        }
+        # Empty fields are left out: each field of each document has a fixed cost.
+        yield {k: v for k, v in fields.items() if v or k in ("number", "kind")}
 
 
 POOL_FILE = "pool.npy"  # every searchable rule's pool vector (`Searcher._pool_matrix`), by a build

@@ -52,6 +52,7 @@ BUILD_FORMAT = 2  # 2: meta.json carries the checksums of every file of the buil
 _FINGERPRINT_FILES = (
     "scraper",
     "rules_index/search.py",
+    "rules_index/indexing.py",  # the words the index holds (`search.build_index`)
     "rules_index/expansion.py",
     "rules_index/jargon.py",
     "rules_index/store.py",

@@ -121,3 +121,32 @@ def test_an_edited_source_runs_instead_of_its_stale_build(tmp_path):
     assert seen["native"] is False and "stale" in seen["status"]
     assert seen["files"] == {n: str(pkg / f"{n}.py") for n in _native.COMPILED}
     assert any("stale" in w and "make native" in w for w in seen["warnings"]), seen["warnings"]
+
+
+def test_an_old_build_of_a_module_no_longer_compiled_never_runs(tmp_path):
+    """A build left beside a source that `COMPILED` no longer lists (made when it was compiled)
+    is imported from its source, and `strays` names it (setup.py removes such builds)."""
+    pkg = _copy_package(tmp_path)
+    left = next(n for n in ("turns", "effects", "trace") if n not in _native.COMPILED)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (pkg / f"{left}{suffix}").write_bytes(b"not a shared object")
+    assert _native.strays(pkg) == [left]
+    with (pkg / "machine.py").open("a") as f:  # stale: no compiled module may run in the copy
+        f.write("\n# edited after the build\n")
+    code = IMPORT.replace("for n in _native.COMPILED", f"for n in (*_native.COMPILED, {left!r})")
+    seen = _run(code, pythonpath=f"{tmp_path}{os.pathsep}{ROOT}", cwd=tmp_path)
+    assert seen["files"][left] == str(pkg / f"{left}.py")
+
+
+def test_a_changed_module_that_is_not_compiled_makes_the_build_stale(tmp_path, monkeypatch):
+    """mypyc read the types of the modules the compiled ones call: a change there is a rebuild."""
+    monkeypatch.delenv("NRRULES_PURE", raising=False)
+    pkg = _copy_package(tmp_path)
+    other = next(
+        p for p in sorted(pkg.glob("*.py")) if p.stem not in _native.COMPILED and p.stem != "_native"
+    )
+    assert _native.status(pkg)[0] is True
+    with other.open("a") as f:
+        f.write("\n# edited after the build\n")
+    native, why = _native.status(pkg)
+    assert native is False and "stale" in why

@@ -117,3 +117,13 @@ def test_the_reading_pack_of_a_build_without_cards_and_bad_versions(build_dir):
     assert units and all(len(r[1]) < len(o) for r, o in zip(rows, original, strict=True))
     expanded = [re.sub(UNIT_MARK + "(.)", lambda m: units[ord(m.group(1)) - 0x100], r[1]) for r in rows]
     assert expanded == original
+
+
+def test_the_packs_scores_are_the_servers_bm25f_per_term(library, monkeypatch):
+    """build_pack scores each posting with the server's BM25F constants, computed once per term:
+    the same pack, to the byte, as with a Whoosh scorer made per term (which it makes when the
+    weighting has a per-field B: here one for no field, which changes no score)."""
+    doc, searcher = library.document(LATEST), library.searcher(LATEST)
+    fast = json.dumps(build_pack(doc, searcher), sort_keys=True)
+    monkeypatch.setattr(searcher._weighting, "_field_B", {"no such field": searcher._weighting.B})
+    assert json.dumps(build_pack(doc, searcher), sort_keys=True) == fast
