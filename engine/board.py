@@ -61,9 +61,11 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": False,
         "text": "The opponent loses {amount}[credit].",
     },
-    "net_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} net damage."},
-    "meat_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} meat damage."},
-    "core_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} core damage."},
+    # damage is always the Runner's: done by a Corp card, suffered from a Runner card's own
+    # ability ("When you install this hardware, suffer 1 core damage"); preventable either way (9.9.6b)
+    "net_damage": {"params": ("amount",), "corp_only": False, "text": "Do {amount} net damage."},
+    "meat_damage": {"params": ("amount",), "corp_only": False, "text": "Do {amount} meat damage."},
+    "core_damage": {"params": ("amount",), "corp_only": False, "text": "Do {amount} core damage."},
     "give_tags": {"params": ("amount",), "corp_only": True, "text": "Give the Runner {amount} tag(s)."},
     "trace": {"params": ("strength",), "corp_only": True, "text": "Trace {strength}."},
     "unless_pays": {
@@ -204,6 +206,13 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
     },
     # ----- counters on cards (issue 32 set A; engine.effects, CR 1.9, 1.13.1) -------------------------
+    # "Remove 1 tag." on a Runner card (as many as the Runner has, 1.2.3)
+    "remove_tags": {
+        "params": ("amount",),
+        "corp_only": False,
+        "runner_only": True,
+        "text": "Remove {amount} tag(s).",
+    },
     "place_counters": {
         "params": ("amount",),
         "enums": {"counter": ("advancement", "agenda", "power", "virus")},
@@ -281,7 +290,10 @@ ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL, "core_damage": MAX_SM
 CORP_ONCE_PER = ("turn",)
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
-ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace", "click")  # click: an action (5.2.1)
+ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace", "click", "paid")  # click: an action (5.2.1)
+# `paid`: a paid ability on installed hardware or a resource without [click] in its cost ("[trash]: Gain
+# 3[credit]."), usable in any paid ability window (9.2.7); [trash] as part of the cost trashes it (1.16)
+RUNNER_PAID_TYPES = ("hardware", "resource")
 CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
 # Corp card abilities: paid (9.2.7), a trace interrupt (9.9.6d), a [click] action (5.2.6, 9.2.7b)
 CORP_ABILITY_KINDS = ("paid", "trace", "click", "prevent")
@@ -817,8 +829,25 @@ class _Checker:
                 self.bool_field(a, "trash", ap)
                 self.trace_ability(a, ap)
                 continue
-            if kind == "click":  # "[click], 1[credit]: Gain 2[credit]." on an installed Runner card (5.2.1)
-                self.unknown(a, {"kind", "cost", "trash", "clicks", "effects", *_CORP_LIMITS}, ap)
+            if kind == "paid" and ctype not in RUNNER_PAID_TYPES:
+                self.add(ap, f"only {' and '.join(RUNNER_PAID_TYPES)} cards have paid abilities (9.2.7)")
+                continue
+            if kind in (
+                "click",
+                "paid",
+            ):  # "[click], 1[credit]: Gain 2[credit]." on an installed Runner card (5.2.1)
+                self.unknown(
+                    a,
+                    {
+                        "kind",
+                        "cost",
+                        "trash",
+                        "effects",
+                        *_CORP_LIMITS,
+                        *(("clicks",) if kind == "click" else ()),
+                    },
+                    ap,
+                )
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
                 self.bool_field(a, "trash", ap)
                 self.int_field(a, "clicks", ap, hi=3)

@@ -175,6 +175,16 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
     ),
 ]
 _KIND_NAMES = {"program": "program", "resource": "resource", "hardware": "hardware"}
+# ----- the Runner's own card ----------------------------------------------------------------------
+# "Suffer 1 core damage." / "Remove 1 tag." on a Runner card: the Runner suffers the damage (damage
+# is always the Runner's; preventable, 9.9.6b) and removes as many tags as it has, up to N
+_RUNNER_SIMPLE: list[tuple[re.Pattern, Any]] = [
+    (
+        re.compile(rf"suffer {_N} (net|meat|core) damage"),
+        lambda m: [{"effect": f"{m.group(2)}_damage", "amount": int(m.group(1))}],
+    ),
+    (re.compile(rf"remove {_N} tags?"), lambda m: [{"effect": "remove_tags", "amount": int(m.group(1))}]),
+]
 # Formulas that name a player: what they mean depends on whose card it is (`side`), the Corp's
 # (ice subroutines, operations, Corp card abilities and triggers) or the Runner's.
 _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
@@ -322,6 +332,10 @@ def _many(sentence: str, side: str | None = None) -> list | None:
         m = pattern.fullmatch(s)
         if m:
             return [make(m)]
+    for pattern, make in _RUNNER_SIMPLE if side == "runner" else ():
+        m = pattern.fullmatch(s)
+        if m:
+            return make(m)
     m = _UNLESS.fullmatch(s)
     if m:
         inner = _many(m.group(1), side)
@@ -517,9 +531,24 @@ def subroutine_lines(text: str) -> list[str]:
 
 _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
-_RUNNER_EFFECTS = {"gain_credits", "gain_clicks", "lose_credits", "lose_clicks", "draw_cards", "text"}
+_RUNNER_EFFECTS = {
+    "gain_credits",
+    "gain_clicks",
+    "lose_credits",
+    "lose_clicks",
+    "draw_cards",
+    "text",
+    "remove_tags",
+}
 # what a Runner card's conditional ability may do: the above, bypass, and counters on itself
-_RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {"bypass", "place_counters", "remove_counters"}
+_RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {
+    "bypass",
+    "place_counters",
+    "remove_counters",
+    "net_damage",  # "When you install this hardware, suffer 1 core damage." (the Runner suffers it)
+    "meat_damage",
+    "core_damage",
+}
 
 # How the engine treats one unit (a subroutine, or one printed paragraph) of a card's text:
 MODELED = "modeled"  # the engine applies it (an effect, ability, trigger, constant it runs)
@@ -832,6 +861,7 @@ class _Card:
         self.pieces: list[dict] = []
         self._before = _shape(out)
         self.loads = False  # the card is loaded with counters and has an "empty" ability (10.9)
+        self.restricted = False  # "Use this hardware only ...": a limit the engine does not check
 
     def unit(self, text: str, kind: str, status: str, at: str | None = None) -> None:
         self.units.append(Unit(text[:MAX_TEXT], kind, status, at))
@@ -1173,6 +1203,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
     # "Use this hardware only during your turn." (Flip Switch): a restriction the engine does not
     # check, so none of the card's interrupts is modeled (they stay by hand)
     restricted = _USE_ONLY.search(plain(text).lower()) is not None
+    b.restricted = restricted
     for raw in text.split("\n"):
         line = plain(raw)
         if not line:
@@ -1290,7 +1321,7 @@ def _costs_and_counters(cost: str) -> tuple[int, int, bool, dict | None] | None:
 
 
 _RUNNER_ACTION_EFFECTS = frozenset(
-    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters"}
+    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters", "remove_tags"}
 )
 
 
@@ -1303,18 +1334,19 @@ def _runner_click_ability(b: _Card, line: str) -> bool:
     once = _ONCE_FLAG.match(line)
     m = _COST_AND_EFFECT.fullmatch(line[once.end() :] if once else line)
     costs = _costs_and_counters(m.group("cost")) if m else None
-    if costs is None or not 1 <= costs[0] <= 3 or (costs[3] and b.loads):
+    if costs is None or costs[0] > 3 or (costs[3] and b.loads):
+        return False
+    if not costs[0] and (b.ctype not in ("hardware", "resource") or b.restricted):
+        # a paid ability without [click] (9.2.7): on hardware and resources (a program's are
+        # icebreaker abilities or by hand); not when a "use this card only ..." limit applies
         return False
     effects = parse_effects(m.group("effect"), "runner")
     if effects is None or len(effects) > 10 or not all(_name(e) in _RUNNER_ACTION_EFFECTS for e in effects):
         return False
-    ab: dict[str, Any] = {
-        "kind": "click",
-        "clicks": costs[0],
-        "cost": costs[1],
-        "trash": costs[2],
-        "effects": effects,
-    }
+    ab: dict[str, Any] = {"kind": "click" if costs[0] else "paid"}
+    if costs[0]:
+        ab["clicks"] = costs[0]
+    ab.update(cost=costs[1], trash=costs[2], effects=effects)
     if costs[3]:
         ab["counter_cost"] = costs[3]
     if once:

@@ -335,6 +335,10 @@ def _kinds(board: dict) -> frozenset[str]:
         for a in c.get("abilities", ())
     ):
         kinds.add("interrupts")  # tags, trash or expose prevention (`prevention.window`)
+    if any(a.get("kind") == "paid" for c in runner_cards for a in c.get("abilities", ())):
+        kinds.add(
+            "runner_paid"
+        )  # a modeled paid ability on hardware or a resource (`windows.runner_paid_abilities`)
     if any(a.get("kind") == "text" for c in runner_cards for a in c.get("abilities", ())):
         kinds.add("text_abilities")  # a Runner card's ability resolved by hand (`windows.runner_options`)
     return frozenset(kinds)
