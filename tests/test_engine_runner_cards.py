@@ -1,0 +1,223 @@
+"""The Runner's installed cards on real cards picked by name (`engine.cardtext.board_card`, what
+`/api/cards/<card>/board` answers): paid abilities of hardware and resources without [click] in
+their cost ("[trash]: Gain 3[credit].", 9.2.7), usable in any paid ability window, the card trashed
+as part of the cost (1.16, 1.16.10b); "Remove 1 tag." on a Runner card; and the damage a Runner
+card does to its own player ("When you install this hardware, suffer 1 core damage.": damage, so
+it can be prevented, 9.9.6b). What is offered and what is refused are one evaluation."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import decision_ids, load_doc
+
+import engine
+
+
+@pytest.fixture(params=["24.03", "26.03"])
+def doc(request):
+    return load_doc(request.param)
+
+
+def board(**kw) -> dict:
+    b = {
+        "version": 2,
+        "corp": {"credits": 5, "hand": 3, "deck": 10},
+        "runner": {"credits": 5, "clicks": 4, "hand": 5, "deck": 10},
+        "servers": {},
+    }
+    for side in ("corp", "runner"):
+        b[side].update(kw.pop(side, {}))
+    b.update(kw)
+    return b
+
+
+def until(s, wanted: str, limit: int = 60):
+    """Take the first offered decision (passing where possible) until `wanted` is offered."""
+    for _ in range(limit):
+        ids = decision_ids(s)
+        if wanted in ids:
+            return s
+        assert not s.finished, f"finished before {wanted}"
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+    raise AssertionError(f"{wanted} never offered; last offered {decision_ids(s)}")
+
+
+def cites_known_rules(s, doc) -> bool:
+    return all(doc.node(r) is not None for e in s.trace for r in e.rules)
+
+
+NFL_CREDITS = "use:resources.no-free-lunch.0"
+NFL_TAG = "use:resources.no-free-lunch.1"
+
+
+# ----- the translation -----------------------------------------------------------------------------
+
+
+def test_trash_abilities_and_install_damage_are_modeled_and_restricted_ones_are_not(card):
+    """ "[trash]: Gain 3[credit]." is a paid ability of the resource with [trash] as its cost;
+    "[click], [trash]: Gain 5[credit] and remove 1 tag." an action; "When you install this
+    hardware, suffer 1 core damage." a trigger the Runner suffers. Flip Switch's "[trash]: Remove 1
+    tag." stays by hand: "Use this hardware only during your turn." is a limit the engine does not
+    check, and a program's "[trash]" ability (Self-modifying Code) is not a hardware/resource one."""
+    nfl = card("no_free_lunch")
+    assert nfl["abilities"] == [
+        {"kind": "paid", "cost": 0, "trash": True, "effects": [{"effect": "gain_credits", "amount": 3}]},
+        {"kind": "paid", "cost": 0, "trash": True, "effects": [{"effect": "remove_tags", "amount": 1}]},
+    ]
+    assert [u.status for u in card.units("no_free_lunch")] == ["modeled", "modeled"]
+    fof = card("friend_of_a_friend")["abilities"][0]
+    assert fof["kind"] == "click" and fof["trash"] is True
+    assert fof["effects"] == [{"effect": "gain_credits", "amount": 5}, {"effect": "remove_tags", "amount": 1}]
+    zenit = card("zenit_chip_jz_2mj")
+    assert zenit["triggers"][0] == {"when": "installed", "effects": [{"effect": "core_damage", "amount": 1}]}
+    assert [u.status for u in card.units("zenit_chip_jz_2mj")] == ["modeled", "modeled"]
+    flip = {u.text: u.status for u in card.units("flip_switch")}
+    assert flip["[trash]: Remove 1 tag."] == "by_hand"
+    smc = {u.text: u.status for u in card.units("self_modifying_code")}
+    assert smc["2[credit], [trash]: Search your stack for 1 program. Install it."] == "by_hand"
+
+
+# ----- paid abilities with [trash] (9.2.7, 1.16) -----------------------------------------------------
+
+
+def test_no_free_lunch_trashes_itself_to_gain_3_credits(card, doc):
+    """No Free Lunch: "[trash]: Gain 3[credit]." in the Runner's paid ability window: trashed to
+    the heap as the cost is paid, then the Runner gains 3; its other ability goes with it."""
+    b = board(turn="runner", runner={"credits": 1, "tags": 0, "rig": {"resources": [card("no_free_lunch")]}})
+    s = until(engine.start(b, "runner_turn", doc), NFL_CREDITS)
+    assert "[trash]: Gain 3[credit]" in next(
+        d["label"] for d in engine.legal_decisions(s) if d["id"] == NFL_CREDITS
+    )
+    s, _ = engine.apply(s, NFL_CREDITS)
+    r = s.board["runner"]
+    assert r["credits"] == 4
+    assert r["rig"]["resources"] == [] and r["discard"][-1]["name"] == "No Free Lunch"
+    assert NFL_CREDITS not in decision_ids(s) and NFL_TAG not in decision_ids(s)
+    paid = next(e for e in s.trace if "rule_trashing" in e.rules and "pays" in e.text)
+    assert paid.changes["runner.rig.resources"] == [1, 0]
+    assert cites_known_rules(s, doc)
+
+
+def test_no_free_lunch_removes_a_tag_and_removes_none_when_untagged(card, doc):
+    """ "[trash]: Remove 1 tag.": the Runner with 2 tags has 1 left; untagged, the ability may still
+    be used (its cost is paid) and removes nothing (an event walked, not applied)."""
+    for tags, left in ((2, 1), (0, 0)):
+        b = board(turn="runner", runner={"tags": tags, "rig": {"resources": [card("no_free_lunch")]}})
+        s = until(engine.start(b, "runner_turn", doc), NFL_TAG)
+        s, _ = engine.apply(s, NFL_TAG)
+        assert s.board["runner"]["tags"] == left
+        assert s.board["runner"]["discard"][-1]["name"] == "No Free Lunch"
+        ev = next(e for e in s.trace if "removed" in e.objects)
+        assert ev.objects["removed"] == tags - left and ev.applied == bool(tags)
+
+
+def test_no_free_lunch_is_usable_during_an_encounter(card, doc):
+    """A paid ability is usable in any paid ability window (9.2.7), the encounter's too: the
+    Runner trashes No Free Lunch while encountering Ice Wall and gains 3."""
+    b = board(
+        runner={"credits": 0, "rig": {"resources": [card("no_free_lunch")]}},
+        servers={"hq": {"ice": [card("ice_wall")]}},
+    )
+    s = until(engine.start(b, "run", doc, {"server": "hq"}), NFL_CREDITS)
+    assert s.board["runner"]["credits"] == 0
+    s, _ = engine.apply(s, NFL_CREDITS)
+    assert s.board["runner"]["credits"] == 3 and s.board["runner"]["rig"]["resources"] == []
+
+
+def test_stoneship_chart_room_trashes_to_draw_two(card, doc):
+    """Stoneship Chart Room: "[trash]: Draw 2 cards." (8.4)."""
+    b = board(
+        turn="runner", runner={"hand": 0, "deck": 5, "rig": {"resources": [card("stoneship_chart_room")]}}
+    )
+    aid = "use:resources.stoneship-chart-room.0"
+    s = until(engine.start(b, "runner_turn", doc), aid)
+    s, _ = engine.apply(s, aid)
+    for _ in range(10):
+        if len(s.board["runner"]["hand"]) == 2:
+            break
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    assert len(s.board["runner"]["hand"]) == 2 and len(s.board["runner"]["deck"]) == 3
+    assert s.board["runner"]["rig"]["resources"] == []
+
+
+def test_friend_of_a_friend_is_an_action_that_trashes_it(card, doc):
+    """Friend of a Friend: "[click], [trash]: Gain 5[credit] and remove 1 tag." an action (5.2.1):
+    offered in the action window, paid with a click, the resource trashed as part of the cost."""
+    b = board(
+        turn="runner",
+        runner={"credits": 0, "clicks": 1, "tags": 1, "rig": {"resources": [card("friend_of_a_friend")]}},
+    )
+    aid = "use:resources.friend-of-a-friend.0"
+    s = until(engine.start(b, "runner_turn", doc), aid)
+    clicks = s.board["runner"]["clicks"]
+    s, _ = engine.apply(s, aid)
+    r = s.board["runner"]
+    assert (r["credits"], r["tags"], r["clicks"]) == (5, 0, clicks - 1)
+    assert r["rig"]["resources"] == []
+
+
+def test_paid_ability_field_checks():
+    """A `paid` ability belongs to hardware or a resource; a program's is refused with its path."""
+    prog = {"name": "P", "type": "program", "abilities": [{"kind": "paid", "effects": ["gain_credits"]}]}
+    b = board(runner={"rig": {"programs": [prog]}})
+    problems = engine.validate_board(b)
+    assert any("programs" in p and "paid abilities" in p for p in problems), problems
+    hw = {
+        "name": "H",
+        "type": "hardware",
+        "abilities": [{"kind": "paid", "trash": True, "effects": [{"effect": "remove_tags", "amount": 1}]}],
+    }
+    assert engine.validate_board(board(runner={"rig": {"hardware": [hw]}})) == []
+    bad = {**hw, "abilities": [{"kind": "paid", "clicks": 1, "effects": []}]}
+    assert any("clicks" in p for p in engine.validate_board(board(runner={"rig": {"hardware": [bad]}})))
+
+
+# ----- damage the Runner's own card does to it (9.9.6b) ----------------------------------------------
+
+
+def test_zenit_chip_install_costs_a_core_damage(card, doc):
+    """Zenit Chip: "When you install this hardware, suffer 1 core damage." The Runner installs it
+    from a grip of 3: one other card trashed at random, 1 core damage taken, maximum hand size 4."""
+    hand = [card("zenit_chip_jz_2mj"), card("sure_gamble"), card("sure_gamble"), card("sure_gamble")]
+    b = board(turn="runner", runner={"credits": 5, "clicks": 1, "hand": hand})
+    s = until(engine.start(b, "runner_turn", doc), "install:zenit-chip-jz-2mj")
+    s, _ = engine.apply(s, "install:zenit-chip-jz-2mj")
+    for _ in range(10):
+        if s.board["runner"]["core_damage"]:
+            break
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    r = s.board["runner"]
+    assert r["core_damage"] == 1 and len(r["hand"]) == 2 and len(r["discard"]) == 1
+    assert engine.machine.max_hand(s.board, "runner") == 4
+    assert any("suffers 1 core damage" in e.text for e in s.trace)
+    assert cites_known_rules(s, doc)
+
+
+def test_pan_weave_meat_damage_can_be_prevented(card, doc):
+    """PAN-Weave: "When you install this hardware, suffer 1 meat damage." is damage, not a cost:
+    an interrupt window opens and a card that prevents meat damage prevents it (9.9.6b)."""
+    plating = {
+        "name": "Plating",
+        "type": "hardware",
+        "abilities": [{"kind": "prevent", "damage": "meat", "amount": 1}],
+    }
+    b = board(
+        turn="runner",
+        runner={
+            "credits": 5,
+            "clicks": 1,
+            "hand": [card("pan_weave"), card("sure_gamble")],
+            "rig": {"hardware": [plating]},
+        },
+    )
+    s = until(engine.start(b, "runner_turn", doc), "install:pan-weave")
+    s, _ = engine.apply(s, "install:pan-weave")
+    s = until(s, "prevent:hardware.plating.0")
+    s, _ = engine.apply(s, "prevent:hardware.plating.0")
+    for _ in range(10):
+        if any("prevented" in e.text and e.applied is False for e in s.trace) or s.finished:
+            break
+        s, _ = engine.apply(s, decision_ids(s)[0])
+    r = s.board["runner"]
+    assert len(r["hand"]) == 1 and r["discard"] == []
+    assert any("all 1 meat damage was prevented" in e.text for e in s.trace)
