@@ -386,6 +386,7 @@ _CARD_FIELDS_RUNNER = {
     "recurring",
     "link",  # N[link] from an installed card (10.7.1)
     "mu",  # +N[mu]: memory an installed card adds to the memory limit (1.20.2)
+    "hand_size",  # "You get +N maximum hand size.": an installed card's constant ability (1.13.3b)
     "triggers",
     "boost",  # engine-managed: strength added by pump abilities still lasting (engine.rig)
     "boost_run",  # engine-managed: the part of `boost` that lasts the run (`lasts: "run"`, 3.9.5c)
@@ -606,6 +607,7 @@ class _Checker:
             "recurring",
             "link",
             "mu",
+            "hand_size",
         ):
             self.int_field(c, key, path)
         longer = sum(c[k] for k in ("boost_run", "boost_turn") if _is_int(c.get(k)))
@@ -1029,6 +1031,19 @@ def memory_bonus(rig: Any) -> int:
         cards = rig.get(zone)
         if isinstance(cards, list):
             n += sum(c["mu"] for c in cards if isinstance(c, dict) and _is_int(c.get("mu")))
+    return n
+
+
+def hand_size_bonus(rig: Any) -> int:
+    """What the installed cards add to the Runner's maximum hand size ("You get +1 maximum hand
+    size.": Supercorridor, 1.13.3b): the `hand_size` of each installed card."""
+    if not isinstance(rig, dict):
+        return 0
+    n = 0
+    for zone in ("programs", "hardware", "resources"):
+        cards = rig.get(zone)
+        if isinstance(cards, list):
+            n += sum(c["hand_size"] for c in cards if isinstance(c, dict) and _is_int(c.get("hand_size")))
     return n
 
 

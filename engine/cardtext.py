@@ -1056,6 +1056,11 @@ class _Card:
                 self.out["mu"] = self.out.get("mu", 0) + int(m.group(1))
                 done.append(True)
                 continue
+            m = _IDENTITY_HAND_SIZE.fullmatch(sent)
+            if m and self.ctype in _INSTALLED:  # "You get +1 maximum hand size." (1.13.3b)
+                self.out["hand_size"] = self.out.get("hand_size", 0) + int(m.group(1))
+                done.append(True)
+                continue
             m = _LINK.fullmatch(sent)
             if m and self.ctype in ("hardware", "resource", "program"):
                 self.out["link"] = self.out.get("link", 0) + int(m.group(1))

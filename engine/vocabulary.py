@@ -323,6 +323,12 @@ def sync_schema(schema: dict) -> dict:
             props["strength_mods"] = _strength_mods_schema()
             props["break_limit"] = _break_limit_schema()
         else:
+            props["hand_size"] = {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": B.MAX_SMALL,
+                "description": '"You get +N maximum hand size.": added while the card is installed (1.13.3b)',
+            }
             props["mu"] = {
                 "type": "integer",
                 "minimum": 0,

@@ -221,3 +221,44 @@ def test_pan_weave_meat_damage_can_be_prevented(card, doc):
     r = s.board["runner"]
     assert len(r["hand"]) == 1 and r["discard"] == []
     assert any("all 1 meat damage was prevented" in e.text for e in s.trace)
+
+
+# ----- "You get +N maximum hand size." (1.13.3b) -----------------------------------------------------
+
+
+def discard_step(s, limit: int = 80):
+    """Pass through the Runner's turn until its discard step has spoken (a discard asked, or the
+    hand found within the maximum)."""
+    for _ in range(limit):
+        ids = decision_ids(s)
+        if any(i.startswith("discard:") for i in ids) or any(
+            "maximum hand size of" in e.text for e in s.trace
+        ):
+            return s
+        assert not s.finished
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+    raise AssertionError("the discard step never came")
+
+
+@pytest.mark.parametrize("rig_card, keeps", [("t400_memory_diamond", 6), ("marrow", 8), (None, 5)])
+def test_installed_hand_size_cards_raise_the_maximum(card, doc, rig_card, keeps):
+    """T400 Memory Diamond / Supercorridor: "You get +1 maximum hand size."; Marrow +3. At the
+    discard step a Runner with 8 cards in the grip keeps as many as its maximum (5 with neither)."""
+    hardware = [card(rig_card)] if rig_card else []
+    hand = [card("sure_gamble") for _ in range(8)]
+    b = board(turn="runner", runner={"clicks": 0, "hand": hand, "rig": {"hardware": hardware}})
+    s = discard_step(engine.start(b, "runner_turn", doc))
+    assert engine.machine.max_hand(s.board, "runner") == keeps
+    asks = [i for i in decision_ids(s) if i.startswith("discard:")]
+    assert bool(asks) == (keeps < 8)
+    while asks:
+        s, _ = engine.apply(s, asks[0])
+        asks = [i for i in decision_ids(s) if i.startswith("discard:")]
+    assert len(s.board["runner"]["hand"]) == keeps
+
+
+def test_hand_size_units_are_modeled(card):
+    for cid in ("supercorridor", "t400_memory_diamond", "marrow"):
+        status = {u.text: u.status for u in card.units(cid)}
+        assert all(v == "modeled" for k, v in status.items() if "maximum hand size" in k), cid
+    assert card("marrow")["hand_size"] == 3 and card("supercorridor")["hand_size"] == 1
