@@ -396,7 +396,10 @@ _CARD_FIELDS_RUNNER = {
     "play_if",  # an event's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
     "additional_cost",  # events: {"clicks": N, "core_damage": N} paid to play it (1.16.10)
 }
-_IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
+# The Runner's identity (`runner.identity`): always active (4.6.4a); its conditional abilities
+# (`triggers`, engine.triggers: pending with the Runner's, `trigger:runner_identity.CARD.N`) and
+# the printed paragraphs the engine does not apply (`unmodeled`, shown on the board picture)
+_IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text", "triggers", "unmodeled"}
 # The Corp's identity (`corp.identity`): always active (it is never installed or rezzed), its
 # abilities are conditional (`triggers`, engine.triggers), paid or [click] (`abilities`, as on a
 # rezzed asset: engine.windows) and constant (`hand_size`: "+N maximum hand size", 1.13.3b);
@@ -1067,6 +1070,9 @@ def _check_identity(ck: _Checker, ident: Any) -> None:
     ck.int_field(ident, "memory_limit", "runner.identity")
     ck.text_field(ident, "card_id", "runner.identity", most=MAX_NAME)
     ck.text_field(ident, "text", "runner.identity")
+    if "triggers" in ident:
+        ck.triggers(ident, "runner.identity", "runner")
+    _check_unmodeled(ck, ident, "runner.identity")
 
 
 def _check_corp_identity(ck: _Checker, ident: Any) -> None:
@@ -1087,6 +1093,11 @@ def _check_corp_identity(ck: _Checker, ident: Any) -> None:
         ck.triggers(ident, path, "corp")
     if "abilities" in ident:
         ck.abilities(ident, path, "asset")  # the Corp card abilities of a rezzed asset
+    _check_unmodeled(ck, ident, path)
+
+
+def _check_unmodeled(ck: _Checker, ident: dict, path: str) -> None:
+    """An identity's `unmodeled` paragraphs: at most MAX_UNMODELED texts."""
     if "unmodeled" in ident:
         texts = ck.bounded_list(ident["unmodeled"], f"{path}.unmodeled", MAX_UNMODELED, "paragraphs")
         for i, t in enumerate(texts or ()):
@@ -1334,7 +1345,7 @@ def normalise_board(data: dict) -> dict:
     if corp_in.get("identity") is not None:  # absent from boards that name none (no key added)
         corp["identity"] = _card(corp_in["identity"])
     ident_in = runner_in.get("identity")
-    identity = {"name": ident_in} if isinstance(ident_in, str) else dict(ident_in) if ident_in else None
+    identity = {"name": ident_in} if isinstance(ident_in, str) else _card(ident_in) if ident_in else None
     rig_in = runner_in.get("rig", {})
     rig = {zone: _zone(rig_in.get(zone, []), zone, RIG_TYPE.get(zone)) for zone in RIG_ZONES}
     for c in rig["programs"]:

@@ -1171,9 +1171,8 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if ctype == "corp_identity":
             units, pieces = _corp_identity(out, text)
             return out, units, pieces
-        # the Runner's identity is on the board, its text shown with it
-        units = [Unit(p[:MAX_TEXT], "identity", SHOWN) for p in plain(text).split("\n") if p]
-        return out, units, [{} for _ in units]
+        units, pieces = _runner_identity(out, text)
+        return out, units, pieces
     if ctype not in _CORP | _RUNNER:
         raise ValueError(f"a {ctype or 'typeless'} card has no place on the board")
     out["type"] = ctype
@@ -1755,13 +1754,55 @@ def _corp_identity(out: dict, text: str) -> tuple[list[Unit], list[dict]]:
     return b.units, b.pieces
 
 
-def _identity_trigger(b: _Card, line: str, low: str) -> bool:
+# The Runner's identity: the trigger conditions it opens with, as `_IDENTITY_TRIGGERS`
+_RUNNER_IDENTITY_TRIGGERS: list[tuple[re.Pattern, str, dict | None]] = [
+    (re.compile(r"when your turn begins(?P<extra>[^,]*), (?P<body>.+)"), "turn_begins", None),
+    (re.compile(r"when your turn ends(?P<extra>[^,]*), (?P<body>.+)"), "turn_ends", None),
+    (
+        re.compile(
+            r"(?:whenever|(?P<extra0>the first time each turn)) you make a successful run(?P<extra>[^,]*), (?P<body>.+)"
+        ),
+        "successful_run",
+        None,
+    ),
+    (
+        re.compile(r"(?P<extra0>once per turn → )?when a run(?P<extra> on [^,]*) ends, (?P<body>.+)"),
+        "run_ends",
+        None,
+    ),
+]
+
+
+def _runner_identity(out: dict, text: str) -> tuple[list[Unit], list[dict]]:
+    """The Runner identity's paragraphs on the board (`runner.identity`, engine.board): always
+    active (4.6.4a); a trigger the engine has (`_RUNNER_IDENTITY_TRIGGERS`, "whenever an agenda is
+    scored or stolen") modeled when its effects are understood and its condition is exactly the
+    engine's, else surfaced by hand where the condition is met; deck-building text not
+    applicable; anything else shown on the board (`unmodeled`)."""
+    b = _Card("runner_identity", "runner", out)
+    for raw in text.split("\n"):
+        line = plain(raw)
+        if not line:
+            continue
+        low = line.rstrip(".").lower()
+        if _NOT_IN_PLAY.fullmatch(line) or _IDENTITY_DECK.fullmatch(low):
+            b.unit(line, "deckbuilding", NOT_APPLICABLE)
+            continue
+        if _identity_trigger(b, line, low, _RUNNER_IDENTITY_TRIGGERS):
+            continue
+        b.shown(line, "identity")
+    return b.units, b.pieces
+
+
+def _identity_trigger(
+    b: _Card, line: str, low: str, patterns: list[tuple[re.Pattern, str, dict | None]] | None = None
+) -> bool:
     for pattern, types, conditions in _TWO_WAY_TRIGGERS:  # "whenever an agenda is scored or stolen"
         m = pattern.fullmatch(low) if "asset" in types else None  # the ones an active Corp card has
         if m and len(b.out.get("triggers", ())) + len(conditions) <= 10:
             b._add_triggers(conditions, line[m.start("body") :].strip(), line)
             return True
-    for pattern, when, flt in _IDENTITY_TRIGGERS:
+    for pattern, when, flt in _IDENTITY_TRIGGERS if patterns is None else patterns:
         m = pattern.fullmatch(low)
         if not m:
             continue
@@ -1770,7 +1811,8 @@ def _identity_trigger(b: _Card, line: str, low: str) -> bool:
         tr: dict[str, Any] = {"when": when}
         if flt:
             tr["filter"] = dict(flt)
-        if (m.group("extra") or "").strip():
+        extra0 = m.groupdict().get("extra0")
+        if (m.group("extra") or "").strip() or extra0:
             b.by_hand_at(when, line)  # a condition narrower than the engine's: the judge checks it
             b.out["triggers"][-1].update({k: v for k, v in tr.items() if k != "when"})
         else:

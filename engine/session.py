@@ -322,6 +322,8 @@ def _kinds(board: dict) -> frozenset[str]:
         corp_cards += [*srv["ice"], *srv["root"], *([srv["content"]] if srv.get("content") else [])]
     runner_cards = [c for k in ("hand", "deck", "discard", "set_aside") for c in runner[k]]
     runner_cards += [c for zone in runner["rig"].values() for c in zone]
+    if runner.get("identity"):
+        runner_cards.append(runner["identity"])
     kinds = set()
     if any("triggers" in c for c in corp_cards + runner_cards):
         kinds.add("triggers")

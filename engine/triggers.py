@@ -208,12 +208,16 @@ def pending(
     ident = b["corp"].get("identity")
     if ident and "triggers" in ident:  # the Corp's identity: always active, on no server
         take("corp", ident, identity_key(ident), subject is None or any_card)
+    rident = b["runner"].get("identity")
+    if rident and "triggers" in rident:  # the Runner's identity: always active (4.6.4a), not installed
+        take("runner", rident, identity_key(rident, "runner"), subject is None or any_ice)
     return out
 
 
-def identity_key(ident: dict) -> str:
-    """How decision ids name the Corp's identity: ``corp_identity.CARD`` (`card_ref`)."""
-    return f"corp_identity.{card_ref([ident], 0)}"
+def identity_key(ident: dict, side: str = "corp") -> str:
+    """How decision ids name a player's identity: ``corp_identity.CARD`` / ``runner_identity.CARD``
+    (`card_ref`)."""
+    return f"{side}_identity.{card_ref([ident], 0)}"
 
 
 def not_met(ctx: Ctx, when: str, unmet: list[str]) -> None:

@@ -262,3 +262,76 @@ def test_hand_size_units_are_modeled(card):
         status = {u.text: u.status for u in card.units(cid)}
         assert all(v == "modeled" for k, v in status.items() if "maximum hand size" in k), cid
     assert card("marrow")["hand_size"] == 3 and card("supercorridor")["hand_size"] == 1
+
+
+# ----- the Runner's identity (4.6.4a: always active) -------------------------------------------------
+
+
+def identity(titled, title: str) -> dict:
+    return titled.card(title)
+
+
+def test_runner_identity_units(titled):
+    """Deck-building text is not applicable; a trigger the engine has is surfaced by hand at its
+    condition when its condition or effects say more than the engine models; the rest is shown."""
+    nova = titled.units("Nova Initiumia: Catalyst & Impetus")
+    assert [u.status for u in nova] == ["n/a"]
+    muslihat = titled.units("MuslihaT: Multifarious Marketeer")
+    assert [(u.status, u.at) for u in muslihat] == [("by_hand", "turn_begins")]
+    tao = titled.units("Tāo Salonga: Telepresence Magician")
+    assert [(u.status, u.at) for u in tao] == [("by_hand", "scored or stolen")]
+    zahya = titled.units("Zahya Sadeghi: Versatile Smuggler")
+    assert [(u.status, u.at) for u in zahya] == [("by_hand", "run_ends")]
+    lat = titled.card("Lat: Ethical Freelancer")
+    assert [u.status for u in titled.units("Lat: Ethical Freelancer")] == ["shown"]
+    assert lat["unmodeled"] and "triggers" not in lat
+
+
+def test_muslihat_is_asked_by_hand_when_the_runner_turn_begins(titled, doc):
+    """MuslihaT: "When your turn begins, look at the top card of your stack. ..." The identity is
+    always active: its ability is pending when the Runner's turn begins and the judge resolves it
+    as written before the Runner's first action; not on the Corp's turn ("your turn")."""
+    ident = identity(titled, "MuslihaT: Multifarious Marketeer")
+    b = board(turn="runner", runner={"clicks": 0, "identity": ident})
+    assert engine.validate_board(b) == []
+    s = engine.start(b, "runner_turn", doc)
+    asked = [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+    assert asked and "look at the top card of your stack" in asked[0]
+    assert any("MuslihaT" in e.text and "pending" in e.text for e in s.trace)
+    assert cites_known_rules(s, doc)
+    s = engine.start(board(turn="corp", runner={"identity": ident}), "corp_turn", doc)
+    assert not any("MuslihaT" in e.text for e in s.trace)
+
+
+def test_zahya_is_asked_when_a_run_ends(titled, doc):
+    """Zahya Sadeghi: "When a run on HQ or R&D ends, you may gain 1[credit] for each time you
+    accessed a card during that run." Surfaced by hand when the run ends (the judge checks the
+    server and counts the accesses)."""
+    ident = identity(titled, "Zahya Sadeghi: Versatile Smuggler")
+    s = engine.start(board(runner={"identity": ident}), "run", doc, {"server": "hq"})
+    for _ in range(60):
+        if s.finished or any(d["id"] == "resolved" for d in engine.legal_decisions(s)):
+            break
+        ids = decision_ids(s)
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+    asked = [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+    assert asked and "When a run on HQ or R&D ends" in asked[0]
+    assert any("when the run ends" in e.text and "Zahya" in e.text for e in s.trace)
+
+
+def test_two_runner_abilities_pending_are_ordered_by_the_runner(titled, card, doc):
+    """MuslihaT and a resource with a by-hand turn-begins ability (Smartware Distributor's "take 1
+    [credit] from this resource") are pending together: the Runner chooses the order (9.2.8d),
+    naming the identity by `trigger:runner_identity.CARD.N`."""
+    ident = identity(titled, "MuslihaT: Multifarious Marketeer")
+    b = board(
+        turn="runner",
+        runner={"clicks": 0, "identity": ident, "rig": {"resources": [card("smartware_distributor")]}},
+    )
+    s = engine.start(b, "runner_turn", doc)
+    ids = decision_ids(s)
+    mine = [i for i in ids if i.startswith("trigger:runner_identity.")]
+    assert mine == ["trigger:runner_identity.muslihat-multifarious-marketeer.0"], ids
+    s, _ = engine.apply(s, mine[0])
+    asked = [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+    assert asked and "look at the top card" in asked[0]
