@@ -314,6 +314,7 @@ TRIGGER_WHEN = (
     "stolen",
     "turn_begins",
     "turn_ends",
+    "run_begins",
 )  # engine.triggers.WHEN
 # trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
 TRIGGER_FILTERS = {
@@ -327,6 +328,7 @@ TRIGGER_FILTERS = {
         "passed",
         "trace_initiated",
         "scored",
+        "run_begins",
     ),
     "successful": ("run_ends",),
     "subtype": ("encountered", "passed", "installed"),

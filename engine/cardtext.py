@@ -706,6 +706,15 @@ _ONCE_A_TURN_TRIGGERS: list[tuple[re.Pattern, str, Any]] = [
         },
     ),
 ]
+_ONCE_A_TURN_TRIGGERS.append(
+    (  # "Whenever a run begins, ..." / "The first time each turn a run begins, ..." (6.9.1c)
+        re.compile(
+            r"(?:the first time each turn|whenever) a run(?: on (?P<server>hq|r&d|archives|a central server|a remote server))? begins, (?P<body>.+)"
+        ),
+        "run_begins",
+        lambda m: {"server": _SERVER_WORDS[m.group("server")]} if m.group("server") else None,
+    )
+)
 _INSTALLED = frozenset({"program", "hardware", "resource"})
 _CORP_ACTIVE = frozenset({"asset", "upgrade", "ice", "agenda"})
 # One ability, several trigger conditions: a trigger on each (engine.triggers), same effects.
@@ -743,8 +752,21 @@ _TWO_WAY_TRIGGERS: list[tuple[re.Pattern, frozenset[str], tuple[tuple[str, dict 
         _INSTALLED,
         (("installed", None), ("turn_begins", None)),
     ),
+    (
+        re.compile(
+            r"when you install this (?:program|hardware|resource) and whenever a run begins, (?P<body>.+)"
+        ),
+        _INSTALLED,
+        (("installed", None), ("run_begins", None)),
+    ),
 ]
-WHEN_WORDS = {"turn_begins": "turn begins", "scored": "scored", "stolen": "stolen", "installed": "installed"}
+WHEN_WORDS = {
+    "turn_begins": "turn begins",
+    "scored": "scored",
+    "stolen": "stolen",
+    "installed": "installed",
+    "run_begins": "run begins",
+}
 # "When the Runner accesses this asset/upgrade/agenda[ anywhere except in Archives]": `on_access`
 _ON_ACCESS = re.compile(
     r"when the runner accesses this (?:asset|upgrade|agenda|card)(?P<where> anywhere except in archives| while it is installed)?, (?P<body>.+)"
@@ -1763,6 +1785,13 @@ _RUNNER_IDENTITY_TRIGGERS: list[tuple[re.Pattern, str, dict | None]] = [
             r"(?:whenever|(?P<extra0>the first time each turn)) you make a successful run(?P<extra>[^,]*), (?P<body>.+)"
         ),
         "successful_run",
+        None,
+    ),
+    (
+        re.compile(
+            r"(?:whenever|(?P<extra0>the first time each turn)) a run(?P<extra> on [^,]*)? begins, (?P<body>.+)"
+        ),
+        "run_begins",
         None,
     ),
     (

@@ -335,3 +335,73 @@ def test_two_runner_abilities_pending_are_ordered_by_the_runner(titled, card, do
     s, _ = engine.apply(s, mine[0])
     asked = [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
     assert asked and "look at the top card" in asked[0]
+
+
+# ----- "Whenever a run begins" (6.9.1c) ---------------------------------------------------------------
+
+
+def test_prognostic_q_loop_is_asked_when_the_run_begins(card, doc):
+    """Prognostic Q-Loop: "The first time each turn a run begins, you may look at the top 2 cards
+    of your stack." Surfaced by hand when the run formally begins (6.9.1c), before the Runner
+    approaches the first ice."""
+    b = board(
+        runner={"rig": {"hardware": [card("prognostic_q_loop")]}}, servers={"hq": {"ice": [card("ice_wall")]}}
+    )
+    s = engine.start(b, "run", doc, {"server": "hq"})
+    for _ in range(20):
+        if any(d["id"] == "resolved" for d in engine.legal_decisions(s)):
+            break
+        ids = decision_ids(s)
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+    asked = [d["label"] for d in engine.legal_decisions(s) if d["id"] == "resolved"]
+    assert asked and "look at the top 2 cards" in asked[0]
+    assert not any(e.rules and "step_approach_begins" in e.rules for e in s.trace)
+    assert any("when a run begins" in e.text and "Prognostic" in e.text for e in s.trace)
+    assert cites_known_rules(s, doc)
+
+
+def run_twice(b: dict, doc):
+    """The Runner runs HQ twice in its turn (no ice: each run is successful and breaches HQ)."""
+    s = engine.start(b, "runner_turn", doc)
+    runs = 0
+    for _ in range(200):
+        ids = decision_ids(s)
+        if "run:hq" in ids:
+            if runs == 2:
+                return s
+            runs += 1
+            s, _ = engine.apply(s, "run:hq")
+            continue
+        assert not s.finished
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
+    raise AssertionError("two runs never done")
+
+
+def test_run_begins_trigger_first_each_turn_and_server_filter(doc):
+    """A modeled "The first time each turn a run begins, gain 1[credit]." (`first_each`) pays on
+    the turn's first run only; "Whenever a run on R&D begins" (a `server` filter) never on HQ."""
+    first = {
+        "name": "Meter",
+        "type": "resource",
+        "triggers": [
+            {"when": "run_begins", "first_each": "turn", "effects": [{"effect": "gain_credits", "amount": 1}]}
+        ],
+    }
+    rd = {
+        "name": "Gauge",
+        "type": "resource",
+        "triggers": [
+            {
+                "when": "run_begins",
+                "filter": {"server": "rd"},
+                "effects": [{"effect": "gain_credits", "amount": 5}],
+            }
+        ],
+    }
+    b = board(
+        turn="runner", runner={"credits": 0, "clicks": 0, "rig": {"resources": [first, rd]}}, corp={"hand": 5}
+    )
+    assert engine.validate_board(b) == []
+    s = run_twice(b, doc)
+    assert s.board["runner"]["credits"] == 1
+    assert any(x.startswith("resources.gauge.") for e in s.trace for x in e.objects.get("not_met", ()))
