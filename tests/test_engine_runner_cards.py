@@ -405,3 +405,25 @@ def test_run_begins_trigger_first_each_turn_and_server_filter(doc):
     s = run_twice(b, doc)
     assert s.board["runner"]["credits"] == 1
     assert any(x.startswith("resources.gauge.") for e in s.trace for x in e.objects.get("not_met", ()))
+
+
+def test_a_paid_ability_the_runner_cannot_afford_is_refused_not_offered(doc):
+    """ "2[credit], [trash]: Gain 3[credit]." with 1 credit: not offered, refused with the reason
+    (1.16.10b); with 2 credits offered, and not refused."""
+    box = {
+        "name": "Box",
+        "type": "resource",
+        "abilities": [
+            {"kind": "paid", "cost": 2, "trash": True, "effects": [{"effect": "gain_credits", "amount": 3}]}
+        ],
+    }
+    aid = "use:resources.box.0"
+    for credits, offered in ((1, False), (2, True)):
+        b = board(turn="runner", runner={"credits": credits, "rig": {"resources": [box]}})
+        s = engine.start(b, "runner_turn", doc)
+        s = until(s, aid) if offered else until(s, "credit")  # its paid ability window, or the action
+        refused = {r.id: r for r in engine.refused_decisions(s)}
+        assert (aid in decision_ids(s)) == offered and (aid in refused) != offered
+        if not offered:
+            assert "costs 2 credits" in refused[aid].to_dict()["reason"]
+            assert refused[aid].to_dict()["rule"] == "rule_cost"
