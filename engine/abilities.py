@@ -49,7 +49,7 @@ def _interrupt_window(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     e = ins[v["i"]] if ins and v.get("i", 0) < len(ins) else None
     if e is not None:
         ctrl = v.get("controller", "corp")
-        if ctrl == "corp" and e["effect"].endswith("_damage"):
+        if e["effect"].endswith("_damage"):  # the Runner's damage, from either side's card (9.9.6b)
             return prevention.window(ctx, f, d, e, "damage")
         if "interrupts" in ctx.s.kinds:  # tags, trash, expose prevention somewhere on the board
             ev = prevention.event_of(e, ctrl)
@@ -259,6 +259,13 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
                     paid_counters = (paid_counters + " and " if paid_counters else "") + (
                         f"{v['cost_damage']} core damage (additional cost, below)"
                     )
+    elif (
+        v["kind"] == "ability"
+        and v.get("zone", "programs") != "programs"
+        and (p["rig"][v["zone"]][v["program"]]["abilities"][v["ability"]]["kind"] == "paid")
+    ):  # a modeled paid ability on hardware or a resource ("[trash]: Gain 3[credit].", 9.2.7)
+        cost = _pay_runner_paid(ctx, v, rules, ch)
+        paid_counters = v.pop("paid_counters", "")
     elif v["kind"] == "ability":
         ab = p["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         cost = ab.get("cost", 0)
@@ -317,6 +324,29 @@ def _pay_counters(card: dict, path: str, ab: dict, rules: list[str], ch: dict) -
     return f"{cc['amount']} hosted {cc['counter']} counter(s) from {card['name']}"
 
 
+def _pay_runner_paid(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
+    """A modeled paid ability on installed hardware or a resource: note its instructions; remove
+    its hosted counters; trash the card when [trash] is part of the cost (1.16, to the heap), so
+    it is no longer installed when the instructions resolve. The credit cost (paid after)."""
+    b = ctx.board
+    zone = v["zone"]
+    cards = b["runner"]["rig"][zone]
+    i = v["program"]
+    card, ref = cards[i], card_ref(cards, i)
+    ab = card["abilities"][v["ability"]]
+    v.update(
+        instructions=ab["effects"], i=0, controller="runner", source=card["name"], this_card=f"{zone}.{ref}"
+    )
+    if "once_per" in ab:  # "Once per turn →" (9.3.6g): this use counts
+        mark_corp_used(ctx.s.frames[0].v, v["action"])
+    if "counter_cost" in ab:
+        v["paid_counters"] = _pay_counters(card, f"runner.rig.{zone}.{ref}", ab, rules, ch)
+    if ab["trash"]:
+        prevention.trash_from_rig(b, zone, i, ch)
+        rules.append("rule_trashing")
+    return ab["cost"]
+
+
 def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
     """A Corp card's paid ability: note its instructions; trash the card first when [trash] is
     part of the cost (it was rezzed, so it goes to Archives faceup, 4.4.6b). The credit cost."""
@@ -338,7 +368,7 @@ def _pay_corp_ability(ctx: Ctx, v: dict, rules: list[str], ch: dict) -> int:
 @handles("step_paid_ability_target_first_instruction")
 def _pa_target(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
-    if v["kind"] == "ability":
+    if v["kind"] == "ability" and "instructions" not in v:  # not a paid ability with instructions
         ab = ctx.board["runner"]["rig"][v.get("zone", "programs")][v["program"]]["abilities"][v["ability"]]
         if ab["kind"] == "break":
             return _choose_break_targets(ctx, f, ab, d)

@@ -61,9 +61,11 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": False,
         "text": "The opponent loses {amount}[credit].",
     },
-    "net_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} net damage."},
-    "meat_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} meat damage."},
-    "core_damage": {"params": ("amount",), "corp_only": True, "text": "Do {amount} core damage."},
+    # damage is always the Runner's: done by a Corp card, suffered from a Runner card's own
+    # ability ("When you install this hardware, suffer 1 core damage"); preventable either way (9.9.6b)
+    "net_damage": {"params": ("amount",), "corp_only": False, "text": "Do {amount} net damage."},
+    "meat_damage": {"params": ("amount",), "corp_only": False, "text": "Do {amount} meat damage."},
+    "core_damage": {"params": ("amount",), "corp_only": False, "text": "Do {amount} core damage."},
     "give_tags": {"params": ("amount",), "corp_only": True, "text": "Give the Runner {amount} tag(s)."},
     "trace": {"params": ("strength",), "corp_only": True, "text": "Trace {strength}."},
     "unless_pays": {
@@ -204,6 +206,13 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
     },
     # ----- counters on cards (issue 32 set A; engine.effects, CR 1.9, 1.13.1) -------------------------
+    # "Remove 1 tag." on a Runner card (as many as the Runner has, 1.2.3)
+    "remove_tags": {
+        "params": ("amount",),
+        "corp_only": False,
+        "runner_only": True,
+        "text": "Remove {amount} tag(s).",
+    },
     "place_counters": {
         "params": ("amount",),
         "enums": {"counter": ("advancement", "agenda", "power", "virus")},
@@ -281,7 +290,10 @@ ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL, "core_damage": MAX_SM
 CORP_ONCE_PER = ("turn",)
 
 # Runner paid abilities on programs (icebreakers): kind -> (required ints, optional fields)
-ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace", "click")  # click: an action (5.2.1)
+ABILITY_KINDS = ("break", "strength", "text", "prevent", "trace", "click", "paid")  # click: an action (5.2.1)
+# `paid`: a paid ability on installed hardware or a resource without [click] in its cost ("[trash]: Gain
+# 3[credit]."), usable in any paid ability window (9.2.7); [trash] as part of the cost trashes it (1.16)
+RUNNER_PAID_TYPES = ("hardware", "resource")
 CORP_ABILITY_TYPES = ("asset", "upgrade", "ice")  # Corp cards with `paid` abilities
 # Corp card abilities: paid (9.2.7), a trace interrupt (9.9.6d), a [click] action (5.2.6, 9.2.7b)
 CORP_ABILITY_KINDS = ("paid", "trace", "click", "prevent")
@@ -302,6 +314,7 @@ TRIGGER_WHEN = (
     "stolen",
     "turn_begins",
     "turn_ends",
+    "run_begins",
 )  # engine.triggers.WHEN
 # trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
 TRIGGER_FILTERS = {
@@ -315,6 +328,7 @@ TRIGGER_FILTERS = {
         "passed",
         "trace_initiated",
         "scored",
+        "run_begins",
     ),
     "successful": ("run_ends",),
     "subtype": ("encountered", "passed", "installed"),
@@ -374,6 +388,7 @@ _CARD_FIELDS_RUNNER = {
     "recurring",
     "link",  # N[link] from an installed card (10.7.1)
     "mu",  # +N[mu]: memory an installed card adds to the memory limit (1.20.2)
+    "hand_size",  # "You get +N maximum hand size.": an installed card's constant ability (1.13.3b)
     "triggers",
     "boost",  # engine-managed: strength added by pump abilities still lasting (engine.rig)
     "boost_run",  # engine-managed: the part of `boost` that lasts the run (`lasts: "run"`, 3.9.5c)
@@ -383,7 +398,10 @@ _CARD_FIELDS_RUNNER = {
     "play_if",  # an event's "Play only if ..." restriction (PLAY_IF, engine.restrictions)
     "additional_cost",  # events: {"clicks": N, "core_damage": N} paid to play it (1.16.10)
 }
-_IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text"}
+# The Runner's identity (`runner.identity`): always active (4.6.4a); its conditional abilities
+# (`triggers`, engine.triggers: pending with the Runner's, `trigger:runner_identity.CARD.N`) and
+# the printed paragraphs the engine does not apply (`unmodeled`, shown on the board picture)
+_IDENTITY_FIELDS = {"name", "base_link", "memory_limit", "card_id", "text", "triggers", "unmodeled"}
 # The Corp's identity (`corp.identity`): always active (it is never installed or rezzed), its
 # abilities are conditional (`triggers`, engine.triggers), paid or [click] (`abilities`, as on a
 # rezzed asset: engine.windows) and constant (`hand_size`: "+N maximum hand size", 1.13.3b);
@@ -594,6 +612,7 @@ class _Checker:
             "recurring",
             "link",
             "mu",
+            "hand_size",
         ):
             self.int_field(c, key, path)
         longer = sum(c[k] for k in ("boost_run", "boost_turn") if _is_int(c.get(k)))
@@ -817,8 +836,25 @@ class _Checker:
                 self.bool_field(a, "trash", ap)
                 self.trace_ability(a, ap)
                 continue
-            if kind == "click":  # "[click], 1[credit]: Gain 2[credit]." on an installed Runner card (5.2.1)
-                self.unknown(a, {"kind", "cost", "trash", "clicks", "effects", *_CORP_LIMITS}, ap)
+            if kind == "paid" and ctype not in RUNNER_PAID_TYPES:
+                self.add(ap, f"only {' and '.join(RUNNER_PAID_TYPES)} cards have paid abilities (9.2.7)")
+                continue
+            if kind in (
+                "click",
+                "paid",
+            ):  # "[click], 1[credit]: Gain 2[credit]." on an installed Runner card (5.2.1)
+                self.unknown(
+                    a,
+                    {
+                        "kind",
+                        "cost",
+                        "trash",
+                        "effects",
+                        *_CORP_LIMITS,
+                        *(("clicks",) if kind == "click" else ()),
+                    },
+                    ap,
+                )
                 self.int_field(a, "cost", ap, hi=MAX_CREDITS)
                 self.bool_field(a, "trash", ap)
                 self.int_field(a, "clicks", ap, hi=3)
@@ -1003,6 +1039,19 @@ def memory_bonus(rig: Any) -> int:
     return n
 
 
+def hand_size_bonus(rig: Any) -> int:
+    """What the installed cards add to the Runner's maximum hand size ("You get +1 maximum hand
+    size.": Supercorridor, 1.13.3b): the `hand_size` of each installed card."""
+    if not isinstance(rig, dict):
+        return 0
+    n = 0
+    for zone in ("programs", "hardware", "resources"):
+        cards = rig.get(zone)
+        if isinstance(cards, list):
+            n += sum(c["hand_size"] for c in cards if isinstance(c, dict) and _is_int(c.get("hand_size")))
+    return n
+
+
 def memory_limit(runner: dict) -> int:
     """The Runner's memory limit now: the base (`memory_limit`: the identity's, else 4) plus the
     memory installed cards add (`memory_bonus`)."""
@@ -1023,6 +1072,9 @@ def _check_identity(ck: _Checker, ident: Any) -> None:
     ck.int_field(ident, "memory_limit", "runner.identity")
     ck.text_field(ident, "card_id", "runner.identity", most=MAX_NAME)
     ck.text_field(ident, "text", "runner.identity")
+    if "triggers" in ident:
+        ck.triggers(ident, "runner.identity", "runner")
+    _check_unmodeled(ck, ident, "runner.identity")
 
 
 def _check_corp_identity(ck: _Checker, ident: Any) -> None:
@@ -1043,6 +1095,11 @@ def _check_corp_identity(ck: _Checker, ident: Any) -> None:
         ck.triggers(ident, path, "corp")
     if "abilities" in ident:
         ck.abilities(ident, path, "asset")  # the Corp card abilities of a rezzed asset
+    _check_unmodeled(ck, ident, path)
+
+
+def _check_unmodeled(ck: _Checker, ident: dict, path: str) -> None:
+    """An identity's `unmodeled` paragraphs: at most MAX_UNMODELED texts."""
     if "unmodeled" in ident:
         texts = ck.bounded_list(ident["unmodeled"], f"{path}.unmodeled", MAX_UNMODELED, "paragraphs")
         for i, t in enumerate(texts or ()):
@@ -1290,7 +1347,7 @@ def normalise_board(data: dict) -> dict:
     if corp_in.get("identity") is not None:  # absent from boards that name none (no key added)
         corp["identity"] = _card(corp_in["identity"])
     ident_in = runner_in.get("identity")
-    identity = {"name": ident_in} if isinstance(ident_in, str) else dict(ident_in) if ident_in else None
+    identity = {"name": ident_in} if isinstance(ident_in, str) else _card(ident_in) if ident_in else None
     rig_in = runner_in.get("rig", {})
     rig = {zone: _zone(rig_in.get(zone, []), zone, RIG_TYPE.get(zone)) for zone in RIG_ZONES}
     for c in rig["programs"]:

@@ -68,7 +68,7 @@ ENGINE_FIELDS = frozenset(
     - {"name", "card_id", "text", "type"}
 )
 _LIST_FIELDS = frozenset({"subroutines", "abilities", "triggers", "effects", "strength_mods", "unmodeled"})
-_ADDED_FIELDS = frozenset({"mu", "link"})
+_ADDED_FIELDS = frozenset({"mu", "link", "hand_size"})
 _WHERE = {"ice": "ice", "asset": "content", "agenda": "content", "upgrade": "root"}
 _WHERE.update(program="programs", hardware="hardware", resource="resources", operation="hand", event="hand")
 

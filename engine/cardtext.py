@@ -175,6 +175,16 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
     ),
 ]
 _KIND_NAMES = {"program": "program", "resource": "resource", "hardware": "hardware"}
+# ----- the Runner's own card ----------------------------------------------------------------------
+# "Suffer 1 core damage." / "Remove 1 tag." on a Runner card: the Runner suffers the damage (damage
+# is always the Runner's; preventable, 9.9.6b) and removes as many tags as it has, up to N
+_RUNNER_SIMPLE: list[tuple[re.Pattern, Any]] = [
+    (
+        re.compile(rf"suffer {_N} (net|meat|core) damage"),
+        lambda m: [{"effect": f"{m.group(2)}_damage", "amount": int(m.group(1))}],
+    ),
+    (re.compile(rf"remove {_N} tags?"), lambda m: [{"effect": "remove_tags", "amount": int(m.group(1))}]),
+]
 # Formulas that name a player: what they mean depends on whose card it is (`side`), the Corp's
 # (ice subroutines, operations, Corp card abilities and triggers) or the Runner's.
 _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
@@ -322,6 +332,10 @@ def _many(sentence: str, side: str | None = None) -> list | None:
         m = pattern.fullmatch(s)
         if m:
             return [make(m)]
+    for pattern, make in _RUNNER_SIMPLE if side == "runner" else ():
+        m = pattern.fullmatch(s)
+        if m:
+            return make(m)
     m = _UNLESS.fullmatch(s)
     if m:
         inner = _many(m.group(1), side)
@@ -517,9 +531,24 @@ def subroutine_lines(text: str) -> list[str]:
 
 _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
-_RUNNER_EFFECTS = {"gain_credits", "gain_clicks", "lose_credits", "lose_clicks", "draw_cards", "text"}
+_RUNNER_EFFECTS = {
+    "gain_credits",
+    "gain_clicks",
+    "lose_credits",
+    "lose_clicks",
+    "draw_cards",
+    "text",
+    "remove_tags",
+}
 # what a Runner card's conditional ability may do: the above, bypass, and counters on itself
-_RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {"bypass", "place_counters", "remove_counters"}
+_RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {
+    "bypass",
+    "place_counters",
+    "remove_counters",
+    "net_damage",  # "When you install this hardware, suffer 1 core damage." (the Runner suffers it)
+    "meat_damage",
+    "core_damage",
+}
 
 # How the engine treats one unit (a subroutine, or one printed paragraph) of a card's text:
 MODELED = "modeled"  # the engine applies it (an effect, ability, trigger, constant it runs)
@@ -677,6 +706,15 @@ _ONCE_A_TURN_TRIGGERS: list[tuple[re.Pattern, str, Any]] = [
         },
     ),
 ]
+_ONCE_A_TURN_TRIGGERS.append(
+    (  # "Whenever a run begins, ..." / "The first time each turn a run begins, ..." (6.9.1c)
+        re.compile(
+            r"(?:the first time each turn|whenever) a run(?: on (?P<server>hq|r&d|archives|a central server|a remote server))? begins, (?P<body>.+)"
+        ),
+        "run_begins",
+        lambda m: {"server": _SERVER_WORDS[m.group("server")]} if m.group("server") else None,
+    )
+)
 _INSTALLED = frozenset({"program", "hardware", "resource"})
 _CORP_ACTIVE = frozenset({"asset", "upgrade", "ice", "agenda"})
 # One ability, several trigger conditions: a trigger on each (engine.triggers), same effects.
@@ -714,8 +752,21 @@ _TWO_WAY_TRIGGERS: list[tuple[re.Pattern, frozenset[str], tuple[tuple[str, dict 
         _INSTALLED,
         (("installed", None), ("turn_begins", None)),
     ),
+    (
+        re.compile(
+            r"when you install this (?:program|hardware|resource) and whenever a run begins, (?P<body>.+)"
+        ),
+        _INSTALLED,
+        (("installed", None), ("run_begins", None)),
+    ),
 ]
-WHEN_WORDS = {"turn_begins": "turn begins", "scored": "scored", "stolen": "stolen", "installed": "installed"}
+WHEN_WORDS = {
+    "turn_begins": "turn begins",
+    "scored": "scored",
+    "stolen": "stolen",
+    "installed": "installed",
+    "run_begins": "run begins",
+}
 # "When the Runner accesses this asset/upgrade/agenda[ anywhere except in Archives]": `on_access`
 _ON_ACCESS = re.compile(
     r"when the runner accesses this (?:asset|upgrade|agenda|card)(?P<where> anywhere except in archives| while it is installed)?, (?P<body>.+)"
@@ -832,6 +883,7 @@ class _Card:
         self.pieces: list[dict] = []
         self._before = _shape(out)
         self.loads = False  # the card is loaded with counters and has an "empty" ability (10.9)
+        self.restricted = False  # "Use this hardware only ...": a limit the engine does not check
 
     def unit(self, text: str, kind: str, status: str, at: str | None = None) -> None:
         self.units.append(Unit(text[:MAX_TEXT], kind, status, at))
@@ -1026,6 +1078,11 @@ class _Card:
                 self.out["mu"] = self.out.get("mu", 0) + int(m.group(1))
                 done.append(True)
                 continue
+            m = _IDENTITY_HAND_SIZE.fullmatch(sent)
+            if m and self.ctype in _INSTALLED:  # "You get +1 maximum hand size." (1.13.3b)
+                self.out["hand_size"] = self.out.get("hand_size", 0) + int(m.group(1))
+                done.append(True)
+                continue
             m = _LINK.fullmatch(sent)
             if m and self.ctype in ("hardware", "resource", "program"):
                 self.out["link"] = self.out.get("link", 0) + int(m.group(1))
@@ -1136,9 +1193,8 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
         if ctype == "corp_identity":
             units, pieces = _corp_identity(out, text)
             return out, units, pieces
-        # the Runner's identity is on the board, its text shown with it
-        units = [Unit(p[:MAX_TEXT], "identity", SHOWN) for p in plain(text).split("\n") if p]
-        return out, units, [{} for _ in units]
+        units, pieces = _runner_identity(out, text)
+        return out, units, pieces
     if ctype not in _CORP | _RUNNER:
         raise ValueError(f"a {ctype or 'typeless'} card has no place on the board")
     out["type"] = ctype
@@ -1173,6 +1229,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
     # "Use this hardware only during your turn." (Flip Switch): a restriction the engine does not
     # check, so none of the card's interrupts is modeled (they stay by hand)
     restricted = _USE_ONLY.search(plain(text).lower()) is not None
+    b.restricted = restricted
     for raw in text.split("\n"):
         line = plain(raw)
         if not line:
@@ -1290,7 +1347,7 @@ def _costs_and_counters(cost: str) -> tuple[int, int, bool, dict | None] | None:
 
 
 _RUNNER_ACTION_EFFECTS = frozenset(
-    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters"}
+    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters", "remove_tags"}
 )
 
 
@@ -1303,18 +1360,19 @@ def _runner_click_ability(b: _Card, line: str) -> bool:
     once = _ONCE_FLAG.match(line)
     m = _COST_AND_EFFECT.fullmatch(line[once.end() :] if once else line)
     costs = _costs_and_counters(m.group("cost")) if m else None
-    if costs is None or not 1 <= costs[0] <= 3 or (costs[3] and b.loads):
+    if costs is None or costs[0] > 3 or (costs[3] and b.loads):
+        return False
+    if not costs[0] and (b.ctype not in ("hardware", "resource") or b.restricted):
+        # a paid ability without [click] (9.2.7): on hardware and resources (a program's are
+        # icebreaker abilities or by hand); not when a "use this card only ..." limit applies
         return False
     effects = parse_effects(m.group("effect"), "runner")
     if effects is None or len(effects) > 10 or not all(_name(e) in _RUNNER_ACTION_EFFECTS for e in effects):
         return False
-    ab: dict[str, Any] = {
-        "kind": "click",
-        "clicks": costs[0],
-        "cost": costs[1],
-        "trash": costs[2],
-        "effects": effects,
-    }
+    ab: dict[str, Any] = {"kind": "click" if costs[0] else "paid"}
+    if costs[0]:
+        ab["clicks"] = costs[0]
+    ab.update(cost=costs[1], trash=costs[2], effects=effects)
     if costs[3]:
         ab["counter_cost"] = costs[3]
     if once:
@@ -1718,13 +1776,62 @@ def _corp_identity(out: dict, text: str) -> tuple[list[Unit], list[dict]]:
     return b.units, b.pieces
 
 
-def _identity_trigger(b: _Card, line: str, low: str) -> bool:
+# The Runner's identity: the trigger conditions it opens with, as `_IDENTITY_TRIGGERS`
+_RUNNER_IDENTITY_TRIGGERS: list[tuple[re.Pattern, str, dict | None]] = [
+    (re.compile(r"when your turn begins(?P<extra>[^,]*), (?P<body>.+)"), "turn_begins", None),
+    (re.compile(r"when your turn ends(?P<extra>[^,]*), (?P<body>.+)"), "turn_ends", None),
+    (
+        re.compile(
+            r"(?:whenever|(?P<extra0>the first time each turn)) you make a successful run(?P<extra>[^,]*), (?P<body>.+)"
+        ),
+        "successful_run",
+        None,
+    ),
+    (
+        re.compile(
+            r"(?:whenever|(?P<extra0>the first time each turn)) a run(?P<extra> on [^,]*)? begins, (?P<body>.+)"
+        ),
+        "run_begins",
+        None,
+    ),
+    (
+        re.compile(r"(?P<extra0>once per turn → )?when a run(?P<extra> on [^,]*) ends, (?P<body>.+)"),
+        "run_ends",
+        None,
+    ),
+]
+
+
+def _runner_identity(out: dict, text: str) -> tuple[list[Unit], list[dict]]:
+    """The Runner identity's paragraphs on the board (`runner.identity`, engine.board): always
+    active (4.6.4a); a trigger the engine has (`_RUNNER_IDENTITY_TRIGGERS`, "whenever an agenda is
+    scored or stolen") modeled when its effects are understood and its condition is exactly the
+    engine's, else surfaced by hand where the condition is met; deck-building text not
+    applicable; anything else shown on the board (`unmodeled`)."""
+    b = _Card("runner_identity", "runner", out)
+    for raw in text.split("\n"):
+        line = plain(raw)
+        if not line:
+            continue
+        low = line.rstrip(".").lower()
+        if _NOT_IN_PLAY.fullmatch(line) or _IDENTITY_DECK.fullmatch(low):
+            b.unit(line, "deckbuilding", NOT_APPLICABLE)
+            continue
+        if _identity_trigger(b, line, low, _RUNNER_IDENTITY_TRIGGERS):
+            continue
+        b.shown(line, "identity")
+    return b.units, b.pieces
+
+
+def _identity_trigger(
+    b: _Card, line: str, low: str, patterns: list[tuple[re.Pattern, str, dict | None]] | None = None
+) -> bool:
     for pattern, types, conditions in _TWO_WAY_TRIGGERS:  # "whenever an agenda is scored or stolen"
         m = pattern.fullmatch(low) if "asset" in types else None  # the ones an active Corp card has
         if m and len(b.out.get("triggers", ())) + len(conditions) <= 10:
             b._add_triggers(conditions, line[m.start("body") :].strip(), line)
             return True
-    for pattern, when, flt in _IDENTITY_TRIGGERS:
+    for pattern, when, flt in _IDENTITY_TRIGGERS if patterns is None else patterns:
         m = pattern.fullmatch(low)
         if not m:
             continue
@@ -1733,7 +1840,8 @@ def _identity_trigger(b: _Card, line: str, low: str) -> bool:
         tr: dict[str, Any] = {"when": when}
         if flt:
             tr["filter"] = dict(flt)
-        if (m.group("extra") or "").strip():
+        extra0 = m.groupdict().get("extra0")
+        if (m.group("extra") or "").strip() or extra0:
             b.by_hand_at(when, line)  # a condition narrower than the engine's: the judge checks it
             b.out["triggers"][-1].update({k: v for k, v in tr.items() if k != "when"})
         else:

@@ -31,6 +31,7 @@ Grammar (``CARD`` a card reference, ``S`` a server name, ``N`` an integer)::
     trigger:ZONE.CARD.N   trigger:S.ice.CARD.N   trigger:S.root.CARD.N   trigger:S.content.N
     trigger:score_area.CARD.N                     (an ability of an agenda in the Corp's score area)
     trigger:corp_identity.CARD.N   ability:corp_identity.CARD.N   (the Corp identity's ability N)
+    trigger:runner_identity.CARD.N                (the Runner identity's conditional ability N)
     trigger:play_area.CARD.0                      (a run event's "If successful" ability, 6.7.4)
     trigger:accessed.CARD.N                       (the accessed card's own: its on_access, or the
                                                    stolen agenda's "when stolen" ability N)
@@ -205,6 +206,8 @@ def _parse(text: str) -> Decision | None:
         ref, _, n = tail.rpartition(".")
         if not _INT.match(n):
             return None
+        if head == "runner_identity" and kind in ("trigger", "decline"):
+            return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
         if head == "corp_identity" and kind in ("trigger", "decline", "ability", "interrupt", "prevent"):
             return _card_or_pos(Decision(kind, zone=head, index=int(n)), ref) if ref else None
         if (

@@ -39,6 +39,8 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
         fields["zones"] = " or ".join(e.get("zones", ()))
     fields.update(_described_fields(e))
     text = spec["text"].format(**fields)
+    if controller == "runner" and e["effect"].endswith("_damage"):  # a Runner card: the Runner suffers it
+        text = text.replace("Do ", "Suffer ", 1)
     text = text.replace("The opponent", "The Runner" if controller == "corp" else "The Corp")
     if "effects" in e:
         text += " " + " ".join(describe_effect(x, controller) for x in e["effects"])
@@ -593,6 +595,27 @@ def _give_tags(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | No
     r = ctx.board["runner"]
     setv(r, "runner", "tags", r["tags"] + e["amount"], ch)
     ctx.ev(f"{source}: the Runner takes {e['amount']} tag(s).", ("rule_tag",), ch)
+    return None
+
+
+@resolves("remove_tags")
+def _remove_tags(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None) -> Any:
+    """ "Remove 1 tag." on a Runner card: as many as the Runner has, up to N (1.2.3)."""
+    r = ctx.board["runner"]
+    n = min(e["amount"], r["tags"])
+    if not n:
+        ctx.ev(
+            f"{source}: the Runner has no tag to remove.",
+            ("rule_tagged_remove_tag",),
+            applied=False,
+            objects={"removed": 0},
+        )
+        return None
+    ch: dict = {}
+    setv(r, "runner", "tags", r["tags"] - n, ch)
+    ctx.ev(
+        f"{source}: the Runner removes {n} tag(s).", ("rule_tagged_remove_tag",), ch, objects={"removed": n}
+    )
     return None
 
 

@@ -24,6 +24,7 @@ from .windows import (
     exchange,
     program_abilities,
     rig_text_abilities,
+    runner_paid_abilities,
     text_kind,
     use_ability,
     use_corp_ability,
@@ -135,6 +136,8 @@ def _encounter_paw(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         rig_ = ctx.board["runner"]["rig"]
         if rig_["hardware"] or rig_["resources"]:
             opts += rig_text_abilities(ctx.board)
+            if "runner_paid" in ctx.s.kinds:
+                opts += runner_paid_abilities(ctx.board, corp_used(ctx.s.frames[0].v))
         return opts
 
     def label(side: str, closing: bool) -> str:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from memo import ENTRY_BYTES, approx_bytes
 
 from . import recurring
-from .board import normalise_effects
+from .board import hand_size_bonus, normalise_effects
 from .events import Event
 from .locations import candidate_key, candidates
 
@@ -259,7 +259,8 @@ def max_hand(board: dict, side: str) -> int:
     p = board[side]
     if side == "corp":  # the Corp identity's "+N maximum hand size" (1.13.3b), a constant ability
         return p["max_hand_size"] + (p.get("identity") or {}).get("hand_size", 0)
-    return p["max_hand_size"] - p["core_damage"]
+    # installed cards' "+N maximum hand size" (1.13.3b), less each core damage (1.13.3a)
+    return p["max_hand_size"] + hand_size_bonus(p["rig"]) - p["core_damage"]
 
 
 # ----- the loop ---------------------------------------------------------------------------------

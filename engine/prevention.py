@@ -22,12 +22,13 @@ ZONES = ("programs", "hardware", "resources")
 
 
 def event_of(e: dict, controller: str) -> str | None:
-    """What of the imminent instruction `e` a `prevent` ability could prevent, or None: damage,
-    tags and trashing installed Runner cards done by the Corp; the Runner exposing a card."""
+    """What of the imminent instruction `e` a `prevent` ability could prevent, or None: damage
+    (the Runner's, from a Corp card or its own: "suffer 1 core damage"), tags and trashing
+    installed Runner cards done by the Corp; the Runner exposing a card."""
     name = e["effect"]
+    if name.endswith("_damage"):  # the Runner suffers it, whoever's card it is (9.9.6b)
+        return "damage"
     if controller == "corp":
-        if name.endswith("_damage"):
-            return "damage"
         if name == "give_tags":
             return "tags"
         if name in ("trash_program", "trash_installed"):

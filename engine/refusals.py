@@ -164,6 +164,7 @@ def _runner_actions(b: dict, used: Collection[str] = ()) -> list[Refusal]:
         why = corp_ability_blocked(c, ab, r["clicks"], _credits(b, "runner"), aid in used, "runner")
         if why is not None:
             out.append(Refusal(aid, "runner", why[0], why[1]))
+
     if not r["tags"]:
         out.append(
             Refusal(
@@ -369,6 +370,17 @@ def _access(s: Session) -> list[Refusal]:
     return []
 
 
+def _runner_paid(b: dict, used: Collection[str] = ()) -> list[Refusal]:
+    """The modeled paid abilities of hardware and resources the Runner cannot use in this paid
+    ability window, and why: the same test as their offer (`windows.runner_paid_abilities`)."""
+    out = []
+    for aid, c, ab in runner_click_ability_ids(b, "paid"):
+        why = corp_ability_blocked(c, ab, 0, _credits(b, "runner"), aid in used, "runner")
+        if why is not None:
+            out.append(Refusal(aid, "runner", why[0], why[1]))
+    return out
+
+
 ACTION_STEPS = {"step_corp_turn_action": "corp", "step_runner_turn_action": "runner"}
 
 
@@ -382,8 +394,9 @@ def refused(s: Session) -> list[Refusal]:
     side = ACTION_STEPS.get(step or "")
     if side == "corp":
         found = _corp_actions(s.board, corp_used(s.frames[0].v))
-    elif side == "runner":
-        found = _runner_actions(s.board, corp_used(s.frames[0].v))
+    elif side == "runner":  # its paid abilities it cannot pay for too (their window closed at once)
+        used = corp_used(s.frames[0].v)
+        found = [*_runner_actions(s.board, used), *_runner_paid(s.board, used)]
     if side:
         for i, r in enumerate(found):
             if s.doc.node(r.rule) is None and r.rule in ("rule_once_per_turn_flag", "rule_act_restriction"):
@@ -393,7 +406,7 @@ def refused(s: Session) -> list[Refusal]:
     elif step == "step_approach_paw":
         found = _approach(s)
     if step in R_WINDOWS or step in P_ONLY_WINDOWS:
-        found = [*found, *_rez_non_ice(s, step)]
+        found = [*found, *_rez_non_ice(s, step), *_runner_paid(s.board, corp_used(s.frames[0].v))]
     elif step in ("step_mid_access_ability", "step_access_agenda"):
         found = _access(s)
     seen: set[str] = set()

@@ -77,8 +77,10 @@ def _run_bp(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 
 @handles("step_initiation_formal_begin")
 def _run_begins(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
-    ctx.ev("The run formally begins.", ("rule_run",))
-    return None
+    if not triggers.again(ctx, f, "run_begins"):
+        ctx.ev("The run formally begins.", ("rule_run",))
+    # 6.9.1c: conditions related to the run beginning are met ("whenever a run begins")
+    return triggers.fire(ctx, f, d, "run_begins")
 
 
 def _set_position(ctx: Ctx, f: Frame) -> str:

@@ -322,6 +322,8 @@ def _kinds(board: dict) -> frozenset[str]:
         corp_cards += [*srv["ice"], *srv["root"], *([srv["content"]] if srv.get("content") else [])]
     runner_cards = [c for k in ("hand", "deck", "discard", "set_aside") for c in runner[k]]
     runner_cards += [c for zone in runner["rig"].values() for c in zone]
+    if runner.get("identity"):
+        runner_cards.append(runner["identity"])
     kinds = set()
     if any("triggers" in c for c in corp_cards + runner_cards):
         kinds.add("triggers")
@@ -335,6 +337,10 @@ def _kinds(board: dict) -> frozenset[str]:
         for a in c.get("abilities", ())
     ):
         kinds.add("interrupts")  # tags, trash or expose prevention (`prevention.window`)
+    if any(a.get("kind") == "paid" for c in runner_cards for a in c.get("abilities", ())):
+        kinds.add(
+            "runner_paid"
+        )  # a modeled paid ability on hardware or a resource (`windows.runner_paid_abilities`)
     if any(a.get("kind") == "text" for c in runner_cards for a in c.get("abilities", ())):
         kinds.add("text_abilities")  # a Runner card's ability resolved by hand (`windows.runner_options`)
     return frozenset(kinds)

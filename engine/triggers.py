@@ -25,6 +25,8 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
 * `accessed` (7.2.1): any active card, whenever the Runner accesses a card ("whenever you
   access a card"); the accessed Corp card's own "when accessed" ability is its `on_access`,
   pending with them;
+* `run_begins` (6.9.1c): any active card, when the run formally begins ("whenever a run
+  begins"; with a `server` filter, only a run on that server);
 * `stolen` (7.2.3): any active card, whenever the Runner steals an agenda; the stolen
   agenda's own `stolen` abilities ("when you steal this agenda") are pending with them.
 
@@ -61,6 +63,7 @@ WHEN = {
     "stolen": "when an agenda is stolen",
     "turn_begins": "when its controller's turn begins",
     "turn_ends": "when its controller's turn ends",
+    "run_begins": "when a run begins",
 }
 # conditions met only by the active player's cards ("when your turn begins / ends")
 YOURS = ("turn_begins", "turn_ends")
@@ -137,6 +140,7 @@ MET = {
     "stolen": ("rule_after_mid_access_agenda", "rule_score_steal"),
     "turn_begins": ("rule_begin_end_turn_step",),
     "turn_ends": ("rule_begin_end_turn_step",),
+    "run_begins": ("step_initiation_formal_begin",),
 }
 
 
@@ -208,12 +212,16 @@ def pending(
     ident = b["corp"].get("identity")
     if ident and "triggers" in ident:  # the Corp's identity: always active, on no server
         take("corp", ident, identity_key(ident), subject is None or any_card)
+    rident = b["runner"].get("identity")
+    if rident and "triggers" in rident:  # the Runner's identity: always active (4.6.4a), not installed
+        take("runner", rident, identity_key(rident, "runner"), subject is None or any_ice)
     return out
 
 
-def identity_key(ident: dict) -> str:
-    """How decision ids name the Corp's identity: ``corp_identity.CARD`` (`card_ref`)."""
-    return f"corp_identity.{card_ref([ident], 0)}"
+def identity_key(ident: dict, side: str = "corp") -> str:
+    """How decision ids name a player's identity: ``corp_identity.CARD`` / ``runner_identity.CARD``
+    (`card_ref`)."""
+    return f"{side}_identity.{card_ref([ident], 0)}"
 
 
 def not_met(ctx: Ctx, when: str, unmet: list[str]) -> None:

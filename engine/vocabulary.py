@@ -217,11 +217,27 @@ def _sync_abilities(defs: dict) -> None:
             "effects": {"$ref": "#/$defs/effects"},
         },
     }
-    kinds = [b.get("properties", {}).get("kind", {}).get("const") for b in runner]
-    if "click" in kinds:
-        runner[kinds.index("click")] = click
-    else:
-        runner.append(click)
+    paid = {
+        "type": "object",
+        "required": ["kind", "effects"],
+        "additionalProperties": False,
+        "description": "a paid ability on installed hardware or a resource without [click] in its cost "
+        "(9.2.7): usable in any paid ability window; spend `cost`, trash the card with `trash` (1.16), "
+        "resolve `effects`",
+        "properties": {
+            "kind": {"const": "paid"},
+            "cost": {"type": "integer", "minimum": 0, "maximum": B.MAX_CREDITS},
+            "trash": {"type": "boolean", "description": "[trash] is part of the cost"},
+            "effects": {"$ref": "#/$defs/effects"},
+        },
+    }
+    for branch in (click, paid):
+        kinds = [b.get("properties", {}).get("kind", {}).get("const") for b in runner]
+        kind = branch["properties"]["kind"]["const"]
+        if kind in kinds:
+            runner[kinds.index(kind)] = branch
+        else:
+            runner.append(branch)
     branches = list(runner)
     corp = _card_props(defs["corp_card"])["abilities"]["items"]["oneOf"]
     for branch in branches + list(corp):
@@ -307,6 +323,12 @@ def sync_schema(schema: dict) -> dict:
             props["strength_mods"] = _strength_mods_schema()
             props["break_limit"] = _break_limit_schema()
         else:
+            props["hand_size"] = {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": B.MAX_SMALL,
+                "description": '"You get +N maximum hand size.": added while the card is installed (1.13.3b)',
+            }
             props["mu"] = {
                 "type": "integer",
                 "minimum": 0,

@@ -109,7 +109,9 @@ def paw(
 
     def options(side: str) -> list[dict]:
         if side == "runner":
-            return runner_options(b, side) if "text_abilities" in kinds else []
+            if "text_abilities" not in kinds and "runner_paid" not in kinds:
+                return []
+            return runner_options(b, side, corp_used(ctx.s.frames[0].v))
         return (
             (_rez_options(b, ice, "recurring" in kinds) if rez else [])
             + (_score_options(b) if score_ok else [])
@@ -343,14 +345,15 @@ def mid_access_abilities(b: dict) -> list[dict]:
     return out
 
 
-def runner_options(b: dict, side: str) -> list[dict]:
+def runner_options(b: dict, side: str, used: Collection[str] = ()) -> list[dict]:
     """The Runner's paid abilities usable in any paid ability window: abilities on installed
-    programs, hardware and resources that the engine does not model (`text`), resolved by hand;
+    programs, hardware and resources that the engine does not model (`text`), resolved by hand,
+    and the modeled `paid` abilities of hardware and resources (`runner_paid_abilities`);
     abilities whose cost includes [click] are actions, not usable in a paid ability window
     (9.2.7b)."""
     if side != "runner":
         return []
-    return program_abilities(b, ("text",), _by_hand) + rig_text_abilities(b)
+    return program_abilities(b, ("text",), _by_hand) + rig_text_abilities(b) + runner_paid_abilities(b, used)
 
 
 def rig_text_abilities(b: dict) -> list[dict]:
@@ -374,7 +377,12 @@ def use_ability(b: dict, d: Decision, extra: dict | None = None) -> Any:
     p = locate(cards, d)
     prog = cards[p]
     ab = prog["abilities"][d.index]
-    label = ab["text"] if ab["kind"] == "text" else rig.describe_ability(ab)
+    if ab["kind"] == "text":
+        label = ab["text"]
+    elif ab["kind"] == "paid":  # a modeled paid ability on hardware or a resource
+        label = describe_corp_ability(ab)
+    else:
+        label = rig.describe_ability(ab)
     return call(
         "paid_ability",
         {
@@ -483,15 +491,16 @@ def corp_ability_blocked(
 RUNNER_CLICK_ZONES = ("programs", "hardware", "resources")
 
 
-def runner_click_ability_ids(b: dict) -> list[tuple[str, dict, dict]]:
-    """(decision id, card, ability) for each [click] ability on an installed Runner card: `use:CARD.N`
-    on a program, `use:ZONE.CARD.N` on hardware and resources."""
+def runner_click_ability_ids(b: dict, kind: str = "click") -> list[tuple[str, dict, dict]]:
+    """(decision id, card, ability) for each [click] ability (or, `kind` "paid", each modeled paid
+    ability) on an installed Runner card: `use:CARD.N` on a program, `use:ZONE.CARD.N` on
+    hardware and resources."""
     out = []
     for zone in RUNNER_CLICK_ZONES:
         cards = b["runner"]["rig"][zone]
         for i, c in enumerate(cards):
             for a, ab in enumerate(c.get("abilities", ())):
-                if ab["kind"] == "click":
+                if ab["kind"] == kind:
                     where = card_ref(cards, i) if zone == "programs" else f"{zone}.{card_ref(cards, i)}"
                     out.append((f"use:{where}.{a}", c, ab))
     return out
@@ -505,6 +514,22 @@ def runner_click_abilities(b: dict, credits: int, used: Collection[str] = ()) ->
         dec(aid, f"{c['name']}: {describe_corp_ability(ab)}", "runner")
         for aid, c, ab in runner_click_ability_ids(b)
         if corp_ability_blocked(c, ab, clicks, credits, aid in used, "runner") is None
+    ]
+
+
+def runner_paid_abilities(b: dict, used: Collection[str] = ()) -> list[dict]:
+    """`use:ZONE.CARD.N` decisions for the modeled paid abilities of installed hardware and
+    resources ("[trash]: Gain 3[credit]."): usable in any paid ability window (9.2.7) when the
+    Runner can pay every part of the cost (1.16.10b), a "Once per turn →" one once a turn (9.3.6g);
+    the same test as their refusals (`corp_ability_blocked` with side "runner")."""
+    found = runner_click_ability_ids(b, "paid")
+    if not found:
+        return []
+    credits = b["runner"]["credits"] + recurring.hosted_credits(b, "runner")
+    return [
+        dec(aid, f"{c['name']}: {describe_corp_ability(ab)}", "runner")
+        for aid, c, ab in found
+        if corp_ability_blocked(c, ab, 0, credits, aid in used, "runner") is None
     ]
 
 

@@ -168,7 +168,12 @@ def test_card_pages_say_what_the_stepper_does(client):
     first = [u for u in units if u[1].startswith("The first time each turn you make a successful run")]
     assert first and first[0][0] == "by_hand"  # "If they do, ...": not a formula
     assert first[0][2].startswith("a judge resolves it by hand")
-    assert summary.startswith("By hand: 2 of 2 units in play")
+    # its install trigger "suffer 1 meat damage" is modeled (the Runner suffers it, 9.9.6b)
+    assert summary.startswith("By hand: 1 of 2 units in play") and "Modeled: 1." in summary
+    assert any(
+        st == "modeled" and t.startswith("When you install this hardware, suffer 1 meat")
+        for st, t, _ in units
+    )
 
 
 def test_identity_page_says_its_text_is_shown(client):

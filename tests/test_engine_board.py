@@ -131,8 +131,8 @@ def test_start_raises_board_error_with_all_problems(doc_latest):
         ),
         ({"version": 1, "corp": {"hand": [{"type": "agenda"}]}}, "corp.hand[0].name: is required"),
         (
-            {"version": 1, "runner": {"hand": [{"name": "Sure Gamble", "effects": ["net_damage"]}]}},
-            "runner.hand[0].effects[0].effect: 'net_damage' can only be used on Corp cards",
+            {"version": 1, "runner": {"hand": [{"name": "Sure Gamble", "effects": ["end_the_run"]}]}},
+            "runner.hand[0].effects[0].effect: 'end_the_run' can only be used on Corp cards",
         ),
         (
             {

@@ -62,6 +62,7 @@ AT_WORDS: dict[str, str | dict[str, str]] = {
     "turn_begins": {"corp": "when the Corp's turn begins", "runner": "when the Runner's turn begins"},
     "turn_ends": {"corp": "when the Corp's turn ends", "runner": "when the Runner's turn ends"},
     "run_ends": "when a run ends",
+    "run_begins": "when a run begins",
     "subroutine": "when this subroutine resolves",
     "paid ability window": {
         "corp": "when the Corp uses it in a paid ability window",
