@@ -47,6 +47,17 @@ PLAYERS = ("corp", "runner")
 CORP_TYPES = ("agenda", "asset", "upgrade", "ice", "operation")
 RUNNER_TYPES = ("event", "program", "hardware", "resource")
 
+# "for each" amounts (gain_credits / lose_credits / draw_cards `per`): "Gain 1[credit] for each tag
+# the Runner has" is `amount` times what `per` counts when the instruction resolves
+# (engine.effects.count_per): its key -> the words after "for each"
+PER_WORDS = {
+    "runner_tag": "tag the Runner has",
+    "card_in_hq": "card in HQ",
+    "remaining_click": "[click] the controller has remaining",
+    "rezzed_harmonic_ice": "rezzed piece of harmonic ice",
+}
+PER = tuple(PER_WORDS)
+
 # Effect vocabulary: name -> (parameters, which controller may use it)
 EFFECTS: dict[str, dict[str, Any]] = {
     "end_the_run": {"params": (), "corp_only": True, "text": "End the run."},
@@ -55,9 +66,15 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": False,
         "text": "The opponent loses {amount} [click].",
     },
-    "gain_credits": {"params": ("amount",), "corp_only": False, "text": "Gain {amount}[credit]."},
+    "gain_credits": {
+        "params": ("amount",),
+        "enums": {"per": PER},
+        "corp_only": False,
+        "text": "Gain {amount}[credit].",
+    },
     "lose_credits": {
         "params": ("amount",),
+        "enums": {"per": PER},
         "corp_only": False,
         "text": "The opponent loses {amount}[credit].",
     },
@@ -132,6 +149,7 @@ EFFECTS: dict[str, dict[str, Any]] = {
     },
     "draw_cards": {
         "params": ("amount",),
+        "enums": {"per": PER},
         "flags": ("optional", "up_to"),
         "corp_only": False,
         "text": "{may}raw {upto}{amount} card(s).",
@@ -184,6 +202,12 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "text": "Expose {amount} installed {what}.",
     },
     "gain_clicks": {"params": ("amount",), "corp_only": False, "text": "Gain {amount}[click]."},
+    # "If you have any [click] remaining, lose [click]." (Creative Commission, VRcation)
+    "lose_own_clicks": {
+        "params": ("amount",),
+        "corp_only": False,
+        "text": "Lose {amount}[click] (as many as the controller has left).",
+    },
     "take_bad_publicity": {"params": ("amount",), "corp_only": True, "text": "Take {amount} bad publicity."},
     # ----- run events (issue 32): "Run HQ. If successful, ..." (6.7.4) -------------------------------
     "run": {

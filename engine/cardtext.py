@@ -151,6 +151,11 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
         re.compile(r"gain ((?:\[click\])+)"),
         lambda m: {"effect": "gain_clicks", "amount": _clicks(m.group(1))},
     ),
+    # the controller's own unspent clicks (Creative Commission, VRcation)
+    (
+        re.compile(r"if you have any \[click\] remaining, lose ((?:\[click\])+)"),
+        lambda m: {"effect": "lose_own_clicks", "amount": _clicks(m.group(1))},
+    ),
     (
         re.compile(rf"take {_N} bad publicity"),
         lambda m: {"effect": "take_bad_publicity", "amount": int(m.group(1))},
@@ -294,6 +299,33 @@ _TRACE = re.compile(
 )
 
 
+# "... for each X": an amount counted as the instruction resolves (engine.board.PER, 9.12.2b);
+# the words after "for each" -> (the `per` key, the sides whose cards say it so)
+_FOR_EACH = re.compile(r"(.+?) for each (.+)")
+_PER_WORDS = {
+    "tag the runner has": ("runner_tag", frozenset({"corp"})),
+    "tag you have": ("runner_tag", frozenset({"runner"})),
+    "card in hq": ("card_in_hq", frozenset({"corp", "runner"})),
+    "[click] you have remaining": ("remaining_click", frozenset({"corp", "runner"})),
+    "rezzed piece of harmonic ice": ("rezzed_harmonic_ice", frozenset({"corp", "runner"})),
+}
+_PER_EFFECTS = frozenset({"gain_credits", "lose_credits", "draw_cards"})
+
+
+def _for_each(s: str, side: str | None) -> list | None:
+    """ "Gain 1[credit] for each tag the Runner has": one gain, draw or loss with its `per`."""
+    m = _FOR_EACH.fullmatch(s)
+    per = _PER_WORDS.get(m.group(2)) if m else None
+    if per is None or side not in per[1]:
+        return None
+    inner = _many(m.group(1), side)
+    if not inner or len(inner) != 1 or not isinstance(inner[0], dict) or _name(inner[0]) not in _PER_EFFECTS:
+        return None
+    if inner[0].get("optional") or inner[0].get("up_to"):
+        return None
+    return [{**inner[0], "per": per[0]}]
+
+
 def _clicks(text: str) -> int:
     return int(text[: -len("[click]")]) if text[0].isdigit() else text.count("[click]")
 
@@ -322,6 +354,9 @@ def _many(sentence: str, side: str | None = None) -> list | None:
         m = pattern.fullmatch(s)
         if m:
             return [make(m)]
+    each = _for_each(s, side)
+    if each is not None:
+        return each
     m = _UNLESS.fullmatch(s)
     if m:
         inner = _many(m.group(1), side)
@@ -517,7 +552,15 @@ def subroutine_lines(text: str) -> list[str]:
 
 _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
-_RUNNER_EFFECTS = {"gain_credits", "gain_clicks", "lose_credits", "lose_clicks", "draw_cards", "text"}
+_RUNNER_EFFECTS = {
+    "gain_credits",
+    "gain_clicks",
+    "lose_credits",
+    "lose_clicks",
+    "lose_own_clicks",
+    "draw_cards",
+    "text",
+}
 # what a Runner card's conditional ability may do: the above, bypass, and counters on itself
 _RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {"bypass", "place_counters", "remove_counters"}
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import rig
-from .board import EFFECTS
+from .board import EFFECTS, PER_WORDS
 from .decision import Decision, card_ref, find_card, locate
 from .events import Event
 from .locations import card_at, clear_access_marks
@@ -39,6 +39,8 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
         fields["zones"] = " or ".join(e.get("zones", ()))
     fields.update(_described_fields(e))
     text = spec["text"].format(**fields)
+    if e.get("per") in PER_WORDS:
+        text = f"{text.rstrip('.')} for each {PER_WORDS[e['per']]}."
     text = text.replace("The opponent", "The Runner" if controller == "corp" else "The Corp")
     if "effects" in e:
         text += " " + " ".join(describe_effect(x, controller) for x in e["effects"])
@@ -212,7 +214,9 @@ def resolve_effect(
     `subroutine`), beside the objects they touched."""
     trace = ctx.s.trace
     n, step = len(trace), ctx.step
-    res = RESOLVERS[e["effect"]](ctx, e, controller, source, d, f)
+    if "per" in e:  # "for each": one instance of the aggregated amount, or none at all (9.12.2b)
+        e = aggregated(ctx, e, controller, source)
+    res = None if e is None else RESOLVERS[e["effect"]](ctx, e, controller, source, d, f)
     where = _subroutine_of(ctx)
     if where:
         for j in range(n, len(trace)):
@@ -224,6 +228,47 @@ def resolve_effect(
                     objects.setdefault(k, v)
                 trace[j] = Event(ev.step, ev.rules, ev.text, ev.changes, ev.applied, objects)
     return res
+
+
+def count_per(b: dict, per: str, controller: str) -> int:
+    """What a "for each" amount counts on board `b` as the instruction resolves (PER_WORDS)."""
+    if per == "runner_tag":
+        return b["runner"]["tags"]
+    if per == "card_in_hq":
+        return len(b["corp"]["hand"])
+    if per == "remaining_click":
+        return b[controller]["clicks"]
+    if per == "rezzed_harmonic_ice":
+        return sum(
+            1
+            for srv in b["servers"].values()
+            for ice in srv["ice"]
+            if ice.get("rezzed") and "harmonic" in ice.get("subtypes", ())
+        )
+    raise AssertionError(per)  # pragma: no cover: the board validator knows PER
+
+
+def aggregated(ctx: Ctx, e: dict, controller: str, source: str) -> dict | None:
+    """9.12.2b: an amount calculated "for each" something is counted when the instruction
+    resolves and performed as a single instance of the aggregated value (Ritual with 3 [click]
+    remaining draws 3 cards once); a value of 0 or less does not take place at all (None)."""
+    n = count_per(ctx.board, e["per"], controller)
+    total = e["amount"] * n
+    words = f"{e['amount']} for each {PER_WORDS[e['per']]} ({n})"
+    if total <= 0:
+        ctx.ev(
+            f"{source}: {words} is 0: the instruction does not take place.",
+            ("rule_calculated_quantity",),
+            applied=False,
+            objects={"per": e["per"], "count": n, "amount": 0},
+        )
+        return None
+    ctx.ev(
+        f"{source}: {words}: one instance of {total}.",
+        ("rule_calculated_quantity",),
+        objects={"per": e["per"], "count": n, "amount": total},
+    )
+    return {k: v for k, v in e.items() if k != "per"} | {"amount": total}
 
 
 def _subroutine_of(ctx: Ctx) -> dict | None:
@@ -1082,6 +1127,34 @@ def _gain_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
         f"{source}: the {controller.capitalize()} gains {e['amount']} [click].",
         ("rule_gain_clicks", "rule_gain_spend_lose_clicks"),
         ch,
+    )
+    return None
+
+
+@resolves("lose_own_clicks")
+def _lose_own_clicks(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """The controller loses [click] they have not spent, as many as they have up to `amount`
+    (1.11.3; "if you have any [click] remaining": none left, nothing is lost)."""
+    p = ctx.board[controller]
+    lost = min(e["amount"], p["clicks"])
+    who = controller.capitalize()
+    if not lost:
+        ctx.ev(
+            f"{source}: the {who} has no [click] remaining: nothing is lost.",
+            ("rule_gain_spend_lose_clicks",),
+            applied=False,
+            objects={"amount": 0},
+        )
+        return None
+    ch: dict = {}
+    setv(p, controller, "clicks", p["clicks"] - lost, ch)
+    ctx.ev(
+        f"{source}: the {who} loses {lost} [click].",
+        ("rule_gain_spend_lose_clicks",),
+        ch,
+        objects={"amount": lost},
     )
     return None
 

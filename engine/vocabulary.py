@@ -281,6 +281,11 @@ def sync_schema(schema: dict) -> dict:
         "enum": list(B.COST_COUNTERS),
         "description": "place_counters / remove_counters: the kind of counter (1.9.5)",
     }
+    obj["properties"]["per"] = {
+        "enum": list(B.PER),
+        "description": "gain_credits / lose_credits / draw_cards: 'N for each ...': the amount times what "
+        "this counts as the instruction resolves, one instance (9.12.2b)",
+    }
     _sync_abilities(defs)
     for side in ("corp_card", "runner_card"):
         props = _card_props(defs[side])
