@@ -300,7 +300,17 @@ COUNTER_COST_KINDS = ("break", "strength", "paid", "click")
 FIRST_EACH = ("turn",)
 # "As an additional cost to play this operation/event, spend [click]" / "remove 1 tag" (1.16.10):
 # an operation's or event's `additional_cost`, paid with the play action's click and play cost
-ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL, "core_damage": MAX_SMALL}  # field -> largest value
+# field -> largest value; trash_program / trash_resource (events): installed cards of the Runner's
+# they choose as the cost is paid ("As an additional cost to play this event, trash 1 installed
+# resource": Isolation, Spec Work)
+ADDITIONAL_COSTS = {
+    "clicks": 3,
+    "remove_tags": MAX_SMALL,
+    "core_damage": MAX_SMALL,
+    "trash_program": MAX_RIG,
+    "trash_resource": MAX_RIG,
+}
+COST_TRASH = {"trash_program": "programs", "trash_resource": "resources"}  # the rig zone each trashes from
 # Corp paid / click abilities' "Once per turn →" flag (9.3.6g, rule_once_per_turn_flag): `once_per`
 CORP_ONCE_PER = ("turn",)
 
@@ -740,6 +750,11 @@ class _Checker:
             self.add(ap, f"must be a non-empty object: {', '.join(ADDITIONAL_COSTS)}")
             return
         self.unknown(ac, set(ADDITIONAL_COSTS), ap)
+        for key in COST_TRASH:
+            if key in ac and ctype == "operation":
+                self.add(
+                    f"{ap}.{key}", "only an event's additional cost trashes the Runner's installed cards"
+                )
         for key, hi in ADDITIONAL_COSTS.items():
             self.int_field(ac, key, ap, hi=hi)
             if ac.get(key) == 0:

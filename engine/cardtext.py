@@ -1554,7 +1554,8 @@ _OFF_PLAY = re.compile(
 
 _PLAY_COST = re.compile(
     r"as an additional cost to play this (?:operation|event), "
-    r"(?:spend (?P<clicks>(?:\[click\]){1,3})|remove (?P<tags>\d+) tags?|suffer (?P<core>\d+) core damage)"
+    r"(?:spend (?P<clicks>(?:\[click\]){1,3})|remove (?P<tags>\d+) tags?|suffer (?P<core>\d+) core damage"
+    r"|trash (?P<trash>\d+) installed (?P<kind>programs?|resources?))"
 )
 
 
@@ -1568,12 +1569,17 @@ def _play(b: _Card, text: str) -> None:
     lines = [plain(x) for x in text.split("\n") if plain(x)]
     for ln in list(lines):  # "As an additional cost to play this event, spend [click]." (1.16.10)
         m = _PLAY_COST.fullmatch(ln.rstrip(".").lower())
+        if m and m.group("trash") and ctype != "event":
+            m = None  # the Corp trashing the Runner's installed cards as a cost is not modeled
         if m and "additional_cost" not in b.out:
             clicks = m.group("clicks")
             if clicks:
                 b.out["additional_cost"] = {"clicks": clicks.count("[click]")}
             elif m.group("tags"):
                 b.out["additional_cost"] = {"remove_tags": int(m.group("tags"))}
+            elif m.group("trash"):  # an event's: the Runner's installed cards, chosen as it is paid
+                key = "trash_program" if m.group("kind").startswith("program") else "trash_resource"
+                b.out["additional_cost"] = {key: int(m.group("trash"))}
             else:  # an event's: the Runner suffers it as part of the cost
                 b.out["additional_cost"] = {"core_damage": int(m.group("core"))}
             b.unit(ln, "constant", MODELED)

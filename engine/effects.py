@@ -721,7 +721,7 @@ def _choose_installed(
     return [c for c in cands if c[3] in keys]
 
 
-def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict, str]], dest: str) -> tuple[dict, list[str]]:
+def move_installed(ctx: Ctx, targets: list[tuple[str, int, dict, str]], dest: str) -> tuple[dict, list[str]]:
     """Move `targets` from the rig to the heap or the grip at once; (changes, names)."""
     r = ctx.board["runner"]
     ch: dict = {}
@@ -762,7 +762,7 @@ def _trash_installed(
             applied=False,
         )
         return None
-    ch, names = _move_installed(ctx, got, "heap")
+    ch, names = move_installed(ctx, got, "heap")
     ctx.ev(
         f"{source}: the {chooser.capitalize()} trashes {', '.join(names)} (installed).",
         (
@@ -784,7 +784,7 @@ def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
     if not got:
         ctx.ev(f"{source}: the Runner has no installed card to add to the grip.", (), applied=False)
         return None
-    ch, names = _move_installed(ctx, got, "grip")
+    ch, names = move_installed(ctx, got, "grip")
     ctx.ev(
         f"{source}: the Corp adds {', '.join(names)} (installed) to the Runner's grip.",
         ("rule_hand", "rule_distinct_targets"),

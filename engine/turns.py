@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import recurring, rig, triggers
-from .board import memory_limit, memory_used
+from .board import COST_TRASH, RIG_TYPE, memory_limit, memory_used
 from .decision import Decision, card_ref, locate
 from .effects import win
 from .machine import (
@@ -101,6 +101,14 @@ def play_blocked(b: dict, side: str, card: dict, credits: int) -> tuple[str, str
             f"{b['runner']['tags']}",
             "rule_additional_cost",
         )
+    for key, zone in COST_TRASH.items():  # installed cards to trash as the cost, all of them (1.16.10)
+        have = len(b["runner"]["rig"][zone])
+        if ac.get(key, 0) > have:
+            return (
+                f"playing {name} has the additional cost of trashing {ac[key]} installed "
+                f"{RIG_TYPE[zone]}(s); the Runner has {have}",
+                "rule_additional_cost",
+            )
     return None
 
 
