@@ -35,6 +35,7 @@ COMPILED = (
     "effects",
     "encounter",
     "events",
+    "installs",
     "locations",
     "machine",
     "narration",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import prevention, rig, trace, triggers
+from . import installs, prevention, rig, trace, triggers  # noqa: F401  (installs: the "install" effect)
 from .board import COST_TRASH
 from .decision import Decision, card_ref, card_refs, locate
 from .effects import damage, describe_effect, move_installed, resolve_by_hand, resolve_effect

@@ -227,6 +227,15 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": True,
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
     },
+    # ----- install as an effect (issue 32; engine.installs, CR 8.5): "You may install 1 card from HQ" --
+    "install": {
+        "params": (),
+        "optional": {"amount": 1},
+        "lists": {"from": ("hq", "archives"), "card_types": ("agenda", "asset", "upgrade", "ice")},
+        "flags": ("optional", "up_to", "ignore_costs"),
+        "corp_only": True,
+        "text": "{may}nstall {upto}{amount} {what} from {where}{costs}.",
+    },
     # ----- counters on cards (issue 32 set A; engine.effects, CR 1.9, 1.13.1) -------------------------
     "place_counters": {
         "params": ("amount",),

@@ -209,6 +209,16 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
             {"effect": "opponent_gains_credits", "amount": int(m.group(1))},
         ],
     ),
+    # install as an effect (engine.installs): "You may install 1 card from HQ", "Install up to 2
+    # cards from HQ", "... 1 piece of ice from Archives, ignoring all costs"
+    (
+        re.compile(
+            r"(?P<may>you may )?install (?P<upto>up to )?(?P<n>\d+) (?P<what>cards?|pieces? of ice|non-agenda cards?)"
+            r" from (?P<a>hq|archives)(?: or (?P<b>hq|archives))?(?P<free>, ignoring all costs)?"
+        ),
+        frozenset({"corp"}),
+        lambda m: [_install_effect(m)],
+    ),
     # "they" / "them": the Runner, on a Corp card ("When the Runner steals this agenda, give them
     # 1 tag.")
     (
@@ -250,6 +260,21 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
         ],
     ),
 ]
+
+
+def _install_effect(m: re.Match) -> dict:
+    e: dict[str, Any] = {"effect": "install", "amount": int(m.group("n"))}
+    zones = [z for z in ("hq", "archives") if z in (m.group("a"), m.group("b"))]
+    if zones != ["hq"]:
+        e["from"] = zones
+    if m.group("what").startswith("piece"):
+        e["card_types"] = ["ice"]
+    elif m.group("what").startswith("non-agenda"):
+        e["card_types"] = ["asset", "upgrade", "ice"]
+    for flag, group in (("optional", "may"), ("up_to", "upto"), ("ignore_costs", "free")):
+        if m.group(group):
+            e[flag] = True
+    return e
 
 
 def _kind_names(kinds: str) -> list[str]:

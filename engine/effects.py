@@ -81,6 +81,14 @@ def _described_fields(e: dict) -> dict:
         return {"may": "You may d" if e.get("optional") else "D", "upto": "up to " if e.get("up_to") else ""}
     if name in ("derez", "expose"):
         return {"what": " or ".join(e.get("card_types", ())) or "Corp card"}
+    if name == "install":
+        return {
+            "may": "You may i" if e.get("optional") else "I",
+            "upto": "up to " if e.get("up_to") else "",
+            "what": " or ".join(e.get("card_types", ())) + " card(s)" if e.get("card_types") else "card(s)",
+            "where": " or ".join(SERVER_WORDS[z] for z in e.get("from", ("hq",))),
+            "costs": ", ignoring all costs" if e.get("ignore_costs") else "",
+        }
     if name == "remove_counters":
         return {"amount_text": str(e["amount"]) if e.get("amount") else "all"}
     if name == "trash_installed":
