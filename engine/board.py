@@ -55,6 +55,7 @@ PER_WORDS = {
     "card_in_hq": "card in HQ",
     "remaining_click": "[click] the controller has remaining",
     "rezzed_harmonic_ice": "rezzed piece of harmonic ice",
+    "hosted_advancement": "advancement counter hosted on this card",
 }
 PER = tuple(PER_WORDS)
 

@@ -333,6 +333,8 @@ _PER_WORDS = {
     "card in hq": ("card_in_hq", frozenset({"corp", "runner"})),
     "[click] you have remaining": ("remaining_click", frozenset({"corp", "runner"})),
     "rezzed piece of harmonic ice": ("rezzed_harmonic_ice", frozenset({"corp", "runner"})),
+    # this card's own counters (a trigger of an installed Corp card: Ubiquitous Vig)
+    "hosted advancement counter": ("hosted_advancement", frozenset({"corp"})),
 }
 _PER_EFFECTS = frozenset({"gain_credits", "lose_credits", "draw_cards"})
 

@@ -256,11 +256,21 @@ def count_per(b: dict, per: str, controller: str) -> int:
     raise AssertionError(per)  # pragma: no cover: the board validator knows PER
 
 
+def _count(ctx: Ctx, per: str, controller: str) -> int:
+    if per == "hosted_advancement":  # this card's (a trigger's or ability's own card, 1.13.1)
+        here = this_card(ctx)
+        if here is None:
+            return 0
+        # its advancement counters (as ice strength reads them), else an agenda-style `advancements`
+        return here[0].get("counters", {}).get("advancement", here[0].get("advancements", 0))
+    return count_per(ctx.board, per, controller)
+
+
 def aggregated(ctx: Ctx, e: dict, controller: str, source: str) -> dict | None:
     """9.12.2b: an amount calculated "for each" something is counted when the instruction
     resolves and performed as a single instance of the aggregated value (Ritual with 3 [click]
     remaining draws 3 cards once); a value of 0 or less does not take place at all (None)."""
-    n = count_per(ctx.board, e["per"], controller)
+    n = _count(ctx, e["per"], controller)
     total = e["amount"] * n
     words = f"{e['amount']} for each {PER_WORDS[e['per']]} ({n})"
     if total <= 0:

@@ -219,3 +219,25 @@ def test_losing_a_remaining_click(card, units, doc, title, clicks):
         assert len(r["hand"]) == before["hand"] - 1 + 4
     else:
         assert r["credits"] == before["credits"] - c.get("play_cost", 0) + 5
+
+
+@pytest.mark.parametrize("adv", [3, 0])
+def test_ubiquitous_vig_counts_its_own_advancement_counters(card, doc, adv):
+    """When the Corp's turn begins: 1 credit for each advancement counter hosted on this asset."""
+    vig = {**card("Ubiquitous Vig"), "rezzed": True, "counters": {"advancement": adv} if adv else {}}
+    vig.pop("text", None)
+    b = {
+        "version": 2,
+        "corp": {"credits": 5, "clicks": 0, "hand": 3, "deck": 10},
+        "runner": {"hand": 3},
+        "servers": {"remote1": {"content": vig}},
+    }
+    s = engine.start(b, "corp_turn", doc)
+    s = step_until(
+        s,
+        lambda s: any("rule_calculated_quantity" in e.rules for e in s.trace),
+        prefer=("pass", "continue", "trigger:remote1.content.0"),
+    )
+    counted = events(s, "rule_calculated_quantity")
+    assert counted[0].objects["count"] == adv
+    assert s.board["corp"]["credits"] == 5 + adv
