@@ -237,6 +237,11 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": True,
         "text": "{may}nstall {upto}{amount} {what} from {where}{costs}.",
     },
+    "trash_from_hq": {
+        "params": ("amount",),
+        "corp_only": True,
+        "text": "Trash {amount} card(s) from HQ (as many as it holds; the Corp chooses).",
+    },
     # ----- counters on cards (issue 32 set A; engine.effects, CR 1.9, 1.13.1) -------------------------
     "place_counters": {
         "params": ("amount",),

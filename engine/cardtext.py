@@ -209,6 +209,12 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
             {"effect": "opponent_gains_credits", "amount": int(m.group(1))},
         ],
     ),
+    # "If there are any cards in HQ, trash 1 of them." (Hansei Review): the Corp chooses
+    (
+        re.compile(r"if there are any cards in hq, trash (\d+) of them"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "trash_from_hq", "amount": int(m.group(1))}],
+    ),
     # install as an effect (engine.installs): "You may install 1 card from HQ", "Install up to 2
     # cards from HQ", "... 1 piece of ice from Archives, ignoring all costs"
     (

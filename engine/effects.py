@@ -820,6 +820,48 @@ def _trash_program_effect(
     return None if kept is None else _trash_program(ctx, kept, source, d, f)
 
 
+def _pick_hq(f: Frame, d: Decision | None, hq: list[dict], n: int, label: Any, more: list[dict]) -> Any:
+    """The Corp picks `n` cards of HQ one at a time (`hq:CARD`; references stay valid: HQ does not
+    change while they choose): a wait with the cards not yet picked (`label(card, last)` their
+    words) and `more`, or the list of picked references once there are `n`."""
+    v = f.v
+    picks: Any = v.get("picks")
+    if picks is None or picks[0] != v.get("i"):
+        picks = v["picks"] = [v.get("i"), []]
+    chosen: list[str] = picks[1]
+    if d is not None and d.kind == "hq":
+        chosen.append(d.card)
+    if len(chosen) < n:
+        refs = [card_ref(hq, i) for i in range(len(hq))]
+        opts = [
+            dec(f"hq:{ref}", label(c, len(chosen) + 1 == n), "corp")
+            for c, ref in zip(hq, refs, strict=True)
+            if ref not in chosen
+        ]
+        return wait([*opts, *more])
+    del v["picks"]
+    return chosen
+
+
+def _trash_from_hq(ctx: Ctx, chosen: list[str]) -> tuple[list[str], list[int], dict]:
+    """Trash the HQ cards `chosen` (references) facedown to Archives (4.4.6b); (names, positions, changes)."""
+    corp = ctx.board["corp"]
+    hq = corp["hand"]
+    at: list[Any] = sorted(find_card(hq, ref) for ref in chosen)
+    names = []
+    for i in at[::-1]:
+        card = hq.pop(i)
+        card["faceup"] = False  # not visible to the Runner when trashed (4.4.6b)
+        corp["discard"].append(card)
+        names.append(card["name"])
+    n = len(at)
+    ch = {
+        "corp.hand": [len(hq) + n, len(hq)],
+        "corp.discard": [len(corp["discard"]) - n, len(corp["discard"])],
+    }
+    return list(reversed(names)), at, ch
+
+
 @resolves("may_trash_from_hand")
 def _may_trash_from_hand(
     ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
@@ -829,12 +871,8 @@ def _may_trash_from_hand(
     n = e["amount"]
     inner = " ".join(describe_effect(x) for x in e["effects"])
     v = f.v
-    picks: Any = v.get("picks")
-    if picks is None or picks[0] != v.get("i"):
-        picks = v["picks"] = [v.get("i"), []]
-    chosen: list[str] = picks[1]  # card references: HQ does not change while the Corp chooses
     if len(hq) < n:
-        del v["picks"]
+        v.pop("picks", None)
         ctx.ev(
             f"{source}: the Corp has {len(hq)} card(s) in HQ and cannot trash {n}; nothing happens.",
             ("rule_cost",),
@@ -843,43 +881,58 @@ def _may_trash_from_hand(
         )
         return None
     if d is not None and d.kind == "dont_trash":
-        del v["picks"]
+        v.pop("picks", None)
         ctx.ev(
             f"{source}: the Corp does not trash cards from HQ; nothing happens.",
             ("rule_cost",),
             applied=False,
         )
         return None
-    if d is not None:
-        chosen.append(d.card)
-    if len(chosen) < n:
-        opts = []
-        for i, c in enumerate(hq):
-            ref = card_ref(hq, i)
-            if ref not in chosen:
-                label = f"Trash {c['name']} from HQ" + (f" to: {inner}" if len(chosen) + 1 == n else "")
-                opts.append(dec(f"hq:{ref}", label, "corp"))
-        return wait([*opts, dec("dont_trash", "Do not trash cards from HQ", "corp")])
-    del v["picks"]
-    corp = ctx.board["corp"]
-    names = []
-    chosen_at: list[Any] = sorted(find_card(hq, ref) for ref in chosen)
-    for i in chosen_at[::-1]:
-        card = hq.pop(i)
-        card["faceup"] = False  # not visible to the Runner when trashed (4.4.6b)
-        corp["discard"].append(card)
-        names.append(card["name"])
-    ch = {
-        "corp.hand": [len(hq) + n, len(hq)],
-        "corp.discard": [len(corp["discard"]) - n, len(corp["discard"])],
-    }
+    got = _pick_hq(
+        f,
+        d,
+        hq,
+        n,
+        lambda c, last: f"Trash {c['name']} from HQ" + (f" to: {inner}" if last else ""),
+        [dec("dont_trash", "Do not trash cards from HQ", "corp")],
+    )
+    if isinstance(got, tuple):
+        return got
+    names, at, ch = _trash_from_hq(ctx, got)
     ctx.ev(
-        f"{source}: the Corp trashes {', '.join(reversed(names))} from HQ (facedown in Archives): {inner}",
+        f"{source}: the Corp trashes {', '.join(names)} from HQ (facedown in Archives): {inner}",
         ("rule_cost", "rule_archives_faceup_facedown"),
         ch,
-        objects={"cards": list(reversed(names)), "hq": chosen_at},
+        objects={"cards": names, "hq": at},
     )
     _splice(f, e["effects"])
+    return None
+
+
+@resolves("trash_from_hq")
+def _trash_from_hq_effect(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "If there are any cards in HQ, trash 1 of them" (Hansei Review): the Corp chooses which,
+    as many as HQ holds up to `amount` (no choice when HQ holds no more than that)."""
+    hq = ctx.board["corp"]["hand"]
+    n = min(e["amount"], len(hq))
+    if n == 0:
+        ctx.ev(f"{source}: there are no cards in HQ; nothing is trashed.", ("rule_trashing",), applied=False)
+        return None
+    if n == len(hq):
+        got: Any = [card_ref(hq, i) for i in range(len(hq))]
+    else:
+        got = _pick_hq(f, d, hq, n, lambda c, last: f"Trash {c['name']} from HQ", [])
+        if isinstance(got, tuple):
+            return got
+    names, at, ch = _trash_from_hq(ctx, got)
+    ctx.ev(
+        f"{source}: the Corp trashes {', '.join(names)} from HQ (facedown in Archives).",
+        ("rule_trashing", "rule_archives_faceup_facedown"),
+        ch,
+        objects={"cards": names, "hq": at},
+    )
     return None
 
 
