@@ -70,7 +70,10 @@ def _place(ctx: Ctx, e: dict, d: Decision) -> None:
     card = zone.pop(locate(zone, d))
     card.pop("faceup", None)  # from Archives: an installed card is unrezzed, facedown (8.5.16)
     corp["set_aside"].append(card)
-    server = new_remote(b) if d.server == "new" else d.server
+    # a new remote never takes the name of the server of a run in progress that ceased to exist
+    # (4.6.8e: the new server is another one; the breach of the old one must not see its cards)
+    run = ctx.run_frame()
+    server = new_remote(b, (run.v["server"],) if run is not None else ()) if d.server == "new" else d.server
     iv = {"player": "corp", "server": server, "by_effect": True, "ignore_costs": bool(e.get("ignore_costs"))}
     install(ctx, iv, None)  # never waits for the Corp: the offer checked the cost can be paid
     if card.get("type") == "ice":

@@ -162,8 +162,9 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
     return opts
 
 
-def new_remote(b: dict) -> str:
-    used = {int(n[6:]) for n in b["servers"] if n.startswith("remote")}
+def new_remote(b: dict, avoid: tuple[str, ...] = ()) -> str:
+    """The name of a new remote server: the lowest number not in use (nor in `avoid`)."""
+    used = {int(n[6:]) for n in (*b["servers"], *avoid) if n.startswith("remote")}
     return f"remote{next(i for i in range(1, 100) if i not in used)}"
 
 

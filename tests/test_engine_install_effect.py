@@ -160,3 +160,31 @@ def test_a_bad_install_effect_is_refused_with_its_path():
     ev = {"name": "Y", "type": "event", "effects": [{"effect": "install"}]}
     problems = engine.validate_board({"version": 2, "runner": {"hand": [ev]}, "corp": {}})
     assert any("can only be used on Corp cards" in p for p in problems), problems
+
+
+def test_poetri_installs_after_a_steal_in_a_new_server_the_breach_does_not_see(card, doc):
+    """Poétrï: "Whenever an agenda is stolen, you may install 1 non-agenda card from HQ." The
+    Runner steals the only card of remote1, which ceases to exist (4.6.8e); the new remote the
+    Corp installs in is another server (remote2), not a card of the breach in progress."""
+    ident = card("Poétrï Luxury Brands: All the Rage")
+    agenda = {"name": "Agenda", "type": "agenda", "agenda_points": 2, "advancement_requirement": 3}
+    b = {
+        "version": 2,
+        "turn": "runner",
+        "corp": {"credits": 5, "hand": [card("PAD Campaign"), card("Hostile Takeover")], "deck": 10},
+        "runner": {"credits": 5, "clicks": 3, "hand": 3, "deck": 10},
+        "servers": {"remote1": {"content": agenda}},
+    }
+    b["corp"]["identity"] = ident
+    s = engine.start(b, "run", doc, {"server": "remote1"})
+    s = step_until(
+        s, lambda s: any(i.startswith("trigger:corp_identity") for i in ids(s)), ("steal", "pass", "continue")
+    )
+    engine.push(s, next(i for i in ids(s) if i.startswith("trigger:corp_identity")))
+    s = step_until(s, offered)
+    assert "install:pad-campaign@new" in ids(s)
+    assert not any("hostile-takeover" in i for i in ids(s))  # non-agenda only
+    engine.push(s, "install:pad-campaign@new")
+    s = step_until(s, lambda s: s.finished)
+    assert s.board["servers"]["remote2"]["content"]["name"] == "PAD Campaign"
+    assert not any("accesses PAD Campaign" in e.text for e in s.trace)
