@@ -242,6 +242,11 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": True,
         "text": "Trash {amount} card(s) from HQ (as many as it holds; the Corp chooses).",
     },
+    "shuffle_hq_into_rd": {
+        "params": ("amount",),
+        "corp_only": True,
+        "text": "Shuffle {amount} card(s) from HQ into R&D (the Corp chooses).",
+    },
     # ----- counters on cards (issue 32 set A; engine.effects, CR 1.9, 1.13.1) -------------------------
     "place_counters": {
         "params": ("amount",),

@@ -215,6 +215,12 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
         frozenset({"corp"}),
         lambda m: [{"effect": "trash_from_hq", "amount": int(m.group(1))}],
     ),
+    # "Shuffle 2 cards from HQ into R&D." (Sprint): the Corp chooses
+    (
+        re.compile(r"shuffle (\d+) cards? from hq into r&d"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "shuffle_hq_into_rd", "amount": int(m.group(1))}],
+    ),
     # install as an effect (engine.installs): "You may install 1 card from HQ", "Install up to 2
     # cards from HQ", "... 1 piece of ice from Archives, ignoring all costs"
     (

@@ -936,6 +936,43 @@ def _trash_from_hq_effect(
     return None
 
 
+@resolves("shuffle_hq_into_rd")
+def _shuffle_hq_into_rd(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "Shuffle 2 cards from HQ into R&D" (Sprint): the Corp chooses the cards (as many as HQ
+    holds up to `amount`; no choice when it holds no more), they join R&D and R&D is shuffled
+    (seeded: a shared session replays the same order)."""
+    corp = ctx.board["corp"]
+    hq = corp["hand"]
+    n = min(e["amount"], len(hq))
+    if n == 0:
+        ctx.ev(f"{source}: there are no cards in HQ; nothing is shuffled into R&D.", (), applied=False)
+        return None
+    if n == len(hq):
+        got: Any = [card_ref(hq, i) for i in range(len(hq))]
+    else:
+        got = _pick_hq(f, d, hq, n, lambda c, last: f"Shuffle {c['name']} from HQ into R&D", [])
+        if isinstance(got, tuple):
+            return got
+    at: list[Any] = sorted(find_card(hq, ref) for ref in got)
+    moved = [hq.pop(i) for i in at[::-1]][::-1]
+    deck = corp["deck"]
+    deck.extend(moved)
+    for i in range(len(deck) - 1, 0, -1):  # Fisher-Yates with the session's seeded draws
+        j = ctx.rand(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    ch = {"corp.hand": [len(hq) + n, len(hq)], "corp.deck": [len(deck) - n, len(deck)]}
+    names = [c["name"] for c in moved]
+    ctx.ev(
+        f"{source}: the Corp shuffles {', '.join(names)} from HQ into R&D ({len(deck)} cards).",
+        ("sec_deck",),
+        ch,
+        objects={"cards": names, "hq": at},
+    )
+    return None
+
+
 # ----- the ice and the run -----------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Trashing cards from HQ as an effect (issue 32): Hansei Review, "Gain 10[credit]. If there are any
+"""Cards of HQ chosen by the Corp as an effect (issue 32): Hansei Review, "Gain 10[credit]. If there are any
 cards in HQ, trash 1 of them." The Corp, whose card it is, chooses the card (no choice with one
 card left; nothing with none); it goes to Archives facedown (4.4.6b). Real cards by name, on CR
 24.03 and 26.03; the shared HQ choice keeps "You may trash 1 card from HQ to ..." (Boto) working."""
@@ -87,3 +87,44 @@ def test_with_one_card_left_there_is_no_choice(card, doc):
         engine.push(s, "pass" if "pass" in ids(s) else ids(s)[0])
     assert s.board["corp"]["hand"] == []
     assert [c["name"] for c in s.board["corp"]["discard"]] == ["Drawn", "Hansei Review"]
+
+
+def test_sprint_shuffles_the_two_chosen_cards_into_rd(card, doc):
+    """Sprint: "Draw 3 cards. Shuffle 2 cards from HQ into R&D." The Corp picks 2 of HQ; they
+    leave HQ and R&D holds them (shuffled, the seeded randomness of the session)."""
+    sp = card("Sprint")
+    b = {
+        "version": 2,
+        "turn": "corp",
+        "corp": {
+            "credits": sp.get("play_cost", 0),
+            "clicks": 0,
+            "hand": [sp, {"name": "Keep", "type": "asset"}],
+            "deck": [{"name": f"R{i}", "type": "asset"} for i in range(6)],
+        },
+        "runner": {"hand": 3},
+        "servers": {},
+    }
+    s = engine.start(b, "corp_turn", doc)
+    for _ in range(30):
+        if "play:sprint" in ids(s):
+            break
+        engine.push(s, "pass" if "pass" in ids(s) else ids(s)[0])
+    engine.push(s, "play:sprint")
+    for _ in range(20):
+        if any(i.startswith("hq:") for i in ids(s)):
+            break
+        engine.push(s, "pass" if "pass" in ids(s) else ids(s)[0])
+    hq = [c["name"] for c in s.board["corp"]["hand"]]
+    assert sorted(hq) == ["Keep", "R0", "R1", "R2", "R3"]  # the mandatory draw and Sprint's 3
+    assert sorted(ids(s)) == sorted(f"hq:{n.lower()}" for n in hq)
+    engine.push(s, "hq:keep")
+    engine.push(s, "hq:r0")
+    for _ in range(20):
+        if played(s, "Sprint"):
+            break
+        engine.push(s, "pass" if "pass" in ids(s) else ids(s)[0])
+    corp = s.board["corp"]
+    assert sorted(c["name"] for c in corp["hand"]) == ["R1", "R2", "R3"]
+    assert sorted(c["name"] for c in corp["deck"]) == ["Keep", "R0", "R4", "R5"]
+    assert any("shuffles Keep, R0" in e.text or "shuffles R0, Keep" in e.text for e in s.trace)
