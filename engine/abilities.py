@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import prevention, rig, trace, triggers
-from .decision import Decision, card_ref, locate
-from .effects import damage, describe_effect, resolve_by_hand, resolve_effect
+from . import installs, prevention, rig, trace, triggers  # noqa: F401  (installs: the "install" effect)
+from .board import COST_TRASH
+from .decision import Decision, card_ref, card_refs, locate
+from .effects import damage, describe_effect, move_installed, resolve_by_hand, resolve_effect
 from .encounter import sub_texts
 from .machine import (
     END,
@@ -196,6 +197,10 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     rules: list[str] = ["rule_cost"]
     act = Decision.from_id(v["action"]) if v["kind"] == "action" else None
     k = act.kind if act is not None else None
+    if k == "play" and act is not None:  # an additional cost trashing installed cards: chosen first
+        waiting = _cost_trash_choice(ctx, v, act, d)
+        if waiting is not None:
+            return waiting
     cost = 0
     clicks = 0
     paid_counters = ""
@@ -253,6 +258,9 @@ def _pa_pay(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
             v["card"] = card["name"]
             if "additional_cost" in card:  # paid with the rest of the cost (1.16.10b)
                 paid_counters = _pay_additional(b, side, card["additional_cost"], rules, ch)
+                if v.get("cost_trash"):
+                    trashed = _pay_cost_trash(ctx, v.pop("cost_trash"), rules, ch)
+                    paid_counters = (paid_counters + " and " if paid_counters else "") + trashed
                 clicks += card["additional_cost"].get("clicks", 0)
                 if card["additional_cost"].get("core_damage"):
                     v["cost_damage"] = card["additional_cost"]["core_damage"]
@@ -310,6 +318,58 @@ def _pay_additional(b: dict, side: str, ac: dict, rules: list[str], ch: dict) ->
         setv(b["runner"], "runner", "tags", b["runner"]["tags"] - tags, ch)
         return f"the removal of {tags} tag(s) (additional cost)"
     return ""
+
+
+def _cost_trash_choice(ctx: Ctx, v: dict, act: Decision, d: Decision | None) -> Any:
+    """ "As an additional cost to play this event, trash 1 installed resource" (1.16.10): the
+    Runner chooses the installed cards as the cost is paid, one at a time while there is a
+    choice (`trash:resources.CARD`); the picks wait in the frame (`cost_trash`, rig references)
+    until the whole cost is paid at once (1.16.10b). The offer checked there are enough
+    (turns.play_blocked). A wait, or None once every card is chosen."""
+    b = ctx.board
+    hand = b[v["player"]]["hand"]
+    card = hand[locate(hand, act)]
+    ac = card.get("additional_cost", {})
+    if not any(k in ac for k in COST_TRASH):
+        return None
+    picks = v.setdefault("cost_trash", [])
+    if d is not None and d.kind == "trash" and d.zone in COST_TRASH.values():
+        picks.append(f"{d.zone}.{d.card}")
+    for key, zone in COST_TRASH.items():
+        cards = b["runner"]["rig"][zone]
+        refs = [f"{zone}.{r}" for r in card_refs(cards)]
+        need = ac.get(key, 0) - sum(1 for r in picks if r in refs)
+        left = [r for r in refs if r not in picks]
+        if need > 0 and len(left) > need:
+            return wait(
+                [
+                    dec(
+                        f"trash:{r}",
+                        f"Trash {cards[refs.index(r)]['name']} (the additional cost to play {card['name']})",
+                        "runner",
+                    )
+                    for r in left
+                ]
+            )
+        if need > 0:  # no choice left: the remaining cards are the cost
+            picks.extend(left)
+    return None
+
+
+def _pay_cost_trash(ctx: Ctx, picks: list[str], rules: list[str], ch: dict) -> str:
+    """Trash the installed cards chosen as an additional cost (1.16.10), with the rest of the
+    cost: a cost, so no prevention or optional interrupt applies (1.16.1a). Their words."""
+    rig_now = ctx.board["runner"]["rig"]
+    targets = []
+    for ref in picks:
+        zone, _, cref = ref.partition(".")
+        refs = card_refs(rig_now[zone])
+        i = refs.index(cref)
+        targets.append((zone, i, rig_now[zone][i], ref))
+    moved, names = move_installed(ctx, targets, "heap")
+    ch.update(moved)
+    rules += ["rule_trashing", "rule_cost_no_interrupt"]
+    return f"trashing {', '.join(names)} (additional cost)"
 
 
 def _pay_counters(card: dict, path: str, ab: dict, rules: list[str], ch: dict) -> str:

@@ -47,6 +47,18 @@ PLAYERS = ("corp", "runner")
 CORP_TYPES = ("agenda", "asset", "upgrade", "ice", "operation")
 RUNNER_TYPES = ("event", "program", "hardware", "resource")
 
+# "for each" amounts (gain_credits / lose_credits / draw_cards `per`): "Gain 1[credit] for each tag
+# the Runner has" is `amount` times what `per` counts when the instruction resolves
+# (engine.effects.count_per): its key -> the words after "for each"
+PER_WORDS = {
+    "runner_tag": "tag the Runner has",
+    "card_in_hq": "card in HQ",
+    "remaining_click": "[click] the controller has remaining",
+    "rezzed_harmonic_ice": "rezzed piece of harmonic ice",
+    "hosted_advancement": "advancement counter hosted on this card",
+}
+PER = tuple(PER_WORDS)
+
 # Effect vocabulary: name -> (parameters, which controller may use it)
 EFFECTS: dict[str, dict[str, Any]] = {
     "end_the_run": {"params": (), "corp_only": True, "text": "End the run."},
@@ -55,9 +67,15 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": False,
         "text": "The opponent loses {amount} [click].",
     },
-    "gain_credits": {"params": ("amount",), "corp_only": False, "text": "Gain {amount}[credit]."},
+    "gain_credits": {
+        "params": ("amount",),
+        "enums": {"per": PER},
+        "corp_only": False,
+        "text": "Gain {amount}[credit].",
+    },
     "lose_credits": {
         "params": ("amount",),
+        "enums": {"per": PER},
         "corp_only": False,
         "text": "The opponent loses {amount}[credit].",
     },
@@ -134,6 +152,7 @@ EFFECTS: dict[str, dict[str, Any]] = {
     },
     "draw_cards": {
         "params": ("amount",),
+        "enums": {"per": PER},
         "flags": ("optional", "up_to"),
         "corp_only": False,
         "text": "{may}raw {upto}{amount} card(s).",
@@ -186,6 +205,12 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "text": "Expose {amount} installed {what}.",
     },
     "gain_clicks": {"params": ("amount",), "corp_only": False, "text": "Gain {amount}[click]."},
+    # "If you have any [click] remaining, lose [click]." (Creative Commission, VRcation)
+    "lose_own_clicks": {
+        "params": ("amount",),
+        "corp_only": False,
+        "text": "Lose {amount}[click] (as many as the controller has left).",
+    },
     "take_bad_publicity": {"params": ("amount",), "corp_only": True, "text": "Take {amount} bad publicity."},
     # ----- run events (issue 32): "Run HQ. If successful, ..." (6.7.4) -------------------------------
     "run": {
@@ -204,6 +229,25 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "nested": ("effects",),
         "corp_only": True,
         "text": "The Corp may trash {amount} card(s) from HQ. If they do:",
+    },
+    # ----- install as an effect (issue 32; engine.installs, CR 8.5): "You may install 1 card from HQ" --
+    "install": {
+        "params": (),
+        "optional": {"amount": 1},
+        "lists": {"from": ("hq", "archives"), "card_types": ("agenda", "asset", "upgrade", "ice")},
+        "flags": ("optional", "up_to", "ignore_costs"),
+        "corp_only": True,
+        "text": "{may}nstall {upto}{amount} {what} from {where}{costs}.",
+    },
+    "trash_from_hq": {
+        "params": ("amount",),
+        "corp_only": True,
+        "text": "Trash {amount} card(s) from HQ (as many as it holds; the Corp chooses).",
+    },
+    "shuffle_hq_into_rd": {
+        "params": ("amount",),
+        "corp_only": True,
+        "text": "Shuffle {amount} card(s) from HQ into R&D (the Corp chooses).",
     },
     # ----- counters on cards (issue 32 set A; engine.effects, CR 1.9, 1.13.1) -------------------------
     # "Remove 1 tag." on a Runner card (as many as the Runner has, 1.2.3)
@@ -285,7 +329,17 @@ COUNTER_COST_KINDS = ("break", "strength", "paid", "click")
 FIRST_EACH = ("turn",)
 # "As an additional cost to play this operation/event, spend [click]" / "remove 1 tag" (1.16.10):
 # an operation's or event's `additional_cost`, paid with the play action's click and play cost
-ADDITIONAL_COSTS = {"clicks": 3, "remove_tags": MAX_SMALL, "core_damage": MAX_SMALL}  # field -> largest value
+# field -> largest value; trash_program / trash_resource (events): installed cards of the Runner's
+# they choose as the cost is paid ("As an additional cost to play this event, trash 1 installed
+# resource": Isolation, Spec Work)
+ADDITIONAL_COSTS = {
+    "clicks": 3,
+    "remove_tags": MAX_SMALL,
+    "core_damage": MAX_SMALL,
+    "trash_program": MAX_RIG,
+    "trash_resource": MAX_RIG,
+}
+COST_TRASH = {"trash_program": "programs", "trash_resource": "resources"}  # the rig zone each trashes from
 # Corp paid / click abilities' "Once per turn →" flag (9.3.6g, rule_once_per_turn_flag): `once_per`
 CORP_ONCE_PER = ("turn",)
 
@@ -735,6 +789,11 @@ class _Checker:
             self.add(ap, f"must be a non-empty object: {', '.join(ADDITIONAL_COSTS)}")
             return
         self.unknown(ac, set(ADDITIONAL_COSTS), ap)
+        for key in COST_TRASH:
+            if key in ac and ctype == "operation":
+                self.add(
+                    f"{ap}.{key}", "only an event's additional cost trashes the Runner's installed cards"
+                )
         for key, hi in ADDITIONAL_COSTS.items():
             self.int_field(ac, key, ap, hi=hi)
             if ac.get(key) == 0:

@@ -151,6 +151,11 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
         re.compile(r"gain ((?:\[click\])+)"),
         lambda m: {"effect": "gain_clicks", "amount": _clicks(m.group(1))},
     ),
+    # the controller's own unspent clicks (Creative Commission, VRcation)
+    (
+        re.compile(r"if you have any \[click\] remaining, lose ((?:\[click\])+)"),
+        lambda m: {"effect": "lose_own_clicks", "amount": _clicks(m.group(1))},
+    ),
     (
         re.compile(rf"take {_N} bad publicity"),
         lambda m: {"effect": "take_bad_publicity", "amount": int(m.group(1))},
@@ -214,6 +219,28 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
             {"effect": "opponent_gains_credits", "amount": int(m.group(1))},
         ],
     ),
+    # "If there are any cards in HQ, trash 1 of them." (Hansei Review): the Corp chooses
+    (
+        re.compile(r"if there are any cards in hq, trash (\d+) of them"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "trash_from_hq", "amount": int(m.group(1))}],
+    ),
+    # "Shuffle 2 cards from HQ into R&D." (Sprint): the Corp chooses
+    (
+        re.compile(r"shuffle (\d+) cards? from hq into r&d"),
+        frozenset({"corp"}),
+        lambda m: [{"effect": "shuffle_hq_into_rd", "amount": int(m.group(1))}],
+    ),
+    # install as an effect (engine.installs): "You may install 1 card from HQ", "Install up to 2
+    # cards from HQ", "... 1 piece of ice from Archives, ignoring all costs"
+    (
+        re.compile(
+            r"(?P<may>you may )?install (?P<upto>up to )?(?P<n>\d+) (?P<what>cards?|pieces? of ice|non-agenda cards?)"
+            r" from (?P<a>hq|archives)(?: or (?P<b>hq|archives))?(?P<free>, ignoring all costs)?"
+        ),
+        frozenset({"corp"}),
+        lambda m: [_install_effect(m)],
+    ),
     # "they" / "them": the Runner, on a Corp card ("When the Runner steals this agenda, give them
     # 1 tag.")
     (
@@ -255,6 +282,21 @@ _SIDED: list[tuple[re.Pattern, frozenset[str], Any]] = [
         ],
     ),
 ]
+
+
+def _install_effect(m: re.Match) -> dict:
+    e: dict[str, Any] = {"effect": "install", "amount": int(m.group("n"))}
+    zones = [z for z in ("hq", "archives") if z in (m.group("a"), m.group("b"))]
+    if zones != ["hq"]:
+        e["from"] = zones
+    if m.group("what").startswith("piece"):
+        e["card_types"] = ["ice"]
+    elif m.group("what").startswith("non-agenda"):
+        e["card_types"] = ["asset", "upgrade", "ice"]
+    for flag, group in (("optional", "may"), ("up_to", "upto"), ("ignore_costs", "free")):
+        if m.group(group):
+            e[flag] = True
+    return e
 
 
 def _kind_names(kinds: str) -> list[str]:
@@ -304,6 +346,35 @@ _TRACE = re.compile(
 )
 
 
+# "... for each X": an amount counted as the instruction resolves (engine.board.PER, 9.12.2b);
+# the words after "for each" -> (the `per` key, the sides whose cards say it so)
+_FOR_EACH = re.compile(r"(.+?) for each (.+)")
+_PER_WORDS = {
+    "tag the runner has": ("runner_tag", frozenset({"corp"})),
+    "tag you have": ("runner_tag", frozenset({"runner"})),
+    "card in hq": ("card_in_hq", frozenset({"corp", "runner"})),
+    "[click] you have remaining": ("remaining_click", frozenset({"corp", "runner"})),
+    "rezzed piece of harmonic ice": ("rezzed_harmonic_ice", frozenset({"corp", "runner"})),
+    # this card's own counters (a trigger of an installed Corp card: Ubiquitous Vig)
+    "hosted advancement counter": ("hosted_advancement", frozenset({"corp"})),
+}
+_PER_EFFECTS = frozenset({"gain_credits", "lose_credits", "draw_cards"})
+
+
+def _for_each(s: str, side: str | None) -> list | None:
+    """ "Gain 1[credit] for each tag the Runner has": one gain, draw or loss with its `per`."""
+    m = _FOR_EACH.fullmatch(s)
+    per = _PER_WORDS.get(m.group(2)) if m else None
+    if per is None or side not in per[1]:
+        return None
+    inner = _many(m.group(1), side)
+    if not inner or len(inner) != 1 or not isinstance(inner[0], dict) or _name(inner[0]) not in _PER_EFFECTS:
+        return None
+    if inner[0].get("optional") or inner[0].get("up_to"):
+        return None
+    return [{**inner[0], "per": per[0]}]
+
+
 def _clicks(text: str) -> int:
     return int(text[: -len("[click]")]) if text[0].isdigit() else text.count("[click]")
 
@@ -336,6 +407,9 @@ def _many(sentence: str, side: str | None = None) -> list | None:
         m = pattern.fullmatch(s)
         if m:
             return make(m)
+    each = _for_each(s, side)
+    if each is not None:
+        return each
     m = _UNLESS.fullmatch(s)
     if m:
         inner = _many(m.group(1), side)
@@ -536,6 +610,7 @@ _RUNNER_EFFECTS = {
     "gain_clicks",
     "lose_credits",
     "lose_clicks",
+    "lose_own_clicks",
     "draw_cards",
     "text",
     "remove_tags",
@@ -1569,7 +1644,8 @@ _OFF_PLAY = re.compile(
 
 _PLAY_COST = re.compile(
     r"as an additional cost to play this (?:operation|event), "
-    r"(?:spend (?P<clicks>(?:\[click\]){1,3})|remove (?P<tags>\d+) tags?|suffer (?P<core>\d+) core damage)"
+    r"(?:spend (?P<clicks>(?:\[click\]){1,3})|remove (?P<tags>\d+) tags?|suffer (?P<core>\d+) core damage"
+    r"|trash (?P<trash>\d+) installed (?P<kind>programs?|resources?))"
 )
 
 
@@ -1583,12 +1659,17 @@ def _play(b: _Card, text: str) -> None:
     lines = [plain(x) for x in text.split("\n") if plain(x)]
     for ln in list(lines):  # "As an additional cost to play this event, spend [click]." (1.16.10)
         m = _PLAY_COST.fullmatch(ln.rstrip(".").lower())
+        if m and m.group("trash") and ctype != "event":
+            m = None  # the Corp trashing the Runner's installed cards as a cost is not modeled
         if m and "additional_cost" not in b.out:
             clicks = m.group("clicks")
             if clicks:
                 b.out["additional_cost"] = {"clicks": clicks.count("[click]")}
             elif m.group("tags"):
                 b.out["additional_cost"] = {"remove_tags": int(m.group("tags"))}
+            elif m.group("trash"):  # an event's: the Runner's installed cards, chosen as it is paid
+                key = "trash_program" if m.group("kind").startswith("program") else "trash_resource"
+                b.out["additional_cost"] = {key: int(m.group("trash"))}
             else:  # an event's: the Runner suffers it as part of the cost
                 b.out["additional_cost"] = {"core_damage": int(m.group("core"))}
             b.unit(ln, "constant", MODELED)

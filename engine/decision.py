@@ -230,9 +230,15 @@ def _parse(text: str) -> Decision | None:
         return _card_or_pos(Decision(kind, zone="hand"), rest)
     if kind == "install":
         ref, at, where = rest.rpartition("@")
+        zone = "hand"
+        if (ref if at else rest).startswith("archives."):  # a card an effect installs from Archives
+            zone = "discard"
+            ref, rest = ref[len("archives.") :], rest[len("archives.") :]
+            if not (ref if at else rest):
+                return None
         if at and (where == "new" or _SERVER.match(where)) and ref:
-            return _card_or_pos(Decision(kind, zone="hand", server=where), ref)
-        return _card_or_pos(Decision(kind, zone="hand"), rest)
+            return _card_or_pos(Decision(kind, zone=zone, server=where), ref)
+        return _card_or_pos(Decision(kind, zone=zone), rest)
     if kind == "access":
         if rest in ("hq", "rd", "content"):
             return Decision(kind, zone=rest)
@@ -318,7 +324,8 @@ def _format(d: Decision) -> str:
             return f"{k}:{d.server}.content.{d.index}"
         return f"{k}:{d.server}.{d.zone}.{ref}.{d.index}"
     if k == "install":
-        return f"install:{ref}" + (f"@{d.server}" if d.server else "")
+        where = "archives." if d.zone == "discard" else ""
+        return f"install:{where}{ref}" + (f"@{d.server}" if d.server else "")
     if k == "access":
         return f"access:{d.zone}" if d.zone in ("hq", "rd", "content") else f"access:{d.zone}.{ref}"
     return f"{k}:{ref}"

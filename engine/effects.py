@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import rig
-from .board import EFFECTS
+from .board import EFFECTS, PER_WORDS
 from .decision import Decision, card_ref, find_card, locate
 from .events import Event
 from .locations import card_at, clear_access_marks
@@ -41,6 +41,8 @@ def describe_effect(e: dict, controller: str = "corp") -> str:
     text = spec["text"].format(**fields)
     if controller == "runner" and e["effect"].endswith("_damage"):  # a Runner card: the Runner suffers it
         text = text.replace("Do ", "Suffer ", 1)
+    if e.get("per") in PER_WORDS:
+        text = f"{text.rstrip('.')} for each {PER_WORDS[e['per']]}."
     text = text.replace("The opponent", "The Runner" if controller == "corp" else "The Corp")
     if "effects" in e:
         text += " " + " ".join(describe_effect(x, controller) for x in e["effects"])
@@ -81,6 +83,14 @@ def _described_fields(e: dict) -> dict:
         return {"may": "You may d" if e.get("optional") else "D", "upto": "up to " if e.get("up_to") else ""}
     if name in ("derez", "expose"):
         return {"what": " or ".join(e.get("card_types", ())) or "Corp card"}
+    if name == "install":
+        return {
+            "may": "You may i" if e.get("optional") else "I",
+            "upto": "up to " if e.get("up_to") else "",
+            "what": " or ".join(e.get("card_types", ())) + " card(s)" if e.get("card_types") else "card(s)",
+            "where": " or ".join(SERVER_WORDS[z] for z in e.get("from", ("hq",))),
+            "costs": ", ignoring all costs" if e.get("ignore_costs") else "",
+        }
     if name == "remove_counters":
         return {"amount_text": str(e["amount"]) if e.get("amount") else "all"}
     if name == "trash_installed":
@@ -214,7 +224,9 @@ def resolve_effect(
     `subroutine`), beside the objects they touched."""
     trace = ctx.s.trace
     n, step = len(trace), ctx.step
-    res = RESOLVERS[e["effect"]](ctx, e, controller, source, d, f)
+    if "per" in e:  # "for each": one instance of the aggregated amount, or none at all (9.12.2b)
+        e = aggregated(ctx, e, controller, source)
+    res = None if e is None else RESOLVERS[e["effect"]](ctx, e, controller, source, d, f)
     where = _subroutine_of(ctx)
     if where:
         for j in range(n, len(trace)):
@@ -226,6 +238,57 @@ def resolve_effect(
                     objects.setdefault(k, v)
                 trace[j] = Event(ev.step, ev.rules, ev.text, ev.changes, ev.applied, objects)
     return res
+
+
+def count_per(b: dict, per: str, controller: str) -> int:
+    """What a "for each" amount counts on board `b` as the instruction resolves (PER_WORDS)."""
+    if per == "runner_tag":
+        return b["runner"]["tags"]
+    if per == "card_in_hq":
+        return len(b["corp"]["hand"])
+    if per == "remaining_click":
+        return b[controller]["clicks"]
+    if per == "rezzed_harmonic_ice":
+        return sum(
+            1
+            for srv in b["servers"].values()
+            for ice in srv["ice"]
+            if ice.get("rezzed") and "harmonic" in ice.get("subtypes", ())
+        )
+    raise AssertionError(per)  # pragma: no cover: the board validator knows PER
+
+
+def _count(ctx: Ctx, per: str, controller: str) -> int:
+    if per == "hosted_advancement":  # this card's (a trigger's or ability's own card, 1.13.1)
+        here = this_card(ctx)
+        if here is None:
+            return 0
+        # its advancement counters (as ice strength reads them), else an agenda-style `advancements`
+        return here[0].get("counters", {}).get("advancement", here[0].get("advancements", 0))
+    return count_per(ctx.board, per, controller)
+
+
+def aggregated(ctx: Ctx, e: dict, controller: str, source: str) -> dict | None:
+    """9.12.2b: an amount calculated "for each" something is counted when the instruction
+    resolves and performed as a single instance of the aggregated value (Ritual with 3 [click]
+    remaining draws 3 cards once); a value of 0 or less does not take place at all (None)."""
+    n = _count(ctx, e["per"], controller)
+    total = e["amount"] * n
+    words = f"{e['amount']} for each {PER_WORDS[e['per']]} ({n})"
+    if total <= 0:
+        ctx.ev(
+            f"{source}: {words} is 0: the instruction does not take place.",
+            ("rule_calculated_quantity",),
+            applied=False,
+            objects={"per": e["per"], "count": n, "amount": 0},
+        )
+        return None
+    ctx.ev(
+        f"{source}: {words}: one instance of {total}.",
+        ("rule_calculated_quantity",),
+        objects={"per": e["per"], "count": n, "amount": total},
+    )
+    return {k: v for k, v in e.items() if k != "per"} | {"amount": total}
 
 
 def _subroutine_of(ctx: Ctx) -> dict | None:
@@ -699,7 +762,7 @@ def _choose_installed(
     return [c for c in cands if c[3] in keys]
 
 
-def _move_installed(ctx: Ctx, targets: list[tuple[str, int, dict, str]], dest: str) -> tuple[dict, list[str]]:
+def move_installed(ctx: Ctx, targets: list[tuple[str, int, dict, str]], dest: str) -> tuple[dict, list[str]]:
     """Move `targets` from the rig to the heap or the grip at once; (changes, names)."""
     r = ctx.board["runner"]
     ch: dict = {}
@@ -740,7 +803,7 @@ def _trash_installed(
             applied=False,
         )
         return None
-    ch, names = _move_installed(ctx, got, "heap")
+    ch, names = move_installed(ctx, got, "heap")
     ctx.ev(
         f"{source}: the {chooser.capitalize()} trashes {', '.join(names)} (installed).",
         (
@@ -762,7 +825,7 @@ def _add_to_grip(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
     if not got:
         ctx.ev(f"{source}: the Runner has no installed card to add to the grip.", (), applied=False)
         return None
-    ch, names = _move_installed(ctx, got, "grip")
+    ch, names = move_installed(ctx, got, "grip")
     ctx.ev(
         f"{source}: the Corp adds {', '.join(names)} (installed) to the Runner's grip.",
         ("rule_hand", "rule_distinct_targets"),
@@ -780,6 +843,48 @@ def _trash_program_effect(
     return None if kept is None else _trash_program(ctx, kept, source, d, f)
 
 
+def _pick_hq(f: Frame, d: Decision | None, hq: list[dict], n: int, label: Any, more: list[dict]) -> Any:
+    """The Corp picks `n` cards of HQ one at a time (`hq:CARD`; references stay valid: HQ does not
+    change while they choose): a wait with the cards not yet picked (`label(card, last)` their
+    words) and `more`, or the list of picked references once there are `n`."""
+    v = f.v
+    picks: Any = v.get("picks")
+    if picks is None or picks[0] != v.get("i"):
+        picks = v["picks"] = [v.get("i"), []]
+    chosen: list[str] = picks[1]
+    if d is not None and d.kind == "hq":
+        chosen.append(d.card)
+    if len(chosen) < n:
+        refs = [card_ref(hq, i) for i in range(len(hq))]
+        opts = [
+            dec(f"hq:{ref}", label(c, len(chosen) + 1 == n), "corp")
+            for c, ref in zip(hq, refs, strict=True)
+            if ref not in chosen
+        ]
+        return wait([*opts, *more])
+    del v["picks"]
+    return chosen
+
+
+def _trash_from_hq(ctx: Ctx, chosen: list[str]) -> tuple[list[str], list[int], dict]:
+    """Trash the HQ cards `chosen` (references) facedown to Archives (4.4.6b); (names, positions, changes)."""
+    corp = ctx.board["corp"]
+    hq = corp["hand"]
+    at: list[Any] = sorted(find_card(hq, ref) for ref in chosen)
+    names = []
+    for i in at[::-1]:
+        card = hq.pop(i)
+        card["faceup"] = False  # not visible to the Runner when trashed (4.4.6b)
+        corp["discard"].append(card)
+        names.append(card["name"])
+    n = len(at)
+    ch = {
+        "corp.hand": [len(hq) + n, len(hq)],
+        "corp.discard": [len(corp["discard"]) - n, len(corp["discard"])],
+    }
+    return list(reversed(names)), at, ch
+
+
 @resolves("may_trash_from_hand")
 def _may_trash_from_hand(
     ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
@@ -789,12 +894,8 @@ def _may_trash_from_hand(
     n = e["amount"]
     inner = " ".join(describe_effect(x) for x in e["effects"])
     v = f.v
-    picks: Any = v.get("picks")
-    if picks is None or picks[0] != v.get("i"):
-        picks = v["picks"] = [v.get("i"), []]
-    chosen: list[str] = picks[1]  # card references: HQ does not change while the Corp chooses
     if len(hq) < n:
-        del v["picks"]
+        v.pop("picks", None)
         ctx.ev(
             f"{source}: the Corp has {len(hq)} card(s) in HQ and cannot trash {n}; nothing happens.",
             ("rule_cost",),
@@ -803,43 +904,95 @@ def _may_trash_from_hand(
         )
         return None
     if d is not None and d.kind == "dont_trash":
-        del v["picks"]
+        v.pop("picks", None)
         ctx.ev(
             f"{source}: the Corp does not trash cards from HQ; nothing happens.",
             ("rule_cost",),
             applied=False,
         )
         return None
-    if d is not None:
-        chosen.append(d.card)
-    if len(chosen) < n:
-        opts = []
-        for i, c in enumerate(hq):
-            ref = card_ref(hq, i)
-            if ref not in chosen:
-                label = f"Trash {c['name']} from HQ" + (f" to: {inner}" if len(chosen) + 1 == n else "")
-                opts.append(dec(f"hq:{ref}", label, "corp"))
-        return wait([*opts, dec("dont_trash", "Do not trash cards from HQ", "corp")])
-    del v["picks"]
-    corp = ctx.board["corp"]
-    names = []
-    chosen_at: list[Any] = sorted(find_card(hq, ref) for ref in chosen)
-    for i in chosen_at[::-1]:
-        card = hq.pop(i)
-        card["faceup"] = False  # not visible to the Runner when trashed (4.4.6b)
-        corp["discard"].append(card)
-        names.append(card["name"])
-    ch = {
-        "corp.hand": [len(hq) + n, len(hq)],
-        "corp.discard": [len(corp["discard"]) - n, len(corp["discard"])],
-    }
+    got = _pick_hq(
+        f,
+        d,
+        hq,
+        n,
+        lambda c, last: f"Trash {c['name']} from HQ" + (f" to: {inner}" if last else ""),
+        [dec("dont_trash", "Do not trash cards from HQ", "corp")],
+    )
+    if isinstance(got, tuple):
+        return got
+    names, at, ch = _trash_from_hq(ctx, got)
     ctx.ev(
-        f"{source}: the Corp trashes {', '.join(reversed(names))} from HQ (facedown in Archives): {inner}",
+        f"{source}: the Corp trashes {', '.join(names)} from HQ (facedown in Archives): {inner}",
         ("rule_cost", "rule_archives_faceup_facedown"),
         ch,
-        objects={"cards": list(reversed(names)), "hq": chosen_at},
+        objects={"cards": names, "hq": at},
     )
     _splice(f, e["effects"])
+    return None
+
+
+@resolves("trash_from_hq")
+def _trash_from_hq_effect(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "If there are any cards in HQ, trash 1 of them" (Hansei Review): the Corp chooses which,
+    as many as HQ holds up to `amount` (no choice when HQ holds no more than that)."""
+    hq = ctx.board["corp"]["hand"]
+    n = min(e["amount"], len(hq))
+    if n == 0:
+        ctx.ev(f"{source}: there are no cards in HQ; nothing is trashed.", ("rule_trashing",), applied=False)
+        return None
+    if n == len(hq):
+        got: Any = [card_ref(hq, i) for i in range(len(hq))]
+    else:
+        got = _pick_hq(f, d, hq, n, lambda c, last: f"Trash {c['name']} from HQ", [])
+        if isinstance(got, tuple):
+            return got
+    names, at, ch = _trash_from_hq(ctx, got)
+    ctx.ev(
+        f"{source}: the Corp trashes {', '.join(names)} from HQ (facedown in Archives).",
+        ("rule_trashing", "rule_archives_faceup_facedown"),
+        ch,
+        objects={"cards": names, "hq": at},
+    )
+    return None
+
+
+@resolves("shuffle_hq_into_rd")
+def _shuffle_hq_into_rd(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "Shuffle 2 cards from HQ into R&D" (Sprint): the Corp chooses the cards (as many as HQ
+    holds up to `amount`; no choice when it holds no more), they join R&D and R&D is shuffled
+    (seeded: a shared session replays the same order)."""
+    corp = ctx.board["corp"]
+    hq = corp["hand"]
+    n = min(e["amount"], len(hq))
+    if n == 0:
+        ctx.ev(f"{source}: there are no cards in HQ; nothing is shuffled into R&D.", (), applied=False)
+        return None
+    if n == len(hq):
+        got: Any = [card_ref(hq, i) for i in range(len(hq))]
+    else:
+        got = _pick_hq(f, d, hq, n, lambda c, last: f"Shuffle {c['name']} from HQ into R&D", [])
+        if isinstance(got, tuple):
+            return got
+    at: list[Any] = sorted(find_card(hq, ref) for ref in got)
+    moved = [hq.pop(i) for i in at[::-1]][::-1]
+    deck = corp["deck"]
+    deck.extend(moved)
+    for i in range(len(deck) - 1, 0, -1):  # Fisher-Yates with the session's seeded draws
+        j = ctx.rand(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    ch = {"corp.hand": [len(hq) + n, len(hq)], "corp.deck": [len(deck) - n, len(deck)]}
+    names = [c["name"] for c in moved]
+    ctx.ev(
+        f"{source}: the Corp shuffles {', '.join(names)} from HQ into R&D ({len(deck)} cards).",
+        ("sec_deck",),
+        ch,
+        objects={"cards": names, "hq": at},
+    )
     return None
 
 
@@ -1105,6 +1258,34 @@ def _gain_clicks(ctx: Ctx, e: dict, controller: str, source: str, d: Decision | 
         f"{source}: the {controller.capitalize()} gains {e['amount']} [click].",
         ("rule_gain_clicks", "rule_gain_spend_lose_clicks"),
         ch,
+    )
+    return None
+
+
+@resolves("lose_own_clicks")
+def _lose_own_clicks(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """The controller loses [click] they have not spent, as many as they have up to `amount`
+    (1.11.3; "if you have any [click] remaining": none left, nothing is lost)."""
+    p = ctx.board[controller]
+    lost = min(e["amount"], p["clicks"])
+    who = controller.capitalize()
+    if not lost:
+        ctx.ev(
+            f"{source}: the {who} has no [click] remaining: nothing is lost.",
+            ("rule_gain_spend_lose_clicks",),
+            applied=False,
+            objects={"amount": 0},
+        )
+        return None
+    ch: dict = {}
+    setv(p, controller, "clicks", p["clicks"] - lost, ch)
+    ctx.ev(
+        f"{source}: the {who} loses {lost} [click].",
+        ("rule_gain_spend_lose_clicks",),
+        ch,
+        objects={"amount": lost},
     )
     return None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import recurring, rig, triggers
-from .board import memory_limit, memory_used
+from .board import COST_TRASH, RIG_TYPE, memory_limit, memory_used
 from .decision import Decision, card_ref, locate
 from .effects import win
 from .machine import (
@@ -101,6 +101,14 @@ def play_blocked(b: dict, side: str, card: dict, credits: int) -> tuple[str, str
             f"{b['runner']['tags']}",
             "rule_additional_cost",
         )
+    for key, zone in COST_TRASH.items():  # installed cards to trash as the cost, all of them (1.16.10)
+        have = len(b["runner"]["rig"][zone])
+        if ac.get(key, 0) > have:
+            return (
+                f"playing {name} has the additional cost of trashing {ac[key]} installed "
+                f"{RIG_TYPE[zone]}(s); the Runner has {have}",
+                "rule_additional_cost",
+            )
     return None
 
 
@@ -154,8 +162,9 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
     return opts
 
 
-def new_remote(b: dict) -> str:
-    used = {int(n[6:]) for n in b["servers"] if n.startswith("remote")}
+def new_remote(b: dict, avoid: tuple[str, ...] = ()) -> str:
+    """The name of a new remote server: the lowest number not in use (nor in `avoid`)."""
+    used = {int(n[6:]) for n in (*b["servers"], *avoid) if n.startswith("remote")}
     return f"remote{next(i for i in range(1, 100) if i not in used)}"
 
 
@@ -178,42 +187,51 @@ def _install_options(b: dict, side: str) -> list[dict]:
                 dec(f"install:{card_ref(hand, i)}", f"[click]: Install {c['name']} ({cost} credits)", side)
             )
         return out
-    servers = b["servers"]
-    new = new_remote(b) if len([n for n in servers if n.startswith("remote")]) < 30 else None
     for i, c in enumerate(hand):
         ref = card_ref(hand, i)
-        t = c.get("type")
-        if t == "ice":
-            for name, srv in [*servers.items(), *([(new, {"ice": []})] if new else [])]:
-                cost = len(srv["ice"])
-                if cost <= credits:
-                    where = "a new remote server" if name == new else name
-                    out.append(
-                        dec(
-                            f"install:{ref}@{'new' if name == new else name}",
-                            f"[click]: Install {c['name']} protecting {where} ({cost} credits: "
-                            f"{cost} ice already protect it)",
-                            side,
-                        )
-                    )
-        elif t in ("agenda", "asset"):
-            for name, srv in servers.items():
-                if name.startswith("remote") and srv.get("content") is None:
-                    out.append(dec(f"install:{ref}@{name}", f"[click]: Install {c['name']} in {name}", side))
-            if new:
+        for where, place, cost in corp_install_targets(b, c, credits):
+            what = (
+                f"{place} ({cost} credits: {cost} ice already protect it)"
+                if c.get("type") == "ice"
+                else place
+            )
+            out.append(dec(f"install:{ref}@{where}", f"[click]: Install {c['name']} {what}", side))
+    return out
+
+
+def corp_install_targets(
+    b: dict, card: dict, credits: int, ignore_costs: bool = False
+) -> list[tuple[str, str, int]]:
+    """Where the Corp can install `card` now, as (server or "new", the words, the install cost):
+    ice protecting any server or a new remote, at one credit per ice already protecting it
+    (1.16.6b, 8.5.11a), only where `credits` pay it (none with `ignore_costs`, 1.16.5c); agendas
+    and assets in an empty remote or a new one; upgrades in any root (8.5.16). The basic action
+    (`_install_options`) and the install effect (engine.effects "install") offer the same."""
+    servers = b["servers"]
+    new = new_remote(b) if len([n for n in servers if n.startswith("remote")]) < 30 else None
+    t = card.get("type")
+    out: list[tuple[str, str, int]] = []
+    if t == "ice":
+        for name, srv in [*servers.items(), *([(new, {"ice": []})] if new else [])]:
+            cost = 0 if ignore_costs else len(srv["ice"])
+            if cost <= credits:
                 out.append(
-                    dec(f"install:{ref}@new", f"[click]: Install {c['name']} in a new remote server", side)
-                )
-        elif t == "upgrade":
-            for name in [*servers, *([new] if new else [])]:
-                where = "the root of a new remote server" if name == new else f"the root of {name}"
-                out.append(
-                    dec(
-                        f"install:{ref}@{'new' if name == new else name}",
-                        f"[click]: Install {c['name']} in {where}",
-                        side,
+                    (
+                        "new" if name == new else name,
+                        f"protecting {'a new remote server' if name == new else name}",
+                        cost,
                     )
                 )
+    elif t in ("agenda", "asset"):
+        for name, srv in servers.items():
+            if name.startswith("remote") and srv.get("content") is None:
+                out.append((name, f"in {name}", 0))
+        if new:
+            out.append(("new", "in a new remote server", 0))
+    elif t == "upgrade":
+        for name in [*servers, *([new] if new else [])]:
+            where = "the root of a new remote server" if name == new else f"the root of {name}"
+            out.append(("new" if name == new else name, f"in {where}", 0))
     return out
 
 
@@ -283,6 +301,8 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
     server = v["server"]
     srv_now = b["servers"].get(server)
     cost = len(srv_now["ice"]) if card["type"] == "ice" and srv_now else 0
+    if v.get("ignore_costs"):  # "install ..., ignoring all costs" (1.16.5c)
+        cost = 0
     if not _pay_install(ctx, v, side, cost, card, ch):
         return None
     p["set_aside"].pop()
@@ -292,7 +312,7 @@ def install(ctx: Ctx, v: dict, d: Decision | None) -> Any:
     srv = b["servers"][server]
     card["rezzed"] = False
     rules = [
-        "rule_corp_basic_action_install",
+        *(() if v.get("by_effect") else ("rule_corp_basic_action_install",)),  # an effect's install
         "rule_installing",
         "rule_corp_install_choose_destination_server",
     ]

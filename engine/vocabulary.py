@@ -297,6 +297,22 @@ def sync_schema(schema: dict) -> dict:
         "enum": list(B.COST_COUNTERS),
         "description": "place_counters / remove_counters: the kind of counter (1.9.5)",
     }
+    obj["properties"]["per"] = {
+        "enum": list(B.PER),
+        "description": "gain_credits / lose_credits / draw_cards: 'N for each ...': the amount times what "
+        "this counts as the instruction resolves, one instance (9.12.2b)",
+    }
+    install = B.EFFECTS["install"]
+    obj["properties"]["from"] = {
+        "type": "array",
+        "minItems": 1,
+        "items": {"enum": list(install["lists"]["from"])},
+        "description": "install: the zones the card is installed from (default HQ)",
+    }
+    obj["properties"]["ignore_costs"] = {
+        "type": "boolean",
+        "description": "install: 'ignoring all costs' (1.16.5c)",
+    }
     _sync_abilities(defs)
     for side in ("corp_card", "runner_card"):
         props = _card_props(defs[side])

@@ -626,6 +626,9 @@ def test_each_standard_operation_and_event_plays_as_printed(cid, nrdb, names, do
     extra = r.card.get("additional_cost", {})
     if extra.get("remove_tags"):  # "As an additional cost ..., remove 1 tag": tags to remove
         b["runner"]["tags"] = b["runner"].get("tags", 0) + extra["remove_tags"]
+    for key, zone in (("trash_program", "programs"), ("trash_resource", "resources")):
+        if extra.get(key):  # "... trash 1 installed program": installed cards to trash
+            b[side].setdefault("rig", {})[zone] = [{"name": f"Installed {i}"} for i in range(extra[key])]
     if extra.get("core_damage"):  # "... suffer 1 core damage": cards to lose, no flatline
         b[side]["hand"] += [{"name": f"Card {i}", "type": "event"} for i in range(extra["core_damage"])]
     s = engine.start(b, f"{side}_turn", doc)

@@ -103,7 +103,8 @@ SUBROUTINES = [
     ("envelopment", "Trash this ice", "trash_this_ice"),
     ("its_a_trap", 0, [{"effect": "trash_installed", "amount": 1, "chooser": "runner"}, "trash_this_ice"]),
     # close to a formula, but not one: must stay text
-    ("capacitor", "for each tag", TEXT),  # "Gain 1[credit] for each tag ..."
+    # a "for each" amount counted as it resolves (9.12.2b)
+    ("capacitor", "for each tag", {"effect": "gain_credits", "amount": 1, "per": "runner_tag"}),
     ("piranhas", "more cards in HQ", TEXT),  # a condition the board does not state
     ("semak_samun", "suffers", TEXT),  # "End the run unless the Runner suffers 3 net damage." (not a payment)
     ("colossus", "tag. If there", TEXT),  # "Give the Runner 1 tag. If there are 3 or more ..., instead ..."

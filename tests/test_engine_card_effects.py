@@ -148,16 +148,16 @@ def test_doomscroll_if_the_runner_has_at_least_2_tags(doc, card, tags, applied):
 
 def test_pulse_end_the_run_unless_the_runner_spends_a_click(doc, card):
     b = board([card("pulse")])
-    s = to(engine.start(b, "run", doc, {"server": "hq"}), "resolved")
-    s, _ = engine.apply(s, "resolved")  # the first subroutine is text, resolved by hand
+    # the first subroutine: 1 credit for each rezzed harmonic ice, Pulse itself (9.12.2b)
+    s = to(engine.start(b, "run", doc, {"server": "hq"}), "pay")
+    assert s.board["runner"]["credits"] == 9
     assert ids(s) == ["pay", "dont_pay"]
     assert "[click]" in engine.legal_decisions(s)[0]["label"]
     paid, ev = engine.apply(s, "pay")
-    assert paid.board["runner"]["clicks"] == 2 and paid.board["runner"]["credits"] == 10
+    assert paid.board["runner"]["clicks"] == 2 and paid.board["runner"]["credits"] == 9
     assert any(e.objects.get("clicks") == 1 and e.objects.get("paid") for e in ev)
     assert paid.current_step == "step_jack_out_choice"
-    tired = to(engine.start(board([card("pulse")], clicks=0), "run", doc, {"server": "hq"}), "resolved")
-    tired, _ = engine.apply(tired, "resolved")
+    tired = finish(engine.start(board([card("pulse")], clicks=0), "run", doc, {"server": "hq"}))
     assert tired.finished and tired.outcome.runs[0].ended_by == "end_the_run"
 
 
