@@ -38,6 +38,8 @@ DEFAULT_MEMORY_LIMIT = 4  # CR 1.20.2: the starting memory limit when the identi
 RIG_ZONES = ("programs", "hardware", "resources", "facedown")
 RIG_TYPE = {"programs": "program", "hardware": "hardware", "resources": "resource"}
 COUNTERS = ("advancement", "agenda", "power", "virus", "credits")
+# counters a card may be loaded with (10.9.1, `load_counters`) and its `when_empty` ability about
+LOAD_COUNTERS = ("credits", "power", "agenda", "advancement", "virus")
 ACCESS_ZONES = ("hq", "rd", "archives", "installed")
 
 CENTRAL = ("hq", "rd", "archives")
@@ -219,6 +221,21 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": False,
         "text": "Remove {amount_text} hosted {counter} counter(s) from this card.",
     },
+    # ----- load and empty (10.9), taking hosted credits (1.10.4a) ----------------------------------
+    "load_counters": {
+        "params": ("amount",),
+        "enums": {"counter": LOAD_COUNTERS},
+        "required": ("counter",),
+        "corp_only": False,
+        "text": "Load {amount} {counter_words} onto this card.",
+    },
+    "take_credits": {
+        "params": (),
+        "optional": {"amount": 0},  # 0: all of them ("take all credits from this asset")
+        "corp_only": False,
+        "text": "Take {amount_text} credit(s) from this card.",
+    },
+    "trash_this_card": {"params": (), "corp_only": False, "text": "Trash this card."},
 }
 # `play_if` on an operation or event: its "Play only if ..." restriction (9.3.3b), every
 # condition of which must hold for the card to be played (engine.restrictions). Condition ->
@@ -302,6 +319,7 @@ TRIGGER_WHEN = (
     "stolen",
     "turn_begins",
     "turn_ends",
+    "rezzed",
 )  # engine.triggers.WHEN
 # trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
 TRIGGER_FILTERS = {
@@ -351,6 +369,7 @@ _CARD_FIELDS_CORP = {
     "counters",
     "recurring",  # N[recurring]: credits placed when active, refilled each turn (1.10.5)
     "triggers",  # conditional abilities: [{"when": "successful_run", "effects": [...]}] (engine.triggers)
+    "when_empty",  # {"counter": K, "effects": [...]}: "When it is empty, ..." of a loaded card (10.9)
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
     "break_limit",  # ice: {"max": N, "except_subtype", "while"}: at most N subroutines broken (engine.rig)
@@ -372,6 +391,7 @@ _CARD_FIELDS_RUNNER = {
     "text",
     "counters",
     "recurring",
+    "when_empty",
     "link",  # N[link] from an installed card (10.7.1)
     "mu",  # +N[mu]: memory an installed card adds to the memory limit (1.20.2)
     "triggers",
@@ -659,6 +679,8 @@ class _Checker:
             self.effect_list(c["on_access"], f"{path}.on_access", "corp")
         if "triggers" in c:
             self.triggers(c, path, side)
+        if "when_empty" in c:
+            self.when_empty(c, path, side)
         if "effects" in c:
             self.effect_list(c["effects"], f"{path}.effects", side)
         if "play_if" in c:
@@ -686,6 +708,21 @@ class _Checker:
                 self.add(f"{tp}.effects", "required")
             else:
                 self.effect_list(tr["effects"], f"{tp}.effects", side)
+
+    def when_empty(self, c: dict, path: str, side: str) -> None:
+        """A loaded card's "When it is empty, ..." (10.9.1): {"counter": K, "effects": [...]}, met
+        when an effect removes the last hosted counter of the loaded type K (engine.effects)."""
+        we, wp = c["when_empty"], f"{path}.when_empty"
+        if not isinstance(we, dict):
+            self.add(wp, f"must be an object {{'counter': {' | '.join(LOAD_COUNTERS)}, 'effects': [...]}}")
+            return
+        self.unknown(we, {"counter", "effects"}, wp)
+        if we.get("counter") not in LOAD_COUNTERS:
+            self.add(f"{wp}.counter", f"is required: one of {', '.join(LOAD_COUNTERS)}")
+        if "effects" not in we:
+            self.add(f"{wp}.effects", "required")
+        else:
+            self.effect_list(we["effects"], f"{wp}.effects", side)
 
     def play_if(self, c: dict, path: str, ctype: str | None) -> None:
         """An operation's or event's `play_if`: {condition: value} (PLAY_IF), at least one."""
@@ -1198,6 +1235,9 @@ def _card(c: Any, default_type: str | None = None) -> dict:
         ]
     if "counters" in card:
         card["counters"] = dict(card["counters"])
+    if "when_empty" in card:
+        we = card["when_empty"]
+        card["when_empty"] = {"counter": we["counter"], "effects": _norm_effects(we["effects"])}
     if card.get("type") == "agenda":
         card.setdefault("agenda_points", 0)
         card.setdefault("advancement_requirement", 0)

@@ -165,6 +165,20 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
         re.compile(rf"place {_N} {_COUNTER} counters? on {_THIS_CARD}"),
         lambda m: {"effect": "place_counters", "counter": m.group(2), "amount": int(m.group(1))},
     ),
+    # ----- load and take (10.9.1, 1.10.4a): "load 8[credit] onto it", "take 3[credit] from this asset" --
+    (
+        re.compile(rf"load {_N}\[credit\] onto (?:it|{_THIS_CARD})"),
+        lambda m: {"effect": "load_counters", "counter": "credits", "amount": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"load {_N} {_COUNTER} counters? onto (?:it|{_THIS_CARD})"),
+        lambda m: {"effect": "load_counters", "counter": m.group(2), "amount": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"take {_N}\[credit\] from {_THIS_CARD}"),
+        lambda m: {"effect": "take_credits", "amount": int(m.group(1))},
+    ),
+    (re.compile(rf"take all credits from {_THIS_CARD}"), lambda m: {"effect": "take_credits"}),
     (
         re.compile(rf"remove (\d+|all) hosted {_COUNTER} counters?"),
         lambda m: {
@@ -519,7 +533,14 @@ _CORP = {"agenda", "asset", "upgrade", "ice", "operation"}
 _RUNNER = {"event", "program", "hardware", "resource"}
 _RUNNER_EFFECTS = {"gain_credits", "gain_clicks", "lose_credits", "lose_clicks", "draw_cards", "text"}
 # what a Runner card's conditional ability may do: the above, bypass, and counters on itself
-_RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {"bypass", "place_counters", "remove_counters"}
+_RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {
+    "bypass",
+    "place_counters",
+    "remove_counters",
+    "load_counters",
+    "take_credits",
+    "trash_this_card",
+}
 
 # How the engine treats one unit (a subroutine, or one printed paragraph) of a card's text:
 MODELED = "modeled"  # the engine applies it (an effect, ability, trigger, constant it runs)
@@ -612,6 +633,13 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         frozenset({"program", "hardware", "resource"}),
         "encountered",
         "subtype",
+    ),
+    (
+        # "When you rez this asset, ..." (8.1.2e); "... during a run against this server" is not this
+        re.compile(r"when you rez this (?:asset|upgrade|ice), (?P<body>.+)"),
+        frozenset({"asset", "upgrade", "ice"}),
+        "rezzed",
+        None,
     ),
     (
         re.compile(r"when your turn begins, (?P<body>.+)"),
@@ -715,7 +743,17 @@ _TWO_WAY_TRIGGERS: list[tuple[re.Pattern, frozenset[str], tuple[tuple[str, dict 
         (("installed", None), ("turn_begins", None)),
     ),
 ]
-WHEN_WORDS = {"turn_begins": "turn begins", "scored": "scored", "stolen": "stolen", "installed": "installed"}
+WHEN_WORDS = {
+    "turn_begins": "turn begins",
+    "scored": "scored",
+    "stolen": "stolen",
+    "installed": "installed",
+    "rezzed": "rezzed",
+}
+# "When you rez/install this ..., load N[credit] onto it. When it is empty, trash it[ and ...]." (10.9):
+# the load is the trigger's effects, the empty ability the card's `when_empty`
+_EMPTY = re.compile(r"(?P<head>.+?)\. when it is empty, (?P<body>.+)")
+_EMPTY_TRASH = re.compile(r"trash it(?: and (?P<rest>.+))?")
 # "When the Runner accesses this asset/upgrade/agenda[ anywhere except in Archives]": `on_access`
 _ON_ACCESS = re.compile(
     r"when the runner accesses this (?:asset|upgrade|agenda|card)(?P<where> anywhere except in archives| while it is installed)?, (?P<body>.+)"
@@ -831,11 +869,16 @@ class _Card:
         # (engine.cardrecords): the board object as it was before the unit
         self.pieces: list[dict] = []
         self._before = _shape(out)
-        self.loads = False  # the card is loaded with counters and has an "empty" ability (10.9)
+        self._before_unit = self._before
+        self.loads = False
+        self.load_unit: int | None = (
+            None  # the unit whose trigger loads the card (`_loads`)  # the card is loaded with counters and has an "empty" ability (10.9)
+        )
 
     def unit(self, text: str, kind: str, status: str, at: str | None = None) -> None:
         self.units.append(Unit(text[:MAX_TEXT], kind, status, at))
         self.pieces.append(_added(self._before, self.out))
+        self._before_unit = self._before
         self._before = _shape(self.out)
 
     def shown(self, text: str, kind: str = "constant") -> None:
@@ -849,6 +892,9 @@ class _Card:
         """`src`: the paragraph as matched (`low` is its lowercase), when it differs from the
         printed `line` (the card's own name read as "this agenda"); effects are read from it."""
         src = line if src is None else src
+        e = _EMPTY.fullmatch(low) if self.ctype in _CORP_ACTIVE | _INSTALLED else None
+        if e:
+            return self._loads(line, low, src, e)
         t = _THREAT.match(low)
         if t and self.ctype in _CORP_ACTIVE:  # "Threat 4 → When ...": active at threat 4 or more
             mark = len(self.out.get("triggers", []))
@@ -930,6 +976,67 @@ class _Card:
             self.unit(line, "trigger", status, "accessed")
             return True
         return False
+
+    def _loads(self, line: str, low: str, src: str, m: re.Match) -> bool:
+        """ "When you rez this asset, load 9[credit] onto it. When it is empty, trash it and draw 1
+        card." (10.9): the trigger loads the card, its `when_empty` is the rest. Modeled when the
+        trigger is and the card is loaded with credits, which the engine's effects take from it
+        (`take_credits`) and so notice when it is empty; counters of other types are removed by
+        abilities the engine leaves by hand, so there the whole paragraph is by hand."""
+        mark = len(self.units)
+        if not self.trigger(line, low[: m.end("head")], src[: m.end("head")]) or len(self.units) != mark + 1:
+            return False
+        tr = self.out["triggers"][-1]
+        loads = [x for x in tr["effects"] if _name(x) == "load_counters"]
+        empty = None
+        t = _EMPTY_TRASH.fullmatch(low[m.start("body") :])
+        if t and loads and loads[0]["counter"] == "credits" and self.units[-1].status == MODELED:
+            rest = (
+                parse_effects(src[m.start("body") + t.start("rest") :], self.controller)
+                if t.group("rest")
+                else []
+            )
+            if rest is not None:
+                empty = [{"effect": "trash_this_card"}, *rest]
+                if not engine_accepts(empty, self.controller) or (
+                    self.controller == "runner" and not _runner_trigger_ok(empty)
+                ):
+                    empty = None
+        if empty is None:  # the load modeled alone would leave the card loaded forever: by hand
+            tr["effects"] = [_text_effect(line)]
+            tr.pop("optional", None)
+            u = self.units[-1]
+            self.units[-1] = Unit(u.text, u.kind, BY_HAND, u.at)
+        else:
+            self.out["when_empty"] = {"counter": "credits", "effects": empty}
+            self.load_unit = len(self.units) - 1
+        self.pieces[-1] = _added(self._before_unit, self.out)
+        self._before = _shape(self.out)
+        return True
+
+    def finish_loads(self) -> None:
+        """A card loaded with credits that none of its modeled abilities takes from ("You can spend
+        hosted credits during runs", a by-hand run ability): the credits leave it only by hand, where
+        the engine would not see it empty, so its load paragraph is by hand too."""
+        if self.load_unit is None:
+            return
+        takes = [
+            e
+            for holder in (*self.out.get("triggers", ()), *self.out.get("abilities", ()))
+            for e in holder.get("effects", ())
+            if _name(e) == "take_credits"
+        ]
+        if takes:
+            return
+        u = self.units[self.load_unit]
+        for tr in self.out.get("triggers", ()):
+            if any(_name(x) == "load_counters" for x in tr["effects"]):
+                tr["effects"] = [_text_effect(u.text)]
+        del self.out["when_empty"]
+        self.units[self.load_unit] = Unit(u.text, u.kind, BY_HAND, u.at)
+        piece = self.pieces[self.load_unit]
+        piece.pop("when_empty", None)
+        self.load_unit = None
 
     def _effects(self, body: str) -> list | None:
         """A paragraph's effects if every part is understood and the engine runs them."""
@@ -1235,6 +1342,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
             b.by_hand_at("encountered", line)
             continue
         b.shown(line, "ability" if _is_ability(raw) else "constant")
+    b.finish_loads()
     return out, b.units, b.pieces
 
 
@@ -1290,7 +1398,7 @@ def _costs_and_counters(cost: str) -> tuple[int, int, bool, dict | None] | None:
 
 
 _RUNNER_ACTION_EFFECTS = frozenset(
-    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters"}
+    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters", "take_credits"}
 )
 
 

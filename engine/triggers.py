@@ -26,7 +26,9 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
   access a card"); the accessed Corp card's own "when accessed" ability is its `on_access`,
   pending with them;
 * `stolen` (7.2.3): any active card, whenever the Runner steals an agenda; the stolen
-  agenda's own `stolen` abilities ("when you steal this agenda") are pending with them.
+  agenda's own `stolen` abilities ("when you steal this agenda") are pending with them;
+* `rezzed` (8.1.2e): the Corp card just rezzed in a paid ability window ("When you rez this
+  asset, ..."), its own abilities only; they resolve when play returns to the window (`rezzed`).
 
 Active cards: the Runner's installed cards, rezzed Corp cards and the agendas in the Corp's
 score area (4.5.4; the Runner's score area is inactive).
@@ -61,6 +63,7 @@ WHEN = {
     "stolen": "when an agenda is stolen",
     "turn_begins": "when its controller's turn begins",
     "turn_ends": "when its controller's turn ends",
+    "rezzed": "when rezzed",
 }
 # conditions met only by the active player's cards ("when your turn begins / ends")
 YOURS = ("turn_begins", "turn_ends")
@@ -137,6 +140,7 @@ MET = {
     "stolen": ("rule_after_mid_access_agenda", "rule_score_steal"),
     "turn_begins": ("rule_begin_end_turn_step",),
     "turn_ends": ("rule_begin_end_turn_step",),
+    "rezzed": ("rule_rez_procedure",),
 }
 
 
@@ -302,6 +306,25 @@ def scored(ctx: Ctx, f: Frame, agenda: dict, server: str) -> None:
             f"Abilities that trigger {WHEN['scored']} become pending: {names}.",
             (*MET["scored"], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
             objects={"pending": [p["key"] for p in found], "condition": "scored"},
+        )
+
+
+def rezzed(ctx: Ctx, f: Frame, card: dict) -> None:
+    """The Corp has just rezzed `card` in the paid ability window of frame `f`: once its rez cost is
+    paid and it is turned faceup it is rezzed for trigger conditions (8.1.2e), so its own "When you
+    rez this ..." abilities become pending; the window resolves them when play returns to it
+    (`windows.paw`, as "when scored" abilities)."""
+    if "triggers" not in card:
+        return
+    found = pending(ctx.board, "rezzed", card, None)
+    if found:
+        f.v["pending"] = found
+        f.v["pending_when"] = "rezzed"
+        names = ", ".join(f"{p['source']} ({p['side']})" for p in found)
+        ctx.ev(
+            f"Abilities that trigger {WHEN['rezzed']} become pending: {names}.",
+            (*MET["rezzed"], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
+            objects={"pending": [p["key"] for p in found], "condition": "rezzed"},
         )
 
 
