@@ -92,6 +92,9 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 @handles("step_mid_access_ability")
 def _mid_access(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
+    if triggers.again(ctx, f, "trashed"):  # resolving the trashed card's "when the Runner trashes this"
+        res = triggers.fire(ctx, f, d, "trashed")
+        return goto("step_access_complete") if res is None else res
     b = ctx.board
     card = get_card(b, v["ref"])
     if card is None:
@@ -142,7 +145,23 @@ def _mid_access(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ["rule_basic_trash_ability", "rule_access_trash", "rule_trashing", *rules],
         ch,
     )
-    return call("checkpoint", {}, "step_access_complete")
+    own = [
+        triggers.instance("corp", card, tr, f"accessed.{slug(card['name'])}.{t}")
+        for t, tr in enumerate(card.get("triggers", ()))
+        if tr["when"] == "trashed"
+    ]
+    if not own:
+        return call("checkpoint", {}, "step_access_complete")
+    # "When the Runner trashes this asset, ..." (9.1.8b: active in Archives, rezzed or not):
+    # pending once the card is trashed; a checkpoint, then the reaction window resolves it
+    triggers.mark(ctx, f, "trashed", card, own)
+    step = ctx.step
+    checkpoint(ctx)
+    ctx.step = step
+    if ctx.s.finished:
+        return None
+    res = triggers.fire(ctx, f, None, "trashed")
+    return goto("step_access_complete") if res is None else res
 
 
 def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:

@@ -320,6 +320,7 @@ TRIGGER_WHEN = (
     "turn_begins",
     "turn_ends",
     "rezzed",
+    "trashed",
 )  # engine.triggers.WHEN
 # trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
 TRIGGER_FILTERS = {
@@ -370,6 +371,7 @@ _CARD_FIELDS_CORP = {
     "recurring",  # N[recurring]: credits placed when active, refilled each turn (1.10.5)
     "triggers",  # conditional abilities: [{"when": "successful_run", "effects": [...]}] (engine.triggers)
     "when_empty",  # {"counter": K, "effects": [...]}: "When it is empty, ..." of a loaded card (10.9)
+    "advanceable",  # "You can advance this asset": the advance action is offered for it (1.18.3)
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
     "break_limit",  # ice: {"max": N, "except_subtype", "while"}: at most N subroutines broken (engine.rig)
@@ -667,6 +669,9 @@ class _Checker:
         self.bool_field(c, "rezzed", path)
         self.bool_field(c, "faceup", path)
         self.bool_field(c, "accessed", path)
+        self.bool_field(c, "advanceable", path)
+        if c.get("advanceable") and ctype not in ("asset", "upgrade", "ice"):
+            self.add(f"{path}.advanceable", "only assets, upgrades and ice say they can be advanced (1.18.3)")
         if "subroutines" in c:
             subs = self.bounded_list(c["subroutines"], f"{path}.subroutines", MAX_SUBS, "subroutines")
             if subs is not None:

@@ -375,6 +375,10 @@ def _many(sentence: str, side: str | None = None) -> list | None:
         if m:
             inner = _many(m.group("inner"), side)
             return None if inner is None else [make(m, inner)]
+    m = re.fullmatch(r"trash this (?:asset|upgrade) to (.+)", s) if side == "corp" else None
+    if m:  # "you may trash this asset to do 2 net damage" (Reaper Function): the trash, then the rest
+        inner = _many(m.group(1), side)
+        return None if inner is None else [{"effect": "trash_this_card"}, *inner]
     m = re.fullmatch(r"the runner loses ((?:\[click\])+|\d+\[click\]) and (\d+)\[credit\]", s)
     if m:
         return [
@@ -642,6 +646,12 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         None,
     ),
     (
+        re.compile(r"when the runner trashes this (?:asset|upgrade), (?P<body>.+)"),
+        frozenset({"asset", "upgrade"}),
+        "trashed",
+        None,
+    ),
+    (
         re.compile(r"when your turn begins, (?P<body>.+)"),
         frozenset({"asset", "upgrade", "ice", "agenda", "program", "hardware", "resource"}),
         "turn_begins",
@@ -749,6 +759,7 @@ WHEN_WORDS = {
     "stolen": "stolen",
     "installed": "installed",
     "rezzed": "rezzed",
+    "trashed": "trashed",
 }
 # "When you rez/install this ..., load N[credit] onto it. When it is empty, trash it[ and ...]." (10.9):
 # the load is the trigger's effects, the empty ability the card's `when_empty`
@@ -1157,9 +1168,14 @@ class _Card:
                 done.append(True)
                 continue
             return False if not done else self._partial(line, sentences, done)
+        if "advance" in done and self.ctype == "asset":
+            # "You can advance this asset" (1.18.3): the advance action is offered for it
+            self.out["advanceable"] = True
+            self.unit(line, "constant", MODELED)
+            return True
         if "advance" in done:
-            # "You can advance this ice/asset" alone is a permission the engine does not offer
-            # (its advance action is for agendas): shown, with the rest modeled
+            # "You can advance this ice" alone is a permission the engine does not offer (its
+            # advance action is for agendas and assets): shown, with the rest modeled
             if all(d == "advance" for d in done):
                 self.shown(line)
             else:

@@ -28,7 +28,10 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
 * `stolen` (7.2.3): any active card, whenever the Runner steals an agenda; the stolen
   agenda's own `stolen` abilities ("when you steal this agenda") are pending with them;
 * `rezzed` (8.1.2e): the Corp card just rezzed in a paid ability window ("When you rez this
-  asset, ..."), its own abilities only; they resolve when play returns to the window (`rezzed`).
+  asset, ..."), its own abilities only; they resolve when play returns to the window (`rezzed`);
+* `trashed` (7.2.2, 9.1.8b): the Corp card the Runner has just paid to trash while accessing it
+  ("When the Runner trashes this asset, ..."), its own abilities only, rezzed or not: they can only
+  meet their condition in Archives, so they are active there (engine.access).
 
 Active cards: the Runner's installed cards, rezzed Corp cards and the agendas in the Corp's
 score area (4.5.4; the Runner's score area is inactive).
@@ -64,6 +67,7 @@ WHEN = {
     "turn_begins": "when its controller's turn begins",
     "turn_ends": "when its controller's turn ends",
     "rezzed": "when rezzed",
+    "trashed": "when the Runner trashes it",
 }
 # conditions met only by the active player's cards ("when your turn begins / ends")
 YOURS = ("turn_begins", "turn_ends")
@@ -141,6 +145,7 @@ MET = {
     "turn_begins": ("rule_begin_end_turn_step",),
     "turn_ends": ("rule_begin_end_turn_step",),
     "rezzed": ("rule_rez_procedure",),
+    "trashed": ("rule_access_trash", "rule_ability_active_inactive_source_card"),
 }
 
 

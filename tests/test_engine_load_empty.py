@@ -286,3 +286,102 @@ def test_a_bad_when_empty_is_refused_with_its_field_path():
         engine.start(board(servers={"remote1": {"content": bad}}), "corp_turn", load_doc("26.03"))
     text = " ".join(str(p) for p in e.value.problems)
     assert "when_empty.counter" in text and "when_empty.effects" in text
+
+
+# ----- "You can advance this asset" (1.18.3) ---------------------------------------------------------
+
+
+def test_an_advanceable_asset_is_advanced_even_unrezzed(card, doc):
+    """Ubiquitous Vig: "You can advance this asset." The advance action (5.2.6f: [click], 1[credit])
+    is offered for it even while it is unrezzed (1.18.3), and places an advancement counter on it
+    (1.18.1); a plain asset (Nico Campaign) is not offered."""
+    assert [u.status for u in card.units("ubiquitous_vig")][0] == "modeled"
+    vig = card("ubiquitous_vig", rezzed=False)
+    b = board(
+        turn="corp",
+        corp={"credits": 5},
+        servers={"remote1": {"content": vig}, "remote2": {"content": card("nico_campaign", rezzed=False)}},
+    )
+    s = until(engine.start(b, "corp_turn", doc), "advance:remote1")
+    assert "advance:remote2" not in decision_ids(s)
+    assert "advance:remote2" not in {r.id for r in engine.refused_decisions(s)}
+    credits, clicks = s.board["corp"]["credits"], s.board["corp"]["clicks"]
+    s, ev = engine.apply(s, "advance:remote1")
+    content = s.board["servers"]["remote1"]["content"]
+    assert content["counters"] == {"advancement": 1} and not content.get("rezzed")
+    assert s.board["corp"]["credits"] == credits - 1 and s.board["corp"]["clicks"] == clicks - 1
+    said = [e for e in ev if "advances" in e.text]
+    assert said[0].changes["servers.remote1.content.counters.advancement"] == [0, 1]
+    assert "rule_you_can_advance" in said[0].rules and cites_known_rules(s, doc)
+
+
+def test_advancing_an_asset_without_a_credit_is_refused_with_the_reason(card, doc):
+    """With no credit the advance action is not offered for Ubiquitous Vig, and refused saying why."""
+    b = board(turn="corp", corp={"credits": 0}, servers={"remote1": {"content": card("ubiquitous_vig")}})
+    s = until(engine.start(b, "corp_turn", doc), "draw")
+    assert "advance:remote1" not in decision_ids(s)
+    why = {r.id: r.to_dict() for r in engine.refused_decisions(s)}
+    assert "costs 1 credit" in why["advance:remote1"]["reason"]
+
+
+# ----- "When the Runner trashes this asset" (9.1.8b) --------------------------------------------------
+
+
+def trash_on_access(card, doc, asset: dict, **corp):
+    b = board(corp={"credits": 5, **corp}, runner={"credits": 10}, servers={"remote1": {"content": asset}})
+    s = until(engine.start(b, "run", doc, {"server": "remote1"}), "pay_trash")
+    s, _ = engine.apply(s, "pay_trash")
+    return s
+
+
+def test_calvin_trashed_on_access_lets_the_corp_draw_two(card, doc):
+    """Calvin B4L3Y: "When the Runner trashes this asset, you may draw 2 cards." The Runner pays its
+    trash cost while accessing it (7.2.2); in Archives its ability meets its condition (it can only
+    meet it there, 9.1.8b, so it does even unrezzed) and the Corp may draw 2 or decline."""
+    assert [u.status for u in card.units("calvin_b4l3y")] == ["modeled", "modeled"]
+    s = trash_on_access(card, doc, card("calvin_b4l3y", rezzed=False))
+    key = "trigger:accessed.calvin-b4l3y.0"
+    assert {key, "decline:accessed.calvin-b4l3y.0"} <= set(decision_ids(s))
+    hand = len(s.board["corp"]["hand"])
+    s, ev = engine.apply(s, key)
+    assert len(s.board["corp"]["hand"]) == hand + 2
+    assert [c["name"] for c in s.board["corp"]["discard"]] == ["Calvin B4L3Y"]
+    pend = [e for e in s.trace if e.objects.get("condition") == "trashed"]
+    assert pend and "rule_ability_active_inactive_source_card" in pend[0].rules
+    assert cites_known_rules(s, doc)
+
+
+def test_calvin_declined_draws_nothing(card, doc):
+    s = trash_on_access(card, doc, card("calvin_b4l3y"))
+    hand = len(s.board["corp"]["hand"])
+    s, _ = engine.apply(s, "decline:accessed.calvin-b4l3y.0")
+    assert len(s.board["corp"]["hand"]) == hand
+    assert "trigger:accessed.calvin-b4l3y.0" not in decision_ids(s)
+
+
+def test_public_access_plaza_tags_only_at_threat_two(card, doc):
+    """Public Access Plaza: "Threat 2 → When the Runner trashes this asset, give them 1 tag." With
+    2 agenda points in a score area (threat level 2, 1.17.1a) the Runner takes 1 tag; with none, no
+    tag."""
+    for points, tags in ((2, 1), (0, 0)):
+        area = [{"name": "Scored", "type": "agenda", "agenda_points": points}] if points else []
+        s = trash_on_access(card, doc, card("public_access_plaza"), score_area=area)
+        assert s.board["runner"]["tags"] == tags, points
+
+
+def test_reaper_function_trashes_itself_to_do_two_net_damage(card, doc):
+    """Reaper Function: "When your turn begins, you may trash this asset to do 2 net damage." The
+    Corp may trigger it (9.6.9a): the asset goes to Archives faceup, then the Runner takes 2 net
+    damage (2 cards of a 5-card grip trashed at random); declined, nothing happens."""
+    assert [u.status for u in card.units("reaper_function")] == ["modeled"]
+    b = board(turn="corp", servers={"remote1": {"content": card("reaper_function")}})
+    s = engine.start(b, "corp_turn", doc)
+    assert {"trigger:remote1.content.0", "decline:remote1.content.0"} <= set(decision_ids(s))
+    declined, _ = engine.apply(s, "decline:remote1.content.0")
+    assert declined.board["servers"]["remote1"]["content"]["name"] == "Reaper Function"
+    assert len(declined.board["runner"]["hand"]) == 5
+    s, _ = engine.apply(s, "trigger:remote1.content.0")
+    s = until(s, "draw")
+    assert [c["name"] for c in s.board["corp"]["discard"]] == ["Reaper Function"]
+    assert s.board["corp"]["discard"][0]["faceup"] and "remote1" not in s.board["servers"]
+    assert len(s.board["runner"]["hand"]) == 3 and cites_known_rules(s, doc)
