@@ -56,6 +56,13 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         {"accessed": [None, card["name"]]},
     )
     origin = {"hand": "hq", "deck": "rd", "discard": "archives"}.get(v["ref"][0], "installed")
+    if origin == "rd" and card.get("reveal_in_rd"):
+        ctx.ev(
+            f"{card['name']}: while accessing it in R&D the Runner must reveal it, showing it to both "
+            "players before the access goes on.",
+            ("rule_reveal", "rule_look_reveal_expose_access_distinct"),
+            objects={"card": card["name"], "revealed": True},
+        )
     own = []
     if card.get("on_access"):
         own.append(

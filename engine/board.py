@@ -372,6 +372,7 @@ _CARD_FIELDS_CORP = {
     "triggers",  # conditional abilities: [{"when": "successful_run", "effects": [...]}] (engine.triggers)
     "when_empty",  # {"counter": K, "effects": [...]}: "When it is empty, ..." of a loaded card (10.9)
     "advanceable",  # "You can advance this asset": the advance action is offered for it (1.18.3)
+    "reveal_in_rd",  # "While the Runner is accessing this ... in R&D, they must reveal it" (1.21.3)
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
     "break_limit",  # ice: {"max": N, "except_subtype", "while"}: at most N subroutines broken (engine.rig)
@@ -670,6 +671,7 @@ class _Checker:
         self.bool_field(c, "faceup", path)
         self.bool_field(c, "accessed", path)
         self.bool_field(c, "advanceable", path)
+        self.bool_field(c, "reveal_in_rd", path)
         if c.get("advanceable") and ctype not in ("asset", "upgrade", "ice"):
             self.add(f"{path}.advanceable", "only assets, upgrades and ice say they can be advanced (1.18.3)")
         if "subroutines" in c:

@@ -781,6 +781,9 @@ _COUNTER_STRENGTH = re.compile(
 _ONLY_ICE_STRENGTH = re.compile(
     r"while this ice is the only piece of ice protecting this server, it gets \+(\d+) strength"
 )
+_REVEAL_IN_RD = re.compile(
+    r"while the runner is accessing this (?:asset|upgrade|agenda|ice|operation|card) in r&d, they must reveal it"
+)
 _TAGGED_STRENGTH = re.compile(r"while the runner is tagged, this ice gets \+(\d+) strength")
 # "they must pay 3[credit], if able. If they do not, end the run." (Tollbooth) and "you may pay
 # 4[credit]. If you do, ..." (Snare!): the inner instructions are the rest
@@ -1115,6 +1118,10 @@ class _Card:
         sentences = _sentence_list(line)
         done = []
         for sent in sentences:
+            if self.controller == "corp" and _REVEAL_IN_RD.fullmatch(sent):
+                self.out["reveal_in_rd"] = True
+                done.append(True)
+                continue
             if sent in ("you can advance this ice", "you can advance this asset"):
                 done.append("advance")
                 continue

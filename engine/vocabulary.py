@@ -320,6 +320,10 @@ def sync_schema(schema: dict) -> dict:
                 "type": "boolean",
                 "description": '"You can advance this asset": the advance action is offered for it (1.18.3)',
             }
+            props["reveal_in_rd"] = {
+                "type": "boolean",
+                "description": '"While the Runner is accessing this card in R&D, they must reveal it" (1.21.3)',
+            }
             props["strength_mods"] = _strength_mods_schema()
             props["break_limit"] = _break_limit_schema()
         else:

@@ -385,3 +385,26 @@ def test_reaper_function_trashes_itself_to_do_two_net_damage(card, doc):
     assert [c["name"] for c in s.board["corp"]["discard"]] == ["Reaper Function"]
     assert s.board["corp"]["discard"][0]["faceup"] and "remote1" not in s.board["servers"]
     assert len(s.board["runner"]["hand"]) == 3 and cites_known_rules(s, doc)
+
+
+# ----- "While the Runner is accessing this asset in R&D, they must reveal it" (1.21.3) ----------------
+
+
+def test_byte_is_revealed_when_accessed_in_rd_only(card, doc):
+    """Byte!: "While the Runner is accessing this asset in R&D, they must reveal it." Accessed as the
+    top card of R&D it is revealed (shown to both players, 1.21.3); accessed from HQ it is not."""
+    assert card.units("byte")[0].status == "modeled"
+    byte = {k: v for k, v in card("byte").items() if k != "rezzed"}
+    for server, zone in (("rd", "deck"), ("hq", "hand")):
+        b = board(corp={"credits": 0, zone: [byte]})
+        s = engine.start(b, "run", doc, {"server": server})
+        for _ in range(20):
+            if any(e.objects.get("card") == "Byte!" and "accesses" in e.text for e in s.trace) or s.finished:
+                break
+            ids = decision_ids(s)
+            s, _ = engine.apply(s, next((x for x in ("pass", "continue") if x in ids), ids[0]))
+        assert any("accesses Byte!" in e.text for e in s.trace), server
+        shown = [e for e in s.trace if e.objects.get("revealed")]
+        assert len(shown) == (1 if server == "rd" else 0), server
+        if shown:
+            assert "rule_reveal" in shown[0].rules and cites_known_rules(s, doc)
