@@ -517,12 +517,25 @@ def _pa_resolve(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         return None
     if k == "advance":
         card = b["servers"][act.server]["content"]
-        old = card.get("advancements", 0)
-        card["advancements"] = old + 1
-        ch[f"servers.{act.server}.content.advancements"] = [old, old + 1]
+        rules = ["corp_basic_action_advance", "rule_basic_actions"]
+        if card.get("type") == "agenda":
+            old = card.get("advancements", 0)
+            card["advancements"] = old + 1
+            ch[f"servers.{act.server}.content.advancements"] = [old, old + 1]
+        else:  # "You can advance this asset" (1.18.3): its hosted advancement counters
+            from .effects import set_counters
+
+            old = set_counters(
+                card,
+                f"servers.{act.server}.content",
+                "advancement",
+                card.get("counters", {}).get("advancement", 0) + 1,
+                ch,
+            )
+            rules += ["rule_advance", "rule_you_can_advance"]
         ctx.ev(
             f"The Corp advances {card['name']} ({old + 1} advancement counter(s)).",
-            ("corp_basic_action_advance", "rule_basic_actions"),
+            tuple(rules),
             ch,
         )
         return None

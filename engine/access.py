@@ -56,6 +56,13 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         {"accessed": [None, card["name"]]},
     )
     origin = {"hand": "hq", "deck": "rd", "discard": "archives"}.get(v["ref"][0], "installed")
+    if origin == "rd" and card.get("reveal_in_rd"):
+        ctx.ev(
+            f"{card['name']}: while accessing it in R&D the Runner must reveal it, showing it to both "
+            "players before the access goes on.",
+            ("rule_reveal", "rule_look_reveal_expose_access_distinct"),
+            objects={"card": card["name"], "revealed": True},
+        )
     own = []
     if card.get("on_access"):
         own.append(
@@ -92,6 +99,9 @@ def _access_card(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
 @handles("step_mid_access_ability")
 def _mid_access(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
     v = f.v
+    if triggers.again(ctx, f, "trashed"):  # resolving the trashed card's "when the Runner trashes this"
+        res = triggers.fire(ctx, f, d, "trashed")
+        return goto("step_access_complete") if res is None else res
     b = ctx.board
     card = get_card(b, v["ref"])
     if card is None:
@@ -142,7 +152,23 @@ def _mid_access(ctx: Ctx, f: Frame, d: Decision | None) -> Any:
         ["rule_basic_trash_ability", "rule_access_trash", "rule_trashing", *rules],
         ch,
     )
-    return call("checkpoint", {}, "step_access_complete")
+    own = [
+        triggers.instance("corp", card, tr, f"accessed.{slug(card['name'])}.{t}")
+        for t, tr in enumerate(card.get("triggers", ()))
+        if tr["when"] == "trashed"
+    ]
+    if not own:
+        return call("checkpoint", {}, "step_access_complete")
+    # "When the Runner trashes this asset, ..." (9.1.8b: active in Archives, rezzed or not):
+    # pending once the card is trashed; a checkpoint, then the reaction window resolves it
+    triggers.mark(ctx, f, "trashed", card, own)
+    step = ctx.step
+    checkpoint(ctx)
+    ctx.step = step
+    if ctx.s.finished:
+        return None
+    res = triggers.fire(ctx, f, None, "trashed")
+    return goto("step_access_complete") if res is None else res
 
 
 def _steal(ctx: Ctx, f: Frame, card: dict, extra: list[str]) -> Any:

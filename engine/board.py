@@ -38,6 +38,8 @@ DEFAULT_MEMORY_LIMIT = 4  # CR 1.20.2: the starting memory limit when the identi
 RIG_ZONES = ("programs", "hardware", "resources", "facedown")
 RIG_TYPE = {"programs": "program", "hardware": "hardware", "resources": "resource"}
 COUNTERS = ("advancement", "agenda", "power", "virus", "credits")
+# counters a card may be loaded with (10.9.1, `load_counters`) and its `when_empty` ability about
+LOAD_COUNTERS = ("credits", "power", "agenda", "advancement", "virus")
 ACCESS_ZONES = ("hq", "rd", "archives", "installed")
 
 CENTRAL = ("hq", "rd", "archives")
@@ -272,6 +274,21 @@ EFFECTS: dict[str, dict[str, Any]] = {
         "corp_only": False,
         "text": "Remove {amount_text} hosted {counter} counter(s) from this card.",
     },
+    # ----- load and empty (10.9), taking hosted credits (1.10.4a) ----------------------------------
+    "load_counters": {
+        "params": ("amount",),
+        "enums": {"counter": LOAD_COUNTERS},
+        "required": ("counter",),
+        "corp_only": False,
+        "text": "Load {amount} {counter_words} onto this card.",
+    },
+    "take_credits": {
+        "params": (),
+        "optional": {"amount": 0},  # 0: all of them ("take all credits from this asset")
+        "corp_only": False,
+        "text": "Take {amount_text} credit(s) from this card.",
+    },
+    "trash_this_card": {"params": (), "corp_only": False, "text": "Trash this card."},
 }
 # `play_if` on an operation or event: its "Play only if ..." restriction (9.3.3b), every
 # condition of which must hold for the card to be played (engine.restrictions). Condition ->
@@ -369,6 +386,8 @@ TRIGGER_WHEN = (
     "turn_begins",
     "turn_ends",
     "run_begins",
+    "rezzed",
+    "trashed",
 )  # engine.triggers.WHEN
 # trigger `filter` field -> the conditions it may narrow (engine.triggers.FILTERS)
 TRIGGER_FILTERS = {
@@ -419,6 +438,9 @@ _CARD_FIELDS_CORP = {
     "counters",
     "recurring",  # N[recurring]: credits placed when active, refilled each turn (1.10.5)
     "triggers",  # conditional abilities: [{"when": "successful_run", "effects": [...]}] (engine.triggers)
+    "when_empty",  # {"counter": K, "effects": [...]}: "When it is empty, ..." of a loaded card (10.9)
+    "advanceable",  # "You can advance this asset": the advance action is offered for it (1.18.3)
+    "reveal_in_rd",  # "While the Runner is accessing this ... in R&D, they must reveal it" (1.21.3)
     "trace_bonus",  # {"amount": N, "only": ...}: raises each trace's base strength (engine.trace)
     "strength_mods",  # ice: constant strength changes [{"amount": N, "per"|"while": ...}] (engine.rig)
     "break_limit",  # ice: {"max": N, "except_subtype", "while"}: at most N subroutines broken (engine.rig)
@@ -440,6 +462,7 @@ _CARD_FIELDS_RUNNER = {
     "text",
     "counters",
     "recurring",
+    "when_empty",
     "link",  # N[link] from an installed card (10.7.1)
     "mu",  # +N[mu]: memory an installed card adds to the memory limit (1.20.2)
     "hand_size",  # "You get +N maximum hand size.": an installed card's constant ability (1.13.3b)
@@ -720,6 +743,10 @@ class _Checker:
         self.bool_field(c, "rezzed", path)
         self.bool_field(c, "faceup", path)
         self.bool_field(c, "accessed", path)
+        self.bool_field(c, "advanceable", path)
+        self.bool_field(c, "reveal_in_rd", path)
+        if c.get("advanceable") and ctype not in ("asset", "upgrade", "ice"):
+            self.add(f"{path}.advanceable", "only assets, upgrades and ice say they can be advanced (1.18.3)")
         if "subroutines" in c:
             subs = self.bounded_list(c["subroutines"], f"{path}.subroutines", MAX_SUBS, "subroutines")
             if subs is not None:
@@ -732,6 +759,8 @@ class _Checker:
             self.effect_list(c["on_access"], f"{path}.on_access", "corp")
         if "triggers" in c:
             self.triggers(c, path, side)
+        if "when_empty" in c:
+            self.when_empty(c, path, side)
         if "effects" in c:
             self.effect_list(c["effects"], f"{path}.effects", side)
         if "play_if" in c:
@@ -759,6 +788,21 @@ class _Checker:
                 self.add(f"{tp}.effects", "required")
             else:
                 self.effect_list(tr["effects"], f"{tp}.effects", side)
+
+    def when_empty(self, c: dict, path: str, side: str) -> None:
+        """A loaded card's "When it is empty, ..." (10.9.1): {"counter": K, "effects": [...]}, met
+        when an effect removes the last hosted counter of the loaded type K (engine.effects)."""
+        we, wp = c["when_empty"], f"{path}.when_empty"
+        if not isinstance(we, dict):
+            self.add(wp, f"must be an object {{'counter': {' | '.join(LOAD_COUNTERS)}, 'effects': [...]}}")
+            return
+        self.unknown(we, {"counter", "effects"}, wp)
+        if we.get("counter") not in LOAD_COUNTERS:
+            self.add(f"{wp}.counter", f"is required: one of {', '.join(LOAD_COUNTERS)}")
+        if "effects" not in we:
+            self.add(f"{wp}.effects", "required")
+        else:
+            self.effect_list(we["effects"], f"{wp}.effects", side)
 
     def play_if(self, c: dict, path: str, ctype: str | None) -> None:
         """An operation's or event's `play_if`: {condition: value} (PLAY_IF), at least one."""
@@ -1314,6 +1358,9 @@ def _card(c: Any, default_type: str | None = None) -> dict:
         ]
     if "counters" in card:
         card["counters"] = dict(card["counters"])
+    if "when_empty" in card:
+        we = card["when_empty"]
+        card["when_empty"] = {"counter": we["counter"], "effects": _norm_effects(we["effects"])}
     if card.get("type") == "agenda":
         card.setdefault("agenda_points", 0)
         card.setdefault("advancement_requirement", 0)

@@ -170,6 +170,20 @@ _SIMPLE: list[tuple[re.Pattern, Any]] = [
         re.compile(rf"place {_N} {_COUNTER} counters? on {_THIS_CARD}"),
         lambda m: {"effect": "place_counters", "counter": m.group(2), "amount": int(m.group(1))},
     ),
+    # ----- load and take (10.9.1, 1.10.4a): "load 8[credit] onto it", "take 3[credit] from this asset" --
+    (
+        re.compile(rf"load {_N}\[credit\] onto (?:it|{_THIS_CARD})"),
+        lambda m: {"effect": "load_counters", "counter": "credits", "amount": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"load {_N} {_COUNTER} counters? onto (?:it|{_THIS_CARD})"),
+        lambda m: {"effect": "load_counters", "counter": m.group(2), "amount": int(m.group(1))},
+    ),
+    (
+        re.compile(rf"take {_N}\[credit\] from {_THIS_CARD}"),
+        lambda m: {"effect": "take_credits", "amount": int(m.group(1))},
+    ),
+    (re.compile(rf"take all credits from {_THIS_CARD}"), lambda m: {"effect": "take_credits"}),
     (
         re.compile(rf"remove (\d+|all) hosted {_COUNTER} counters?"),
         lambda m: {
@@ -449,6 +463,10 @@ def _many(sentence: str, side: str | None = None) -> list | None:
         if m:
             inner = _many(m.group("inner"), side)
             return None if inner is None else [make(m, inner)]
+    m = re.fullmatch(r"trash this (?:asset|upgrade) to (.+)", s) if side == "corp" else None
+    if m:  # "you may trash this asset to do 2 net damage" (Reaper Function): the trash, then the rest
+        inner = _many(m.group(1), side)
+        return None if inner is None else [{"effect": "trash_this_card"}, *inner]
     m = re.fullmatch(r"the runner loses ((?:\[click\])+|\d+\[click\]) and (\d+)\[credit\]", s)
     if m:
         return [
@@ -623,6 +641,9 @@ _RUNNER_TRIGGER_EFFECTS = _RUNNER_EFFECTS | {
     "net_damage",  # "When you install this hardware, suffer 1 core damage." (the Runner suffers it)
     "meat_damage",
     "core_damage",
+    "load_counters",
+    "take_credits",
+    "trash_this_card",
 }
 
 # How the engine treats one unit (a subroutine, or one printed paragraph) of a card's text:
@@ -716,6 +737,19 @@ _TRIGGERS: list[tuple[re.Pattern, frozenset[str], str, Any]] = [
         frozenset({"program", "hardware", "resource"}),
         "encountered",
         "subtype",
+    ),
+    (
+        # "When you rez this asset, ..." (8.1.2e); "... during a run against this server" is not this
+        re.compile(r"when you rez this (?:asset|upgrade|ice), (?P<body>.+)"),
+        frozenset({"asset", "upgrade", "ice"}),
+        "rezzed",
+        None,
+    ),
+    (
+        re.compile(r"when the runner trashes this (?:asset|upgrade), (?P<body>.+)"),
+        frozenset({"asset", "upgrade"}),
+        "trashed",
+        None,
     ),
     (
         re.compile(r"when your turn begins, (?P<body>.+)"),
@@ -841,7 +875,13 @@ WHEN_WORDS = {
     "stolen": "stolen",
     "installed": "installed",
     "run_begins": "run begins",
+    "rezzed": "rezzed",
+    "trashed": "trashed",
 }
+# "When you rez/install this ..., load N[credit] onto it. When it is empty, trash it[ and ...]." (10.9):
+# the load is the trigger's effects, the empty ability the card's `when_empty`
+_EMPTY = re.compile(r"(?P<head>.+?)\. when it is empty, (?P<body>.+)")
+_EMPTY_TRASH = re.compile(r"trash it(?: and (?P<rest>.+))?")
 # "When the Runner accesses this asset/upgrade/agenda[ anywhere except in Archives]": `on_access`
 _ON_ACCESS = re.compile(
     r"when the runner accesses this (?:asset|upgrade|agenda|card)(?P<where> anywhere except in archives| while it is installed)?, (?P<body>.+)"
@@ -857,6 +897,9 @@ _COUNTER_STRENGTH = re.compile(
 )
 _ONLY_ICE_STRENGTH = re.compile(
     r"while this ice is the only piece of ice protecting this server, it gets \+(\d+) strength"
+)
+_REVEAL_IN_RD = re.compile(
+    r"while the runner is accessing this (?:asset|upgrade|agenda|ice|operation|card) in r&d, they must reveal it"
 )
 _TAGGED_STRENGTH = re.compile(r"while the runner is tagged, this ice gets \+(\d+) strength")
 # "they must pay 3[credit], if able. If they do not, end the run." (Tollbooth) and "you may pay
@@ -957,12 +1000,17 @@ class _Card:
         # (engine.cardrecords): the board object as it was before the unit
         self.pieces: list[dict] = []
         self._before = _shape(out)
-        self.loads = False  # the card is loaded with counters and has an "empty" ability (10.9)
+        self._before_unit = self._before
+        self.loads = False
+        self.load_unit: int | None = (
+            None  # the unit whose trigger loads the card (`_loads`)  # the card is loaded with counters and has an "empty" ability (10.9)
+        )
         self.restricted = False  # "Use this hardware only ...": a limit the engine does not check
 
     def unit(self, text: str, kind: str, status: str, at: str | None = None) -> None:
         self.units.append(Unit(text[:MAX_TEXT], kind, status, at))
         self.pieces.append(_added(self._before, self.out))
+        self._before_unit = self._before
         self._before = _shape(self.out)
 
     def shown(self, text: str, kind: str = "constant") -> None:
@@ -976,6 +1024,9 @@ class _Card:
         """`src`: the paragraph as matched (`low` is its lowercase), when it differs from the
         printed `line` (the card's own name read as "this agenda"); effects are read from it."""
         src = line if src is None else src
+        e = _EMPTY.fullmatch(low) if self.ctype in _CORP_ACTIVE | _INSTALLED else None
+        if e:
+            return self._loads(line, low, src, e)
         t = _THREAT.match(low)
         if t and self.ctype in _CORP_ACTIVE:  # "Threat 4 → When ...": active at threat 4 or more
             mark = len(self.out.get("triggers", []))
@@ -1058,6 +1109,67 @@ class _Card:
             return True
         return False
 
+    def _loads(self, line: str, low: str, src: str, m: re.Match) -> bool:
+        """ "When you rez this asset, load 9[credit] onto it. When it is empty, trash it and draw 1
+        card." (10.9): the trigger loads the card, its `when_empty` is the rest. Modeled when the
+        trigger is and the card is loaded with credits, which the engine's effects take from it
+        (`take_credits`) and so notice when it is empty; counters of other types are removed by
+        abilities the engine leaves by hand, so there the whole paragraph is by hand."""
+        mark = len(self.units)
+        if not self.trigger(line, low[: m.end("head")], src[: m.end("head")]) or len(self.units) != mark + 1:
+            return False
+        tr = self.out["triggers"][-1]
+        loads = [x for x in tr["effects"] if _name(x) == "load_counters"]
+        empty = None
+        t = _EMPTY_TRASH.fullmatch(low[m.start("body") :])
+        if t and loads and loads[0]["counter"] == "credits" and self.units[-1].status == MODELED:
+            rest = (
+                parse_effects(src[m.start("body") + t.start("rest") :], self.controller)
+                if t.group("rest")
+                else []
+            )
+            if rest is not None:
+                empty = [{"effect": "trash_this_card"}, *rest]
+                if not engine_accepts(empty, self.controller) or (
+                    self.controller == "runner" and not _runner_trigger_ok(empty)
+                ):
+                    empty = None
+        if empty is None:  # the load modeled alone would leave the card loaded forever: by hand
+            tr["effects"] = [_text_effect(line)]
+            tr.pop("optional", None)
+            u = self.units[-1]
+            self.units[-1] = Unit(u.text, u.kind, BY_HAND, u.at)
+        else:
+            self.out["when_empty"] = {"counter": "credits", "effects": empty}
+            self.load_unit = len(self.units) - 1
+        self.pieces[-1] = _added(self._before_unit, self.out)
+        self._before = _shape(self.out)
+        return True
+
+    def finish_loads(self) -> None:
+        """A card loaded with credits that none of its modeled abilities takes from ("You can spend
+        hosted credits during runs", a by-hand run ability): the credits leave it only by hand, where
+        the engine would not see it empty, so its load paragraph is by hand too."""
+        if self.load_unit is None:
+            return
+        takes = [
+            e
+            for holder in (*self.out.get("triggers", ()), *self.out.get("abilities", ()))
+            for e in holder.get("effects", ())
+            if _name(e) == "take_credits"
+        ]
+        if takes:
+            return
+        u = self.units[self.load_unit]
+        for tr in self.out.get("triggers", ()):
+            if any(_name(x) == "load_counters" for x in tr["effects"]):
+                tr["effects"] = [_text_effect(u.text)]
+        del self.out["when_empty"]
+        self.units[self.load_unit] = Unit(u.text, u.kind, BY_HAND, u.at)
+        piece = self.pieces[self.load_unit]
+        piece.pop("when_empty", None)
+        self.load_unit = None
+
     def _effects(self, body: str) -> list | None:
         """A paragraph's effects if every part is understood and the engine runs them."""
         low = body.lower().rstrip(".")
@@ -1124,6 +1236,10 @@ class _Card:
         sentences = _sentence_list(line)
         done = []
         for sent in sentences:
+            if self.controller == "corp" and _REVEAL_IN_RD.fullmatch(sent):
+                self.out["reveal_in_rd"] = True
+                done.append(True)
+                continue
             if sent in ("you can advance this ice", "you can advance this asset"):
                 done.append("advance")
                 continue
@@ -1182,9 +1298,14 @@ class _Card:
                 done.append(True)
                 continue
             return False if not done else self._partial(line, sentences, done)
+        if "advance" in done and self.ctype == "asset":
+            # "You can advance this asset" (1.18.3): the advance action is offered for it
+            self.out["advanceable"] = True
+            self.unit(line, "constant", MODELED)
+            return True
         if "advance" in done:
-            # "You can advance this ice/asset" alone is a permission the engine does not offer
-            # (its advance action is for agendas): shown, with the rest modeled
+            # "You can advance this ice" alone is a permission the engine does not offer (its
+            # advance action is for agendas and assets): shown, with the rest modeled
             if all(d == "advance" for d in done):
                 self.shown(line)
             else:
@@ -1367,6 +1488,7 @@ def _build(card: Any, subtype_names: Mapping[str, str] | None) -> tuple[dict, li
             b.by_hand_at("encountered", line)
             continue
         b.shown(line, "ability" if _is_ability(raw) else "constant")
+    b.finish_loads()
     return out, b.units, b.pieces
 
 
@@ -1422,7 +1544,15 @@ def _costs_and_counters(cost: str) -> tuple[int, int, bool, dict | None] | None:
 
 
 _RUNNER_ACTION_EFFECTS = frozenset(
-    {"gain_credits", "gain_clicks", "draw_cards", "place_counters", "remove_counters", "remove_tags"}
+    {
+        "gain_credits",
+        "gain_clicks",
+        "draw_cards",
+        "place_counters",
+        "remove_counters",
+        "remove_tags",
+        "take_credits",
+    }
 )
 
 

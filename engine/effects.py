@@ -91,7 +91,10 @@ def _described_fields(e: dict) -> dict:
             "where": " or ".join(SERVER_WORDS[z] for z in e.get("from", ("hq",))),
             "costs": ", ignoring all costs" if e.get("ignore_costs") else "",
         }
-    if name == "remove_counters":
+    if name == "load_counters":
+        kind = e.get("counter", "")
+        return {"counter_words": "credit(s)" if kind == "credits" else f"{kind} counter(s)"}
+    if name in ("remove_counters", "take_credits"):
         return {"amount_text": str(e["amount"]) if e.get("amount") else "all"}
     if name == "trash_installed":
         what = " or ".join(e.get("card_types", ())) or "Runner card"
@@ -1027,7 +1030,11 @@ def _trash_this_ice(
             applied=False,
         )
         return None
-    server, pos = loc
+    return _trash_ice_at(ctx, loc[0], loc[1], source)
+
+
+def _trash_ice_at(ctx: Ctx, server: str, pos: int, source: str) -> Any:
+    """Trash the ice at `pos` protecting `server` (`trash_this_ice`, `trash_this_card`)."""
     b = ctx.board
     srv = b["servers"][server]
     card = srv["ice"].pop(pos)
@@ -1549,5 +1556,165 @@ def _remove_counters(
         ("rule_counters_cards",),
         ch,
         objects={"card": card["name"], "counter": kind, "removed": n, "hosted": have - n},
+    )
+    return None
+
+
+# ----- load and empty (10.9), taking credits from a card (1.10.4a) --------------------------------
+
+
+@resolves("load_counters")
+def _load_counters(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "Load 8[credit] onto it": place the counters on this card (10.9.1), from the bank (1.9.2a).
+    The card's "When it is empty, ..." (`when_empty`) is about this loaded type (10.9.2)."""
+    found = this_card(ctx)
+    kind, n = e["counter"], e["amount"]
+    if found is None:
+        ctx.ev(
+            f"{source}: the card is no longer installed; nothing is loaded onto it.",
+            ("rule_load_and_empty", "rule_bank_default"),
+            applied=False,
+        )
+        return None
+    card, path = found
+    ch: dict = {}
+    old = set_counters(card, path, kind, card.get("counters", {}).get(kind, 0) + n, ch)
+    ctx.ev(
+        f"{source}: {n} {'credit(s)' if kind == 'credits' else kind + ' counter(s)'} loaded onto "
+        f"{card['name']} (now {old + n}).",
+        ("rule_load_and_empty", "rule_bank_default", "rule_counters_cards"),
+        ch,
+        objects={"card": card["name"], "counter": kind, "loaded": n, "hosted": old + n},
+    )
+    return None
+
+
+@resolves("take_credits")
+def _take_credits(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "Take 3[credit] from this asset": the controller removes that many credits from this card
+    and gains them (1.10.4a); as many as it hosts, up to the amount (1.2.5), all of them when the
+    amount is 0. A card loaded with credits that this leaves empty meets its "When it is empty"
+    condition (`emptied`)."""
+    found = this_card(ctx)
+    have = 0 if found is None else found[0].get("counters", {}).get("credits", 0)
+    if found is None or not have:
+        ctx.ev(
+            f"{source}: no hosted credit to take.",
+            ("rule_take_credits", "rule_do_as_much_as_you_can"),
+            applied=False,
+        )
+        return None
+    card, path = found
+    n = have if not e.get("amount") else min(have, e["amount"])
+    ch: dict = {}
+    set_counters(card, path, "credits", have - n, ch)
+    p = ctx.board[controller]
+    setv(p, controller, "credits", p["credits"] + n, ch)
+    ctx.ev(
+        f"{source}: the {controller.capitalize()} takes {n} credit(s) from {card['name']} "
+        f"(now {have - n} on it) and gains them.",
+        ("rule_take_credits", "rule_gain_credits"),
+        ch,
+        objects={"card": card["name"], "taken": n, "hosted": have - n, "player": controller},
+    )
+    if have - n == 0:
+        emptied(ctx, card, "credits", source, f)
+    return None
+
+
+def emptied(ctx: Ctx, card: dict, kind: str, source: str, f: Frame | None) -> None:
+    """`card` no longer hosts counters of `kind`: if it was loaded with them (its `when_empty` is
+    about `kind`), its "When it is empty, ..." ability meets its condition (10.9.1) and resolves
+    once the ability that emptied it has resolved: its instructions follow that ability's, with
+    the same card as "this card" (the engine does not open a separate reaction window for it, so
+    another pending ability of its controller cannot be ordered between them)."""
+    we = card.get("when_empty")
+    if not we or we["counter"] != kind:
+        return
+    if f is None or "instructions" not in f.v:  # pragma: no cover - every ability resolves in a frame
+        ctx.ev(
+            f'{card["name"]} is empty: resolve its "when it is empty" ability by hand.',
+            ("rule_load_and_empty", "rule_meeting_empty_condition"),
+            applied=False,
+            objects={"card": card["name"], "empty": kind},
+        )
+        return
+    f.v["instructions"] = [*f.v["instructions"], *we["effects"]]
+    ctx.ev(
+        f"{card['name']} is empty (it no longer hosts the {kind} counters loaded onto it): its "
+        f'"when it is empty" ability triggers and resolves after {source}\'s ability: '
+        + " ".join(describe_effect(x, f.v.get("controller", "corp")) for x in we["effects"]),
+        ("rule_load_and_empty", "rule_meeting_empty_condition", "rule_trigger_conditional_ability"),
+        objects={"card": card["name"], "empty": kind},
+    )
+
+
+@resolves("trash_this_card")
+def _trash_this_card(
+    ctx: Ctx, e: dict, controller: str, source: str, d: Decision | None, f: Frame | None
+) -> Any:
+    """ "Trash it": the card whose ability resolves goes to its owner's discard pile (1.19.1): an
+    installed Runner card to the heap; a Corp card to Archives, faceup if it was rezzed (4.4.6b).
+    Nothing happens if it has already left play."""
+    key = None
+    for fr in reversed(ctx.s.frames):
+        key = fr.v.get("this_card")
+        if key is not None:
+            break
+    found = None if key is None else card_at(ctx.board, key)
+    if found is None:
+        ctx.ev(
+            f"{source}: the card is no longer installed; nothing is trashed.",
+            ("rule_trashing",),
+            applied=False,
+        )
+        return None
+    card = found[0]
+    b = ctx.board
+    parts = key.split(".")
+    ch: dict = {}
+    if parts[0] in ("programs", "hardware", "resources"):
+        cards = b["runner"]["rig"][parts[0]]
+        cards.remove(card)
+        rig.forget_boosts(card)
+        b["runner"]["discard"].append(card)
+        ch[f"runner.rig.{parts[0]}"] = [len(cards) + 1, len(cards)]
+        ch["runner.discard"] = [len(b["runner"]["discard"]) - 1, len(b["runner"]["discard"])]
+        ctx.ev(
+            f"{source}: the Runner trashes {card['name']} (to the heap).",
+            ("rule_trashing",),
+            ch,
+            objects={"card": card["name"]},
+        )
+        return None
+    if parts[0] == "score_area":
+        ctx.ev(
+            f"{source}: {card['name']} is in a score area, not installed; it is not trashed here.",
+            ("rule_trashing",),
+            applied=False,
+        )
+        return None
+    srv = b["servers"][parts[0]]
+    if parts[1] == "ice":
+        return _trash_ice_at(ctx, parts[0], srv["ice"].index(card), source)
+    if parts[1] == "content":
+        srv["content"] = None
+        ch[f"servers.{parts[0]}.content"] = [card["name"], None]
+    else:
+        srv["root"].remove(card)
+        ch[f"servers.{parts[0]}.root"] = [len(srv["root"]) + 1, len(srv["root"])]
+    card["faceup"] = bool(card.pop("rezzed", False))
+    b["corp"]["discard"].append(card)
+    ch["corp.discard"] = [len(b["corp"]["discard"]) - 1, len(b["corp"]["discard"])]
+    face = "faceup" if card["faceup"] else "facedown"
+    ctx.ev(
+        f"{source}: the Corp trashes {card['name']} (to Archives {face}).",
+        ("rule_trashing", "rule_archives_faceup_facedown"),
+        ch,
+        objects={"card": card["name"], "server": parts[0]},
     )
     return None

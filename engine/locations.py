@@ -5,6 +5,12 @@ from __future__ import annotations
 from .decision import Decision, card_ref, find_card
 
 
+def advanceable(c: dict | None) -> bool:
+    """Can the Corp advance this installed card (1.18.3)? An agenda always; another card when it
+    says "you can advance this ..." (`advanceable`), even while it is unrezzed."""
+    return c is not None and (c.get("type") == "agenda" or bool(c.get("advanceable")))
+
+
 def get_card(board: dict, ref: list) -> dict | None:
     try:
         kind = ref[0]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from . import recurring, rig
 from .board import memory_limit
 from .decision import Decision, card_ref, find_card
-from .locations import corp_ability_cards, get_card
+from .locations import advanceable, corp_ability_cards, get_card
 from .turns import play_blocked
 from .windows import corp_ability_blocked, corp_used, runner_click_ability_ids
 
@@ -76,7 +76,7 @@ def _corp_actions(b: dict, used: Collection[str] = ()) -> list[Refusal]:
     if credits < 1:
         for name, srv in b["servers"].items():
             c = srv.get("content")
-            if c and c.get("type") == "agenda":
+            if advanceable(c):
                 out.append(
                     Refusal(
                         f"advance:{name}",

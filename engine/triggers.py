@@ -28,7 +28,12 @@ installed Corp card (active only when rezzed): a list of `{"when": CONDITION,
 * `run_begins` (6.9.1c): any active card, when the run formally begins ("whenever a run
   begins"; with a `server` filter, only a run on that server);
 * `stolen` (7.2.3): any active card, whenever the Runner steals an agenda; the stolen
-  agenda's own `stolen` abilities ("when you steal this agenda") are pending with them.
+  agenda's own `stolen` abilities ("when you steal this agenda") are pending with them;
+* `rezzed` (8.1.2e): the Corp card just rezzed in a paid ability window ("When you rez this
+  asset, ..."), its own abilities only; they resolve when play returns to the window (`rezzed`);
+* `trashed` (7.2.2, 9.1.8b): the Corp card the Runner has just paid to trash while accessing it
+  ("When the Runner trashes this asset, ..."), its own abilities only, rezzed or not: they can only
+  meet their condition in Archives, so they are active there (engine.access).
 
 Active cards: the Runner's installed cards, rezzed Corp cards and the agendas in the Corp's
 score area (4.5.4; the Runner's score area is inactive).
@@ -64,6 +69,8 @@ WHEN = {
     "turn_begins": "when its controller's turn begins",
     "turn_ends": "when its controller's turn ends",
     "run_begins": "when a run begins",
+    "rezzed": "when rezzed",
+    "trashed": "when the Runner trashes it",
 }
 # conditions met only by the active player's cards ("when your turn begins / ends")
 YOURS = ("turn_begins", "turn_ends")
@@ -141,6 +148,8 @@ MET = {
     "turn_begins": ("rule_begin_end_turn_step",),
     "turn_ends": ("rule_begin_end_turn_step",),
     "run_begins": ("step_initiation_formal_begin",),
+    "rezzed": ("rule_rez_procedure",),
+    "trashed": ("rule_access_trash", "rule_ability_active_inactive_source_card"),
 }
 
 
@@ -310,6 +319,25 @@ def scored(ctx: Ctx, f: Frame, agenda: dict, server: str) -> None:
             f"Abilities that trigger {WHEN['scored']} become pending: {names}.",
             (*MET["scored"], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
             objects={"pending": [p["key"] for p in found], "condition": "scored"},
+        )
+
+
+def rezzed(ctx: Ctx, f: Frame, card: dict) -> None:
+    """The Corp has just rezzed `card` in the paid ability window of frame `f`: once its rez cost is
+    paid and it is turned faceup it is rezzed for trigger conditions (8.1.2e), so its own "When you
+    rez this ..." abilities become pending; the window resolves them when play returns to it
+    (`windows.paw`, as "when scored" abilities)."""
+    if "triggers" not in card:
+        return
+    found = pending(ctx.board, "rezzed", card, None)
+    if found:
+        f.v["pending"] = found
+        f.v["pending_when"] = "rezzed"
+        names = ", ".join(f"{p['source']} ({p['side']})" for p in found)
+        ctx.ev(
+            f"Abilities that trigger {WHEN['rezzed']} become pending: {names}.",
+            (*MET["rezzed"], "rule_condition_checked_in_checkpoints", "rule_reaction_window"),
+            objects={"pending": [p["key"] for p in found], "condition": "rezzed"},
         )
 
 

@@ -8,6 +8,7 @@ from . import recurring, rig, triggers
 from .board import COST_TRASH, RIG_TYPE, memory_limit, memory_used
 from .decision import Decision, card_ref, locate
 from .effects import win
+from .locations import advanceable
 from .machine import (
     END,
     STAY,
@@ -149,7 +150,7 @@ def _actions(ctx: Ctx, side: str) -> list[dict]:
         if credits >= 1:
             for name, srv in b["servers"].items():
                 c = srv.get("content")
-                if c and c.get("type") == "agenda":
+                if advanceable(c):
                     opts.append(
                         dec(f"advance:{name}", f"[click], 1 credit: Advance {c['name']} in {name}", side)
                     )

@@ -293,9 +293,10 @@ def sync_schema(schema: dict) -> dict:
         "maximum": B.MAX_SMALL,
         "description": "run: 'access N additional cards when you breach' (7.3.5b)",
     }
+    kinds = [*B.LOAD_COUNTERS]  # every kind an effect's `counter` may name (the validator checks each)
     obj["properties"]["counter"] = {
-        "enum": list(B.COST_COUNTERS),
-        "description": "place_counters / remove_counters: the kind of counter (1.9.5)",
+        "enum": kinds,
+        "description": "place_counters / remove_counters / load_counters: the kind of counter (1.9.5)",
     }
     obj["properties"]["per"] = {
         "enum": list(B.PER),
@@ -335,7 +336,26 @@ def sync_schema(schema: dict) -> dict:
                 k: {"type": "integer", "minimum": 1, "maximum": hi} for k, hi in B.ADDITIONAL_COSTS.items()
             },
         }
+        props["when_empty"] = {
+            "type": "object",
+            "required": ["counter", "effects"],
+            "additionalProperties": False,
+            "description": '"When it is empty, ...": effects resolving when the last loaded counter of '
+            "its kind leaves the card (10.9, engine.effects.emptied)",
+            "properties": {
+                "counter": {"enum": list(B.LOAD_COUNTERS)},
+                "effects": {"$ref": "#/$defs/effects"},
+            },
+        }
         if side == "corp_card":
+            props["advanceable"] = {
+                "type": "boolean",
+                "description": '"You can advance this asset": the advance action is offered for it (1.18.3)',
+            }
+            props["reveal_in_rd"] = {
+                "type": "boolean",
+                "description": '"While the Runner is accessing this card in R&D, they must reveal it" (1.21.3)',
+            }
             props["strength_mods"] = _strength_mods_schema()
             props["break_limit"] = _break_limit_schema()
         else:

@@ -99,10 +99,11 @@ def paw(
     """A paid ability window (9.2.7): priority passes between the players (`exchange`); the Corp
     may rez (R) and score (S) where the window allows it, the Runner use paid abilities."""
     b = ctx.board
-    if f.v.get("pending"):  # "when scored" abilities of the agenda just scored (9.6.14c)
-        res = triggers.reaction_window(ctx, f, d, "scored")
+    if f.v.get("pending"):  # "when scored" / "when rezzed" abilities of the card just scored or rezzed
+        res = triggers.reaction_window(ctx, f, d, f.v.get("pending_when", "scored"))
         if res is not None:
             return res
+        f.v.pop("pending_when", None)
         d = None
 
     kinds = ctx.s.kinds
@@ -156,6 +157,7 @@ def paw(
             ("sec_rez", "rule_rez_cost", *paid),
             ch,
         )
+        triggers.rezzed(ctx, f, ice)
         return STAY
     if d.kind == "rez":
         server = d.server
@@ -175,6 +177,7 @@ def paw(
             ("sec_rez", "rule_rez_cost", *paid),
             ch,
         )
+        triggers.rezzed(ctx, f, card)
         return STAY
     if d.kind == "score":
         server = d.server

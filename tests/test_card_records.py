@@ -570,10 +570,11 @@ def test_reviewed_hagen_loses_strength_per_installed_icebreaker(nrdb, names, doc
     assert _encounter_strength(doc, hagen, "hq", breakers) == max(0, card.strength - 2)
 
 
-@pytest.mark.parametrize("title", ["SDS Drone Deployment", "Public Access Plaza"])
+@pytest.mark.parametrize("title", ["SDS Drone Deployment"])
 def test_reviewed_access_text_is_asked_when_the_card_is_accessed(nrdb, names, doc, title):
-    """An additional cost to steal (SDS Drone Deployment) or a tag for trashing (Public Access
-    Plaza), once only shown, is asked of the judge with the card's words when it is accessed."""
+    """An additional cost to steal (SDS Drone Deployment), once only shown, is asked of the judge
+    with the card's words when it is accessed. (Public Access Plaza's tag for trashing it is now
+    modeled: tests/test_engine_load_empty.py.)"""
     r = resolve(by_name(nrdb, title), names)
     unit = next(u for u in r.units if u.at == "accessed")
     assert unit.status == BY_HAND

@@ -107,6 +107,18 @@ CORP_ABILITIES = [
             }
         ],
     ),
+    (
+        "regolith_mining_license",  # "[click]: Take 3[credit] from this asset." (1.10.4a)
+        [
+            {
+                "kind": "click",
+                "cost": 0,
+                "trash": False,
+                "clicks": 1,
+                "effects": [{"effect": "take_credits", "amount": 3}],
+            }
+        ],
+    ),
 ]
 
 
@@ -122,12 +134,13 @@ def test_corp_abilities_modeled(data, names, card, card_id, abilities):
     [
         # the cost is modeled, the effects are one by-hand text the judge resolves when it is used
         (
-            "regolith_mining_license",
-            "[click]: Take 3[credit] from this asset.",
+            "humanoid_resources",
+            "[click][click][click], [trash]: Gain 4[credit] and draw 3 cards. Install up to 2 cards from HQ. "
+            "You may play 1 operation from HQ.",
             "click",
-            1,
+            3,
             0,
-            False,
+            True,
             "action window",
         ),
         (
@@ -349,20 +362,21 @@ def test_an_unrezzed_asset_offers_nothing(doc, card):
     assert not any(i.startswith("ability:") for i in decision_ids(corp_action(b, doc)))
 
 
-def test_regolith_by_hand_pays_the_click_and_waits_for_the_judge(doc, card):
+def test_humanoid_resources_by_hand_pays_its_cost_and_waits_for_the_judge(doc, card):
     b = engine_board(
         turn="corp",
         corp={"credits": 0, "allotted_clicks": 3},
-        servers={"remote1": {"content": card("regolith_mining_license", rezzed=True)}},
+        servers={"remote1": {"content": card("humanoid_resources", rezzed=True)}},
     )
     s = corp_action(b, doc)
     clicks = s.board["corp"]["clicks"]
     s, _ = engine.apply(s, "ability:remote1.content.0")
-    assert s.board["corp"]["clicks"] == clicks - 1
+    assert s.board["corp"]["clicks"] == clicks - 3
+    assert s.board["corp"]["discard"][-1]["name"] == "Humanoid Resources"  # [trash] is part of the cost
     ids = decision_ids(s)
-    assert "resolved" in ids  # the by-hand resolution of "Take 3[credit] from this asset."
-    s, _ = engine.apply(s, "resolved:corp.credits=3")
-    assert s.board["corp"]["credits"] == 3
+    assert "resolved" in ids  # the by-hand resolution of "Gain 4[credit] and draw 3 cards. ..."
+    s, _ = engine.apply(s, "resolved:corp.credits=4")
+    assert s.board["corp"]["credits"] == 4
 
 
 def step(s, wanted: str):

@@ -202,7 +202,8 @@ def test_unmodeled_encounter_text_is_surfaced_at_its_trigger(doc, card):
         ("lilypad", NOT_APPLICABLE, "deckbuilding"),
         ("cyberfeeder", MODELED, "constant"),
         ("r_d_interface", MODELED, "constant"),
-        ("snare", SHOWN, "constant"),
+        ("snare", MODELED, "constant"),  # revealed while accessed in R&D (1.21.3)
+        ("front_company", SHOWN, "constant"),  # "Rez only during your turn."
     ],
 )
 def test_units_account_for_each_paragraph(data, card_id, status, kind):

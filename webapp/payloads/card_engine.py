@@ -74,6 +74,8 @@ AT_WORDS: dict[str, str | dict[str, str]] = {
     },
     "play": {"corp": "when the Corp plays this operation", "runner": "when the Runner plays this event"},
     "rez": "when the Corp rezzes this card (on the rez decision)",
+    "rezzed": "when the Corp rezzes this card",
+    "trashed": "when the Runner trashes this card while accessing it",
 }
 POOLS = ("standard", "all")
 
