@@ -38,7 +38,7 @@ from pathlib import Path
 from .tokens import MAX_TOKEN
 
 ID_LENGTH = 12  # base32 characters: 60 bits
-ID_PATTERN = re.compile(r"^[a-z2-7]{%d}$" % ID_LENGTH)
+ID_PATTERN = re.compile(rf"^[a-z2-7]{{{ID_LENGTH}}}$")
 MAX_ENTRIES = 10_000
 LOCK = ".lock"
 
