@@ -129,7 +129,10 @@ def test_print_view_fits_the_page(browser, server, run_tokens, width):  # noqa: 
     context = browser.new_context(viewport={"width": width, "height": 900})
     try:
         pg = context.new_page()
-        for url, media in ((f"/step?s={run_tokens[-1]}", "print"), (f"/step?s={run_tokens[-1]}&print=1", "screen")):
+        for url, media in (
+            (f"/step?s={run_tokens[-1]}", "print"),
+            (f"/step?s={run_tokens[-1]}&print=1", "screen"),
+        ):
             pg.emulate_media(media=media)
             pg.goto(server + url)
             wide = pg.evaluate(

@@ -21,7 +21,13 @@ KEY = "share-test-key-of-at-least-32-bytes-long"
 
 def app_client(build_dir, share_dir, **config):
     app = create_app(
-        {"TESTING": True, "BUILD_DIR": str(build_dir), "SECRET_KEY": KEY, "SHARE_DIR": str(share_dir), **config}
+        {
+            "TESTING": True,
+            "BUILD_DIR": str(build_dir),
+            "SECRET_KEY": KEY,
+            "SHARE_DIR": str(share_dir),
+            **config,
+        }
     )
     return app.test_client()
 
@@ -38,7 +44,8 @@ def client(build_dir, shares):
 
 def start(client) -> dict:
     r = client.post(
-        "/api/engine/sessions", json={"board": tollbooth_board(), "structure": "run", "params": {"server": "remote1"}}
+        "/api/engine/sessions",
+        json={"board": tollbooth_board(), "structure": "run", "params": {"server": "remote1"}},
     )
     assert r.status_code == 201
     return r.get_json()
