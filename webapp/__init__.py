@@ -16,6 +16,10 @@ Configuration (environment variables, overridable by ``test_config``):
                        refuses to start (except with TESTING).
 ``NRRULES_PRELOAD=1``  load every version and warm search when a worker starts, not on its
                        first requests (`nrrules serve` always does).
+``NRRULES_SHARE_DIR``  where short links to stepper sessions (/s/<id>) are kept (default: ``.shares``
+                       in the build directory); every worker, and every machine meant to open
+                       the others' short links, must see the same directory. ``NRRULES_SHARE_MAX``:
+                       how many at most (10,000).
 ``NRRULES_PROXY_FIX=1`` trust one proxy's X-Forwarded-Proto/Host for canonical (shared) links.
 ``NRRULES_BASE_URL``   the site's public address (https://rules.example.org) for links in answers
                        read elsewhere: the Discord bot's embeds (default: the request's address).

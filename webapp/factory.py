@@ -80,6 +80,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         # Stepper sessions: at most this many decisions are replayed from a token.
         MAX_DECISIONS=400,
+        # Short links to stepper sessions (webapp/shortlinks.py): where their files are kept
+        # (default: `.shares` in the build directory) and how many at most.
+        SHARE_DIR=os.environ.get("NRRULES_SHARE_DIR") or None,
+        SHARE_MAX=int(os.environ.get("NRRULES_SHARE_MAX", "10000")),
         # The site's public address for links in answers read elsewhere (Discord), and the
         # Discord application's public key (POST /discord/interactions answers 503 without it).
         BASE_URL=os.environ.get("NRRULES_BASE_URL") or None,

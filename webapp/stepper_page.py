@@ -68,4 +68,5 @@ def stepper_context(
         "recent_lines": recent_lines,
         "recent_other": len(events) - sum(ln.size for ln in recent_lines) if recent_from is not None else 0,
         "summary": ruling_summary({**state, "share_url": share_url}, title),
+        "share_text": ruling_summary({**state, "share_url": None}, title),  # the share sheet adds the link
     }

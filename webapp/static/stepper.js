@@ -3,7 +3,9 @@
    whole trace; take a decision (or undo one) in place: the decision's JSON twin
    (POST /api/engine/sessions/<token>/decisions?html=1) brings the page's new main part, which
    replaces the old one, and the address bar follows (history API), so the link stays the one to
-   share and Back goes back a decision. Progressive enhancement: without this file every rule is a
+   share and Back goes back a decision. Share: a short link (/s/<id>, made once per position by
+   POST /api/engine/sessions/<token>/short), then the browser's own share sheet
+   (navigator.share) where it has one, else the link copied. Progressive enhancement: without this file every rule is a
    link to its page, every group a <details> and every decision a form button. No inline
    scripts (CSP). */
 (function () {
@@ -111,6 +113,15 @@
       });
     });
 
+    /* what sharing needs: the share sheet where the browser has one, copying the link */
+    var box = document.getElementById("share");
+    if (box) {
+      var sheetBtn = box.querySelector("button.share-sheet");
+      if (sheetBtn) sheetBtn.hidden = !navigator.share;
+      var copyBtn = box.querySelector("button.copylink");
+      if (copyBtn) copyBtn.hidden = false;
+    }
+
     /* expand / fold the whole trace */
     var trace = document.getElementById("trace");
     var h2 = trace && trace.parentNode.querySelector("h2");
@@ -129,6 +140,92 @@
     }
   }
   enhance();
+
+  /* ---------- sharing ---------- */
+  var shortUrls = {}; /* token -> its short link, once made */
+  function say(msg) {
+    var st = document.getElementById("share-status");
+    if (st) st.textContent = msg;
+  }
+  function showShort(url) {
+    var field = document.getElementById("share-url");
+    var summary = document.getElementById("share-summary");
+    if (!field) return;
+    if (summary && field.value !== url) summary.value = summary.value.split(field.value).join(url);
+    field.value = url;
+    var make = document.getElementById("short-make");
+    if (make) make.remove();
+  }
+  /* the short link of the page's position: made on the first ask, the long link if it cannot be */
+  function shortLink() {
+    var box = document.getElementById("share");
+    var field = document.getElementById("share-url");
+    if (!box || !field) return Promise.resolve(location.href);
+    var token = box.getAttribute("data-token");
+    if (!document.getElementById("short-make")) return Promise.resolve(field.value); /* already short */
+    if (shortUrls[token]) { showShort(shortUrls[token]); return Promise.resolve(shortUrls[token]); }
+    if (!window.fetch) return Promise.resolve(field.value);
+    return fetch("/api/engine/sessions/" + encodeURIComponent(token) + "/short", {
+      method: "POST", headers: { Accept: "application/json" }
+    }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (d) {
+      shortUrls[token] = d.url;
+      if (document.getElementById("share") && document.getElementById("share").getAttribute("data-token") === token) showShort(d.url);
+      return d.url;
+    }).catch(function () { return field.value; }); /* the long link works everywhere */
+  }
+  function copyLink(url, how) {
+    var field = document.getElementById("share-url");
+    var done = function () { say("Link copied" + (how || "") + ": " + url); };
+    var pick = function () {
+      if (field) { field.focus({ preventScroll: true }); field.select(); }
+      say("The link is selected: copy it" + (how || "") + ".");
+    };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(done, pick);
+    else pick();
+  }
+  function share() {
+    var box = document.getElementById("share");
+    if (!box) return;
+    var ready = !document.getElementById("short-make") || shortUrls[box.getAttribute("data-token")];
+    var ask = function (url) {
+      var data = { title: box.getAttribute("data-title") || document.title, text: box.getAttribute("data-text") || "", url: url };
+      if (!navigator.share || (navigator.canShare && !navigator.canShare(data))) {
+        box.scrollIntoView({ block: "start" });
+        copyLink(url, " (this browser has no share sheet)");
+        return;
+      }
+      navigator.share(data).then(function () { say("Shared: " + url); }, function (err) {
+        if (err && err.name === "AbortError") { say("Not shared."); return; }
+        /* the short link took too long for the browser's "one tap, one share": it is ready now */
+        box.scrollIntoView({ block: "start" });
+        say("The short link is ready: tap Share again, or copy it.");
+      });
+    };
+    if (ready) ask(ready === true ? document.getElementById("share-url").value : ready);
+    else shortLink().then(ask);
+  }
+  /* the fetch starts as the finger lands, so the link is usually there by the tap's end */
+  document.addEventListener("pointerdown", function (e) {
+    if (e.target.closest && e.target.closest("#share-now, #share button.share-sheet")) shortLink();
+  });
+  document.addEventListener("click", function (e) {
+    var t = e.target.closest && e.target.closest("#share-now, #share button.share-sheet, #share button.copylink");
+    if (!t || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+    e.preventDefault();
+    if (t.matches("button.copylink")) shortLink().then(function (url) { copyLink(url); });
+    else share();
+  });
+  document.addEventListener("submit", function (e) {
+    if (!e.target.matches || !e.target.matches("form#make-short") || !window.fetch) return;
+    e.preventDefault();
+    shortLink().then(function (url) {
+      if (document.getElementById("short-make")) e.target.submit(); /* could not make it here: the form's way */
+      else say("Short link made: " + url);
+    });
+  });
 
   /* ---------- decisions and undo in place ---------- */
   var busy = false;

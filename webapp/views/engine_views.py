@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
 from ..board_picture import CENTRAL, board_picture, server_label, server_order
 from ..caches import cache
-from ..errors import BadRequest, NotFound, NrrulesError, UnsupportedMediaType
+from ..errors import BadRequest, NotConfigured, NotFound, NrrulesError, UnsupportedMediaType
 from ..httputil import GZIP_MIN, accepts_gzip, gzip_bytes, local_redirect
 from ..jsonprovider import dumps_bytes, loads_user
 from ..library import build_id, rules
 from ..payloads import cards as card_payloads
 from ..payloads import engine as engine_payloads
+from ..shortlinks import MAX_ENTRIES, ShareStore, ShareStoreError
 from ..stepper_page import stepper_context
 from ..tokens import SessionSpec, decode, encode
 
@@ -140,8 +142,9 @@ def api_session(token: str):
         answer = state_json(spec, rebuilt, with_texts=texts)
         return _with_html(answer, rebuilt, with_trace=True) if html else answer
 
-    # the page part holds the absolute share link: kept per host
-    return _answer(("session", token, texts, html, request.host_url if html else None), make)
+    # the page part holds the absolute share link (the short one once made): kept per host
+    where = (request.host_url, _shares().known(token)) if html else None
+    return _answer(("session", token, texts, html, where), make)
 
 
 @bp.post("/api/engine/sessions/<token>/decisions")
@@ -160,6 +163,58 @@ def api_decide(token: str):
         return _with_html(state_json(new, rebuilt, with_texts=texts), rebuilt, with_trace=trace)
 
     return _answer(("decide", token, decision, trace, texts, html, request.host_url if html else None), make)
+
+
+# ----- short links (webapp/shortlinks.py) ------------------------------------------------------
+
+
+def _shares() -> ShareStore:
+    """Where this server keeps short links: SHARE_DIR, else `.shares` in the build directory
+    (every worker of the host sees the same files)."""
+    root = current_app.config.get("SHARE_DIR") or rules().library.build_dir / ".shares"
+    return ShareStore(Path(root), int(current_app.config.get("SHARE_MAX") or MAX_ENTRIES))
+
+
+def _short_url(sid: str) -> str:
+    return url_for("engine.short_link", sid=sid, _external=True)
+
+
+def _keep(token: str) -> str:
+    """Keep a session's token under its short id (only a token this server signed)."""
+    decode(token)
+    try:
+        return _shares().put(token)
+    except ShareStoreError as exc:
+        raise NotConfigured(f"{exc}: the long link works as before") from None
+
+
+@bp.post("/api/engine/sessions/<token>/short")
+def api_short(token: str):
+    """A short link (`/s/<id>`) to this session, made once per token."""
+    sid = _keep(token)
+    resp = jsonify(id=sid, url=_short_url(sid), long_url=url_for("engine.stepper", s=token, _external=True))
+    resp.status_code = 201
+    resp.headers["Location"] = url_for("engine.short_link", sid=sid)
+    return resp
+
+
+@bp.post("/step/short")
+def stepper_short():
+    """The short link without JavaScript: made, then the page shows it in its share section."""
+    token = request.form.get("s", "")
+    _keep(token)
+    return local_redirect(_stepper_url(token) + "#share", code=303)
+
+
+@bp.get("/s/<sid>")
+def short_link(sid: str):
+    token = _shares().get(sid.lower())
+    if token is None:
+        raise NotFound(
+            f"the short link /s/{sid[:40]} is not known on this server: it was made on another server, "
+            "or was dropped to make room for newer ones; the long link (Share, on the stepper) always works"
+        )
+    return local_redirect(_stepper_url(token), code=303)
 
 
 # ----- HTML ------------------------------------------------------------------------------------
@@ -276,7 +331,9 @@ def editor_submit():
 def _stepper_vars(state: dict[str, Any], rebuilt: engine_payloads.Replayed, printing: bool = False):
     """What stepper.html and its main part (_stepper_main.html) are rendered with: the page
     and the in-place update after a decision (the API's ?html=1) use the same."""
-    share_url = url_for("engine.stepper", s=rebuilt.token, _external=True)
+    long_url = url_for("engine.stepper", s=rebuilt.token, _external=True)
+    sid = _shares().known(rebuilt.token)
+    share_url = _short_url(sid) if sid else long_url
     latest = rules().is_latest(state["version"])
     return {
         "state": state,
@@ -293,6 +350,8 @@ def _stepper_vars(state: dict[str, Any], rebuilt: engine_payloads.Replayed, prin
         "is_latest": latest,
         "vq": {} if latest else {"v": state["version"]},
         "share_url": share_url,
+        "long_url": long_url,
+        "short_id": sid,
     }
 
 
