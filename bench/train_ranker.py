@@ -83,7 +83,7 @@ from relevance import (  # noqa: E402
     write_or_check,
 )
 
-from rules_index import bank, ranker  # noqa: E402
+from rules_index import bank, embeddings, ranker  # noqa: E402
 from rules_index.expansion import question_log  # noqa: E402
 from rules_index.search import Searcher, build_index, index_words  # noqa: E402
 from rules_index.vectors import VECTORS_PATH  # noqa: E402
@@ -164,7 +164,11 @@ def training_queries(doc, folds: int, work: Path) -> tuple[list[Query], list[Que
     def searchers(leave_out: set[str], name: str) -> tuple[Searcher, Searcher]:
         path = work / name
         path.mkdir()
-        build_index(doc, path, asked=bank.for_doc(doc, log, labelled=labelled(items, leave_out)))
+        asked = bank.for_doc(doc, log, labelled=labelled(items, leave_out))
+        build_index(doc, path, asked=asked)
+        # the rules' sentence embeddings, as a build writes them: the ``e_*`` features
+        if embeddings.write_rules(doc, path, embeddings.cache_dir(work), asked) is None:
+            raise SystemExit(f"error: {embeddings.status()}")
         full = Searcher(path, doc)
         if full.vectors is None:
             raise SystemExit(f"error: no word vectors at {VECTORS_PATH} (bench/word_vectors.py)")
@@ -439,18 +443,21 @@ def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
         queries, small, total = training_queries(doc, folds, Path(tmp))
     width = len(ranker.LITE_FEATURES)
     lite = [(q, [v[:width] for v in vecs], labels) for q, vecs, labels in queries]
+    meaning = queries  # every feature and the sentence encoder's (`ranker.EMBED_MODEL_FEATURES`)
+    queries = [(q, [v[: len(ranker.FEATURES)] for v in vecs], labels) for q, vecs, labels in meaning]
     pack = [(q, [[v[k] for k in ranker.PACK_COLUMNS] for v in vecs], labels) for q, vecs, labels in small]
     print(f"{len(queries)} of {total} training queries are question-like (the ranker applies)")
-    _JOBS.update(full=queries, lite=lite, pack=pack)
-    jobs = [(which, lam, folds) for which in ("full", "lite", "pack") for lam in LAMBDAS]
+    _JOBS.update(full=queries, lite=lite, pack=pack, embed=meaning)
+    jobs = [(which, lam, folds) for which in ("full", "lite", "pack", "embed") for lam in LAMBDAS]
     with multiprocessing.get_context("fork").Pool(2) as pool:
         done = pool.map(_cv_job, jobs, chunksize=1)
-    results: dict[str, dict[float, tuple[float, float]]] = {"full": {}, "lite": {}, "pack": {}}
+    results: dict[str, dict[float, tuple[float, float]]] = {"full": {}, "lite": {}, "pack": {}, "embed": {}}
     for which, lam, result in done:
         results[which][lam] = result
     full = _choose("with word vectors", queries, results["full"], folds)
     light = _choose("without (lite)", lite, results["lite"], folds)
     offline = _choose("offline copy (pack)", pack, results["pack"], folds)
+    encoded = _choose("with the sentence encoder (embed)", meaning, results["embed"], folds)
     if trees:
         for label, lam in (
             ("LambdaMART trees", None),
@@ -464,6 +471,7 @@ def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
         **full,
         "lite": {"features": list(ranker.LITE_FEATURES), **light},
         "pack": {"features": list(ranker.PACK_FEATURES), **offline},
+        "embed": {"features": list(ranker.EMBED_MODEL_FEATURES), **encoded},
     }
 
 
