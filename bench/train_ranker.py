@@ -83,7 +83,7 @@ from relevance import (  # noqa: E402
     write_or_check,
 )
 
-from rules_index import bank, ranker  # noqa: E402
+from rules_index import bank, embeddings, ranker  # noqa: E402
 from rules_index.expansion import question_log  # noqa: E402
 from rules_index.search import Searcher, build_index, index_words  # noqa: E402
 from rules_index.vectors import VECTORS_PATH  # noqa: E402
@@ -150,7 +150,9 @@ def labelled_file(items: list[tuple[str, set[str]]]) -> str:
     return json.dumps(data, indent=0, ensure_ascii=False) + "\n"
 
 
-def training_queries(doc, folds: int, work: Path) -> tuple[list[Query], list[Query], int]:
+def training_queries(
+    doc, folds: int, work: Path, embed: bool = False
+) -> tuple[list[Query], list[Query], int]:
     """The queries the ranker applies to, with their candidates' features (full, and by the
     offline copy's small table) and labels; and the number of training queries read.
 
@@ -164,7 +166,11 @@ def training_queries(doc, folds: int, work: Path) -> tuple[list[Query], list[Que
     def searchers(leave_out: set[str], name: str) -> tuple[Searcher, Searcher]:
         path = work / name
         path.mkdir()
-        build_index(doc, path, asked=bank.for_doc(doc, log, labelled=labelled(items, leave_out)))
+        asked = bank.for_doc(doc, log, labelled=labelled(items, leave_out))
+        build_index(doc, path, asked=asked)
+        # the rules' sentence embeddings, as a build writes them: the ``e_*`` features (``--embed``)
+        if embed and embeddings.write_rules(doc, path, embeddings.cache_dir(work), asked) is None:
+            raise SystemExit(f"error: {embeddings.status()}")
         full = Searcher(path, doc)
         if full.vectors is None:
             raise SystemExit(f"error: no word vectors at {VECTORS_PATH} (bench/word_vectors.py)")
@@ -428,7 +434,7 @@ def _choose(label: str, queries: list[Query], results: dict[float, tuple[float, 
     }
 
 
-def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
+def train(cr_dir: Path, folds: int, trees: bool = False, embed: bool = False) -> dict:
     """The three models: the full one (every feature, word vectors included), the lite one (no
     word-vector features: `ranker.LITE_FEATURES`, a searcher without vectors) and the offline
     copy's (`ranker.PACK_FEATURES`, by the pack's small table), each with its own
@@ -436,21 +442,27 @@ def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
     doc = load_doc("26.03", cr_dir)
     with tempfile.TemporaryDirectory() as tmp:
         # the index as bench/relevance.py (and the product with its card and judges' builds) has it
-        queries, small, total = training_queries(doc, folds, Path(tmp))
+        queries, small, total = training_queries(doc, folds, Path(tmp), embed)
     width = len(ranker.LITE_FEATURES)
     lite = [(q, [v[:width] for v in vecs], labels) for q, vecs, labels in queries]
+    meaning = queries  # every feature and the sentence encoder's (`ranker.EMBED_MODEL_FEATURES`)
+    queries = [(q, [v[: len(ranker.FEATURES)] for v in vecs], labels) for q, vecs, labels in meaning]
     pack = [(q, [[v[k] for k in ranker.PACK_COLUMNS] for v in vecs], labels) for q, vecs, labels in small]
     print(f"{len(queries)} of {total} training queries are question-like (the ranker applies)")
-    _JOBS.update(full=queries, lite=lite, pack=pack)
-    jobs = [(which, lam, folds) for which in ("full", "lite", "pack") for lam in LAMBDAS]
+    _JOBS.update(full=queries, lite=lite, pack=pack, embed=meaning)
+    models = ("full", "lite", "pack", "embed") if embed else ("full", "lite", "pack")
+    jobs = [(which, lam, folds) for which in models for lam in LAMBDAS]
     with multiprocessing.get_context("fork").Pool(2) as pool:
         done = pool.map(_cv_job, jobs, chunksize=1)
-    results: dict[str, dict[float, tuple[float, float]]] = {"full": {}, "lite": {}, "pack": {}}
+    results: dict[str, dict[float, tuple[float, float]]] = {"full": {}, "lite": {}, "pack": {}, "embed": {}}
     for which, lam, result in done:
         results[which][lam] = result
     full = _choose("with word vectors", queries, results["full"], folds)
     light = _choose("without (lite)", lite, results["lite"], folds)
     offline = _choose("offline copy (pack)", pack, results["pack"], folds)
+    encoded = (
+        _choose("with the sentence encoder (embed)", meaning, results["embed"], folds) if embed else None
+    )
     if trees:
         for label, lam in (
             ("LambdaMART trees", None),
@@ -464,6 +476,7 @@ def train(cr_dir: Path, folds: int, trees: bool = False) -> dict:
         **full,
         "lite": {"features": list(ranker.LITE_FEATURES), **light},
         "pack": {"features": list(ranker.PACK_FEATURES), **offline},
+        **({"embed": {"features": list(ranker.EMBED_MODEL_FEATURES), **encoded}} if encoded else {}),
     }
 
 
@@ -479,10 +492,16 @@ def main(argv: list[str] | None = None) -> int:
         help="also cross-validate LambdaMART trees (alone and boosted from the linear model; minutes)",
     )
     ap.add_argument("--labelled-out", type=Path, default=bank.LABELLED_PATH)
+    ap.add_argument(
+        "--embed",
+        action="store_true",
+        help="also train the model reading the sentence encoder's cosines (ranker.EMBED_MODEL_FEATURES; "
+        "embeds each fold's questions; not yet in the committed weights)",
+    )
     args = ap.parse_args(argv)
     items = training_items(load_doc("26.03", args.cr_dir))
     status = write_or_check(args.labelled_out, labelled_file(items), args.check, "training questions file")
-    data = train(args.cr_dir, args.folds, args.trees)
+    data = train(args.cr_dir, args.folds, args.trees, args.embed)
     text = json.dumps(data, indent=1) + "\n"
     return write_or_check(args.out, text, args.check, "weights file") or status
 

@@ -32,6 +32,7 @@ import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +66,10 @@ LEXICAL = 1.0
 SEMANTIC = 0.5
 MIX = 0.3  # a rule's nearness: this share its text's, the rest its nearest question's
 POOL = 20  # rules nearest by meaning that join the words' candidates
+# Whether the order by meaning is still fused in after the learned model that reads the encoder's
+# cosines (`ranker.load(embed=True)`) ordered a question's candidates (it brings the `POOL` rules
+# nearest by meaning that the words missed)
+FUSE_AFTER_MODEL = True
 QUERY_MEMO = 512  # questions whose vectors are kept (a repeated question is not embedded again)
 _queries: dict[tuple[str, str], np.ndarray] = {}
 _queries_lock = threading.Lock()
@@ -209,6 +214,32 @@ class RuleEmbeddings:
             best = np.maximum.reduceat(self.questions @ query, self.starts)
         out = sims.copy()
         out[self.having] = mix * sims[self.having] + (1.0 - mix) * best
+        return out
+
+    @cached_property
+    def rows(self) -> dict[str, int]:
+        """Rule id -> its row."""
+        return {rid: k for k, rid in enumerate(self.ids)}
+
+    def cosines(self, text: str, ids: Sequence[str]) -> list[tuple[float, float]]:
+        """Each rule's cosines with the question ``text``: with its text, and with its nearest
+        question (its text's for a rule with none; both 0 for a rule not embedded), for the
+        learned stage's ``e_*`` features (`ranker.EMBED_FEATURES`)."""
+        query = self.query(text)
+        with encoder.one_blas_thread():
+            sims = self.matrix @ query
+            best = sims.copy()
+            if (
+                self.questions is not None
+                and self.starts is not None
+                and self.having is not None
+                and len(self.starts)
+            ):
+                best[self.having] = np.maximum.reduceat(self.questions @ query, self.starts)
+        out = []
+        for rid in ids:
+            k = self.rows.get(rid)
+            out.append((0.0, 0.0) if k is None else (round(float(sims[k]), 6), round(float(best[k]), 6)))
         return out
 
     def nearest(self, query: np.ndarray, n: int) -> list[tuple[str, float]]:

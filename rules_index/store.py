@@ -63,6 +63,17 @@ _FINGERPRINT_FILES = (
     "rules_index/encoder.py",
     "rules_index/asked",  # the question bank's data (`rules_index.bank`)
     "rules_index/labelled.json",  # the training questions the index holds (`bank.labelled`)
+    # what ranks a version's questions and is baked into its offline pack (issue 34, "Reproducible
+    # models"): a retrain-only change (new weights, a new translation or word-vector table)
+    # rebuilds every version instead of leaving `nrrules build` saying "unchanged"
+    "rules_index/ranker.py",
+    "rules_index/ranker_weights.json",
+    "rules_index/translation.py",
+    "rules_index/translation.json",
+    "rules_index/vectors.py",
+    "rules_index/word_vectors.json",
+    "rules_index/question.py",
+    "rules_index/impact.py",
 )
 
 
@@ -70,9 +81,15 @@ _FINGERPRINT_FILES = (
 _NOT_CR_CODE = frozenset({"judge.py"})
 
 
-def code_fingerprint() -> str:
-    root = Path(__file__).resolve().parent.parent
+def code_fingerprint(root: Path | None = None) -> str:
+    """A digest of every input of a CR build other than its source: the code and package data of
+    `_FINGERPRINT_FILES` (under ``root``, the project's by default) and the sentence encoder's
+    identity (`encoder.identity`: the model the build's embeddings are made with, or none)."""
+    from .encoder import identity  # numpy only; the model itself is not loaded
+
+    root = Path(__file__).resolve().parent.parent if root is None else Path(root)
     h = hashlib.sha256()
+    h.update(identity().encode())
     for rel in _FINGERPRINT_FILES:
         p = root / rel
         files = sorted([*p.rglob("*.py"), *p.rglob("*.json")]) if p.is_dir() else [p]

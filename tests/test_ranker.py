@@ -55,6 +55,18 @@ def test_weights_file_names_exactly_the_features_the_code_computes():
     assert pack["use"] is (pack["cv_mrr10"] > pack["hand_mrr10"])
     assert ranker.load(pack=True).names == ranker.PACK_FEATURES
     assert data["cv_mrr10"] > pack["cv_mrr10"] > lite["cv_mrr10"]
+    # the server's model with the sentence encoder's cosines: every feature, then the encoder's,
+    # trained on the same queries; used only if cross-validation showed a gain over the hand order
+    embed = data.get("embed")
+    if embed is None:  # not trained yet: the searcher uses the full model and fuses by meaning
+        assert ranker.load(embed=True) is None
+        return
+    assert embed["features"] == list(ranker.EMBED_MODEL_FEATURES) and embed["queries"] == data["queries"]
+    assert embed["features"][: len(ranker.FEATURES)] == list(ranker.FEATURES)
+    assert len(embed["weights"]) == len(ranker.EMBED_MODEL_FEATURES)
+    assert embed["use"] is (embed["cv_mrr10"] > embed["hand_mrr10"])
+    if embed["use"]:
+        assert ranker.load(embed=True).names == ranker.EMBED_MODEL_FEATURES
 
 
 def test_a_weights_file_naming_an_unknown_feature_is_not_used(tmp_path):
@@ -172,6 +184,16 @@ def test_features_read_the_rule_text_and_graph():
     assert (f["v_text"], f["v_text_rel"], g["v_text"], g["v_text_rel"]) == (0.5, 0.0, 0.25, -0.25)
     assert (f["v_asked"], f["v_asked_rel"], g["v_asked"], g["v_asked_rel"]) == (0.25, -0.25, 0.5, 0.0)
     assert (f["v_mean"], f["v_mean_rel"], g["v_mean_rel"]) == (0.75, 0.0, -0.25)
+    # the sentence encoder's cosines: appended after every feature, each also less the best
+    embedded = [(0.5, 0.25), (0.75, 0.5)]
+    rows = ranker.features(
+        groups, pairs, [(a, 10.0, 5.0, True), (b, 5.0, 5.0, False)], [3.0, 1.0, 1.0], sims, None, embedded
+    )
+    assert [r[: len(ranker.FEATURES)] for r in rows] == vectors  # the full model's are unchanged
+    f = dict(zip(ranker.EMBED_MODEL_FEATURES, rows[0], strict=True))
+    g = dict(zip(ranker.EMBED_MODEL_FEATURES, rows[1], strict=True))
+    assert (f["e_text"], f["e_text_rel"], f["e_asked"], f["e_asked_rel"]) == (0.5, -0.25, 0.25, -0.25)
+    assert (g["e_text"], g["e_text_rel"], g["e_asked"], g["e_asked_rel"]) == (0.75, 0.0, 0.5, 0.0)
 
 
 def test_number_depth():

@@ -168,6 +168,41 @@ def test_merge_lets_rules_lead_a_question_only():
     assert ids(merge(lists, 10, question=True))[0] == "named"
 
 
+def test_merge_of_an_asking_query_places_other_sources_by_what_it_names():
+    """`merge` with ``named`` (the cards an asking query names): a named card's card and
+    rulings wait `QUESTION_LEAD` turns, a judge item with `STRONG_NORM` of the evidence keeps its
+    turn, every other hit of another source waits `UNGROUNDED_DELAY` turns, however high its
+    share of the evidence (a long post's words found in an unrelated card's text)."""
+    from types import SimpleNamespace as Hit
+
+    from rules_index.unified import QUESTION_LEAD, UNGROUNDED_DELAY, merge
+
+    def hit(source, ident, norm, match="text"):
+        return Hit(source=source, id=ident, norm=norm, match=match)
+
+    rules = [hit("rules", f"rule{k}", 0.1 - k * 0.005) for k in range(12)]
+    lists = {
+        "rules": rules,
+        "cards": [hit("cards", "ice_wall", 0.5), hit("cards", "parasite", 0.4)],
+        "rulings": [hit("rulings", "botulus", 0.6), hit("rulings", "parasite", 0.3)],
+        "judge": [hit("judge", "strong", 0.9), hit("judge", "weak", 0.2)],
+    }
+    out = [h.id for h in merge(lists, 20, named=frozenset({"parasite"}))]
+    assert out[0] == "strong"  # a judge item with (nearly) every word keeps its turn
+    assert out.index("parasite") < out.index("rule5")  # the named card's hits on the first screen
+    assert out.index("rule1") < out.index("parasite")  # after the rules' first answers
+    # unrelated hits wait past the first screen of rules, whatever their share
+    for unrelated in ("ice_wall", "botulus", "weak"):
+        assert out.index(unrelated) > out.index(f"rule{UNGROUNDED_DELAY - 1}"), (unrelated, out)
+    # the named card's ruling waits QUESTION_LEAD turns: it sits just after rule QUESTION_LEAD + 1
+    assert out.index("parasite") > out.index(f"rule{QUESTION_LEAD}")
+    # without ``named`` (a short query) the sources take turns as before: by share of evidence
+    assert [h.id for h in merge(lists, 3)] == ["strong", "botulus", "ice_wall"]
+    # an exact card name still comes first
+    lists["cards"].insert(0, hit("cards", "named", 1.0, "exact"))
+    assert merge(lists, 20, named=frozenset())[0].id == "named"
+
+
 @pytest.mark.parametrize(
     ("query", "item"),
     [
