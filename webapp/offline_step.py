@@ -20,6 +20,7 @@ from typing import Any
 import engine
 from scraper import Document
 
+from .board_picture import server_label
 from .textfmt import say_plain
 
 MAX_PAYLOAD = 256 * 1024  # as webapp.tokens: a token's JSON is at most this many bytes
@@ -72,6 +73,27 @@ class Stepper:
         number = self._card(event.step)["number"] if event.step else None
         return {"step": event.step, "step_number": number, "text": event.text, "shown": say_plain(event.text)}
 
+    def finished_lines(self, outcome: dict[str, Any]) -> list[str]:
+        """The finished session's outcome as the stepper page words it (_stepper_main.html)."""
+        lines = []
+        for run in outcome.get("runs") or []:
+            line = f"Run on {server_label(str(run.get('server') or ''))}: {run.get('result')}"
+            if run.get("ended_by"):
+                line += f" (ended by {say_plain(str(run['ended_by']).replace('_', ' '))})"
+            lines.append(line + ".")
+        for key, word in (
+            ("accessed", "Accessed"),
+            ("stolen", "Stolen"),
+            ("scored", "Scored"),
+            ("trashed", "Trashed"),
+        ):
+            if outcome.get(key):
+                lines.append(f"{word}: {', '.join(map(str, outcome[key]))}.")
+        if outcome.get("winner"):
+            reason = f" ({say_plain(outcome['win_reason'])})" if outcome.get("win_reason") else ""
+            lines.append(f"Winner: {outcome['winner']}{reason}.")
+        return lines
+
     def state(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The session a payload names, replayed: its decisions, current step, outcome, board
         and trace (each event with its text as the engine wrote it and as the page shows it)."""
@@ -92,7 +114,15 @@ class Stepper:
             raise OfflineError(f"the engine refused this session: {exc}") from None
         finished = bool(session.finished)
         current = session.current_step
+        outcome = session.outcome.to_dict()
+        server = (spec.params or {}).get("server")
+        title = spec.structure.replace("_", " ").capitalize()  # as stepper_page.session_title says it
+        if spec.structure == "run" and isinstance(server, str):
+            title = f"Run on {server_label(server)}"
+        elif isinstance(server, str):
+            title += f" on {server_label(server)}"
         return {
+            "title": title,
             "payload": spec.to_payload(),
             "version": spec.version,
             "structure": spec.structure,
@@ -104,7 +134,8 @@ class Stepper:
                 for d in ([] if finished else engine.legal_decisions(session))
             ],
             "finished": finished,
-            "outcome": session.outcome.to_dict(),
+            "outcome": outcome,
+            "finished_lines": self.finished_lines(outcome) if finished else [],
             "trace": [self._event(e) for e in session.trace],
             "events": len(events) if decisions else 0,
             "board": session.board,

@@ -142,7 +142,17 @@ def _offline_context() -> dict:
         except BuildUnavailable:
             return ""
 
-    return {"offline_pack": offline_pack, "offline_reading": offline_reading}
+    def offline_stepper() -> bool:
+        """Whether the in-browser engine is installed here (`make offline-engine`)."""
+        from ..offline_engine import DEST, MANIFEST
+
+        return (DEST / MANIFEST).is_file()
+
+    return {
+        "offline_pack": offline_pack,
+        "offline_reading": offline_reading,
+        "offline_stepper": offline_stepper,
+    }
 
 
 @bp.get("/manifest.webmanifest")
@@ -250,17 +260,21 @@ def stepper_files(version: str) -> dict | None:
     if manifest is None:
         return None
     files = manifest["files"]
-    # the engine zip's digest in its URL: a saved copy fetches it again when the engine changes
-    urls = [
-        url_for("static", filename=f"vendor/pyodide/{name}", h=files[name]["sha256"][:12]) for name in files
-    ]
+    index = url_for("static", filename="vendor/pyodide/")
+    # Pyodide fetches its own files by name from `index` (no query: the saved copy keeps them
+    # under these URLs); the engine zip's digest is in its URL, so a new engine is fetched anew
+    engine_url = url_for("static", filename="vendor/pyodide/engine.zip", h=files["engine.zip"]["sha256"][:12])
+    urls = [index + name for name in files if name != "engine.zip"] + [engine_url]
     doc = url_for("offline.document", version=version, h=build_id()[:12])
     return {
         "pyodide": manifest["pyodide"],
+        "index": index,
+        "engine": engine_url,
         "files": urls,
         "worker": static_url("stepper-worker.js"),
         "document": doc,
-        "bytes": manifest["bytes"],
+        # bytes saving it stores (the download is smaller: the server gzips the wasm and the JSON)
+        "bytes": manifest["bytes"] + len(_document_entry(version)[1]),
     }
 
 
@@ -278,10 +292,8 @@ def stepper_pack(version: str):
     )
 
 
-@bp.get("/offline/<version>/document.json")
-def document(version: str):
-    """A version's CR document as the build wrote it: the in-browser engine walks its steps."""
-    v = rules().version(version)
+def _document_entry(v: str) -> tuple[str, bytes, bytes]:
+    """(ETag, bytes, gzip) of a version's document.json, read once per build (packs cache)."""
     packs = cache("packs")
     key = (build_id(), v, "document")
     entry = packs.get(key) if packs is not None else None
@@ -295,4 +307,11 @@ def document(version: str):
         entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
         if packs is not None:
             packs.put(key, entry)
+    return entry
+
+
+@bp.get("/offline/<version>/document.json")
+def document(version: str):
+    """A version's CR document as the build wrote it: the in-browser engine walks its steps."""
+    entry = _document_entry(rules().version(version))
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
