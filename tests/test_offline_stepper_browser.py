@@ -43,7 +43,8 @@ def post_json_get(base: str, path: str) -> dict:
 def trace_lines(state: dict) -> list[str]:
     """The trace as the offline page lists it: the step's number, then the sentence as shown."""
     return [
-        (f"{e['step_number']} " if e.get("step_number") else "") + say_plain(e["text"]) for e in state["trace"]
+        (f"{e['step_number']} " if e.get("step_number") else "") + say_plain(e["text"])
+        for e in state["trace"]
     ]
 
 
@@ -60,9 +61,13 @@ def offline_position(page) -> dict:
 
 
 def test_offline_stepper_matches_the_server(browser, server):  # noqa: F811
-    assert read_manifest(DEST) is not None, "the in-browser engine is not installed: run `make offline-engine`"
+    assert read_manifest(DEST) is not None, (
+        "the in-browser engine is not installed: run `make offline-engine`"
+    )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    start = post_json(server, "/api/engine/sessions", {"board": BOARD, "structure": "run", "params": {"server": "remote1"}})
+    start = post_json(
+        server, "/api/engine/sessions", {"board": BOARD, "structure": "run", "params": {"server": "remote1"}}
+    )
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
     page = context.new_page()
     page.set_default_timeout(60_000)
@@ -81,7 +86,10 @@ def test_offline_stepper_matches_the_server(browser, server):  # noqa: F811
     # one decision online (in place, by the server), then the network goes
     first = page.locator("#decisions button").first.get_attribute("data-decision")
     page.locator("#decisions button").first.click()
-    page.wait_for_function("u => location.href !== u", arg=page.url)
+    page.wait_for_function(
+        "() => /· 1 decision\\b/.test(document.querySelector('.st h1').textContent) && !document.querySelector('.st[aria-busy]')"
+    )
+    assert page.locator(".st[data-offline]").count() == 0  # stepped by the server
     taken = [first]
     context.set_offline(True)
 
