@@ -283,7 +283,7 @@ def stepper_numbers(base: str, repeat: int) -> dict:
             ctx = b.new_context(viewport={"width": 390, "height": 844})
             pg = ctx.new_page()
             pg.goto(f"{base}/step?s={token}")
-            pg.wait_for_function("navigator.serviceWorker.controller !== null")
+            pg.wait_for_function("() => navigator.serviceWorker.controller !== null")
             t0 = time.perf_counter()
             pg.locator("#offstep .save-stepper").click()
             pg.wait_for_selector("#offstep[data-saved]", timeout=300_000)

@@ -8,10 +8,11 @@ JSON API stays the reference: it is asked the same positions after the browser i
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from test_browser import ARTIFACTS as BROWSER_ARTIFACTS
-from test_browser import browser, serve, server  # noqa: F401  (shared fixtures: one server per module)
+from test_browser import browser, serve, server, sync_api  # noqa: F401  (shared fixtures: one server per module)
 
 from webapp.liveserver import post_json
 from webapp.offline_engine import DEST, read_manifest
@@ -74,11 +75,11 @@ def test_offline_stepper_matches_the_server(browser, server):  # noqa: F811
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto(server + "/step?s=" + start["token"])
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
     # saved for offline: the button shows the size, then says it is saved
     save = page.locator("#offstep .save-stepper")
-    assert "MB)" in save.inner_text()
+    sync_api.expect(save).to_contain_text(re.compile(r"\(\d+\.\d MB\)"))
     save.click()
     page.wait_for_selector("#offstep[data-saved]")
     assert "saved" in page.locator("#offstep").inner_text()
