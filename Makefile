@@ -5,7 +5,11 @@ SOURCE ?=
 PORT ?= 8000
 BIN = $(VENV)/bin
 
+<<<<<<< HEAD
 .PHONY: install native run build test lint bench check-models
+=======
+.PHONY: install native offline-engine run build test lint bench
+>>>>>>> offstep
 
 $(BIN)/nrrules: pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -18,7 +22,7 @@ $(BIN)/nrrules: pyproject.toml setup.py
 
 # The compiled engine is rebuilt whenever an engine source is newer than the last build attempt
 # (a git pull, an edit), so `make test` and `make run` never run a stale build's fallback.
-install: $(BIN)/nrrules $(VENV)/native-built
+install: $(BIN)/nrrules $(VENV)/native-built offline-engine
 
 $(VENV)/native-built: $(BIN)/nrrules setup.py $(wildcard engine/*.py)
 	$(MAKE) --no-print-directory native
@@ -33,6 +37,15 @@ native:
 		|| echo "note: the compiled engine was not built (see build-native.log); the pure-Python engine runs"
 	$(BIN)/python -c "import engine; print('engine:', engine.NATIVE_STATUS)"
 	touch $(VENV)/native-built
+
+# The offline stepper's in-browser engine (webapp/offline_engine.py): the pinned Pyodide files
+# from the npm registry (checked against their SHA-256) and engine.zip (the engine's sources),
+# in webapp/static/vendor/pyodide/ (git-ignored). Without npm or a network the app runs without
+# the offline stepper (tests/test_offline_stepper_browser.py then fails, saying so). Run by every
+# `make install`: it fetches only a missing or altered file, and packs the zip anew (under a second).
+offline-engine: $(BIN)/nrrules
+	$(BIN)/python -m webapp.offline_engine \
+		|| echo "note: the offline stepper's engine was not installed; the stepper works online only"
 
 build: install
 	$(BIN)/nrrules build $(if $(SOURCE),--source $(SOURCE))

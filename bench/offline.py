@@ -16,7 +16,13 @@
 * a plain static file server (Python's http.server) on exported rule pages beside the app
   (gunicorn) on the same pages, requests per second (wrk, 16 connections, gzip accepted).
 
+* the offline stepper (issue 35, --stepper): the in-browser engine's files (Pyodide, the engine
+  zip, the CR document), raw and as downloaded (gzip), and its start time in Chromium until it
+  answers a first position: cold (nothing cached) on the loopback and on a phone profile (Fast
+  3G and 4x CPU slowdown), and from the saved copy (offline) without and with the CPU slowdown.
+
 Usage: python bench/offline.py [--build-dir DIR] [--seconds 5] [--skip-export]
+       python bench/offline.py --stepper [--build-dir DIR] [--repeat 3]   (the offline stepper only)
        python bench/offline.py --slow-only [--build-dir DIR]   (sizes and the slow network only)
        python bench/offline.py --export-only [--repeat 3] [--build-dir DIR]
 (--export-only: only the export, run --repeat times, each with the load average beside it: on a
@@ -201,6 +207,111 @@ def slow_network_numbers(base: str) -> dict:
     return out
 
 
+PHONE_CPU = 4  # Chrome DevTools' "4x slowdown", its mid-tier mobile preset
+STEPPER_BOARD = ROOT / "engine" / "examples" / "rig-run.json"
+
+
+def stepper_sizes(base: str, version: str) -> dict:
+    """The offline stepper's files: bytes stored, and bytes downloaded (gzip accepted)."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}/offline/{version}/stepper.json") as resp:
+        info = json.load(resp)
+    raw = wire = 0
+    rows = {}
+    for url in [*info["files"], info["document"]]:
+        req = urllib.request.Request(base + url, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(req) as resp:
+            body = resp.read()
+            gz = resp.headers.get("Content-Encoding") == "gzip"
+        import gzip
+
+        size = len(gzip.decompress(body)) if gz else len(body)
+        raw += size
+        wire += len(body)
+        rows[url.split("?")[0].rsplit("/", 1)[-1]] = (size, len(body))
+    out: dict = {
+        f"stepper file {name} KB (sent)": f"{a / 1e3:,.0f} ({b / 1e3:,.0f})" for name, (a, b) in rows.items()
+    }
+    out["stepper stored MB"] = raw / 1e6
+    out["stepper download MB (gzip)"] = wire / 1e6
+    return out
+
+
+def _boot_ms(page) -> dict:
+    """Milliseconds until the worker has started and stepped the page's session once."""
+    return page.evaluate(
+        """async () => { const t0 = performance.now(); const ms = await NROfflineStepper.boot();
+           const token = document.querySelector('form#decisions input[name=s]').value;
+           await NROfflineStepper.take(token); return {ready: ms, total: performance.now() - t0}; }"""
+    )
+
+
+def stepper_numbers(base: str, repeat: int) -> dict:
+    """Start times of the in-browser engine in Chromium (medians of `repeat` fresh contexts)."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    token = live.post_json(
+        base,
+        "/api/engine/sessions",
+        {"board": json.loads(STEPPER_BOARD.read_text()), "structure": "run", "params": {"server": "remote1"}},
+    )["token"]
+    runs: dict[str, list[dict]] = {}
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"]
+        )
+        for _ in range(repeat):
+            for label, network, cpu in (
+                ("cold, loopback", None, 1),
+                ("cold, phone (Fast 3G, 4x CPU)", FAST_3G, PHONE_CPU),
+            ):
+                ctx = b.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+                pg = ctx.new_page()
+                pg.goto(f"{base}/step?s={token}")
+                cdp = ctx.new_cdp_session(pg)
+                cdp.send("Network.enable")
+                cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+                if network:
+                    cdp.send("Network.emulateNetworkConditions", network)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+                runs.setdefault(label, []).append(_boot_ms(pg))
+                ctx.close()
+            ctx = b.new_context(viewport={"width": 390, "height": 844})
+            pg = ctx.new_page()
+            pg.goto(f"{base}/step?s={token}")
+            pg.wait_for_function("() => navigator.serviceWorker.controller !== null")
+            t0 = time.perf_counter()
+            pg.locator("#offstep .save-stepper").click()
+            pg.wait_for_selector("#offstep[data-saved]", timeout=300_000)
+            runs.setdefault("save (loopback) s", []).append({"total": (time.perf_counter() - t0) * 1000})
+            for label, cpu in (("saved copy, offline", 1), ("saved copy, offline, 4x CPU", PHONE_CPU)):
+                fresh = ctx.new_page()  # a new page: a new worker, its files from the saved copy
+                fresh.goto(f"{base}/step?s={token}")
+                ctx.set_offline(True)
+                cdp = ctx.new_cdp_session(fresh)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+                runs.setdefault(label, []).append(_boot_ms(fresh))
+                ctx.set_offline(False)
+                fresh.close()
+            ctx.close()
+        b.close()
+    out: dict = {}
+    for label, rs in runs.items():
+        if label.endswith(" s"):
+            out[f"stepper {label}"] = statistics.median(r["total"] for r in rs) / 1000
+            continue
+        out[f"stepper start s, {label}"] = statistics.median(r["total"] for r in rs) / 1000
+        if "ready" in rs[0]:
+            out[f"  of which Pyodide loaded s, {label}"] = (
+                statistics.median(r["ready"]["pyodide"] for r in rs) / 1000
+            )
+    return out
+
+
 def export_numbers(build_dir: str, target: Path) -> dict:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -278,8 +389,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--skip-export", action="store_true")
     ap.add_argument("--export-only", action="store_true", help="only time `nrrules export`")
-    ap.add_argument("--repeat", type=int, default=3, help="exports to time with --export-only")
+    ap.add_argument(
+        "--repeat", type=int, default=3, help="exports to time (--export-only), starts (--stepper)"
+    )
     ap.add_argument("--slow-only", action="store_true", help="only the sizes and the slow network")
+    ap.add_argument("--stepper", action="store_true", help="only the offline stepper (size, start time)")
     args = ap.parse_args()
     build_dir = live.ensure_build(args.build_dir)
     os.environ["NRRULES_BUILD_DIR"] = build_dir
@@ -293,6 +407,10 @@ def main() -> None:
     try:
         from rules_index.store import Library
 
+        if args.stepper:
+            results.update(stepper_sizes(base, Library.open(build_dir).latest))
+            results.update(stepper_numbers(base, args.repeat))
+            return
         results.update(pack_sizes(base, [i.version for i in Library.open(build_dir).versions()]))
         results.update(slow_network_numbers(base))
         if args.slow_only:

@@ -34,7 +34,14 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-COMPRESSIBLE = ("text/", "application/json", "application/javascript", "application/yaml", "image/svg+xml")
+COMPRESSIBLE = (
+    "text/",
+    "application/json",
+    "application/javascript",
+    "application/yaml",
+    "image/svg+xml",
+    "application/wasm",  # the in-browser engine (issue 35): 9.6 MB, 3.6 MB gzipped
+)
 GZIP_MIN = 1024
 SECURITY_HEADERS = (
     ("X-Content-Type-Options", "nosniff"),

@@ -3,9 +3,14 @@
    whole trace; take a decision (or undo one) in place: the decision's JSON twin
    (POST /api/engine/sessions/<token>/decisions?html=1) brings the page's new main part, which
    replaces the old one, and the address bar follows (history API), so the link stays the one to
+<<<<<<< HEAD
    share and Back goes back a decision. Share: a short link (/s/<id>, made once per position by
    POST /api/engine/sessions/<token>/short), then the browser's own share sheet
    (navigator.share) where it has one, else the link copied. Progressive enhancement: without this file every rule is a
+=======
+   share and Back goes back a decision. When the server cannot be reached (or fails), a decision
+   is stepped in this browser by the same engine (stepper-offline.js). Progressive enhancement: without this file every rule is a
+>>>>>>> offstep
    link to its page, every group a <details> and every decision a form button. No inline
    scripts (CSP). */
 (function () {
@@ -257,15 +262,15 @@
     var main = document.querySelector(".st");
     main.setAttribute("aria-busy", "true");
     fetch(req.url, req.init).then(function (r) {
-      if (!r.ok) throw new Error("HTTP " + r.status);
+      if (!r.ok) { var e = new Error("HTTP " + r.status); e.status = r.status; throw e; }
       return r.json();
     }).then(function (data) {
       busy = false;
       show(data, push);
-    }).catch(function () {
+    }).catch(function (err) {
       busy = false;
       main.removeAttribute("aria-busy");
-      fallback();  /* the page without JavaScript's way: a form post or a link */
+      fallback(err);  /* the page without JavaScript's way: a form post or a link */
     });
   }
   document.addEventListener("submit", function (e) {
@@ -278,7 +283,13 @@
     load({
       url: "/api/engine/sessions/" + encodeURIComponent(token) + "/decisions?html=1",
       init: { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ decision: btn.value }) }
-    }, true, function () {
+    }, true, function (err) {
+      /* no network, or the server failed: the same engine steps it in this browser
+         (stepper-offline.js), else the form is posted as without JavaScript */
+      if (window.NROfflineStepper && !(err && err.status < 500)) {
+        window.NROfflineStepper.take(token, btn.value).catch(function () {});
+        return;
+      }
       var hidden = document.createElement("input");
       hidden.type = "hidden"; hidden.name = "decision"; hidden.value = btn.value;
       form.appendChild(hidden);

@@ -18,7 +18,10 @@
    - any other navigation, and one the reader asked to wait for: the network; without a
      connection the shell, which says the page is not in the saved copy;
    - /static/ and /offline/ files: from the saved copy when present (they are immutable by URL),
-     else the network;
+     else from the saved stepper, else the network;
+   - a stepper link (/step?s=...): the network; without a connection the stepper page saved by
+     "Save the stepper for offline" (stepper-offline.js, cache nrrules-stepper-<version>), which
+     steps the link's session in the browser with the same engine (Pyodide);
    - anything else: the network, as if there were no worker. */
 "use strict";
 var META_CACHE = "nrrules-meta";
@@ -144,7 +147,30 @@ function savedOrNetwork(event, request) {
 function savedFirst(request) {
   return savedCache().then(function (cache) {
     return cache ? cache.match(request, { ignoreVary: true }) : null;
+  }).then(function (hit) {
+    /* else the saved stepper's files (nrrules-stepper-<version>: Pyodide, the engine, a CR document) */
+    return hit || caches.match(request, { ignoreVary: true });
   }).then(function (hit) { return hit || fetch(request); });
+}
+
+/* A stepper link with no network: the saved stepper page (stepper-offline.js then steps the
+   session in the address bar in this browser), else what any other page gets. */
+function stepperPage(event) {
+  return fetch(event.request).catch(function () {
+    return caches.keys().then(function (names) {
+      var name = names.filter(function (n) { return n.indexOf("nrrules-stepper-") === 0; })[0];
+      return name ? caches.open(name).then(function (c) { return c.match("/step", { ignoreVary: true }); }) : null;
+    }).then(function (page) {
+      if (!page) return saved().then(function (meta) { return meta ? fromSaved(event.request, "offline") : offlinePage(); });
+      return page.text().then(function (text) {
+        var headers = new Headers(page.headers);
+        headers.delete("Content-Length");
+        headers.delete("Content-Encoding");
+        headers.delete("ETag");
+        return new Response(text.replace("<body ", "<body data-saved-why=\"offline\" "), { status: 200, headers: headers });
+      });
+    });
+  });
 }
 
 self.addEventListener("fetch", function (event) {
@@ -152,7 +178,9 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.mode === "navigate") {
+  if (request.mode === "navigate" && url.pathname === "/step") {
+    event.respondWith(stepperPage(event));
+  } else if (request.mode === "navigate") {
     event.respondWith(navigate(event));
   } else if (url.pathname.indexOf("/static/") === 0 || url.pathname.indexOf("/offline/") === 0) {
     event.respondWith(savedFirst(request));

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from rules_index.offline import OFFLINE_FILE
 
@@ -142,7 +142,17 @@ def _offline_context() -> dict:
         except BuildUnavailable:
             return ""
 
-    return {"offline_pack": offline_pack, "offline_reading": offline_reading}
+    def offline_stepper() -> bool:
+        """Whether the in-browser engine is installed here (`make offline-engine`)."""
+        from ..offline_engine import DEST, MANIFEST
+
+        return (DEST / MANIFEST).is_file()
+
+    return {
+        "offline_pack": offline_pack,
+        "offline_reading": offline_reading,
+        "offline_stepper": offline_stepper,
+    }
 
 
 @bp.get("/manifest.webmanifest")
@@ -234,4 +244,74 @@ def reading(version: str):
         entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
         if packs is not None:
             packs.put(key, entry)
+    return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
+
+
+# ----- the stepper offline (issue 35) -----------------------------------------------------------
+
+
+def stepper_files(version: str) -> dict | None:
+    """What the stepper needs offline (the in-browser engine, webapp.offline_engine, and the
+    version's CR document the engine walks): {"files": [url...], "bytes": n, "worker": url,
+    "document": url}, or None when the in-browser engine is not installed on this server."""
+    from ..offline_engine import DEST, read_manifest
+
+    manifest = read_manifest(DEST)
+    if manifest is None:
+        return None
+    files = manifest["files"]
+    index = url_for("static", filename="vendor/pyodide/")
+    # Pyodide fetches its own files by name from `index` (no query: the saved copy keeps them
+    # under these URLs); the engine zip's digest is in its URL, so a new engine is fetched anew
+    engine_url = url_for("static", filename="vendor/pyodide/engine.zip", h=files["engine.zip"]["sha256"][:12])
+    urls = [index + name for name in files if name != "engine.zip"] + [engine_url]
+    doc = url_for("offline.document", version=version, h=build_id()[:12])
+    return {
+        "pyodide": manifest["pyodide"],
+        "index": index,
+        "engine": engine_url,
+        "files": urls,
+        "worker": static_url("stepper-worker.js"),
+        "document": doc,
+        # bytes saving it stores (the download is smaller: the server gzips the wasm and the JSON)
+        "bytes": manifest["bytes"] + len(_document_entry(version)[1]),
+    }
+
+
+@bp.get("/offline/<version>/stepper.json")
+def stepper_pack(version: str):
+    """The stepper's offline files for a version (`stepper_files`); 404 when the in-browser
+    engine is not installed here (`make install` fetches it)."""
+    v = rules().version(version)
+    info = stepper_files(v)
+    if info is None:
+        raise NotFound("the offline stepper is not installed on this server (make offline-engine)")
+    body = json.dumps({**info, "version": v}).encode("utf-8")
+    return cached_response(
+        body, None, hashlib.sha256(body).hexdigest()[:24], "application/json", PAGE_MAX_AGE
+    )
+
+
+def _document_entry(v: str) -> tuple[str, bytes, bytes]:
+    """(ETag, bytes, gzip) of a version's document.json, read once per build (packs cache)."""
+    packs = cache("packs")
+    key = (build_id(), v, "document")
+    entry = packs.get(key) if packs is not None else None
+    if entry is None:
+        try:
+            body = rules().library.build_file(v, "document.json")
+        except (OSError, ValueError):
+            raise BuildUnavailable(
+                f"CR {v}'s document cannot be read: rebuild it (nrrules build --force)"
+            ) from None
+        entry = (hashlib.sha256(body).hexdigest()[:24], body, gzip_bytes(body))
+        if packs is not None:
+            packs.put(key, entry)
+    return entry
+
+
+@bp.get("/offline/<version>/document.json")
+def document(version: str):
+    """A version's CR document as the build wrote it: the in-browser engine walks its steps."""
+    entry = _document_entry(rules().version(version))
     return cached_response(entry[1], entry[2], entry[0], "application/json", PAGE_MAX_AGE)
