@@ -5,11 +5,7 @@ SOURCE ?=
 PORT ?= 8000
 BIN = $(VENV)/bin
 
-<<<<<<< HEAD
-.PHONY: install native run build test lint bench check-models
-=======
-.PHONY: install native offline-engine run build test lint bench
->>>>>>> offstep
+.PHONY: install native offline-engine run build test lint bench check-models
 
 $(BIN)/nrrules: pyproject.toml setup.py
 	$(PY) -m venv $(VENV)

@@ -3,14 +3,10 @@
    whole trace; take a decision (or undo one) in place: the decision's JSON twin
    (POST /api/engine/sessions/<token>/decisions?html=1) brings the page's new main part, which
    replaces the old one, and the address bar follows (history API), so the link stays the one to
-<<<<<<< HEAD
    share and Back goes back a decision. Share: a short link (/s/<id>, made once per position by
    POST /api/engine/sessions/<token>/short), then the browser's own share sheet
-   (navigator.share) where it has one, else the link copied. Progressive enhancement: without this file every rule is a
-=======
-   share and Back goes back a decision. When the server cannot be reached (or fails), a decision
-   is stepped in this browser by the same engine (stepper-offline.js). Progressive enhancement: without this file every rule is a
->>>>>>> offstep
+   (navigator.share) where it has one, else the link copied.
+   When the server cannot be reached (or fails), a decision is stepped in this browser by the same engine (stepper-offline.js). Progressive enhancement: without this file every rule is a
    link to its page, every group a <details> and every decision a form button. No inline
    scripts (CSP). */
 (function () {
