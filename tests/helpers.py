@@ -126,3 +126,44 @@ EVERYDAY = (
     ("my breaker is too weak", "breaker"),  # was "break"
 )
 TYPOS = {"recuring credits": {"recuring": "recurring"}, "bypas ice": {"bypas": "bypass"}}
+
+
+def until_offered(session: object, wanted: str, limit: int = 60) -> object:
+    """Take the first offered decision (passing, else continuing, else the first) with
+    `engine.apply` until `wanted` is offered; the session then. Fails if it never is."""
+    import engine
+
+    s = session
+    for _ in range(limit):
+        ids = decision_ids(s)
+        if wanted in ids:
+            return s
+        assert not s.finished, f"finished before {wanted}"  # type: ignore[attr-defined]
+        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])  # type: ignore[arg-type]
+    raise AssertionError(f"{wanted} never offered; last offered {decision_ids(s)}")
+
+
+def cites_known_rules(session: object, doc: Document) -> bool:
+    """Every rule the session's trace cites is a rule of `doc`."""
+    return all(doc.node(r) is not None for e in session.trace for r in e.rules)  # type: ignore[attr-defined]
+
+
+def by_title_fixtures():
+    """The fixtures of the tests that put real cards on boards by title, as the editor does
+    (conftest `titled`): `card(title)`, `units(title)`, and `doc`, each test on CR 24.03 and
+    26.03. A test module takes them with `card, units, doc = by_title_fixtures()`."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def card(titled):
+        return titled.card
+
+    @pytest.fixture(scope="module")
+    def units(titled):
+        return titled.units
+
+    @pytest.fixture(params=["24.03", "26.03"])
+    def doc(request):
+        return load_doc(request.param)
+
+    return card, units, doc

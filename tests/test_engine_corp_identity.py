@@ -7,7 +7,7 @@ met, or shown on the board, never dropped."""
 from __future__ import annotations
 
 import pytest
-from helpers import load_doc
+from helpers import by_title_fixtures
 
 import engine
 from engine.cardtext import BY_HAND, MODELED, NOT_APPLICABLE, SHOWN
@@ -15,21 +15,7 @@ from engine.machine import max_hand
 from webapp import create_app
 from webapp.board_picture import board_picture
 
-
-@pytest.fixture(scope="module")
-def card(titled):
-    """Cards picked by title as the editor puts them on the board (conftest `titled`)."""
-    return titled.card
-
-
-@pytest.fixture(scope="module")
-def units(titled):
-    return titled.units
-
-
-@pytest.fixture(params=["24.03", "26.03"])
-def doc(request):
-    return load_doc(request.param)
+card, units, doc = by_title_fixtures()
 
 
 def remote_agenda_board(identity: dict, agenda: dict, **runner) -> dict:

@@ -7,26 +7,12 @@ the click and the play cost, all at once (1.16.10b), as a cost that no interrupt
 
 from __future__ import annotations
 
-import pytest
-from helpers import load_doc
+from helpers import by_title_fixtures
 
 import engine
 from engine.cardtext import MODELED
 
-
-@pytest.fixture(scope="module")
-def card(titled):
-    return titled.card
-
-
-@pytest.fixture(scope="module")
-def units(titled):
-    return titled.units
-
-
-@pytest.fixture(params=["24.03", "26.03"])
-def doc(request):
-    return load_doc(request.param)
+card, units, doc = by_title_fixtures()
 
 
 def ids(s) -> list[str]:

@@ -8,7 +8,7 @@ engine does not offer is refused with the reason, and never both or neither."""
 from __future__ import annotations
 
 import pytest
-from helpers import decision_ids, load_doc
+from helpers import cites_known_rules, decision_ids, load_doc, until_offered
 
 import engine
 
@@ -31,23 +31,8 @@ def board(**kw) -> dict:
     return b
 
 
-def until(s, wanted: str, limit: int = 60):
-    """Take the first offered decision (passing where possible) until `wanted` is offered."""
-    for _ in range(limit):
-        ids = decision_ids(s)
-        if wanted in ids:
-            return s
-        assert not s.finished, f"finished before {wanted}"
-        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
-    raise AssertionError(f"{wanted} never offered; last offered {decision_ids(s)}")
-
-
 def refused(s) -> dict[str, dict]:
     return {r.id: r.to_dict() for r in engine.refused_decisions(s)}
-
-
-def cites_known_rules(s, doc) -> bool:
-    return all(doc.node(r) is not None for e in s.trace for r in e.rules)
 
 
 # ----- the translation -----------------------------------------------------------------------------
@@ -83,7 +68,7 @@ def test_counter_units_are_modeled_and_partial_ones_stay_by_hand(card):
 def test_hantu_installed_from_the_grip_hosts_two_virus_counters(card, doc):
     """Hantu: "When you install this program, place 2 virus counters on it." (8.5.15f, 1.13.1)"""
     b = board(turn="runner", runner={"credits": 5, "clicks": 0, "hand": [card("hantu")]})
-    s = until(engine.start(b, "runner_turn", doc), "install:hantu")
+    s = until_offered(engine.start(b, "runner_turn", doc), "install:hantu")
     s, ev = engine.apply(s, "install:hantu")
     hantu = s.board["runner"]["rig"]["programs"][0]
     assert hantu["name"] == "Hantu" and hantu["counters"] == {"virus": 2}
@@ -96,7 +81,7 @@ def test_flower_sermon_scored_hosts_five_agenda_counters(card, doc):
     """Flower Sermon: "When you score this agenda, place 5 agenda counters on it." (9.6.14c)"""
     sermon = card("flower_sermon", advancements=4)
     b = board(turn="corp", corp={"credits": 0, "clicks": 0}, servers={"remote1": {"content": sermon}})
-    s = until(engine.start(b, "corp_turn", doc), "score:remote1")
+    s = until_offered(engine.start(b, "corp_turn", doc), "score:remote1")
     s, _ = engine.apply(s, "score:remote1")
     for _ in range(5):
         if s.board["corp"]["score_area"] and s.board["corp"]["score_area"][0].get("counters"):
@@ -111,7 +96,7 @@ def test_sandstone_gets_weaker_with_each_encounter(card, doc):
     encountered at strength 5 after the first one and 4 after the next."""
     sandstone = card("sandstone", counters={"virus": 1})
     b = board(servers={"hq": {"ice": [sandstone]}})
-    s = until(engine.start(b, "run", doc, {"server": "hq"}), "pass")
+    s = until_offered(engine.start(b, "run", doc, {"server": "hq"}), "pass")
     assert s.board["servers"]["hq"]["ice"][0]["counters"] == {"virus": 2}
     assert engine.rig.ice_strength(s.board, "hq", s.board["servers"]["hq"]["ice"][0]) == 4
     placed = [e for e in s.trace if e.objects.get("placed")]
@@ -127,13 +112,13 @@ def test_cold_site_server_click_places_and_turn_begins_removes_all(card, doc):
     b["servers"]["remote1"]["ice"] = [card("sandstone")]
     s = engine.start(b, "corp_turn", doc)
     # turn begins: both counters removed before the Corp has priority
-    s = until(s, "ability:remote1.root.cold-site-server.0")
+    s = until_offered(s, "ability:remote1.root.cold-site-server.0")
     assert "counters" not in s.board["servers"]["remote1"]["root"][0] or not s.board["servers"]["remote1"][
         "root"
     ][0]["counters"].get("power")
     clicks = s.board["corp"]["clicks"]
     s, _ = engine.apply(s, "ability:remote1.root.cold-site-server.0")
-    s = until(s, "ability:remote1.root.cold-site-server.0")
+    s = until_offered(s, "ability:remote1.root.cold-site-server.0")
     assert s.board["servers"]["remote1"]["root"][0]["counters"] == {"power": 1}
     assert s.board["corp"]["clicks"] == clicks - 1
 
@@ -152,7 +137,7 @@ def test_hantu_pays_a_virus_counter_to_pump_and_breaks_neural_katana(card, doc):
     """Hantu (strength 2) "Hosted virus counter: +2 strength." against Neural Katana (strength 3):
     the counter is removed as the cost (the credits are not touched), Hantu reaches 4 and breaks
     the sentry subroutine for 1[credit]."""
-    s = until(engine.start(hantu_vs_katana(card, 1), "run", doc, {"server": "hq"}), "use:hantu.1")
+    s = until_offered(engine.start(hantu_vs_katana(card, 1), "run", doc, {"server": "hq"}), "use:hantu.1")
     assert "use:hantu.0" not in decision_ids(s)  # strength 2 < 3 (3.9.5g)
     s, ev = engine.apply(s, "use:hantu.1")
     hantu = s.board["runner"]["rig"]["programs"][0]
@@ -163,7 +148,7 @@ def test_hantu_pays_a_virus_counter_to_pump_and_breaks_neural_katana(card, doc):
     # no counter left: the pump is neither offered nor silently missing; refused with the reason
     assert "use:hantu.1" not in decision_ids(s)
     assert "hosts 0" in refused(s)["use:hantu.1"]["reason"]
-    s = until(s, "use:hantu.0")
+    s = until_offered(s, "use:hantu.0")
     s, _ = engine.apply(s, "use:hantu.0")
     assert s.board["runner"]["credits"] == 4 and cites_known_rules(s, doc)
 
@@ -172,7 +157,7 @@ def test_offered_and_refused_agree_before_and_after_the_counter_is_spent(card, d
     """At every point of the encounter each Hantu ability is either offered or refused with its
     reason, never both, never neither: first the break (strength 2 < 3, 3.9.5g), then the pump
     (no virus counter left)."""
-    s = until(engine.start(hantu_vs_katana(card, 1), "run", doc, {"server": "hq"}), "use:hantu.1")
+    s = until_offered(engine.start(hantu_vs_katana(card, 1), "run", doc, {"server": "hq"}), "use:hantu.1")
     for step in range(2):
         offered, why = set(decision_ids(s)), refused(s)
         for use in ("use:hantu.0", "use:hantu.1"):
@@ -180,7 +165,7 @@ def test_offered_and_refused_agree_before_and_after_the_counter_is_spent(card, d
         if step == 0:
             assert "3.9.5g" in why["use:hantu.0"]["reason"]
             s, _ = engine.apply(s, "use:hantu.1")
-            s = until(s, "use:hantu.0")
+            s = until_offered(s, "use:hantu.0")
     assert why["use:hantu.1"]["reason"].startswith("Hantu's ability costs 1 hosted virus counter")
 
 
@@ -192,7 +177,7 @@ def test_audrey_breaks_up_to_two_for_one_virus_counter(card, doc):
         runner={"rig": {"programs": [audrey]}},
         servers={"hq": {"ice": [card("sandstone", counters={"virus": 5})]}},
     )
-    s = until(engine.start(b, "run", doc, {"server": "hq"}), "use:audrey-v2.0")
+    s = until_offered(engine.start(b, "run", doc, {"server": "hq"}), "use:audrey-v2.0")
     s, _ = engine.apply(s, "use:audrey-v2.0")
     assert s.board["runner"]["rig"]["programs"][0].get("counters", {}).get("virus", 0) == 0
     assert s.board["runner"]["credits"] == 5
@@ -205,7 +190,7 @@ def test_working_prototype_click_spends_a_power_counter(card, doc):
     wp = card("working_prototype", counters={"power": 1})
     b = board(turn="corp", corp={"credits": 0, "clicks": 3}, servers={"remote1": {"content": wp}})
     aid = "ability:remote1.content.0"
-    s = until(engine.start(b, "corp_turn", doc), aid)
+    s = until_offered(engine.start(b, "corp_turn", doc), aid)
     assert "ability:remote1.content.1" not in decision_ids(s)  # needs 5 counters, has 1
     assert "hosts 1" in refused(s)["ability:remote1.content.1"]["reason"]
     clicks = s.board["corp"]["clicks"]
@@ -226,7 +211,7 @@ def test_working_prototype_click_spends_a_power_counter(card, doc):
 def test_unrezzed_card_ability_is_refused_as_inactive(card, doc):
     wp = card("working_prototype", counters={"power": 3}, rezzed=False)
     b = board(turn="corp", corp={"credits": 0, "clicks": 3}, servers={"remote1": {"content": wp}})
-    s = until(engine.start(b, "corp_turn", doc), "credit")
+    s = until_offered(engine.start(b, "corp_turn", doc), "credit")
     assert refused(s)["ability:remote1.content.0"]["rule"] == "rule_corp_become_active"
 
 
@@ -244,7 +229,7 @@ def test_the_holo_man_is_used_once_per_turn(card, doc):
         servers={"remote1": {"root": [holo], "ice": [card("sandstone")]}},
     )
     aid = "ability:remote1.root.the-holo-man.0"
-    s = until(engine.start(b, "corp_turn", doc), aid)
+    s = until_offered(engine.start(b, "corp_turn", doc), aid)
     clicks = s.board["corp"]["clicks"]
     s, _ = engine.apply(s, aid)
     for _ in range(20):
@@ -278,11 +263,11 @@ def test_net_shield_prevents_only_the_first_net_damage_of_the_turn(card, doc):
     )
     aid = "ability:remote1.content.0"
     shield = "prevent:programs.net-shield.0"
-    s = until(engine.start(b, "corp_turn", doc), aid)
+    s = until_offered(engine.start(b, "corp_turn", doc), aid)
     s, _ = engine.apply(s, aid)
-    s = until(s, shield)
+    s = until_offered(s, shield)
     s, _ = engine.apply(s, "pass")  # the Runner declines this first time
-    s = until(s, aid)
+    s = until_offered(s, aid)
     assert len(s.board["runner"]["hand"]) == 4
     s, _ = engine.apply(s, aid)
     for _ in range(20):
@@ -303,11 +288,11 @@ def test_net_shield_prevents_the_first(card, doc):
         runner={"credits": 3, "hand": 5, "rig": {"programs": [card("net_shield")]}},
         servers={"remote1": {"content": storgotic}},
     )
-    s = until(engine.start(b, "corp_turn", doc), "ability:remote1.content.0")
+    s = until_offered(engine.start(b, "corp_turn", doc), "ability:remote1.content.0")
     s, _ = engine.apply(s, "ability:remote1.content.0")
-    s = until(s, "prevent:programs.net-shield.0")
+    s = until_offered(s, "prevent:programs.net-shield.0")
     s, _ = engine.apply(s, "prevent:programs.net-shield.0")
-    s = until(s, "credit")
+    s = until_offered(s, "credit")
     assert len(s.board["runner"]["hand"]) == 5 and s.board["runner"]["credits"] == 2
 
 
@@ -354,7 +339,7 @@ def runner_turn(card, doc, hand: list[str], rig: dict | None = None):
 
 
 def install(s, ref: str):
-    s = until(s, f"install:{ref}")
+    s = until_offered(s, f"install:{ref}")
     s, _ = engine.apply(s, f"install:{ref}")
     return s
 
@@ -364,7 +349,7 @@ def test_lilypad_draws_on_the_first_program_install_of_the_turn_only(card, doc):
     ordinal trigger condition): the first install makes it pending, the second does not."""
     s = runner_turn(card, doc, ["hantu", "propeller"], {"hardware": [card("lilypad")]})
     s = install(s, "hantu")
-    s = until(s, "trigger:hardware.lilypad.0")
+    s = until_offered(s, "trigger:hardware.lilypad.0")
     assert "decline:hardware.lilypad.0" in decision_ids(s)  # "you may" (9.6.9)
     grip = len(s.board["runner"]["hand"])
     s, _ = engine.apply(s, "trigger:hardware.lilypad.0")
@@ -407,12 +392,12 @@ def test_lie_low_needs_two_clicks_and_spends_them(card, doc):
     b = board(
         turn="runner", runner={"credits": 3, "clicks": 0, "allotted_clicks": 1, "hand": [card("lie_low")]}
     )
-    s = until(engine.start(b, "runner_turn", doc), "credit")
+    s = until_offered(engine.start(b, "runner_turn", doc), "credit")
     assert s.board["runner"]["clicks"] == 1 and "play:lie-low" not in decision_ids(s)
     r = refused(s)["play:lie-low"]
     assert r["rule"] == "rule_additional_cost" and "[click][click]" in r["reason"]
     b["runner"]["allotted_clicks"] = 2
-    s = until(engine.start(b, "runner_turn", doc), "play:lie-low")
+    s = until_offered(engine.start(b, "runner_turn", doc), "play:lie-low")
     s, ev = engine.apply(s, "play:lie-low")
     paid = [e for e in ev if e.step == "step_paid_ability_condition"][0]
     assert paid.changes["runner.clicks"] == [2, 0] and paid.changes["runner.credits"] == [3, 2]
@@ -425,11 +410,11 @@ def test_backroom_machinations_removes_a_tag_as_its_cost(card, doc):
     playable while the Runner is untagged (refused, with the reason); with a tag, it is removed."""
     bm = card("backroom_machinations")
     b = board(turn="corp", corp={"credits": 5, "hand": [bm]})
-    s = until(engine.start(b, "corp_turn", doc), "credit")
+    s = until_offered(engine.start(b, "corp_turn", doc), "credit")
     assert "play:backroom-machinations" not in decision_ids(s)
     assert "removing 1 tag" in refused(s)["play:backroom-machinations"]["reason"]
     b["runner"]["tags"] = 1
-    s = until(engine.start(b, "corp_turn", doc), "play:backroom-machinations")
+    s = until_offered(engine.start(b, "corp_turn", doc), "play:backroom-machinations")
     s, _ = engine.apply(s, "play:backroom-machinations")
     assert s.board["runner"]["tags"] == 0 and s.board["corp"]["credits"] == 3
 
@@ -442,11 +427,11 @@ def test_the_artist_gains_two_credits_once_per_turn(card, doc):
     phase; after one use it is refused for the rest of the turn, with the flag's rule."""
     b = board(turn="runner", runner={"credits": 0, "clicks": 0, "rig": {"resources": [card("the_artist")]}})
     aid = "use:resources.the-artist.0"
-    s = until(engine.start(b, "runner_turn", doc), aid)
+    s = until_offered(engine.start(b, "runner_turn", doc), aid)
     assert "use:resources.the-artist.1" not in decision_ids(s)  # its install ability: by hand, not an action
     clicks = s.board["runner"]["clicks"]
     s, _ = engine.apply(s, aid)
-    s = until(s, "credit")
+    s = until_offered(s, "credit")
     assert s.board["runner"]["credits"] == 2 and s.board["runner"]["clicks"] == clicks - 1
     assert aid not in decision_ids(s)
     r = refused(s)[aid]
@@ -463,10 +448,10 @@ def test_rent_rioters_spends_three_clicks_and_trashes_itself(card, doc):
     rig = {"resources": [card("rent_rioters")]}
     b = board(turn="runner", runner={"credits": 0, "clicks": 0, "allotted_clicks": 2, "rig": rig})
     aid = "use:resources.rent-rioters.0"
-    s = until(engine.start(b, "runner_turn", doc), "credit")
+    s = until_offered(engine.start(b, "runner_turn", doc), "credit")
     assert aid not in decision_ids(s) and "[click][click][click]" in refused(s)[aid]["reason"]
     b["runner"]["allotted_clicks"] = 3
-    s = until(engine.start(b, "runner_turn", doc), aid)
+    s = until_offered(engine.start(b, "runner_turn", doc), aid)
     s, _ = engine.apply(s, aid)
     assert s.board["runner"]["rig"]["resources"] == []
     assert s.board["runner"]["discard"][-1]["name"] == "Rent Rioters"
@@ -479,7 +464,7 @@ def test_running_hot_costs_a_core_damage_and_gains_three_clicks(card, doc):
     1.16.10): a random card of the grip is trashed and the maximum hand size drops."""
     hand = [card("running_hot"), card("lie_low"), card("hantu")]
     b = board(turn="runner", runner={"credits": 1, "clicks": 0, "allotted_clicks": 1, "hand": hand})
-    s = until(engine.start(b, "runner_turn", doc), "play:running-hot")
+    s = until_offered(engine.start(b, "runner_turn", doc), "play:running-hot")
     s, ev = engine.apply(s, "play:running-hot")
     paid = [e for e in ev if e.step == "step_paid_ability_condition"]
     assert any("suffers 1 core damage" in e.text for e in paid)

@@ -7,25 +7,12 @@ aggregated value; a value of 0 or less does not take place at all (CR 9.12.2b, i
 from __future__ import annotations
 
 import pytest
-from helpers import load_doc
+from helpers import by_title_fixtures
 
 import engine
 from engine.cardtext import BY_HAND, MODELED, parse_effects
 
-
-@pytest.fixture(scope="module")
-def card(titled):
-    return titled.card
-
-
-@pytest.fixture(scope="module")
-def units(titled):
-    return titled.units
-
-
-@pytest.fixture(params=["24.03", "26.03"])
-def doc(request):
-    return load_doc(request.param)
+card, units, doc = by_title_fixtures()
 
 
 def ids(s) -> list[str]:

@@ -10,7 +10,7 @@ condition (10.9.2, 10.9.3)."""
 from __future__ import annotations
 
 import pytest
-from helpers import decision_ids, load_doc
+from helpers import cites_known_rules, decision_ids, engine_board, load_doc, until_offered
 
 import engine
 
@@ -21,31 +21,7 @@ def doc(request):
 
 
 def board(**kw) -> dict:
-    b = {
-        "version": 1,
-        "corp": {"credits": 5, "hand": 3, "deck": 10},
-        "runner": {"credits": 5, "clicks": 4, "hand": 5, "deck": 10},
-        "servers": {},
-    }
-    for side in ("corp", "runner"):
-        b[side].update(kw.pop(side, {}))
-    b.update(kw)
-    return b
-
-
-def until(s, wanted: str, limit: int = 60):
-    """Take the first offered decision (passing where possible) until `wanted` is offered."""
-    for _ in range(limit):
-        ids = decision_ids(s)
-        if wanted in ids:
-            return s
-        assert not s.finished, f"finished before {wanted}"
-        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
-    raise AssertionError(f"{wanted} never offered; last offered {decision_ids(s)}")
-
-
-def cites_known_rules(s, doc) -> bool:
-    return all(doc.node(r) is not None for e in s.trace for r in e.rules)
+    return engine_board(**{"version": 1, **kw})
 
 
 def texts(s) -> list[str]:
@@ -106,11 +82,11 @@ def test_nico_campaign_rezzed_is_loaded_with_nine_credits(card, doc):
     the credits are on the card, not in the Corp's pool (1.10.4)."""
     nico = card("nico_campaign", rezzed=False)
     b = board(turn="corp", corp={"credits": 5, "clicks": 3}, servers={"remote1": {"content": nico}})
-    s = until(engine.start(b, "corp_turn", doc), "draw")  # the action phase: its turn has begun
-    s = until(s, "rez:remote1.content")
+    s = until_offered(engine.start(b, "corp_turn", doc), "draw")  # the action phase: its turn has begun
+    s = until_offered(s, "rez:remote1.content")
     before = s.board["corp"]["credits"]
     s, ev = engine.apply(s, "rez:remote1.content")
-    s = until(s, "draw")
+    s = until_offered(s, "draw")
     content = s.board["servers"]["remote1"]["content"]
     assert content["rezzed"] and content["counters"] == {"credits": 9}
     assert s.board["corp"]["credits"] == before - 2
@@ -130,7 +106,7 @@ def test_nico_campaign_rezzed_in_the_draw_phase_pays_out_when_the_turn_begins(ca
     s = engine.start(b, "corp_turn", doc)
     assert "rez:remote1.content" in decision_ids(s)
     s, _ = engine.apply(s, "rez:remote1.content")
-    s = until(s, "draw")
+    s = until_offered(s, "draw")
     assert s.board["servers"]["remote1"]["content"]["counters"] == {"credits": 6}
     assert s.board["corp"]["credits"] == 5 - 2 + 3
 
@@ -173,7 +149,7 @@ def test_otto_campaign_emptied_gains_two_clicks(card, doc):
     its allotted clicks, 5.6.1a), then empty: trashed, and the Corp gains [click][click]."""
     otto = card("otto_campaign", counters={"credits": 2})
     b = board(turn="corp", corp={"credits": 0}, servers={"remote1": {"content": otto}})
-    s = until(engine.start(b, "corp_turn", doc), "draw")
+    s = until_offered(engine.start(b, "corp_turn", doc), "draw")
     assert s.board["corp"]["clicks"] == 3 + 2 and s.board["corp"]["credits"] == 2
     assert [c["name"] for c in s.board["corp"]["discard"]] == ["Otto Campaign"]
 
@@ -183,7 +159,7 @@ def test_otto_taking_fewer_than_hosted_takes_what_is_there(card, doc):
     instruction does as much as it can, 1.2.5) and leaves it empty."""
     otto = card("otto_campaign", counters={"credits": 1})
     b = board(turn="corp", corp={"credits": 0}, servers={"remote1": {"content": otto}})
-    s = until(engine.start(b, "corp_turn", doc), "draw")
+    s = until_offered(engine.start(b, "corp_turn", doc), "draw")
     assert s.board["corp"]["credits"] == 1 and s.board["corp"]["clicks"] == 5
 
 
@@ -194,13 +170,13 @@ def test_regolith_click_ability_takes_three_until_empty(card, doc):
     reg = card("regolith_mining_license", counters={"credits": 6})
     b = board(turn="corp", corp={"credits": 0}, servers={"remote1": {"content": reg}})
     use = "ability:remote1.content.0"
-    s = until(engine.start(b, "corp_turn", doc), use)
+    s = until_offered(engine.start(b, "corp_turn", doc), use)
     s, _ = engine.apply(s, use)
-    s = until(s, use)
+    s = until_offered(s, use)
     assert s.board["corp"]["credits"] == 3 and s.board["corp"]["clicks"] == 2
     assert s.board["servers"]["remote1"]["content"]["counters"] == {"credits": 3}
     s, _ = engine.apply(s, use)
-    s = until(s, "draw")
+    s = until_offered(s, "draw")
     assert s.board["corp"]["credits"] == 6 and s.board["corp"]["clicks"] == 1
     assert [c["name"] for c in s.board["corp"]["discard"]] == ["Regolith Mining License"]
     assert use not in decision_ids(s) and cites_known_rules(s, doc)
@@ -210,10 +186,10 @@ def test_spin_doctor_draws_two_when_rezzed(card, doc):
     """Spin Doctor: "When you rez this asset, draw 2 cards." resolves once it is rezzed."""
     spin = card("spin_doctor", rezzed=False)
     b = board(turn="corp", corp={"credits": 5, "clicks": 3}, servers={"remote1": {"content": spin}})
-    s = until(engine.start(b, "corp_turn", doc), "rez:remote1.content")
+    s = until_offered(engine.start(b, "corp_turn", doc), "rez:remote1.content")
     hand = len(s.board["corp"]["hand"])
     s, _ = engine.apply(s, "rez:remote1.content")
-    s = until(s, "draw")
+    s = until_offered(s, "draw")
     # rezzed in the draw phase's window: 2 by Spin Doctor, then the mandatory draw
     assert len(s.board["corp"]["hand"]) == hand + 2 + 1 and s.board["corp"]["credits"] == 5  # rez cost 0
     drew = [e for e in s.trace if "Spin Doctor" in e.text and "draw" in e.text.lower()]
@@ -225,9 +201,9 @@ def test_trebuchet_rezzed_on_approach_gives_the_corp_bad_publicity(card, doc):
     it (6.9.2b): the Corp takes 1 bad publicity before the encounter."""
     treb = card("trebuchet", rezzed=False)
     b = board(corp={"credits": 10}, servers={"hq": {"ice": [treb]}})
-    s = until(engine.start(b, "run", doc, {"server": "hq"}), "rez")
+    s = until_offered(engine.start(b, "run", doc, {"server": "hq"}), "rez")
     s, _ = engine.apply(s, "rez")
-    s = until(s, "pass")
+    s = until_offered(s, "pass")
     assert s.board["corp"]["bad_publicity"] == 1
     assert s.board["servers"]["hq"]["ice"][0]["rezzed"]
 
@@ -250,15 +226,15 @@ def test_telework_contract_installed_is_loaded_and_taken_once_per_turn(card, doc
     [click]: Take 3[credit] from this resource." takes 3 and is not offered again this turn."""
     tw = card("telework_contract")
     b = board(turn="runner", runner={"credits": 5, "clicks": 0, "hand": [tw]})
-    s = until(engine.start(b, "runner_turn", doc), "install:telework-contract")
+    s = until_offered(engine.start(b, "runner_turn", doc), "install:telework-contract")
     s, _ = engine.apply(s, "install:telework-contract")
     use = "use:resources.telework-contract.0"
-    s = until(s, use)
+    s = until_offered(s, use)
     r = s.board["runner"]
     assert r["rig"]["resources"][0]["counters"] == {"credits": 9}
     credits = r["credits"]
     s, _ = engine.apply(s, use)
-    s = until(s, "run:hq")
+    s = until_offered(s, "run:hq")
     assert s.board["runner"]["credits"] == credits + 3
     assert s.board["runner"]["rig"]["resources"][0]["counters"] == {"credits": 6}
     assert use not in decision_ids(s) and cites_known_rules(s, doc)
@@ -302,7 +278,7 @@ def test_an_advanceable_asset_is_advanced_even_unrezzed(card, doc):
         corp={"credits": 5},
         servers={"remote1": {"content": vig}, "remote2": {"content": card("nico_campaign", rezzed=False)}},
     )
-    s = until(engine.start(b, "corp_turn", doc), "advance:remote1")
+    s = until_offered(engine.start(b, "corp_turn", doc), "advance:remote1")
     assert "advance:remote2" not in decision_ids(s)
     assert "advance:remote2" not in {r.id for r in engine.refused_decisions(s)}
     credits, clicks = s.board["corp"]["credits"], s.board["corp"]["clicks"]
@@ -318,7 +294,7 @@ def test_an_advanceable_asset_is_advanced_even_unrezzed(card, doc):
 def test_advancing_an_asset_without_a_credit_is_refused_with_the_reason(card, doc):
     """With no credit the advance action is not offered for Ubiquitous Vig, and refused saying why."""
     b = board(turn="corp", corp={"credits": 0}, servers={"remote1": {"content": card("ubiquitous_vig")}})
-    s = until(engine.start(b, "corp_turn", doc), "draw")
+    s = until_offered(engine.start(b, "corp_turn", doc), "draw")
     assert "advance:remote1" not in decision_ids(s)
     why = {r.id: r.to_dict() for r in engine.refused_decisions(s)}
     assert "costs 1 credit" in why["advance:remote1"]["reason"]
@@ -329,7 +305,7 @@ def test_advancing_an_asset_without_a_credit_is_refused_with_the_reason(card, do
 
 def trash_on_access(card, doc, asset: dict, **corp):
     b = board(corp={"credits": 5, **corp}, runner={"credits": 10}, servers={"remote1": {"content": asset}})
-    s = until(engine.start(b, "run", doc, {"server": "remote1"}), "pay_trash")
+    s = until_offered(engine.start(b, "run", doc, {"server": "remote1"}), "pay_trash")
     s, _ = engine.apply(s, "pay_trash")
     return s
 
@@ -381,7 +357,7 @@ def test_reaper_function_trashes_itself_to_do_two_net_damage(card, doc):
     assert declined.board["servers"]["remote1"]["content"]["name"] == "Reaper Function"
     assert len(declined.board["runner"]["hand"]) == 5
     s, _ = engine.apply(s, "trigger:remote1.content.0")
-    s = until(s, "draw")
+    s = until_offered(s, "draw")
     assert [c["name"] for c in s.board["corp"]["discard"]] == ["Reaper Function"]
     assert s.board["corp"]["discard"][0]["faceup"] and "remote1" not in s.board["servers"]
     assert len(s.board["runner"]["hand"]) == 3 and cites_known_rules(s, doc)

@@ -9,26 +9,12 @@ the restriction is not met)."""
 from __future__ import annotations
 
 import pytest
-from helpers import load_doc
+from helpers import by_title_fixtures
 
 import engine
 from engine.cardtext import BY_HAND, MODELED
 
-
-@pytest.fixture(scope="module")
-def card(titled):
-    """Cards picked by title as the editor puts them on the board (conftest `titled`)."""
-    return titled.card
-
-
-@pytest.fixture(scope="module")
-def units(titled):
-    return titled.units
-
-
-@pytest.fixture(params=["24.03", "26.03"])
-def doc(request):
-    return load_doc(request.param)
+card, units, doc = by_title_fixtures()
 
 
 def ids(s) -> list[str]:

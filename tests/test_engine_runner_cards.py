@@ -8,7 +8,7 @@ it can be prevented, 9.9.6b). What is offered and what is refused are one evalua
 from __future__ import annotations
 
 import pytest
-from helpers import decision_ids, load_doc
+from helpers import cites_known_rules, decision_ids, engine_board, load_doc, until_offered
 
 import engine
 
@@ -18,39 +18,15 @@ def doc(request):
     return load_doc(request.param)
 
 
-def board(**kw) -> dict:
-    b = {
-        "version": 2,
-        "corp": {"credits": 5, "hand": 3, "deck": 10},
-        "runner": {"credits": 5, "clicks": 4, "hand": 5, "deck": 10},
-        "servers": {},
-    }
-    for side in ("corp", "runner"):
-        b[side].update(kw.pop(side, {}))
-    b.update(kw)
-    return b
-
-
-def until(s, wanted: str, limit: int = 60):
-    """Take the first offered decision (passing where possible) until `wanted` is offered."""
-    for _ in range(limit):
-        ids = decision_ids(s)
-        if wanted in ids:
-            return s
-        assert not s.finished, f"finished before {wanted}"
-        s, _ = engine.apply(s, "pass" if "pass" in ids else "continue" if "continue" in ids else ids[0])
-    raise AssertionError(f"{wanted} never offered; last offered {decision_ids(s)}")
-
-
-def cites_known_rules(s, doc) -> bool:
-    return all(doc.node(r) is not None for e in s.trace for r in e.rules)
-
-
 NFL_CREDITS = "use:resources.no-free-lunch.0"
 NFL_TAG = "use:resources.no-free-lunch.1"
 
 
 # ----- the translation -----------------------------------------------------------------------------
+
+
+def board(**kw) -> dict:
+    return engine_board(**{"version": 2, **kw})
 
 
 def test_trash_abilities_and_install_damage_are_modeled_and_restricted_ones_are_not(card):
@@ -84,7 +60,7 @@ def test_no_free_lunch_trashes_itself_to_gain_3_credits(card, doc):
     """No Free Lunch: "[trash]: Gain 3[credit]." in the Runner's paid ability window: trashed to
     the heap as the cost is paid, then the Runner gains 3; its other ability goes with it."""
     b = board(turn="runner", runner={"credits": 1, "tags": 0, "rig": {"resources": [card("no_free_lunch")]}})
-    s = until(engine.start(b, "runner_turn", doc), NFL_CREDITS)
+    s = until_offered(engine.start(b, "runner_turn", doc), NFL_CREDITS)
     assert "[trash]: Gain 3[credit]" in next(
         d["label"] for d in engine.legal_decisions(s) if d["id"] == NFL_CREDITS
     )
@@ -103,7 +79,7 @@ def test_no_free_lunch_removes_a_tag_and_removes_none_when_untagged(card, doc):
     be used (its cost is paid) and removes nothing (an event walked, not applied)."""
     for tags, left in ((2, 1), (0, 0)):
         b = board(turn="runner", runner={"tags": tags, "rig": {"resources": [card("no_free_lunch")]}})
-        s = until(engine.start(b, "runner_turn", doc), NFL_TAG)
+        s = until_offered(engine.start(b, "runner_turn", doc), NFL_TAG)
         s, _ = engine.apply(s, NFL_TAG)
         assert s.board["runner"]["tags"] == left
         assert s.board["runner"]["discard"][-1]["name"] == "No Free Lunch"
@@ -118,7 +94,7 @@ def test_no_free_lunch_is_usable_during_an_encounter(card, doc):
         runner={"credits": 0, "rig": {"resources": [card("no_free_lunch")]}},
         servers={"hq": {"ice": [card("ice_wall")]}},
     )
-    s = until(engine.start(b, "run", doc, {"server": "hq"}), NFL_CREDITS)
+    s = until_offered(engine.start(b, "run", doc, {"server": "hq"}), NFL_CREDITS)
     assert s.board["runner"]["credits"] == 0
     s, _ = engine.apply(s, NFL_CREDITS)
     assert s.board["runner"]["credits"] == 3 and s.board["runner"]["rig"]["resources"] == []
@@ -130,7 +106,7 @@ def test_stoneship_chart_room_trashes_to_draw_two(card, doc):
         turn="runner", runner={"hand": 0, "deck": 5, "rig": {"resources": [card("stoneship_chart_room")]}}
     )
     aid = "use:resources.stoneship-chart-room.0"
-    s = until(engine.start(b, "runner_turn", doc), aid)
+    s = until_offered(engine.start(b, "runner_turn", doc), aid)
     s, _ = engine.apply(s, aid)
     for _ in range(10):
         if len(s.board["runner"]["hand"]) == 2:
@@ -148,7 +124,7 @@ def test_friend_of_a_friend_is_an_action_that_trashes_it(card, doc):
         runner={"credits": 0, "clicks": 1, "tags": 1, "rig": {"resources": [card("friend_of_a_friend")]}},
     )
     aid = "use:resources.friend-of-a-friend.0"
-    s = until(engine.start(b, "runner_turn", doc), aid)
+    s = until_offered(engine.start(b, "runner_turn", doc), aid)
     clicks = s.board["runner"]["clicks"]
     s, _ = engine.apply(s, aid)
     r = s.board["runner"]
@@ -180,7 +156,7 @@ def test_zenit_chip_install_costs_a_core_damage(card, doc):
     from a grip of 3: one other card trashed at random, 1 core damage taken, maximum hand size 4."""
     hand = [card("zenit_chip_jz_2mj"), card("sure_gamble"), card("sure_gamble"), card("sure_gamble")]
     b = board(turn="runner", runner={"credits": 5, "clicks": 1, "hand": hand})
-    s = until(engine.start(b, "runner_turn", doc), "install:zenit-chip-jz-2mj")
+    s = until_offered(engine.start(b, "runner_turn", doc), "install:zenit-chip-jz-2mj")
     s, _ = engine.apply(s, "install:zenit-chip-jz-2mj")
     for _ in range(10):
         if s.board["runner"]["core_damage"]:
@@ -210,9 +186,9 @@ def test_pan_weave_meat_damage_can_be_prevented(card, doc):
             "rig": {"hardware": [plating]},
         },
     )
-    s = until(engine.start(b, "runner_turn", doc), "install:pan-weave")
+    s = until_offered(engine.start(b, "runner_turn", doc), "install:pan-weave")
     s, _ = engine.apply(s, "install:pan-weave")
-    s = until(s, "prevent:hardware.plating.0")
+    s = until_offered(s, "prevent:hardware.plating.0")
     s, _ = engine.apply(s, "prevent:hardware.plating.0")
     for _ in range(10):
         if any("prevented" in e.text and e.applied is False for e in s.trace) or s.finished:
@@ -421,7 +397,9 @@ def test_a_paid_ability_the_runner_cannot_afford_is_refused_not_offered(doc):
     for credits, offered in ((1, False), (2, True)):
         b = board(turn="runner", runner={"credits": credits, "rig": {"resources": [box]}})
         s = engine.start(b, "runner_turn", doc)
-        s = until(s, aid) if offered else until(s, "credit")  # its paid ability window, or the action
+        s = (
+            until_offered(s, aid) if offered else until_offered(s, "credit")
+        )  # its paid ability window, or the action
         refused = {r.id: r for r in engine.refused_decisions(s)}
         assert (aid in decision_ids(s)) == offered and (aid in refused) != offered
         if not offered:

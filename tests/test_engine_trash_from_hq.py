@@ -5,21 +5,12 @@ card left; nothing with none); it goes to Archives facedown (4.4.6b). Real cards
 
 from __future__ import annotations
 
-import pytest
-from helpers import load_doc
+from helpers import by_title_fixtures
 
 import engine
 from engine.cardtext import MODELED
 
-
-@pytest.fixture(scope="module")
-def card(titled):
-    return titled.card
-
-
-@pytest.fixture(params=["24.03", "26.03"])
-def doc(request):
-    return load_doc(request.param)
+card, _, doc = by_title_fixtures()
 
 
 def ids(s) -> list[str]:
