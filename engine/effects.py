@@ -1510,23 +1510,36 @@ def _place_counters(
 ) -> Any:
     """ "Place N power counters on this card": taken from the bank (1.9.2a) and hosted on the card
     (1.13.1); if the card has left play, nothing is placed."""
+    return _put_on_this_card(ctx, e, source, loads=False)
+
+
+def _put_on_this_card(ctx: Ctx, e: dict, source: str, loads: bool) -> None:
+    """Counters from the bank (1.9.2a) onto this card: placed, or loaded (10.9.1, `loads`: the
+    card's "When it is empty, ..." is about them); nothing when the card has left play."""
     found = this_card(ctx)
     kind, n = e["counter"], e["amount"]
+    verb = "loaded onto" if loads else "placed on"
+    rule = "rule_load_and_empty" if loads else "rule_placed_loaded"
     if found is None:
+        gone = "nothing is loaded onto it" if loads else f"no {kind} counter is placed"
         ctx.ev(
-            f"{source}: the card is no longer installed; no {kind} counter is placed.",
-            ("rule_bank_default", "rule_placed_loaded"),
-            applied=False,
+            f"{source}: the card is no longer installed; {gone}.", (rule, "rule_bank_default"), applied=False
         )
         return None
     card, path = found
     ch: dict = {}
     old = set_counters(card, path, kind, card.get("counters", {}).get(kind, 0) + n, ch)
+    what = "credit(s)" if loads and kind == "credits" else f"{kind} counter(s)"
     ctx.ev(
-        f"{source}: {n} {kind} counter(s) placed on {card['name']} (now {old + n}).",
-        ("rule_bank_default", "rule_placed_loaded", "rule_counters_cards"),
+        f"{source}: {n} {what} {verb} {card['name']} (now {old + n}).",
+        (rule, "rule_bank_default", "rule_counters_cards"),
         ch,
-        objects={"card": card["name"], "counter": kind, "placed": n, "hosted": old + n},
+        objects={
+            "card": card["name"],
+            "counter": kind,
+            ("loaded" if loads else "placed"): n,
+            "hosted": old + n,
+        },
     )
     return None
 
@@ -1569,26 +1582,7 @@ def _load_counters(
 ) -> Any:
     """ "Load 8[credit] onto it": place the counters on this card (10.9.1), from the bank (1.9.2a).
     The card's "When it is empty, ..." (`when_empty`) is about this loaded type (10.9.2)."""
-    found = this_card(ctx)
-    kind, n = e["counter"], e["amount"]
-    if found is None:
-        ctx.ev(
-            f"{source}: the card is no longer installed; nothing is loaded onto it.",
-            ("rule_load_and_empty", "rule_bank_default"),
-            applied=False,
-        )
-        return None
-    card, path = found
-    ch: dict = {}
-    old = set_counters(card, path, kind, card.get("counters", {}).get(kind, 0) + n, ch)
-    ctx.ev(
-        f"{source}: {n} {'credit(s)' if kind == 'credits' else kind + ' counter(s)'} loaded onto "
-        f"{card['name']} (now {old + n}).",
-        ("rule_load_and_empty", "rule_bank_default", "rule_counters_cards"),
-        ch,
-        objects={"card": card["name"], "counter": kind, "loaded": n, "hosted": old + n},
-    )
-    return None
+    return _put_on_this_card(ctx, e, source, loads=True)
 
 
 @resolves("take_credits")
