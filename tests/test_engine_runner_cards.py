@@ -405,3 +405,27 @@ def test_a_paid_ability_the_runner_cannot_afford_is_refused_not_offered(doc):
         if not offered:
             assert "costs 2 credits" in refused[aid].to_dict()["reason"]
             assert refused[aid].to_dict()["rule"] == "rule_cost"
+
+
+def test_the_board_picture_draws_the_runner_identity_as_a_card(titled):
+    """Picked by name, the Runner's identity carries its conditional abilities: the board picture
+    (the stepper's and the editor's) draws it as a card with each ability and where the judge
+    applies it, as the Corp's identity is drawn, instead of one block of text."""
+    from webapp import create_app
+    from webapp.board_picture import board_picture
+
+    ident = identity(titled, "MuslihaT: Multifarious Marketeer")
+    pic = board_picture(board(runner={"identity": ident}))
+    view = pic["runner"]["identity_card"]
+    assert view is not None and view["name"] == "MuslihaT: Multifarious Marketeer"
+    # a hand-written identity (a name and text only) stays a note
+    plain = board_picture(board(runner={"identity": {"name": "Someone", "text": "Do a thing."}}))
+    assert plain["runner"]["identity_card"] is None and plain["runner"]["identity_text"] == "Do a thing."
+    app = create_app({"TESTING": True, "SECRET_KEY": "runner-identity-key" * 2})
+    with app.test_request_context():
+        from flask import render_template_string
+
+        html = render_template_string('{% include "_board.html" %}', pic=pic)
+    runner = html[html.index('<div class="bp-side bp-runner">') :]
+    assert '<div class="bc ident"><b>MuslihaT: Multifarious Marketeer</b>' in runner
+    assert "look at the top card of your stack" in runner

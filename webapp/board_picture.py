@@ -421,6 +421,11 @@ def board_picture(board: Any, run: RunPosition | None = None) -> dict[str, Any] 
         },
         "runner": {
             "identity": ident.get("name") if isinstance(ident, dict) else None,
+            # an identity picked by name carries its abilities (triggers, the paragraphs left to the
+            # judge): drawn as a card, like the Corp's; a hand-written one with only its text, a note
+            "identity_card": card_view(ident, "identity")
+            if isinstance(ident, dict) and (ident.get("triggers") or ident.get("unmodeled"))
+            else None,
             "identity_text": ident.get("text")
             if isinstance(ident, dict) and isinstance(ident.get("text"), str)
             else None,
