@@ -183,7 +183,9 @@ def test_the_offline_copys_searcher_without_its_model_falls_back_to_the_lite_one
     data["pack"]["use"] = False
     path = tmp_path / "weights.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    monkeypatch.setattr(ranker.load, "__defaults__", (path, False, False))  # load's default file
+    monkeypatch.setattr(
+        ranker.load, "__defaults__", (path, *ranker.load.__defaults__[1:])
+    )  # load's default file, its other defaults kept
     query = "runner has no cards in hand and takes net damage"
     pack = Searcher(index_path, doc_latest, word_vectors="pack")
     lite = Searcher(index_path, doc_latest, word_vectors=False)
