@@ -157,8 +157,14 @@ def record_problems(rec: Any, card_type: str | None = None) -> list[str]:
 
 def _engine_problems(engine: dict, card_type: str) -> list[str]:
     """The engine's own board check of a card carrying `engine` (a hand-written unit)."""
-    from .board import _Checker
+    from .board import _check_corp_identity, _check_identity, _Checker
 
+    if card_type in ("corp_identity", "runner_identity"):  # checked as the board checks identities
+        ck = _Checker()
+        ident: dict[str, Any] = {"name": "record"}
+        _merge(ident, engine)
+        (_check_corp_identity if card_type == "corp_identity" else _check_identity)(ck, ident)
+        return ck.problems
     obj: dict[str, Any] = {"name": "record", "type": card_type}
     if card_type in ("ice", "program"):
         obj["strength"] = 0

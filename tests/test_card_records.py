@@ -875,3 +875,18 @@ def test_standard_recurring_credits_are_modeled_only_when_they_may_pay_any_cost(
             assert "recurring" not in r.card, r.card["name"]
             assert any("[recurring-credit]" in t for t in r.card["unmodeled"]), r.card["name"]
     assert restricted >= 4
+
+
+def test_an_identity_record_is_checked_as_the_board_checks_that_side_s_identity():
+    """A hand-written unit of an identity's record is checked by the board's own identity check:
+    a Corp identity may install from HQ when an agenda is stolen (Poétrï); the same effect on a
+    Runner identity, or a Runner-only effect on a Corp identity, is refused."""
+    from engine.cardrecords import _engine_problems
+
+    install = {
+        "triggers": [{"when": "stolen", "optional": True, "effects": [{"effect": "install", "amount": 1}]}]
+    }
+    assert _engine_problems(install, "corp_identity") == []
+    assert _engine_problems(install, "runner_identity") != []
+    tags = {"triggers": [{"when": "scored", "effects": [{"effect": "remove_tags", "amount": 1}]}]}
+    assert _engine_problems(tags, "corp_identity") != []
