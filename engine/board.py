@@ -1129,30 +1129,28 @@ def memory_used(rig: dict) -> int:
     return sum(c.get("memory_cost", 0) for c in rig["programs"])
 
 
-def memory_bonus(rig: Any) -> int:
-    """Memory units the installed cards add to the memory limit ("+1[mu]": LilyPAD, 1.20.2):
-    the `mu` of each installed (faceup) card."""
+def _installed_sum(rig: Any, field: str) -> int:
+    """The sum of an integer `field` over the installed Runner cards of `rig` (absent: 0)."""
     if not isinstance(rig, dict):
         return 0
     n = 0
     for zone in ("programs", "hardware", "resources"):
         cards = rig.get(zone)
         if isinstance(cards, list):
-            n += sum(c["mu"] for c in cards if isinstance(c, dict) and _is_int(c.get("mu")))
+            n += sum(c[field] for c in cards if isinstance(c, dict) and _is_int(c.get(field)))
     return n
+
+
+def memory_bonus(rig: Any) -> int:
+    """Memory units the installed cards add to the memory limit ("+1[mu]": LilyPAD, 1.20.2):
+    the `mu` of each installed (faceup) card."""
+    return _installed_sum(rig, "mu")
 
 
 def hand_size_bonus(rig: Any) -> int:
     """What the installed cards add to the Runner's maximum hand size ("You get +1 maximum hand
     size.": Supercorridor, 1.13.3b): the `hand_size` of each installed card."""
-    if not isinstance(rig, dict):
-        return 0
-    n = 0
-    for zone in ("programs", "hardware", "resources"):
-        cards = rig.get(zone)
-        if isinstance(cards, list):
-            n += sum(c["hand_size"] for c in cards if isinstance(c, dict) and _is_int(c.get("hand_size")))
-    return n
+    return _installed_sum(rig, "hand_size")
 
 
 def memory_limit(runner: dict) -> int:
